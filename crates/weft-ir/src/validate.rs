@@ -1,0 +1,283 @@
+//! Well-formedness of programs: every register, location, thread and label a program
+//! mentions exists, aliases are acyclic, read-modify-writes have their operands. Front-ends
+//! build valid programs; this check guards programs that arrive as JSON IR.
+
+use std::collections::HashSet;
+
+use crate::code::{walk, Expr, Reg, StmtKind};
+use crate::cond::{Prop, Term};
+use crate::program::{LocId, Program, Value};
+use crate::span::Span;
+
+/// A structural error in a program, with the position of the offending node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IrError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl IrError {
+    pub fn new(span: Span, message: impl Into<String>) -> Self {
+        IrError {
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for IrError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.span, self.message)
+    }
+}
+
+impl std::error::Error for IrError {}
+
+impl Program {
+    /// Checks that the program is well formed.
+    pub fn validate(&self) -> Result<(), IrError> {
+        let nloc = self.locations.len();
+        let loc_ok = |l: LocId| l.index() < nloc;
+        let mut names = HashSet::new();
+        for l in &self.locations {
+            if !names.insert(l.name.as_str()) {
+                return Err(IrError::new(
+                    l.span,
+                    format!("location `{}` declared twice", l.name),
+                ));
+            }
+            if let Some(a) = &l.alias {
+                if !loc_ok(a.of) {
+                    return Err(IrError::new(
+                        l.span,
+                        format!("`{}` aliases an unknown location", l.name),
+                    ));
+                }
+            }
+            if let Value::Addr(a) = l.init {
+                if !loc_ok(a) {
+                    return Err(IrError::new(
+                        l.span,
+                        format!("`{}` initialised to an unknown address", l.name),
+                    ));
+                }
+            }
+            if l.size == 0 {
+                return Err(IrError::new(
+                    l.span,
+                    format!("location `{}` has size 0", l.name),
+                ));
+            }
+        }
+        for (i, _) in self.locations.iter().enumerate() {
+            // Alias chains must end: following `alias.of` at most n times reaches a root.
+            let mut cur = LocId(i as u32);
+            let mut steps = 0;
+            while let Some(a) = &self.locations[cur.index()].alias {
+                cur = a.of;
+                steps += 1;
+                if steps > nloc {
+                    let l = &self.locations[i];
+                    return Err(IrError::new(
+                        l.span,
+                        format!("alias cycle through `{}`", l.name),
+                    ));
+                }
+            }
+        }
+        let mut tnames = HashSet::new();
+        for t in &self.threads {
+            if !tnames.insert(t.name.as_str()) {
+                return Err(IrError::new(
+                    Span::default(),
+                    format!("thread `{}` declared twice", t.name),
+                ));
+            }
+            let nreg = t.regs.len();
+            let mut rnames = HashSet::new();
+            for r in &t.regs {
+                if !rnames.insert(r.name.as_str()) {
+                    return Err(IrError::new(
+                        Span::default(),
+                        format!("register `{}` declared twice in {}", r.name, t.name),
+                    ));
+                }
+                if let Some(Value::Addr(a)) = r.init {
+                    if !loc_ok(a) {
+                        return Err(IrError::new(
+                            Span::default(),
+                            format!("{}:{} initialised to an unknown address", t.name, r.name),
+                        ));
+                    }
+                }
+            }
+            for p in &t.params {
+                if !loc_ok(p.loc) {
+                    return Err(IrError::new(
+                        Span::default(),
+                        format!("parameter `{}` of {} names no location", p.name, t.name),
+                    ));
+                }
+            }
+            let mut labels = HashSet::new();
+            let mut err: Option<IrError> = None;
+            walk(&t.code, &mut |s| {
+                if err.is_some() {
+                    return;
+                }
+                if let StmtKind::Label(l) = &s.kind {
+                    if !labels.insert(l.clone()) {
+                        err = Some(IrError::new(s.span, format!("label `{l}` defined twice")));
+                    }
+                }
+            });
+            walk(&t.code, &mut |s| {
+                if err.is_some() {
+                    return;
+                }
+                let mut exprs: Vec<&Expr> = Vec::new();
+                let mut regs: Vec<Reg> = Vec::new();
+                if let Some(g) = s.guard {
+                    regs.push(g.reg);
+                }
+                match &s.kind {
+                    StmtKind::Load(l) => {
+                        regs.push(l.dst);
+                        exprs.push(&l.addr);
+                    }
+                    StmtKind::Store(st) => {
+                        exprs.push(&st.addr);
+                        exprs.push(&st.value);
+                    }
+                    StmtKind::Rmw(r) => {
+                        regs.extend(r.dst);
+                        exprs.push(&r.addr);
+                        exprs.extend(r.args.iter());
+                        if r.args.len() != r.op.arity() {
+                            err = Some(IrError::new(
+                                s.span,
+                                format!(
+                                    "`{}` takes {} operand(s), got {}",
+                                    r.op.name(),
+                                    r.op.arity(),
+                                    r.args.len()
+                                ),
+                            ));
+                        }
+                    }
+                    StmtKind::Barrier(b) => {
+                        exprs.push(&b.id);
+                        exprs.extend(b.operands.iter());
+                    }
+                    StmtKind::Assign { dst, value } => {
+                        regs.push(*dst);
+                        exprs.push(value);
+                    }
+                    StmtKind::Jump { target, cond } => {
+                        exprs.extend(cond.iter());
+                        if !labels.contains(target) {
+                            err = Some(IrError::new(
+                                s.span,
+                                format!("jump to undefined label `{target}`"),
+                            ));
+                        }
+                    }
+                    StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => exprs.push(cond),
+                    StmtKind::Assume(e) | StmtKind::Assert(e) => exprs.push(e),
+                    StmtKind::Fence(_) | StmtKind::Label(_) => {}
+                }
+                for e in exprs {
+                    e.regs(&mut regs);
+                    if let Some(l) = first_bad_addr(e, nloc) {
+                        err = Some(IrError::new(s.span, format!("unknown location #{}", l.0)));
+                    }
+                }
+                if let Some(r) = regs.iter().find(|r| r.index() >= nreg) {
+                    err = Some(IrError::new(
+                        s.span,
+                        format!("unknown register #{} in {}", r.0, t.name),
+                    ));
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
+        for r in &self.relations {
+            if r.from >= self.threads.len() || r.to >= self.threads.len() {
+                return Err(IrError::new(
+                    Span::default(),
+                    format!("relation `{}` names an unknown thread", r.name),
+                ));
+            }
+        }
+        let mut terms: Vec<&Term> = Vec::new();
+        if let Some(c) = &self.condition {
+            c.prop.terms(&mut terms);
+        }
+        if let Some(f) = &self.filter {
+            f.terms(&mut terms);
+        }
+        terms.extend(self.observed.iter());
+        for term in terms {
+            self.check_term(term)?;
+        }
+        Ok(())
+    }
+
+    fn check_term(&self, term: &Term) -> Result<(), IrError> {
+        match term {
+            Term::Reg { thread, reg } => {
+                let t = self.threads.get(*thread).ok_or_else(|| {
+                    IrError::new(
+                        Span::default(),
+                        format!("condition names unknown thread {thread}"),
+                    )
+                })?;
+                if reg.index() >= t.regs.len() {
+                    return Err(IrError::new(
+                        Span::default(),
+                        format!("condition names unknown register of {}", t.name),
+                    ));
+                }
+            }
+            Term::Mem { loc, index } => {
+                let l = self.locations.get(loc.index()).ok_or_else(|| {
+                    IrError::new(Span::default(), "condition names an unknown location")
+                })?;
+                if *index >= l.size {
+                    return Err(IrError::new(
+                        Span::default(),
+                        format!("index {index} out of bounds for `{}`", l.name),
+                    ));
+                }
+            }
+            Term::Addr(loc) => {
+                if loc.index() >= self.locations.len() {
+                    return Err(IrError::new(
+                        Span::default(),
+                        "condition names an unknown location",
+                    ));
+                }
+            }
+            Term::Int(_) => {}
+        }
+        Ok(())
+    }
+}
+
+fn first_bad_addr(e: &Expr, nloc: usize) -> Option<LocId> {
+    match e {
+        Expr::Addr(l) if l.index() >= nloc => Some(*l),
+        Expr::Un(_, a) => first_bad_addr(a, nloc),
+        Expr::Bin(_, a, b) => first_bad_addr(a, nloc).or_else(|| first_bad_addr(b, nloc)),
+        _ => None,
+    }
+}
+
+/// Convenience for callers that only need to know whether a proposition mentions memory.
+pub fn mentions_memory(p: &Prop) -> bool {
+    let mut terms = Vec::new();
+    p.terms(&mut terms);
+    terms.iter().any(|t| matches!(t, Term::Mem { .. }))
+}

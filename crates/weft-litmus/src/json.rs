@@ -1,0 +1,10 @@
+//! weft's GPUHarbor-style JSON litmus format (stub: being implemented).
+use crate::{ParseError, PrintError};
+use weft_ir::Program;
+
+pub fn parse(_src: &str) -> Result<Program, ParseError> {
+    Err(ParseError::new(1, 1, "JSON parser not implemented yet"))
+}
+pub fn print(_p: &Program) -> Result<String, PrintError> {
+    Err(PrintError::new("JSON printer not implemented yet"))
+}
