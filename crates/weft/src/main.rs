@@ -1,1 +1,50 @@
-fn main() {}
+//! The `weft` command-line tool: one binary, one subcommand per engine (DESIGN.md "apps").
+//!
+//! Exit codes (stable): 0 success; 1 a property was violated (a disagreement, a race, a
+//! forbidden outcome); 2 bad input (unreadable file, parse error, unsupported conversion);
+//! 3 internal or tool error.
+
+mod cmd;
+mod inputs;
+
+use clap::{Parser, Subcommand};
+
+/// weft: GPU concurrency toolkit — memory models, litmus tests, kernel bug finding.
+#[derive(Parser)]
+#[command(name = "weft", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse litmus tests (files or directories); print one line per failure and a summary.
+    Parse(cmd::parse::Args),
+    /// Print a litmus test in the canonical form of its format, or in another format.
+    Show(cmd::show::Args),
+}
+
+/// Process exit codes.
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const VIOLATION: i32 = 1;
+    pub const BAD_INPUT: i32 = 2;
+    pub const INTERNAL: i32 = 3;
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::BAD_INPUT } else { exit::OK };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Parse(a) => cmd::parse::run(a),
+        Command::Show(a) => cmd::show::run(a),
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,75 @@
+//! Finding and reading litmus inputs: files given directly, and the litmus files under
+//! directories (`*.litmus`, and `*.json` except `*.meta.json` metadata), in sorted order.
+
+use std::path::{Path, PathBuf};
+
+use weft_ir::Program;
+use weft_litmus::ParseError;
+
+/// Files larger than this are refused rather than read into memory.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Whether a file found while walking a directory is a litmus test.
+pub fn is_litmus_file(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.ends_with(".litmus") || (name.ends_with(".json") && !name.ends_with(".meta.json"))
+}
+
+/// Expands the command-line paths into the list of files to process. Directories are
+/// walked recursively; an unreadable path is reported as an error for that path.
+pub fn collect(paths: &[PathBuf]) -> Vec<Result<PathBuf, (PathBuf, String)>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
+                .follow_links(true)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Ok(e) => Some(e),
+                    Err(err) => {
+                        out.push(Err((p.clone(), format!("cannot read directory: {err}"))));
+                        None
+                    }
+                })
+                .filter(|e| e.file_type().is_file() && is_litmus_file(e.path()))
+                .map(|e| e.into_path())
+                .collect();
+            found.sort();
+            out.extend(found.into_iter().map(Ok));
+        } else if p.exists() {
+            out.push(Ok(p.clone()));
+        } else {
+            out.push(Err((p.clone(), "no such file or directory".to_string())));
+        }
+    }
+    out
+}
+
+/// Why a file could not be turned into a program.
+pub enum LoadError {
+    /// The file could not be read (message only).
+    Io(String),
+    /// The file was read but is not a valid litmus test.
+    Parse(ParseError),
+}
+
+impl LoadError {
+    /// `path: message` or `path:line:col: message`, on one line.
+    pub fn render(&self, path: &Path) -> String {
+        let p = path.display().to_string();
+        match self {
+            LoadError::Io(m) => format!("{p}: {m}"),
+            LoadError::Parse(e) => e.render(&p),
+        }
+    }
+}
+
+/// Reads and parses one litmus file.
+pub fn load(path: &Path) -> Result<Program, LoadError> {
+    let meta = std::fs::metadata(path).map_err(|e| LoadError::Io(format!("cannot read: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(LoadError::Io(format!("file too large ({} bytes; limit {MAX_FILE_BYTES})", meta.len())));
+    }
+    let bytes = std::fs::read(path).map_err(|e| LoadError::Io(format!("cannot read: {e}")))?;
+    weft_litmus::parse_bytes(&bytes).map_err(LoadError::Parse)
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what weft needs on a fresh Debian machine (system packages only when missing),
+# builds weft in release mode, and runs its main job on the bundled examples.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages weft uses. Each is installed only if its command is missing.
+need=()
+command -v cc >/dev/null 2>&1 || need+=(build-essential)
+command -v dot >/dev/null 2>&1 || need+=(graphviz)
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+command -v cargo >/dev/null 2>&1 || { echo "setup: cargo (Rust toolchain) is required: https://rustup.rs" >&2; exit 3; }
+
+cargo build --release -q -p weft
+WEFT=target/release/weft
+
+echo "== weft parse: our corpus (papers 000 and 001, herd C tests)"
+"$WEFT" parse tests/corpus
+if [ -d ../shared/corpus/dat3m/litmus ]; then
+  echo "== weft parse: Dat3M's GPU litmus corpus"
+  "$WEFT" parse ../shared/corpus/dat3m/litmus
+fi
+echo "== weft show: paper 000 Fig. 12 (SB) in its own format, then as Dat3M PTX and as JSON"
+"$WEFT" show tests/corpus/paper000/SB.litmus
+"$WEFT" show --to ptx tests/corpus/paper000/SB.litmus
+"$WEFT" show --to json tests/corpus/paper000/SB.litmus
