@@ -105,7 +105,7 @@ impl Prop {
         Prop::Or(Box::new(a), Box::new(b))
     }
 
-    pub fn not(a: Prop) -> Prop {
+    pub fn negate(a: Prop) -> Prop {
         Prop::Not(Box::new(a))
     }
 
@@ -138,6 +138,14 @@ impl Prop {
                 b.terms(out);
             }
         }
+    }
+}
+
+impl std::ops::Not for Prop {
+    type Output = Prop;
+
+    fn not(self) -> Prop {
+        Prop::negate(self)
     }
 }
 
