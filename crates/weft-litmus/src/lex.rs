@@ -250,6 +250,19 @@ fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
         .map(|p| from + p)
 }
 
+impl Iterator for Cursor {
+    type Item = Token;
+
+    /// Takes the next token.
+    fn next(&mut self) -> Option<Token> {
+        let t = self.toks.get(self.pos).cloned();
+        if t.is_some() {
+            self.pos += 1;
+        }
+        t
+    }
+}
+
 /// A cursor over tokens with the error-reporting helpers parsers need.
 pub struct Cursor {
     toks: Vec<Token>,
@@ -273,14 +286,6 @@ impl Cursor {
 
     pub fn at_end(&self) -> bool {
         self.pos >= self.toks.len()
-    }
-
-    pub fn next(&mut self) -> Option<Token> {
-        let t = self.toks.get(self.pos).cloned();
-        if t.is_some() {
-            self.pos += 1;
-        }
-        t
     }
 
     /// Position of the next token (or of the end of input).
