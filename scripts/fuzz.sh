@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS (default 600) each, two at a time, seeded with the
+# corpus; copies any crash into fuzz/regressions/. Needs a nightly toolchain and cargo-fuzz.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-600}"
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
+rustup run nightly rustc --version >/dev/null 2>&1 || { echo "fuzz: a nightly toolchain is needed (rustup toolchain install nightly)" >&2; exit 3; }
+mkdir -p fuzz/corpus
+for t in dat3m clitmus gpuptx json any; do mkdir -p "fuzz/corpus/$t"; done
+# Seeds: every litmus file we have, routed to the target of its format.
+for f in $(find tests/corpus ../shared/corpus/dat3m/litmus -name '*.litmus' 2>/dev/null); do
+  case "$(head -c 16 "$f")" in
+    PTX*|VULKAN*|Vulkan*) d=dat3m ;; OPENCL*|C\ *) d=clitmus ;; GPU_PTX*) d=gpuptx ;; *) d=any ;;
+  esac
+  # The targets drop the first byte (it selects the header form); prefix one.
+  { printf '\x01'; tail -n +2 "$f"; } > "fuzz/corpus/$d/$(basename "$f")"
+  cp "$f" "fuzz/corpus/any/$(basename "$f")"
+done
+for f in $(find tests/corpus -name '*.json' ! -name '*.meta.json' 2>/dev/null); do
+  { printf '\x00'; tail -c +2 "$f"; } > "fuzz/corpus/json/$(basename "$f")"
+done
+run() {
+  local t=$1
+  cargo +nightly fuzz run "$t" "fuzz/corpus/$t" -- -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
+    > "fuzz/$t.log" 2>&1 || true
+  tail -n 3 "fuzz/$t.log" | sed "s/^/[$t] /"
+  for a in fuzz/artifacts/"$t"/*; do [ -f "$a" ] && cp "$a" "fuzz/regressions/$t-$(basename "$a")"; done
+}
+run dat3m & run clitmus & wait
+run gpuptx & run json & wait
+run any
+ls fuzz/regressions
