@@ -10,11 +10,13 @@ mkdir -p fuzz/corpus
 for t in dat3m clitmus gpuptx json any; do mkdir -p "fuzz/corpus/$t"; done
 # Seeds: every litmus file we have, routed to the target of its format.
 for f in $(find tests/corpus ../shared/corpus/dat3m/litmus -name '*.litmus' 2>/dev/null); do
+  # The targets replace the header line by their own, chosen by the first byte's parity.
   case "$(head -c 16 "$f")" in
-    PTX*|VULKAN*|Vulkan*) d=dat3m ;; OPENCL*|C\ *) d=clitmus ;; GPU_PTX*) d=gpuptx ;; *) d=any ;;
+    PTX*) d=dat3m; b='\x00' ;; VULKAN*|Vulkan*) d=dat3m; b='\x01' ;;
+    OPENCL*) d=clitmus; b='\x00' ;; C\ *) d=clitmus; b='\x01' ;;
+    GPU_PTX*) d=gpuptx; b='\x00' ;; *) d=any; b='' ;;
   esac
-  # The targets drop the first byte (it selects the header form); prefix one.
-  { printf '\x01'; tail -n +2 "$f"; } > "fuzz/corpus/$d/$(basename "$f")"
+  { printf "$b"; tail -n +2 "$f"; } > "fuzz/corpus/$d/$(basename "$f")"
   cp "$f" "fuzz/corpus/any/$(basename "$f")"
 done
 for f in $(find tests/corpus -name '*.json' ! -name '*.meta.json' 2>/dev/null); do
