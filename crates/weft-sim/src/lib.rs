@@ -5,5 +5,6 @@
 //! This crate currently holds the first stage, [`traces`]: each thread's possible
 //! executions in isolation.
 
+pub mod candidates;
 pub mod traces;
 pub mod value;

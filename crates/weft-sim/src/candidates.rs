@@ -1,0 +1,441 @@
+//! Candidate executions (paper 000 §5.1.2): one trace per thread, then every read-from
+//! choice (a read takes its value from a write to the same cell with the same value, or from
+//! the initial write) and every coherence order (per cell, a total order of its writes with
+//! the initial write first). Relations are edge lists over event ids; models turn them into
+//! whatever representation they evaluate on.
+
+use weft_ir::{MemAttrs, Program, Span};
+
+use crate::traces::{Cell, EventKind, ThreadTraces, Trace};
+use crate::value::of_init;
+
+/// One event of a candidate execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Thread index, `None` for the initial writes.
+    pub thread: Option<usize>,
+    /// Position in its thread's trace.
+    pub po_index: usize,
+    pub kind: EventKind,
+    pub cell: Option<Cell>,
+    pub via: Option<weft_ir::LocId>,
+    pub value: i64,
+    pub attrs: MemAttrs,
+    pub rmw: bool,
+    pub span: Span,
+}
+
+impl Event {
+    pub fn is_read(&self) -> bool {
+        self.kind == EventKind::Read
+    }
+
+    pub fn is_write(&self) -> bool {
+        self.kind == EventKind::Write
+    }
+
+    pub fn is_init(&self) -> bool {
+        self.thread.is_none()
+    }
+}
+
+/// The events of one combination of thread traces, before rf and co are chosen.
+#[derive(Clone, Debug)]
+pub struct Skeleton<'t> {
+    pub events: Vec<Event>,
+    /// The trace chosen for each thread.
+    pub traces: Vec<&'t Trace>,
+    /// Event id of each thread's first event (thread events are contiguous, in po order).
+    pub thread_start: Vec<usize>,
+    pub po: Vec<(usize, usize)>,
+    pub rmw: Vec<(usize, usize)>,
+    pub addr: Vec<(usize, usize)>,
+    pub data: Vec<(usize, usize)>,
+    pub ctrl: Vec<(usize, usize)>,
+    /// For each read, the writes it may read from (same cell, same value).
+    pub rf_choices: Vec<(usize, Vec<usize>)>,
+    /// For each cell with writes, the non-initial writes and the initial write.
+    pub cells: Vec<(Cell, usize, Vec<usize>)>,
+}
+
+/// A candidate execution: a skeleton with rf and co chosen.
+#[derive(Clone, Debug)]
+pub struct Candidate<'s, 't> {
+    pub skeleton: &'s Skeleton<'t>,
+    pub rf: Vec<(usize, usize)>,
+    pub co: Vec<(usize, usize)>,
+    /// The last write of each cell in co order, i.e. the final memory.
+    pub final_writes: Vec<usize>,
+}
+
+impl<'s, 't> Candidate<'s, 't> {
+    pub fn events(&self) -> &[Event] {
+        &self.skeleton.events
+    }
+
+    /// Final value of a cell (its initial value if never written).
+    pub fn final_value(&self, cell: Cell) -> Option<i64> {
+        self.final_writes
+            .iter()
+            .map(|w| &self.skeleton.events[*w])
+            .find(|e| e.cell == Some(cell))
+            .map(|e| e.value)
+    }
+}
+
+/// Builds the skeleton for one choice of traces.
+pub fn skeleton<'t>(p: &Program, traces: Vec<&'t Trace>) -> Skeleton<'t> {
+    let mut events = Vec::new();
+    // Initial writes: one per element of every storage location.
+    let mut init_of = std::collections::HashMap::new();
+    for (i, l) in p.locations.iter().enumerate() {
+        if l.alias.is_some() {
+            continue;
+        }
+        for index in 0..l.size.min(64) {
+            let cell = Cell {
+                loc: weft_ir::LocId(i as u32),
+                index,
+            };
+            init_of.insert(cell, events.len());
+            events.push(Event {
+                thread: None,
+                po_index: 0,
+                kind: EventKind::Write,
+                cell: Some(cell),
+                via: Some(cell.loc),
+                value: of_init(l.init),
+                attrs: MemAttrs::default(),
+                rmw: false,
+                span: l.span,
+            });
+        }
+    }
+    let (mut po, mut rmw, mut addr, mut data, mut ctrl) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut thread_start = Vec::new();
+    for (t, tr) in traces.iter().enumerate() {
+        let base = events.len();
+        thread_start.push(base);
+        for (k, e) in tr.events.iter().enumerate() {
+            let id = base + k;
+            for j in base..id {
+                po.push((j, id));
+            }
+            if e.rmw && e.kind == EventKind::Write && k > 0 {
+                rmw.push((id - 1, id));
+            }
+            addr.extend(e.addr_deps.iter().map(|d| (base + d, id)));
+            data.extend(e.data_deps.iter().map(|d| (base + d, id)));
+            ctrl.extend(e.ctrl_deps.iter().map(|d| (base + d, id)));
+            events.push(Event {
+                thread: Some(t),
+                po_index: k,
+                kind: e.kind.clone(),
+                cell: e.cell,
+                via: e.via,
+                value: e.value,
+                attrs: e.attrs.clone(),
+                rmw: e.rmw,
+                span: e.span,
+            });
+        }
+    }
+    let mut rf_choices = Vec::new();
+    for (r, e) in events.iter().enumerate() {
+        if !e.is_read() {
+            continue;
+        }
+        let ws: Vec<usize> = events
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.is_write() && w.cell == e.cell && w.value == e.value)
+            .map(|(i, _)| i)
+            .collect();
+        rf_choices.push((r, ws));
+    }
+    let mut cells: Vec<(Cell, usize, Vec<usize>)> = init_of
+        .iter()
+        .map(|(c, i)| {
+            let ws = events
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| w.is_write() && !w.is_init() && w.cell == Some(*c))
+                .map(|(i, _)| i)
+                .collect();
+            (*c, *i, ws)
+        })
+        .collect();
+    cells.sort_by_key(|c| c.0);
+    Skeleton {
+        events,
+        traces,
+        thread_start,
+        po,
+        rmw,
+        addr,
+        data,
+        ctrl,
+        rf_choices,
+        cells,
+    }
+}
+
+/// Counts of the enumeration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Trace combinations considered.
+    pub skeletons: u64,
+    /// Candidate executions built (rf and co chosen).
+    pub candidates: u64,
+}
+
+/// Calls `visit` on every candidate execution of `p` given its thread traces. `visit`
+/// returns false to stop the enumeration early.
+pub fn for_each_candidate(
+    p: &Program,
+    tt: &ThreadTraces,
+    visit: &mut dyn FnMut(&Candidate) -> bool,
+) -> Counts {
+    let mut counts = Counts::default();
+    if tt.per_thread.iter().any(|t| t.is_empty()) {
+        return counts;
+    }
+    let mut choice = vec![0usize; tt.per_thread.len()];
+    loop {
+        let traces: Vec<&Trace> = choice
+            .iter()
+            .enumerate()
+            .map(|(t, i)| &tt.per_thread[t][*i])
+            .collect();
+        let sk = skeleton(p, traces);
+        counts.skeletons += 1;
+        if !enumerate_rf_co(&sk, &mut counts, visit) {
+            return counts;
+        }
+        // Next combination (odometer).
+        let mut t = 0;
+        loop {
+            if t == choice.len() {
+                return counts;
+            }
+            choice[t] += 1;
+            if choice[t] < tt.per_thread[t].len() {
+                break;
+            }
+            choice[t] = 0;
+            t += 1;
+        }
+    }
+}
+
+fn enumerate_rf_co(
+    sk: &Skeleton,
+    counts: &mut Counts,
+    visit: &mut dyn FnMut(&Candidate) -> bool,
+) -> bool {
+    if sk.rf_choices.iter().any(|(_, ws)| ws.is_empty()) {
+        return true; // some read has no write with its value: no candidate
+    }
+    let mut rf_pick = vec![0usize; sk.rf_choices.len()];
+    loop {
+        let rf: Vec<(usize, usize)> = sk
+            .rf_choices
+            .iter()
+            .zip(&rf_pick)
+            .map(|((r, ws), k)| (ws[*k], *r))
+            .collect();
+        // Coherence: a permutation of the non-initial writes of each cell.
+        let mut perms: Vec<Vec<Vec<usize>>> = Vec::new();
+        for (_, _, ws) in &sk.cells {
+            perms.push(permutations(ws));
+        }
+        let mut co_pick = vec![0usize; perms.len()];
+        loop {
+            let mut co = Vec::new();
+            let mut finals = Vec::new();
+            for ((_, init, _), (perm_set, k)) in sk.cells.iter().zip(perms.iter().zip(&co_pick)) {
+                let order = &perm_set[*k];
+                let chain: Vec<usize> = std::iter::once(*init)
+                    .chain(order.iter().copied())
+                    .collect();
+                for i in 0..chain.len() {
+                    for j in i + 1..chain.len() {
+                        co.push((chain[i], chain[j]));
+                    }
+                }
+                finals.push(*chain.last().expect("non-empty"));
+            }
+            counts.candidates += 1;
+            let c = Candidate {
+                skeleton: sk,
+                rf: rf.clone(),
+                co,
+                final_writes: finals,
+            };
+            if !visit(&c) {
+                return false;
+            }
+            if !advance(&mut co_pick, |i| perms[i].len()) {
+                break;
+            }
+        }
+        if !advance(&mut rf_pick, |i| sk.rf_choices[i].1.len()) {
+            return true;
+        }
+    }
+}
+
+/// Odometer step; false when it wrapped around.
+fn advance(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for i in 0..pick.len() {
+        pick[i] += 1;
+        if pick[i] < len(i) {
+            return true;
+        }
+        pick[i] = 0;
+    }
+    false
+}
+
+fn permutations(xs: &[usize]) -> Vec<Vec<usize>> {
+    if xs.len() <= 1 {
+        return vec![xs.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..xs.len() {
+        let mut rest = xs.to_vec();
+        let x = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, x);
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::traces::{thread_traces, Limits};
+    use weft_ir::{Expr, Load, LocId, Location, Order, Reg, Stmt, StmtKind, Store, Thread};
+
+    fn sb() -> Program {
+        let mut p = Program::new(weft_ir::Arch::Ptx, "SB");
+        p.locations = vec![Location::scalar("x", 0), Location::scalar("y", 0)];
+        for (t, (w, r)) in [(0u32, 1u32), (1, 0)].into_iter().enumerate() {
+            let mut th = Thread::new(format!("P{t}"));
+            th.reg_or_declare("r0");
+            let a = MemAttrs::with_order(Order::Relaxed);
+            th.code = vec![
+                Stmt::new(
+                    StmtKind::Store(Store {
+                        addr: Expr::Addr(LocId(w)),
+                        value: Expr::Int(1),
+                        attrs: a.clone(),
+                    }),
+                    Span::default(),
+                ),
+                Stmt::new(
+                    StmtKind::Load(Load {
+                        dst: Reg(0),
+                        addr: Expr::Addr(LocId(r)),
+                        attrs: a,
+                    }),
+                    Span::default(),
+                ),
+            ];
+            p.threads.push(th);
+        }
+        p
+    }
+
+    /// Sequential consistency, written directly: po | rf | co | fr is acyclic.
+    fn sc(c: &Candidate) -> bool {
+        let n = c.events().len();
+        let mut edges: Vec<(usize, usize)> = c.skeleton.po.clone();
+        edges.extend(&c.rf);
+        edges.extend(&c.co);
+        for (w, r) in &c.rf {
+            for (a, b) in &c.co {
+                if a == w {
+                    edges.push((*r, *b));
+                }
+            }
+        }
+        // Kahn's algorithm.
+        let mut indeg = vec![0; n];
+        for (_, b) in &edges {
+            indeg[*b] += 1;
+        }
+        let mut ready: Vec<usize> = (0..n).filter(|i| indeg[*i] == 0).collect();
+        let mut seen = 0;
+        while let Some(v) = ready.pop() {
+            seen += 1;
+            for (a, b) in &edges {
+                if *a == v {
+                    indeg[*b] -= 1;
+                    if indeg[*b] == 0 {
+                        ready.push(*b);
+                    }
+                }
+            }
+        }
+        seen == n
+    }
+
+    #[test]
+    fn sb_has_four_candidates_and_sc_forbids_only_the_weak_one() {
+        let p = sb();
+        let tt = thread_traces(&p, Limits::default()).unwrap();
+        let mut outcomes = Vec::new();
+        let counts = for_each_candidate(&p, &tt, &mut |c| {
+            let regs: Vec<i64> = c.skeleton.traces.iter().map(|t| t.regs[0]).collect();
+            outcomes.push((regs, sc(c)));
+            true
+        });
+        assert_eq!(
+            counts,
+            Counts {
+                skeletons: 4,
+                candidates: 4
+            }
+        );
+        outcomes.sort();
+        assert_eq!(
+            outcomes,
+            vec![
+                (vec![0, 0], false),
+                (vec![0, 1], true),
+                (vec![1, 0], true),
+                (vec![1, 1], true)
+            ]
+        );
+    }
+
+    #[test]
+    fn coherence_orders_are_enumerated() {
+        // Two writers of x (values 1 and 2): 2 co orders, final value either.
+        let mut p = sb();
+        p.threads[1].code[0] = Stmt::new(
+            StmtKind::Store(Store {
+                addr: Expr::Addr(LocId(0)),
+                value: Expr::Int(2),
+                attrs: MemAttrs::default(),
+            }),
+            Span::default(),
+        );
+        let tt = thread_traces(&p, Limits::default()).unwrap();
+        let mut finals = std::collections::BTreeSet::new();
+        for_each_candidate(&p, &tt, &mut |c| {
+            finals.insert(
+                c.final_value(Cell {
+                    loc: LocId(0),
+                    index: 0,
+                })
+                .unwrap(),
+            );
+            true
+        });
+        assert_eq!(finals, std::collections::BTreeSet::from([1, 2]));
+    }
+}
