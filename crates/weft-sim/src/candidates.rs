@@ -287,12 +287,12 @@ fn enumerate_rf_co(
 
 /// Odometer step; false when it wrapped around.
 fn advance(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
-    for i in 0..pick.len() {
-        pick[i] += 1;
-        if pick[i] < len(i) {
+    for (i, k) in pick.iter_mut().enumerate() {
+        *k += 1;
+        if *k < len(i) {
             return true;
         }
-        pick[i] = 0;
+        *k = 0;
     }
     false
 }
