@@ -1,0 +1,395 @@
+/* weft_cuda.h: the CUDA device API that weft's kernels may use, for clang's CUDA mode
+ * without NVIDIA's headers (-nocudainc -nocudalib), plus weft's scoped memory-model helpers.
+ *
+ * weft force-includes this header (clang -include). Under nvcc the CUDA toolkit provides the
+ * runtime API itself and only the weft_* helpers and weft::atomic_ref below are defined.
+ *
+ * Why inline PTX: clang 19's NVPTX back-end drops the memory order of atomic
+ * read-modify-writes (every __atomic_* RMW becomes a plain relaxed `atom`) and cannot select
+ * acquire/release atomic loads, stores or fences at all (it aborts with "Cannot select").
+ * The scoped helpers therefore emit the exact PTX instructions of the PTX memory model
+ * (ld.acquire.gpu, st.release.cta, atom.acq_rel.sys.add, fence.sc.gpu, ...).
+ */
+#ifndef WEFT_CUDA_H
+#define WEFT_CUDA_H
+
+#if defined(__CUDACC__) && !defined(__clang__)
+#define WEFT_NVCC 1
+#endif
+
+#ifndef WEFT_NVCC
+/* ---- function and variable qualifiers --------------------------------------------------- */
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#ifndef __restrict__
+#define __restrict__ __restrict
+#endif
+
+typedef unsigned long long __weft_u64;
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+};
+
+/* ---- built-in variables: threadIdx, blockIdx, blockDim, gridDim, warpSize --------------- */
+/* Each is an object whose .x/.y/.z are properties read through clang's NVVM special-register
+ * builtins, which become `mov.u32 %r, %tid.x` and friends. */
+#define WEFT_SREG3(VAR, SREG)                                                                  \
+  struct __weft_##VAR##_t {                                                                    \
+    __declspec(property(get = __get_x)) unsigned int x;                                        \
+    __declspec(property(get = __get_y)) unsigned int y;                                        \
+    __declspec(property(get = __get_z)) unsigned int z;                                        \
+    static __device__ __forceinline__ unsigned int __get_x() {                                 \
+      return __nvvm_read_ptx_sreg_##SREG##_x();                                                \
+    }                                                                                          \
+    static __device__ __forceinline__ unsigned int __get_y() {                                 \
+      return __nvvm_read_ptx_sreg_##SREG##_y();                                                \
+    }                                                                                          \
+    static __device__ __forceinline__ unsigned int __get_z() {                                 \
+      return __nvvm_read_ptx_sreg_##SREG##_z();                                                \
+    }                                                                                          \
+    __device__ operator uint3() const { return uint3{__get_x(), __get_y(), __get_z()}; }       \
+  };                                                                                           \
+  extern const __device__ __weft_##VAR##_t VAR;
+
+WEFT_SREG3(threadIdx, tid)
+WEFT_SREG3(blockIdx, ctaid)
+WEFT_SREG3(blockDim, ntid)
+WEFT_SREG3(gridDim, nctaid)
+#undef WEFT_SREG3
+
+/* The warp size of every NVIDIA GPU so far. */
+static constexpr int warpSize = 32;
+
+/* ---- barriers and fences ---------------------------------------------------------------- */
+/* __syncthreads() is a clang builtin: `bar.sync 0`. */
+static __device__ __forceinline__ int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
+static __device__ __forceinline__ int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
+static __device__ __forceinline__ int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
+/* `bar.warp.sync mask` */
+static __device__ __forceinline__ void __syncwarp(unsigned int mask = 0xffffffffu) {
+  __nvvm_bar_warp_sync(mask);
+}
+/* `membar.gl`, `membar.cta`, `membar.sys` */
+static __device__ __forceinline__ void __threadfence(void) { __nvvm_membar_gl(); }
+static __device__ __forceinline__ void __threadfence_block(void) { __nvvm_membar_cta(); }
+static __device__ __forceinline__ void __threadfence_system(void) { __nvvm_membar_sys(); }
+
+/* ---- atomics (CUDA semantics: relaxed, device scope unless _block/_system) --------------- */
+#define WEFT_ATOMIC_I(NAME, BUILTIN)                                                           \
+  static __device__ __forceinline__ int NAME(int *p, int v) { return BUILTIN##_i(p, v); }      \
+  static __device__ __forceinline__ unsigned int NAME(unsigned int *p, unsigned int v) {       \
+    return (unsigned int)BUILTIN##_i((int *)p, (int)v);                                        \
+  }
+WEFT_ATOMIC_I(atomicAdd, __nvvm_atom_add_gen)
+WEFT_ATOMIC_I(atomicExch, __nvvm_atom_xchg_gen)
+WEFT_ATOMIC_I(atomicAnd, __nvvm_atom_and_gen)
+WEFT_ATOMIC_I(atomicOr, __nvvm_atom_or_gen)
+WEFT_ATOMIC_I(atomicXor, __nvvm_atom_xor_gen)
+WEFT_ATOMIC_I(atomicAdd_block, __nvvm_atom_cta_add_gen)
+WEFT_ATOMIC_I(atomicAdd_system, __nvvm_atom_sys_add_gen)
+WEFT_ATOMIC_I(atomicExch_block, __nvvm_atom_cta_xchg_gen)
+WEFT_ATOMIC_I(atomicExch_system, __nvvm_atom_sys_xchg_gen)
+#undef WEFT_ATOMIC_I
+
+static __device__ __forceinline__ __weft_u64 atomicAdd(__weft_u64 *p, __weft_u64 v) {
+  return (__weft_u64)__nvvm_atom_add_gen_ll((long long *)p, (long long)v);
+}
+static __device__ __forceinline__ float atomicAdd(float *p, float v) {
+  return __nvvm_atom_add_gen_f(p, v);
+}
+static __device__ __forceinline__ float atomicExch(float *p, float v) {
+  return __builtin_bit_cast(float, __nvvm_atom_xchg_gen_i((int *)p, __builtin_bit_cast(int, v)));
+}
+static __device__ __forceinline__ int atomicSub(int *p, int v) {
+  return __nvvm_atom_add_gen_i(p, -v);
+}
+static __device__ __forceinline__ unsigned int atomicSub(unsigned int *p, unsigned int v) {
+  return (unsigned int)__nvvm_atom_add_gen_i((int *)p, -(int)v);
+}
+static __device__ __forceinline__ int atomicMin(int *p, int v) { return __nvvm_atom_min_gen_i(p, v); }
+static __device__ __forceinline__ unsigned int atomicMin(unsigned int *p, unsigned int v) {
+  return __nvvm_atom_min_gen_ui(p, v);
+}
+static __device__ __forceinline__ int atomicMax(int *p, int v) { return __nvvm_atom_max_gen_i(p, v); }
+static __device__ __forceinline__ unsigned int atomicMax(unsigned int *p, unsigned int v) {
+  return __nvvm_atom_max_gen_ui(p, v);
+}
+/* `atom.inc.u32`: ((old >= limit) ? 0 : old + 1); `atom.dec.u32`: wraps to limit. */
+static __device__ __forceinline__ unsigned int atomicInc(unsigned int *p, unsigned int limit) {
+  return __nvvm_atom_inc_gen_ui(p, limit);
+}
+static __device__ __forceinline__ unsigned int atomicDec(unsigned int *p, unsigned int limit) {
+  return __nvvm_atom_dec_gen_ui(p, limit);
+}
+static __device__ __forceinline__ int atomicCAS(int *p, int cmp, int v) {
+  return __nvvm_atom_cas_gen_i(p, cmp, v);
+}
+static __device__ __forceinline__ unsigned int atomicCAS(unsigned int *p, unsigned int cmp,
+                                                         unsigned int v) {
+  return (unsigned int)__nvvm_atom_cas_gen_i((int *)p, (int)cmp, (int)v);
+}
+static __device__ __forceinline__ __weft_u64 atomicCAS(__weft_u64 *p, __weft_u64 cmp,
+                                                       __weft_u64 v) {
+  return (__weft_u64)__nvvm_atom_cas_gen_ll((long long *)p, (long long)cmp, (long long)v);
+}
+static __device__ __forceinline__ int atomicCAS_block(int *p, int cmp, int v) {
+  return __nvvm_atom_cta_cas_gen_i(p, cmp, v);
+}
+static __device__ __forceinline__ int atomicCAS_system(int *p, int cmp, int v) {
+  return __nvvm_atom_sys_cas_gen_i(p, cmp, v);
+}
+
+/* ---- warp votes and shuffles ------------------------------------------------------------ */
+/* `activemask.b32` */
+static __device__ __forceinline__ unsigned int __activemask(void) { return __nvvm_activemask(); }
+/* `vote.sync.{all,any,uni}.pred`, `vote.sync.ballot.b32` */
+static __device__ __forceinline__ int __all_sync(unsigned int mask, int p) {
+  return __nvvm_vote_all_sync(mask, p);
+}
+static __device__ __forceinline__ int __any_sync(unsigned int mask, int p) {
+  return __nvvm_vote_any_sync(mask, p);
+}
+static __device__ __forceinline__ int __uni_sync(unsigned int mask, int p) {
+  return __nvvm_vote_uni_sync(mask, p);
+}
+static __device__ __forceinline__ unsigned int __ballot_sync(unsigned int mask, int p) {
+  return __nvvm_vote_ballot_sync(mask, p);
+}
+/* `shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, mask`; c packs the segment mask (width) and
+ * the clamp lane as in the PTX ISA's description of shfl.sync. */
+#define WEFT_SHFL(NAME, MODE, UP)                                                              \
+  static __device__ __forceinline__ int NAME(unsigned int mask, int v, int b,                  \
+                                             int width = warpSize) {                           \
+    int c = ((warpSize - width) << 8) | ((UP) ? 0 : 0x1f);                                     \
+    return __nvvm_shfl_sync_##MODE##_i32(mask, v, b, c);                                       \
+  }                                                                                            \
+  static __device__ __forceinline__ unsigned int NAME(unsigned int mask, unsigned int v, int b, \
+                                                      int width = warpSize) {                  \
+    int c = ((warpSize - width) << 8) | ((UP) ? 0 : 0x1f);                                     \
+    return (unsigned int)__nvvm_shfl_sync_##MODE##_i32(mask, (int)v, b, c);                    \
+  }                                                                                            \
+  static __device__ __forceinline__ float NAME(unsigned int mask, float v, int b,              \
+                                               int width = warpSize) {                         \
+    int c = ((warpSize - width) << 8) | ((UP) ? 0 : 0x1f);                                     \
+    return __nvvm_shfl_sync_##MODE##_f32(mask, v, b, c);                                       \
+  }
+WEFT_SHFL(__shfl_sync, idx, 0)
+WEFT_SHFL(__shfl_up_sync, up, 1)
+WEFT_SHFL(__shfl_down_sync, down, 0)
+WEFT_SHFL(__shfl_xor_sync, bfly, 0)
+#undef WEFT_SHFL
+
+/* `%laneid` */
+static __device__ __forceinline__ unsigned int __weft_laneid(void) {
+  return __nvvm_read_ptx_sreg_laneid();
+}
+#endif /* !WEFT_NVCC */
+
+/* ---- weft's scoped memory-model helpers: exact PTX via inline asm -------------------------
+ * weft_ld_{relaxed,acquire}_{cta,gpu,sys}(p)           ld.<sem>.<scope>.b32
+ * weft_st_{relaxed,release}_{cta,gpu,sys}(p, v)        st.<sem>.<scope>.b32
+ * weft_atom_{add,exch,cas}_{relaxed,acquire,release,acq_rel}_{cta,gpu,sys}(p, ...)
+ *                                                      atom.<sem>.<scope>.<op>.<type>
+ * weft_fence_{sc,acq_rel}_{cta,gpu,sys}()              fence.<sem>.<scope>
+ * weft_ld_volatile(p), weft_st_volatile(p, v)          ld.volatile / st.volatile
+ * Each pointer helper has int and unsigned int overloads; addresses are generic.
+ */
+#define WEFT_LD(SEM, SCOPE)                                                                    \
+  static __device__ __forceinline__ int weft_ld_##SEM##_##SCOPE(const int *p) {                \
+    int v;                                                                                     \
+    asm volatile("ld." #SEM "." #SCOPE ".b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");        \
+    return v;                                                                                  \
+  }                                                                                            \
+  static __device__ __forceinline__ unsigned int weft_ld_##SEM##_##SCOPE(const unsigned int *p) { \
+    return (unsigned int)weft_ld_##SEM##_##SCOPE((const int *)p);                              \
+  }
+#define WEFT_ST(SEM, SCOPE)                                                                    \
+  static __device__ __forceinline__ void weft_st_##SEM##_##SCOPE(int *p, int v) {              \
+    asm volatile("st." #SEM "." #SCOPE ".b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");          \
+  }                                                                                            \
+  static __device__ __forceinline__ void weft_st_##SEM##_##SCOPE(unsigned int *p, unsigned int v) { \
+    weft_st_##SEM##_##SCOPE((int *)p, (int)v);                                                 \
+  }
+#define WEFT_RMW(SEM, SCOPE)                                                                   \
+  static __device__ __forceinline__ int weft_atom_add_##SEM##_##SCOPE(int *p, int v) {         \
+    int r;                                                                                     \
+    asm volatile("atom." #SEM "." #SCOPE ".add.s32 %0, [%1], %2;"                              \
+                 : "=r"(r)                                                                     \
+                 : "l"(p), "r"(v)                                                              \
+                 : "memory");                                                                  \
+    return r;                                                                                  \
+  }                                                                                            \
+  static __device__ __forceinline__ unsigned int weft_atom_add_##SEM##_##SCOPE(unsigned int *p, \
+                                                                               unsigned int v) { \
+    return (unsigned int)weft_atom_add_##SEM##_##SCOPE((int *)p, (int)v);                      \
+  }                                                                                            \
+  static __device__ __forceinline__ int weft_atom_exch_##SEM##_##SCOPE(int *p, int v) {        \
+    int r;                                                                                     \
+    asm volatile("atom." #SEM "." #SCOPE ".exch.b32 %0, [%1], %2;"                             \
+                 : "=r"(r)                                                                     \
+                 : "l"(p), "r"(v)                                                              \
+                 : "memory");                                                                  \
+    return r;                                                                                  \
+  }                                                                                            \
+  static __device__ __forceinline__ unsigned int weft_atom_exch_##SEM##_##SCOPE(unsigned int *p, \
+                                                                                unsigned int v) { \
+    return (unsigned int)weft_atom_exch_##SEM##_##SCOPE((int *)p, (int)v);                     \
+  }                                                                                            \
+  static __device__ __forceinline__ int weft_atom_cas_##SEM##_##SCOPE(int *p, int cmp, int v) { \
+    int r;                                                                                     \
+    asm volatile("atom." #SEM "." #SCOPE ".cas.b32 %0, [%1], %2, %3;"                          \
+                 : "=r"(r)                                                                     \
+                 : "l"(p), "r"(cmp), "r"(v)                                                    \
+                 : "memory");                                                                  \
+    return r;                                                                                  \
+  }                                                                                            \
+  static __device__ __forceinline__ unsigned int weft_atom_cas_##SEM##_##SCOPE(                \
+      unsigned int *p, unsigned int cmp, unsigned int v) {                                     \
+    return (unsigned int)weft_atom_cas_##SEM##_##SCOPE((int *)p, (int)cmp, (int)v);            \
+  }
+#define WEFT_FENCE(SEM, SCOPE)                                                                 \
+  static __device__ __forceinline__ void weft_fence_##SEM##_##SCOPE(void) {                    \
+    asm volatile("fence." #SEM "." #SCOPE ";" ::: "memory");                                   \
+  }
+#define WEFT_ALL_SCOPES(X, SEM) X(SEM, cta) X(SEM, gpu) X(SEM, sys)
+
+WEFT_ALL_SCOPES(WEFT_LD, relaxed)
+WEFT_ALL_SCOPES(WEFT_LD, acquire)
+WEFT_ALL_SCOPES(WEFT_ST, relaxed)
+WEFT_ALL_SCOPES(WEFT_ST, release)
+WEFT_ALL_SCOPES(WEFT_RMW, relaxed)
+WEFT_ALL_SCOPES(WEFT_RMW, acquire)
+WEFT_ALL_SCOPES(WEFT_RMW, release)
+WEFT_ALL_SCOPES(WEFT_RMW, acq_rel)
+WEFT_ALL_SCOPES(WEFT_FENCE, sc)
+WEFT_ALL_SCOPES(WEFT_FENCE, acq_rel)
+#undef WEFT_LD
+#undef WEFT_ST
+#undef WEFT_RMW
+#undef WEFT_FENCE
+
+static __device__ __forceinline__ int weft_ld_volatile(const volatile int *p) {
+  int v;
+  asm volatile("ld.volatile.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+static __device__ __forceinline__ void weft_st_volatile(volatile int *p, int v) {
+  asm volatile("st.volatile.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* ---- weft::atomic_ref: a minimal cuda::atomic_ref for 32-bit integers -------------------
+ * Orders map to PTX as in the PTX ISA's C++ mapping: seq_cst = fence.sc + acquire load /
+ * relaxed store / acq_rel RMW. */
+namespace weft {
+enum memory_order {
+  memory_order_relaxed,
+  memory_order_acquire,
+  memory_order_release,
+  memory_order_acq_rel,
+  memory_order_seq_cst
+};
+enum thread_scope { thread_scope_block, thread_scope_device, thread_scope_system };
+
+template <thread_scope S> struct __scope_ops;
+#define WEFT_SCOPE_OPS(S, SC)                                                                  \
+  template <> struct __scope_ops<S> {                                                          \
+    static __device__ __forceinline__ int load(int *p, memory_order o) {                       \
+      if (o == memory_order_relaxed) return weft_ld_relaxed_##SC(p);                           \
+      if (o == memory_order_seq_cst) weft_fence_sc_##SC();                                     \
+      return weft_ld_acquire_##SC(p);                                                          \
+    }                                                                                          \
+    static __device__ __forceinline__ void store(int *p, int v, memory_order o) {              \
+      if (o == memory_order_seq_cst) {                                                         \
+        weft_fence_sc_##SC();                                                                  \
+        weft_st_relaxed_##SC(p, v);                                                            \
+      } else if (o == memory_order_relaxed) {                                                  \
+        weft_st_relaxed_##SC(p, v);                                                            \
+      } else {                                                                                 \
+        weft_st_release_##SC(p, v);                                                            \
+      }                                                                                        \
+    }                                                                                          \
+    static __device__ __forceinline__ int fetch_add(int *p, int v, memory_order o) {           \
+      switch (o) {                                                                             \
+      case memory_order_relaxed: return weft_atom_add_relaxed_##SC(p, v);                      \
+      case memory_order_acquire: return weft_atom_add_acquire_##SC(p, v);                      \
+      case memory_order_release: return weft_atom_add_release_##SC(p, v);                      \
+      case memory_order_seq_cst: weft_fence_sc_##SC(); /* fall through */                      \
+      default: return weft_atom_add_acq_rel_##SC(p, v);                                        \
+      }                                                                                        \
+    }                                                                                          \
+    static __device__ __forceinline__ int exchange(int *p, int v, memory_order o) {            \
+      switch (o) {                                                                             \
+      case memory_order_relaxed: return weft_atom_exch_relaxed_##SC(p, v);                     \
+      case memory_order_acquire: return weft_atom_exch_acquire_##SC(p, v);                     \
+      case memory_order_release: return weft_atom_exch_release_##SC(p, v);                     \
+      case memory_order_seq_cst: weft_fence_sc_##SC(); /* fall through */                      \
+      default: return weft_atom_exch_acq_rel_##SC(p, v);                                       \
+      }                                                                                        \
+    }                                                                                          \
+    static __device__ __forceinline__ int cas(int *p, int cmp, int v, memory_order o) {        \
+      switch (o) {                                                                             \
+      case memory_order_relaxed: return weft_atom_cas_relaxed_##SC(p, cmp, v);                 \
+      case memory_order_acquire: return weft_atom_cas_acquire_##SC(p, cmp, v);                 \
+      case memory_order_release: return weft_atom_cas_release_##SC(p, cmp, v);                \
+      case memory_order_seq_cst: weft_fence_sc_##SC(); /* fall through */                      \
+      default: return weft_atom_cas_acq_rel_##SC(p, cmp, v);                                   \
+      }                                                                                        \
+    }                                                                                          \
+    static __device__ __forceinline__ void fence(memory_order o) {                             \
+      if (o == memory_order_seq_cst) weft_fence_sc_##SC();                                     \
+      else if (o != memory_order_relaxed) weft_fence_acq_rel_##SC();                           \
+    }                                                                                          \
+  };
+WEFT_SCOPE_OPS(thread_scope_block, cta)
+WEFT_SCOPE_OPS(thread_scope_device, gpu)
+WEFT_SCOPE_OPS(thread_scope_system, sys)
+#undef WEFT_SCOPE_OPS
+
+/* A reference to a 32-bit integer accessed atomically at scope S. */
+template <class T, thread_scope S = thread_scope_system> class atomic_ref {
+  static_assert(sizeof(T) == 4, "weft::atomic_ref supports 32-bit integers");
+  int *p_;
+
+public:
+  __device__ explicit atomic_ref(T &obj) : p_((int *)&obj) {}
+  __device__ T load(memory_order o = memory_order_seq_cst) const {
+    return (T)__scope_ops<S>::load(p_, o);
+  }
+  __device__ void store(T v, memory_order o = memory_order_seq_cst) const {
+    __scope_ops<S>::store(p_, (int)v, o);
+  }
+  __device__ T fetch_add(T v, memory_order o = memory_order_seq_cst) const {
+    return (T)__scope_ops<S>::fetch_add(p_, (int)v, o);
+  }
+  __device__ T exchange(T v, memory_order o = memory_order_seq_cst) const {
+    return (T)__scope_ops<S>::exchange(p_, (int)v, o);
+  }
+  __device__ bool compare_exchange_strong(T &expected, T desired,
+                                          memory_order o = memory_order_seq_cst) const {
+    int old = __scope_ops<S>::cas(p_, (int)expected, (int)desired, o);
+    if (old == (int)expected) return true;
+    expected = (T)old;
+    return false;
+  }
+};
+
+/* A fence at scope S (`fence.sc.<scope>` or `fence.acq_rel.<scope>`). */
+template <thread_scope S> __device__ __forceinline__ void atomic_thread_fence(memory_order o) {
+  __scope_ops<S>::fence(o);
+}
+} /* namespace weft */
+
+#endif /* WEFT_CUDA_H */
