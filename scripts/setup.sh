@@ -4,16 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System packages weft uses. Each is installed only if its command is missing.
-need=()
-command -v cc >/dev/null 2>&1 || need+=(build-essential)
-command -v dot >/dev/null 2>&1 || need+=(graphviz)
-if [ ${#need[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
-fi
-command -v cargo >/dev/null 2>&1 || { echo "setup: cargo (Rust toolchain) is required: https://rustup.rs" >&2; exit 3; }
+source scripts/deps.sh
+weft_install_deps
 
 cargo build --release -q -p weft
 WEFT=target/release/weft
