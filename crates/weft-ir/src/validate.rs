@@ -69,20 +69,30 @@ impl Program {
                 ));
             }
         }
-        for (i, _) in self.locations.iter().enumerate() {
-            // Alias chains must end: following `alias.of` at most n times reaches a root.
-            let mut cur = LocId(i as u32);
-            let mut steps = 0;
-            while let Some(a) = &self.locations[cur.index()].alias {
-                cur = a.of;
-                steps += 1;
-                if steps > nloc {
-                    let l = &self.locations[i];
-                    return Err(IrError::new(
-                        l.span,
-                        format!("alias cycle through `{}`", l.name),
-                    ));
+        // Alias chains must end. Each location is resolved once (memoised), so the check is
+        // linear in the number of locations even for long chains.
+        let mut state = vec![0u8; nloc]; // 0 unvisited, 1 on the current path, 2 known to end
+        for i in 0..nloc {
+            let mut path = Vec::new();
+            let mut cur = i;
+            loop {
+                match state[cur] {
+                    2 => break,
+                    1 => {
+                        let l = &self.locations[i];
+                        return Err(IrError::new(l.span, format!("alias cycle through `{}`", l.name)));
+                    }
+                    _ => {}
                 }
+                state[cur] = 1;
+                path.push(cur);
+                match &self.locations[cur].alias {
+                    Some(a) => cur = a.of.index(),
+                    None => break,
+                }
+            }
+            for k in path {
+                state[k] = 2;
             }
         }
         let mut tnames = HashSet::new();
@@ -119,14 +129,14 @@ impl Program {
                     ));
                 }
             }
-            let mut labels = HashSet::new();
+            let mut labels: HashSet<&str> = HashSet::new();
             let mut err: Option<IrError> = None;
             walk(&t.code, &mut |s| {
                 if err.is_some() {
                     return;
                 }
                 if let StmtKind::Label(l) = &s.kind {
-                    if !labels.insert(l.clone()) {
+                    if !labels.insert(l.as_str()) {
                         err = Some(IrError::new(s.span, format!("label `{l}` defined twice")));
                     }
                 }
@@ -175,7 +185,7 @@ impl Program {
                     }
                     StmtKind::Jump { target, cond } => {
                         exprs.extend(cond.iter());
-                        if !labels.contains(target) {
+                        if !labels.contains(target.as_str()) {
                             err = Some(IrError::new(
                                 s.span,
                                 format!("jump to undefined label `{target}`"),
