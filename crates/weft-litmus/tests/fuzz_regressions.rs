@@ -10,7 +10,11 @@ fn fuzz_regressions_stay_fixed() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("fuzz/regressions exists") {
         let path = entry.unwrap().path();
-        if path.file_name().and_then(|f| f.to_str()).is_some_and(|f| f.starts_with('.') || f == "README.md") {
+        if path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .is_some_and(|f| f.starts_with('.') || f == "README.md")
+        {
             continue;
         }
         n += 1;
@@ -18,12 +22,21 @@ fn fuzz_regressions_stay_fixed() {
         let started = std::time::Instant::now();
         if let Ok(p) = weft_litmus::parse_bytes(&bytes) {
             if let Ok(text) = weft_litmus::print_native(&p) {
-                let q = weft_litmus::parse(&text)
-                    .unwrap_or_else(|e| panic!("{}: printed text does not parse: {e}\n{text}", path.display()));
+                let q = weft_litmus::parse(&text).unwrap_or_else(|e| {
+                    panic!(
+                        "{}: printed text does not parse: {e}\n{text}",
+                        path.display()
+                    )
+                });
                 assert_eq!(p, q, "{}: round trip changed the program", path.display());
             }
         }
-        assert!(started.elapsed().as_secs() < 5, "{}: took {:?}", path.display(), started.elapsed());
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "{}: took {:?}",
+            path.display(),
+            started.elapsed()
+        );
     }
     eprintln!("{n} fuzz regression inputs checked");
 }

@@ -6,6 +6,7 @@
 
 mod cmd;
 mod inputs;
+mod out;
 
 use clap::{Parser, Subcommand};
 
@@ -37,7 +38,11 @@ fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { exit::BAD_INPUT } else { exit::OK };
+            let code = if e.use_stderr() {
+                exit::BAD_INPUT
+            } else {
+                exit::OK
+            };
             let _ = e.print();
             std::process::exit(code);
         }

@@ -41,7 +41,7 @@ pub fn run(args: Args) -> i32 {
             })
             .collect();
         match serde_json::to_string_pretty(&items) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => crate::out::line(&s),
             Err(e) => {
                 eprintln!("weft: cannot write JSON: {e}");
                 return exit::INTERNAL;
@@ -56,10 +56,10 @@ pub fn run(args: Args) -> i32 {
     } else {
         for (path, r) in &results {
             if let Err(e) = r {
-                println!("{}", e.render(path));
+                crate::out::line(&e.render(path));
             }
         }
-        println!("{passed} passed, {failed} failed");
+        crate::out::line(&format!("{passed} passed, {failed} failed"));
     }
     if failed == 0 {
         exit::OK

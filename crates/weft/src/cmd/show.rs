@@ -1,7 +1,6 @@
 //! `weft show FILE [--to FORMAT]`: print a test back in the canonical form of its own
 //! format, or in another format where the content allows (exit 2 with the reason if not).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use weft_litmus::Format;
@@ -21,7 +20,10 @@ pub struct Args {
 fn parse_format(s: &str) -> Result<Format, String> {
     Format::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-        format!("unknown format `{s}` (expected one of: {})", names.join(", "))
+        format!(
+            "unknown format `{s}` (expected one of: {})",
+            names.join(", ")
+        )
     })
 }
 
@@ -36,15 +38,20 @@ pub fn run(args: Args) -> i32 {
     let format = args.to.unwrap_or_else(|| Format::native(program.arch));
     match weft_litmus::print(&program, format) {
         Ok(text) => {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(text.as_bytes());
-            if !text.ends_with('\n') {
-                let _ = out.write_all(b"\n");
+            if text.ends_with('\n') {
+                crate::out::print(&text);
+            } else {
+                crate::out::line(&text);
             }
             exit::OK
         }
         Err(e) => {
-            eprintln!("{}: cannot print as {}: {}", args.file.display(), format.name(), e);
+            eprintln!(
+                "{}: cannot print as {}: {}",
+                args.file.display(),
+                format.name(),
+                e
+            );
             exit::BAD_INPUT
         }
     }

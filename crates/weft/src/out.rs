@@ -1,0 +1,24 @@
+//! Writing to stdout without panicking: a closed pipe (`weft parse dir | head`) ends the
+//! process quietly with success, any other write error is reported with exit code 3.
+
+use std::io::Write;
+
+/// Writes `text` to stdout.
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(crate::exit::OK);
+        }
+        eprintln!("weft: cannot write output: {e}");
+        std::process::exit(crate::exit::INTERNAL);
+    }
+}
+
+/// Writes `text` and a newline to stdout.
+pub fn line(text: &str) {
+    let mut s = String::with_capacity(text.len() + 1);
+    s.push_str(text);
+    s.push('\n');
+    print(&s);
+}
