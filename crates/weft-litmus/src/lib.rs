@@ -8,9 +8,11 @@
 //! | [`gpuptx`] | herd's legacy GPU_PTX format with typed registers, `ScopeTree` and memory map (paper 000 Fig. 12) | `GPU_PTX name` |
 //! | [`json`] | weft's JSON format in the style of GPUHarbor's configs (paper 001 §3.2; docs/formats.md) | a JSON object |
 //!
-//! [`parse`] detects the format from the text, parses and validates; [`print`] writes a
+//! [`classify`] computes the sequential / interleaved / weak classes of a program's outcomes
+//! (paper 001 §3.2). [`parse`] detects the format from the text, parses and validates; [`print`] writes a
 //! program in any format that can express it.
 
+pub mod classify;
 pub mod clitmus;
 pub mod dat3m;
 pub mod diag;

@@ -68,7 +68,10 @@ impl LoadError {
 pub fn load(path: &Path) -> Result<Program, LoadError> {
     let meta = std::fs::metadata(path).map_err(|e| LoadError::Io(format!("cannot read: {e}")))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(LoadError::Io(format!("file too large ({} bytes; limit {MAX_FILE_BYTES})", meta.len())));
+        return Err(LoadError::Io(format!(
+            "file too large ({} bytes; limit {MAX_FILE_BYTES})",
+            meta.len()
+        )));
     }
     let bytes = std::fs::read(path).map_err(|e| LoadError::Io(format!("cannot read: {e}")))?;
     weft_litmus::parse_bytes(&bytes).map_err(LoadError::Parse)
