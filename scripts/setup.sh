@@ -16,7 +16,11 @@ if [ -d ../shared/corpus/dat3m/litmus ]; then
   echo "== weft parse: Dat3M's GPU litmus corpus"
   "$WEFT" parse ../shared/corpus/dat3m/litmus
 fi
-echo "== weft show: paper 000 Fig. 12 (SB) in its own format, then as Dat3M PTX and as JSON"
+echo "== weft show: paper 000 Fig. 12 (SB) in its own format (GPU_PTX, canonical layout)"
 "$WEFT" show tests/corpus/paper000/SB.litmus
-"$WEFT" show --to ptx tests/corpus/paper000/SB.litmus
-"$WEFT" show --to json tests/corpus/paper000/SB.litmus
+echo "== weft show --to ptx: GPUHarbor's MP (JSON) as a Dat3M PTX test"
+"$WEFT" show --to ptx tests/corpus/gpuharbor/MP.json
+echo "== weft show --to json: herd C SB with its outcomes classified (seq / interleaved / weak)"
+"$WEFT" show --to json tests/corpus/c/SB.litmus
+echo "== weft show --to gpu_ptx: a conversion the target cannot express is refused (exit 2)"
+"$WEFT" show --to gpu_ptx tests/corpus/c/MP+rel+acq.litmus || echo "(refused, exit $?)"
