@@ -80,7 +80,10 @@ impl Program {
                     2 => break,
                     1 => {
                         let l = &self.locations[i];
-                        return Err(IrError::new(l.span, format!("alias cycle through `{}`", l.name)));
+                        return Err(IrError::new(
+                            l.span,
+                            format!("alias cycle through `{}`", l.name),
+                        ));
                     }
                     _ => {}
                 }
