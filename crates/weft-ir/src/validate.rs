@@ -294,3 +294,69 @@ pub fn mentions_memory(p: &Prop) -> bool {
     p.terms(&mut terms);
     terms.iter().any(|t| matches!(t, Term::Mem { .. }))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::program::{Alias, Arch, LocId, Location, Program, Thread};
+    use crate::{Span, Stmt, StmtKind};
+
+    fn prog() -> Program {
+        let mut p = Program::new(Arch::Ptx, "t");
+        p.locations = vec![Location::scalar("x", 0), Location::scalar("y", 0)];
+        p.threads.push(Thread::new("P0"));
+        p
+    }
+
+    #[test]
+    fn alias_cycles_are_rejected_and_chains_accepted() {
+        let mut p = prog();
+        p.locations[1].alias = Some(Alias {
+            of: LocId(0),
+            proxy: None,
+        });
+        assert!(p.validate().is_ok());
+        assert_eq!(p.storage_of(LocId(1)), LocId(0));
+        p.locations[0].alias = Some(Alias {
+            of: LocId(1),
+            proxy: None,
+        });
+        let e = p.validate().unwrap_err();
+        assert!(e.message.contains("alias cycle"), "{e}");
+    }
+
+    #[test]
+    fn long_alias_chain_validates_quickly() {
+        let mut p = prog();
+        p.locations.clear();
+        for i in 0..100_000u32 {
+            let mut l = Location::scalar(format!("l{i}"), 0);
+            if i > 0 {
+                l.alias = Some(Alias {
+                    of: LocId(i - 1),
+                    proxy: None,
+                });
+            }
+            p.locations.push(l);
+        }
+        let t = std::time::Instant::now();
+        assert!(p.validate().is_ok());
+        assert!(t.elapsed().as_secs() < 2, "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn duplicate_labels_and_undefined_jumps_are_rejected() {
+        let mut p = prog();
+        let l = |n: &str| Stmt::new(StmtKind::Label(n.into()), Span::new(3, 1));
+        p.threads[0].code = vec![l("L"), l("L")];
+        assert!(p.validate().unwrap_err().message.contains("defined twice"));
+        p.threads[0].code = vec![Stmt::new(
+            StmtKind::Jump {
+                target: "M".into(),
+                cond: None,
+            },
+            Span::new(4, 2),
+        )];
+        let e = p.validate().unwrap_err();
+        assert_eq!((e.span.line, e.span.col), (4, 2));
+    }
+}
