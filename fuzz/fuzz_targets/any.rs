@@ -1,8 +1,9 @@
-//! Fuzz target: arbitrary bytes through format detection and every parser; never panics.
+//! Fuzz target: arbitrary bytes through format detection and every parser; never panics,
+//! and what parses round-trips.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = weft_litmus::parse_bytes(data);
+    weft_fuzz::check(data);
 });
