@@ -614,6 +614,14 @@ fn scope_node(c: &mut Cursor, parent: Option<(Scope, &str)>, depth: usize) -> PR
             _ => return Err(c.expected("a thread name, `(` or `)` in the scope tree")),
         }
     }
+    // An empty node would shift its siblings' ids without naming any thread, and could
+    // not be written back; it is meaningless, so it is refused.
+    if items.is_empty() {
+        return Err(err_at(
+            &lt,
+            format!("empty `{name}` in the scope tree: every node must hold a thread"),
+        ));
+    }
     Ok(ScopeNode { level, items })
 }
 
