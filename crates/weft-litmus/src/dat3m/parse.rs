@@ -135,6 +135,17 @@ fn header(src: &str) -> Result<Header, ParseError> {
             format!("expected a test name after `{word}`"),
         ));
     }
+    if let Some((k, c)) = name
+        .char_indices()
+        .find(|(_, c)| c.is_control() || c.is_whitespace())
+    {
+        let at = col + name[..k].chars().count() as u32;
+        return Err(ParseError::new(
+            line,
+            at,
+            format!("test name contains the character {c:?}"),
+        ));
+    }
     col += name.chars().count() as u32;
     Ok(Header {
         dialect,
