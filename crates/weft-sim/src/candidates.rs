@@ -197,45 +197,142 @@ pub fn for_each_candidate(
     visit: &mut dyn FnMut(&Candidate) -> bool,
 ) -> Counts {
     let mut counts = Counts::default();
-    if tt.per_thread.iter().any(|t| t.is_empty()) {
-        return counts;
-    }
-    let mut choice = vec![0usize; tt.per_thread.len()];
-    loop {
-        let traces: Vec<&Trace> = choice
-            .iter()
-            .enumerate()
-            .map(|(t, i)| &tt.per_thread[t][*i])
-            .collect();
-        let sk = skeleton(p, traces);
+    for_each_skeleton(p, tt, &mut |sk| {
         counts.skeletons += 1;
-        if !enumerate_rf_co(&sk, &mut counts, visit) {
-            return counts;
-        }
-        // Next combination (odometer).
-        let mut t = 0;
-        loop {
-            if t == choice.len() {
-                return counts;
-            }
-            choice[t] += 1;
-            if choice[t] < tt.per_thread[t].len() {
-                break;
-            }
-            choice[t] = 0;
-            t += 1;
-        }
-    }
+        for_each_candidate_of(sk, &mut counts.candidates, visit)
+    });
+    counts
 }
 
-fn enumerate_rf_co(
+/// Calls `visit` on the skeleton of every combination of thread traces (one trace per
+/// thread) in which every read can read from some write (same cell, same value: the
+/// initial value or a value some chosen trace writes); `visit` returns false to stop.
+///
+/// Combinations are built thread by thread; a partial combination is abandoned as soon
+/// as one of its reads needs a value that neither the initial state, nor the chosen
+/// traces, nor any trace of the remaining threads writes.
+pub fn for_each_skeleton(p: &Program, tt: &ThreadTraces, visit: &mut dyn FnMut(&Skeleton) -> bool) {
+    use std::collections::HashSet;
+    if tt.per_thread.iter().any(|t| t.is_empty()) {
+        return;
+    }
+    let init_of = |c: Cell| of_init(p.loc(c.loc).init);
+    // Per trace: the (cell, value) pairs its reads need beyond the initial value, and
+    // the pairs it writes.
+    let needs: Vec<Vec<Vec<(Cell, i64)>>> = tt
+        .per_thread
+        .iter()
+        .map(|ts| {
+            ts.iter()
+                .map(|t| {
+                    let mut v: Vec<(Cell, i64)> = t
+                        .events
+                        .iter()
+                        .filter(|e| e.kind == EventKind::Read)
+                        .filter_map(|e| e.cell.map(|c| (c, e.value)))
+                        .filter(|(c, v)| *v != init_of(*c))
+                        .collect();
+                    v.sort();
+                    v.dedup();
+                    v
+                })
+                .collect()
+        })
+        .collect();
+    let gives: Vec<Vec<Vec<(Cell, i64)>>> = tt
+        .per_thread
+        .iter()
+        .map(|ts| {
+            ts.iter()
+                .map(|t| {
+                    t.events
+                        .iter()
+                        .filter(|e| e.kind == EventKind::Write)
+                        .filter_map(|e| e.cell.map(|c| (c, e.value)))
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let nt = tt.per_thread.len();
+    // could_give[k]: every pair some trace of threads k.. writes.
+    let mut could_give: Vec<HashSet<(Cell, i64)>> = vec![HashSet::new(); nt + 1];
+    for k in (0..nt).rev() {
+        let mut s = could_give[k + 1].clone();
+        for g in &gives[k] {
+            s.extend(g.iter().copied());
+        }
+        could_give[k] = s;
+    }
+    struct Walk<'a, 'v> {
+        p: &'a Program,
+        tt: &'a ThreadTraces,
+        needs: &'a [Vec<Vec<(Cell, i64)>>],
+        gives: &'a [Vec<Vec<(Cell, i64)>>],
+        could_give: &'a [HashSet<(Cell, i64)>],
+        choice: Vec<usize>,
+        given: Vec<(Cell, i64)>,
+        visit: &'v mut dyn FnMut(&Skeleton) -> bool,
+    }
+    impl Walk<'_, '_> {
+        fn ok(&self, k: usize) -> bool {
+            // Every need of the chosen traces 0..k is met by chosen writes or could be
+            // met by a later thread.
+            (0..k).all(|t| {
+                self.needs[t][self.choice[t]]
+                    .iter()
+                    .all(|n| self.given.contains(n) || self.could_give[k].contains(n))
+            })
+        }
+        fn go(&mut self, k: usize) -> bool {
+            if k == self.choice.len() {
+                let traces: Vec<&Trace> = self
+                    .choice
+                    .iter()
+                    .enumerate()
+                    .map(|(t, i)| &self.tt.per_thread[t][*i])
+                    .collect();
+                let sk = skeleton(self.p, traces);
+                return (self.visit)(&sk);
+            }
+            for i in 0..self.tt.per_thread[k].len() {
+                self.choice[k] = i;
+                let mark = self.given.len();
+                self.given.extend(self.gives[k][i].iter().copied());
+                let cont = if self.ok(k + 1) { self.go(k + 1) } else { true };
+                self.given.truncate(mark);
+                if !cont {
+                    return false;
+                }
+            }
+            true
+        }
+    }
+    let mut w = Walk {
+        p,
+        tt,
+        needs: &needs,
+        gives: &gives,
+        could_give: &could_give,
+        choice: vec![0; nt],
+        given: Vec::new(),
+        visit,
+    };
+    w.go(0);
+}
+
+/// Calls `visit` on every rf and co choice of one skeleton, counting them in `visited`;
+/// false when `visit` stopped the enumeration.
+pub fn for_each_candidate_of(
     sk: &Skeleton,
-    counts: &mut Counts,
+    visited: &mut u64,
     visit: &mut dyn FnMut(&Candidate) -> bool,
 ) -> bool {
     if sk.rf_choices.iter().any(|(_, ws)| ws.is_empty()) {
         return true; // some read has no write with its value: no candidate
     }
+    // Coherence: a permutation of the non-initial writes of each cell.
+    let perms: Vec<Vec<Vec<usize>>> = sk.cells.iter().map(|(_, _, ws)| permutations(ws)).collect();
     let mut rf_pick = vec![0usize; sk.rf_choices.len()];
     loop {
         let rf: Vec<(usize, usize)> = sk
@@ -244,11 +341,6 @@ fn enumerate_rf_co(
             .zip(&rf_pick)
             .map(|((r, ws), k)| (ws[*k], *r))
             .collect();
-        // Coherence: a permutation of the non-initial writes of each cell.
-        let mut perms: Vec<Vec<Vec<usize>>> = Vec::new();
-        for (_, _, ws) in &sk.cells {
-            perms.push(permutations(ws));
-        }
         let mut co_pick = vec![0usize; perms.len()];
         loop {
             let mut co = Vec::new();
@@ -265,7 +357,7 @@ fn enumerate_rf_co(
                 }
                 finals.push(*chain.last().expect("non-empty"));
             }
-            counts.candidates += 1;
+            *visited += 1;
             let c = Candidate {
                 skeleton: sk,
                 rf: rf.clone(),

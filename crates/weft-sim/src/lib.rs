@@ -2,9 +2,16 @@
 //! litmus program (herd-style: per-thread traces, then rf and co choices) judged by `.cat`
 //! models (paper 000 §5).
 //!
-//! This crate currently holds the first stage, [`traces`]: each thread's possible
-//! executions in isolation.
+//! Stages: [`traces`] (each thread's possible runs in isolation), [`candidates`] (trace
+//! combinations with rf and co choices), [`exec`] (a candidate as a `weft_cat` execution
+//! with the full tag and relation vocabulary), [`sim`] (evaluate a model on every candidate
+//! and summarise as herd does), [`models`] (the bundled `.cat` models).
 
 pub mod candidates;
+pub mod exec;
+pub mod models;
+pub mod sim;
 pub mod traces;
 pub mod value;
+
+pub use sim::{simulate, SimError, SimOptions, SimResult, StateInfo};

@@ -155,7 +155,7 @@ pub fn thread_traces(p: &Program, limits: Limits) -> Result<ThreadTraces, TraceE
         .collect();
     let mut converged = false;
     let mut result = None;
-    for _round in 0..16 {
+    for round in 0..64 {
         let mut per_thread = Vec::new();
         let mut cut = Vec::new();
         let mut faults = Vec::new();
@@ -190,8 +190,27 @@ pub fn thread_traces(p: &Program, limits: Limits) -> Result<ThreadTraces, TraceE
         }
         let overflow = next.iter().any(|d| d.len() > limits.max_domain);
         let stable = next == domains;
+        // Every value of an execution is computed by a chain of writes, each reading the
+        // value of the previous one; the chain has at most as many links as the execution
+        // has writes. Round `r` reads every value of chains up to `r` links, so once `r`
+        // reaches the most writes an execution can have, the domains are complete even if
+        // they keep growing (e.g. `atom.add` feeding itself through several threads).
+        let max_writes: usize = per_thread
+            .iter()
+            .map(|ts| {
+                ts.iter()
+                    .map(|t| {
+                        t.events
+                            .iter()
+                            .filter(|e| e.kind == EventKind::Write)
+                            .count()
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .sum();
         result = Some((per_thread, cut, faults));
-        if stable {
+        if stable || round >= max_writes {
             converged = true;
             break;
         }

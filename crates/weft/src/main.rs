@@ -24,6 +24,8 @@ enum Command {
     Parse(cmd::parse::Args),
     /// Print a litmus test in the canonical form of its format, or in another format.
     Show(cmd::show::Args),
+    /// Simulate litmus tests under a .cat memory model (herd7-style output).
+    Sim(cmd::sim::Args),
 }
 
 /// Process exit codes.
@@ -50,6 +52,7 @@ fn main() {
     let code = match cli.command {
         Command::Parse(a) => cmd::parse::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Sim(a) => cmd::sim::run(a),
     };
     std::process::exit(code);
 }

@@ -2,3 +2,4 @@
 
 pub mod parse;
 pub mod show;
+pub mod sim;

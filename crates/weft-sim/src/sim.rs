@@ -1,0 +1,474 @@
+//! Simulation: every candidate execution of a program judged by a `.cat` model, summarised
+//! as herd does (paper 000 §5.1–5.4: enumerate candidates, keep those the model allows,
+//! report their final states and whether the test's condition is validated).
+//!
+//! Counting follows herd7: `Positive` is the number of allowed executions whose final
+//! state satisfies the condition's proposition, `Negative` the allowed ones that do not.
+//! The condition is validated (`Ok`) when: `exists p` — some allowed execution satisfies
+//! `p`; `~exists p` — none does; `forall p` — all do. Executions whose final state fails
+//! the test's `filter` are discarded before the model runs. Flags raised by the model in
+//! allowed executions are counted per flag; executions an `undefined_unless` check marks
+//! are counted as undefined (and still reported). Thread traces cut by the unroll bound or
+//! faulting are counted, never silently dropped.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use weft_cat::{CatError, EvalOptions, Model};
+use weft_ir::{Condition, Program, Prop, Quantifier, Term};
+
+use crate::candidates::{for_each_candidate_of, for_each_skeleton, Candidate};
+use crate::exec::SkeletonExec;
+use crate::traces::{thread_traces, Cell, EventKind, Limits, TraceError};
+use crate::value::{addr_of, decode_addr, of_init};
+
+/// Knobs of a simulation.
+#[derive(Clone, Debug)]
+pub struct SimOptions {
+    pub limits: Limits,
+    pub eval: EvalOptions,
+    /// Most candidate executions visited before giving up.
+    pub max_candidates: u64,
+    /// Witness executions kept as DOT graphs (0: none).
+    pub keep_witnesses: usize,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions {
+            limits: Limits::default(),
+            eval: EvalOptions::fast(),
+            max_candidates: 50_000_000,
+            keep_witnesses: 0,
+        }
+    }
+}
+
+/// What is known about one reachable final state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StateInfo {
+    /// Allowed executions ending in this state.
+    pub executions: u64,
+    /// Whether the state satisfies the condition's proposition.
+    pub satisfies: bool,
+}
+
+/// The outcome of simulating one program under one model.
+#[derive(Clone, Debug, Default)]
+pub struct SimResult {
+    pub name: String,
+    /// The observed terms, in display order (`0:r0`, `x`).
+    pub columns: Vec<String>,
+    /// Reachable final states (values in column order) of allowed executions.
+    pub states: BTreeMap<Vec<String>, StateInfo>,
+    pub condition: Option<Condition>,
+    /// Allowed executions satisfying / not satisfying the proposition.
+    pub positive: u64,
+    pub negative: u64,
+    /// Whether the condition is validated (herd's `Ok`); true when there is none.
+    pub validated: bool,
+    /// Allowed executions raising each flag.
+    pub flags: BTreeMap<String, u64>,
+    /// Candidate executions visited, discarded by the filter, allowed by the model.
+    pub candidates: u64,
+    pub filtered: u64,
+    pub consistent: u64,
+    /// Allowed executions some `undefined_unless` check marks undefined.
+    pub undefined: u64,
+    /// Allowed executions in which an `assert` failed.
+    pub assert_failed: u64,
+    /// Thread traces cut by the unroll bound, and faulting traces (per thread, summed).
+    pub cut_traces: usize,
+    pub fault_traces: usize,
+    pub fault_message: Option<String>,
+    /// Whether the value domains converged (else the executions are incomplete).
+    pub converged: bool,
+    /// Whether enumeration stopped at `max_candidates`.
+    pub truncated: bool,
+    /// DOT graphs of witness executions (see [`SimOptions::keep_witnesses`]).
+    pub witnesses: Vec<String>,
+    pub seconds: f64,
+}
+
+impl SimResult {
+    /// herd's word for the test: `Allowed` (exists), `Forbidden` (~exists), `Required`.
+    pub fn kind(&self) -> &'static str {
+        match self.condition.as_ref().map(|c| c.quantifier) {
+            Some(Quantifier::NotExists) => "Forbidden",
+            Some(Quantifier::Forall) => "Required",
+            _ => "Allowed",
+        }
+    }
+
+    /// herd's observation: `Always`, `Sometimes` or `Never` the proposition holds.
+    pub fn observation(&self) -> &'static str {
+        if self.positive == 0 {
+            "Never"
+        } else if self.negative == 0 {
+            "Always"
+        } else {
+            "Sometimes"
+        }
+    }
+
+    /// Whether a flag whose name mentions "race" was raised.
+    pub fn racy(&self) -> bool {
+        self.flags
+            .keys()
+            .any(|f| f.to_ascii_lowercase().contains("race"))
+    }
+
+    /// The result in herd7's layout.
+    pub fn herd_text(&self, p: &Program) -> String {
+        let mut s = format!("Test {} {}\n", self.name, self.kind());
+        s += &format!("States {}\n", self.states.len());
+        for vals in self.states.keys() {
+            for (c, v) in self.columns.iter().zip(vals) {
+                s += &format!("{c}={v}; ");
+            }
+            s = s.trim_end().to_string();
+            s += "\n";
+        }
+        s += if self.validated { "Ok\n" } else { "No\n" };
+        s += "Witnesses\n";
+        s += &format!("Positive: {} Negative: {}\n", self.positive, self.negative);
+        for f in self.flags.keys() {
+            s += &format!("Flag {f}\n");
+        }
+        if let Some(c) = &self.condition {
+            s += &format!("Condition {}\n", condition_text(p, c));
+        }
+        s += &format!(
+            "Observation {} {} {} {}\n",
+            self.name,
+            self.observation(),
+            self.positive,
+            self.negative
+        );
+        s += &format!("Time {} {:.2}\n", self.name, self.seconds);
+        s
+    }
+}
+
+/// Why a simulation could not run.
+#[derive(Debug)]
+pub enum SimError {
+    Trace(TraceError),
+    Model(CatError),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Trace(e) => write!(f, "{e}"),
+            SimError::Model(e) => write!(f, "model: {}", e.render()),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// herd's spelling of a term: `0:r0`, `x`, `x[1]`.
+pub fn term_text(p: &Program, t: &Term) -> String {
+    match t {
+        Term::Reg { thread, reg } => {
+            let name = p
+                .threads
+                .get(*thread)
+                .map(|th| th.reg_name(*reg).to_string())
+                .unwrap_or_else(|| "?".into());
+            format!("{thread}:{name}")
+        }
+        Term::Mem { loc, index } => {
+            let name = &p.loc(*loc).name;
+            if p.loc(*loc).size > 1 {
+                format!("{name}[{index}]")
+            } else {
+                name.clone()
+            }
+        }
+        Term::Int(i) => i.to_string(),
+        Term::Addr(l) => p.loc(*l).name.clone(),
+    }
+}
+
+fn prop_text(p: &Program, prop: &Prop, top: bool) -> String {
+    let s = match prop {
+        Prop::True => "true".into(),
+        Prop::False => "false".into(),
+        Prop::Cmp(a, op, b) => {
+            let o = match op {
+                weft_ir::CmpOp::Eq => "=".to_string(),
+                other => other.symbol().to_string(),
+            };
+            return format!("{}{o}{}", term_text(p, a), term_text(p, b));
+        }
+        Prop::Not(a) => return format!("~{}", prop_text(p, a, false)),
+        Prop::And(a, b) => format!("{} /\\ {}", prop_text(p, a, false), prop_text(p, b, false)),
+        Prop::Or(a, b) => format!("{} \\/ {}", prop_text(p, a, false), prop_text(p, b, false)),
+    };
+    if top {
+        s
+    } else {
+        format!("({s})")
+    }
+}
+
+/// herd's spelling of a condition: `exists (0:r0=0 /\ 1:r0=0)`.
+pub fn condition_text(p: &Program, c: &Condition) -> String {
+    format!(
+        "{} ({})",
+        c.quantifier.keyword(),
+        prop_text(p, &c.prop, true)
+    )
+}
+
+/// The terms a final state shows: registers (by thread, then name) and memory (by name)
+/// named in the condition or in `locations [...]`; every register when there is neither.
+fn columns(p: &Program) -> Vec<Term> {
+    let mut terms: Vec<&Term> = Vec::new();
+    if let Some(c) = &p.condition {
+        c.prop.terms(&mut terms);
+    }
+    terms.extend(p.observed.iter());
+    let mut out: Vec<Term> = Vec::new();
+    for t in terms {
+        if matches!(t, Term::Reg { .. } | Term::Mem { .. }) && !out.contains(t) {
+            out.push(t.clone());
+        }
+    }
+    if out.is_empty() {
+        for (ti, th) in p.threads.iter().enumerate() {
+            for (ri, r) in th.regs.iter().enumerate() {
+                if !r.temp {
+                    out.push(Term::Reg {
+                        thread: ti,
+                        reg: weft_ir::Reg(ri as u32),
+                    });
+                }
+            }
+        }
+    }
+    let key = |t: &Term| match t {
+        Term::Reg { thread, .. } => (0, *thread, term_text(p, t)),
+        _ => (1, 0, term_text(p, t)),
+    };
+    out.sort_by_key(key);
+    out
+}
+
+fn term_value(p: &Program, c: &Candidate, t: &Term) -> i64 {
+    match t {
+        Term::Reg { thread, reg } => c
+            .skeleton
+            .traces
+            .get(*thread)
+            .and_then(|tr| tr.regs.get(reg.index()).copied())
+            .unwrap_or(0),
+        Term::Mem { loc, index } => {
+            let cell = Cell {
+                loc: p.storage_of(*loc),
+                index: *index,
+            };
+            c.final_value(cell)
+                .unwrap_or_else(|| of_init(p.loc(cell.loc).init))
+        }
+        Term::Int(i) => *i,
+        Term::Addr(l) => addr_of(*l),
+    }
+}
+
+fn value_text(p: &Program, v: i64) -> String {
+    match decode_addr(v, p.locations.len()) {
+        Some((l, 0)) => p.loc(l).name.clone(),
+        Some((l, i)) => format!("{}+{i}", p.loc(l).name),
+        None => v.to_string(),
+    }
+}
+
+/// Simulates `p` under `model`.
+pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResult, SimError> {
+    let start = Instant::now();
+    let tt = thread_traces(p, opts.limits).map_err(SimError::Trace)?;
+    let cols = columns(p);
+    let mut r = SimResult {
+        name: p.name.clone(),
+        columns: cols.iter().map(|t| term_text(p, t)).collect(),
+        condition: p.condition.clone(),
+        cut_traces: tt.cut.iter().sum(),
+        fault_traces: tt.faults.iter().map(|f| f.0).sum(),
+        fault_message: tt.faults.iter().find_map(|f| f.1.clone()),
+        converged: tt.converged,
+        ..SimResult::default()
+    };
+    let mut error = None;
+    for_each_skeleton(p, &tt, &mut |sk| {
+        let sx = SkeletonExec::new(p, sk);
+        let assert_failed = sk
+            .traces
+            .iter()
+            .any(|t| matches!(t.end, crate::traces::End::AssertFailed(_)));
+        let mut visited = 0;
+        let go_on = for_each_candidate_of(sk, &mut visited, &mut |c| {
+            r.candidates += 1;
+            if r.candidates > opts.max_candidates {
+                r.truncated = true;
+                return false;
+            }
+            let mut value = |t: &Term| term_value(p, c, t);
+            if let Some(f) = &p.filter {
+                if !f.eval(&mut value) {
+                    r.filtered += 1;
+                    return true;
+                }
+            }
+            let x = sx.with(c);
+            let ev = match model.evaluate(&x, &opts.eval) {
+                Ok(ev) => ev,
+                Err(e) => {
+                    error = Some(e);
+                    return false;
+                }
+            };
+            if !ev.allowed() {
+                return true;
+            }
+            r.consistent += 1;
+            if assert_failed {
+                r.assert_failed += 1;
+            }
+            if ev.undefined() {
+                r.undefined += 1;
+            }
+            for f in ev.flags() {
+                *r.flags.entry(f).or_default() += 1;
+            }
+            let sat = p
+                .condition
+                .as_ref()
+                .map(|cd| cd.prop.eval(&mut value))
+                .unwrap_or(false);
+            if sat {
+                r.positive += 1;
+            } else {
+                r.negative += 1;
+            }
+            let witness = match p.condition.as_ref().map(|c| c.quantifier) {
+                Some(Quantifier::Forall) => !sat,
+                Some(_) => sat,
+                None => true,
+            };
+            if witness && r.witnesses.len() < opts.keep_witnesses {
+                r.witnesses.push(dot(p, c, r.witnesses.len()));
+            }
+            let vals: Vec<String> = cols
+                .iter()
+                .map(|t| value_text(p, term_value(p, c, t)))
+                .collect();
+            let st = r.states.entry(vals).or_default();
+            st.executions += 1;
+            st.satisfies = sat;
+            true
+        });
+        go_on && error.is_none()
+    });
+    if let Some(e) = error {
+        return Err(SimError::Model(e));
+    }
+    r.validated = match p.condition.as_ref().map(|c| c.quantifier) {
+        Some(Quantifier::Exists) => r.positive > 0,
+        Some(Quantifier::NotExists) => r.positive == 0,
+        Some(Quantifier::Forall) => r.negative == 0,
+        None => true,
+    };
+    r.seconds = start.elapsed().as_secs_f64();
+    Ok(r)
+}
+
+/// A candidate execution as a Graphviz digraph: one cluster per thread, `po` (immediate),
+/// `rf`, `co` (immediate) and `fr` edges.
+pub fn dot(p: &Program, c: &Candidate, index: usize) -> String {
+    let ev = c.events();
+    let label = |i: usize| {
+        let e = &ev[i];
+        let what = match &e.kind {
+            EventKind::Read => "R",
+            EventKind::Write => "W",
+            EventKind::Fence { .. } => "F",
+            EventKind::Barrier { .. } => "B",
+        };
+        let loc = e
+            .cell
+            .map(|cl| {
+                let l = p.loc(cl.loc);
+                if l.size > 1 {
+                    format!("{}[{}]", l.name, cl.index)
+                } else {
+                    l.name.clone()
+                }
+            })
+            .unwrap_or_default();
+        let ord = if e.attrs.order.is_atomic() {
+            format!(".{}", e.attrs.order.name())
+        } else {
+            String::new()
+        };
+        let scope = e
+            .attrs
+            .scope
+            .map(|s| format!(".{}", s.name()))
+            .unwrap_or_default();
+        if e.cell.is_some() {
+            format!("e{i}: {what}{ord}{scope} {loc}={}", value_text(p, e.value))
+        } else {
+            format!("e{i}: {what}{ord}{scope}")
+        }
+    };
+    let mut s = format!(
+        "digraph \"{}-{index}\" {{\n  rankdir=TB;\n",
+        p.name.replace('"', "'")
+    );
+    s += "  subgraph cluster_init { label=\"init\";\n";
+    for (i, e) in ev.iter().enumerate() {
+        if e.is_init() {
+            s += &format!("    n{i} [label=\"{}\" shape=box];\n", label(i));
+        }
+    }
+    s += "  }\n";
+    for (t, th) in p.threads.iter().enumerate() {
+        s += &format!("  subgraph cluster_{t} {{ label=\"{}\";\n", th.name);
+        for (i, e) in ev.iter().enumerate() {
+            if e.thread == Some(t) {
+                s += &format!("    n{i} [label=\"{}\" shape=box];\n", label(i));
+            }
+        }
+        s += "  }\n";
+    }
+    for (i, e) in ev.iter().enumerate() {
+        if let Some(t) = e.thread {
+            if let Some(j) = (i + 1..ev.len()).find(|&j| ev[j].thread == Some(t)) {
+                s += &format!("  n{i} -> n{j} [label=\"po\"];\n");
+            }
+        }
+    }
+    for &(w, r) in &c.rf {
+        s += &format!("  n{w} -> n{r} [label=\"rf\" color=red];\n");
+    }
+    let co_imm: Vec<(usize, usize)> =
+        c.co.iter()
+            .copied()
+            .filter(|&(a, b)| !c.co.iter().any(|&(x, y)| x == a && c.co.contains(&(y, b))))
+            .collect();
+    for &(a, b) in &co_imm {
+        s += &format!("  n{a} -> n{b} [label=\"co\" color=blue];\n");
+    }
+    for &(w, r) in &c.rf {
+        for &(a, b) in &co_imm {
+            if a == w {
+                s += &format!("  n{r} -> n{b} [label=\"fr\" color=orange];\n");
+            }
+        }
+    }
+    s += "}\n";
+    s
+}

@@ -1,0 +1,359 @@
+//! `weft sim -m MODEL FILE|DIR... [--json] [--unroll N] [--graph DIR]`: simulate litmus
+//! tests under a `.cat` model (a bundled name or a path) and print one block per test in
+//! herd7's layout; `--expect CSV` / `--expect-races CSV` compare the verdicts with
+//! Dat3M-style `path,1|0` files instead (rows matched to tests by path suffix; tests
+//! without a row are skipped), printing each disagreement and `N passed, M failed`.
+//!
+//! Exit codes: 0 success; 1 a disagreement in conformance mode; 2 bad input (unreadable
+//! or unparsable test, unknown model, a test the simulator cannot run).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use weft_sim::{SimOptions, SimResult};
+
+use crate::exit;
+use crate::inputs::{collect, load};
+
+/// One test: its path, its expected verdict (conformance mode), and the result.
+type Outcome = (
+    PathBuf,
+    Option<bool>,
+    Result<(weft_ir::Program, SimResult), String>,
+);
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Model: a bundled name (sc, tso, rc11, scoped-rc11, ptx-asplos15, webgpu) or a path
+    /// to a .cat file.
+    #[arg(short = 'm', long = "model", required = true)]
+    model: String,
+    /// Litmus files or directories (searched recursively for *.litmus and *.json).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Times a loop body may be entered before a trace is cut (cut traces are reported).
+    #[arg(long, default_value_t = 2)]
+    unroll: u32,
+    /// Write each witness execution as DOT (and SVG when graphviz is installed) here.
+    #[arg(long)]
+    graph: Option<PathBuf>,
+    /// Conformance mode: expected verdicts, one `path,1|0` per line (1 = condition holds).
+    #[arg(long, conflicts_with = "expect_races")]
+    expect: Option<PathBuf>,
+    /// Conformance mode for races: `path,1|0` (1 = no data race flagged).
+    #[arg(long)]
+    expect_races: Option<PathBuf>,
+    /// Most candidate executions per test.
+    #[arg(long, default_value_t = 50_000_000)]
+    max_candidates: u64,
+}
+
+/// Reads a Dat3M expected-verdict file: `path,1|0` lines, `//` comments.
+fn read_expected(path: &Path) -> Result<Vec<(String, bool)>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with("//") || l.starts_with('#') {
+            continue;
+        }
+        let Some((p, v)) = l.rsplit_once(',') else {
+            return Err(format!("{}:{}: expected `path,1|0`", path.display(), i + 1));
+        };
+        let v = match v.trim() {
+            "1" => true,
+            "0" => false,
+            other => {
+                return Err(format!(
+                    "{}:{}: verdict `{other}` is not 1 or 0",
+                    path.display(),
+                    i + 1
+                ))
+            }
+        };
+        rows.push((p.trim().trim_start_matches("./").to_string(), v));
+    }
+    Ok(rows)
+}
+
+/// The row whose path is the longest suffix of `test` (on a `/` boundary).
+fn match_row<'a>(
+    by_name: &'a HashMap<String, Vec<(String, bool)>>,
+    test: &Path,
+) -> Option<&'a (String, bool)> {
+    let name = test.file_name()?.to_str()?;
+    let full = test.to_string_lossy().replace('\\', "/");
+    by_name
+        .get(name)?
+        .iter()
+        .filter(|(p, _)| {
+            full == *p || full.ends_with(&format!("/{p}")) || p.ends_with(&format!("/{full}"))
+        })
+        .max_by_key(|(p, _)| p.len())
+}
+
+fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
+    let states: Vec<serde_json::Value> = r
+        .states
+        .iter()
+        .map(|(vals, info)| {
+            let m: serde_json::Map<String, serde_json::Value> = r
+                .columns
+                .iter()
+                .zip(vals)
+                .map(|(c, v)| (c.clone(), serde_json::Value::String(v.clone())))
+                .collect();
+            serde_json::json!({
+                "values": m,
+                "executions": info.executions,
+                "satisfies": info.satisfies,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "path": path,
+        "name": r.name,
+        "kind": r.kind(),
+        "states": states,
+        "validated": r.validated,
+        "positive": r.positive,
+        "negative": r.negative,
+        "observation": r.observation(),
+        "flags": r.flags,
+        "candidates": r.candidates,
+        "filtered": r.filtered,
+        "consistent": r.consistent,
+        "undefined": r.undefined,
+        "assert_failed": r.assert_failed,
+        "cut_traces": r.cut_traces,
+        "fault_traces": r.fault_traces,
+        "converged": r.converged,
+        "truncated": r.truncated,
+        "seconds": r.seconds,
+    })
+}
+
+/// Notes herd has no line for: incomplete enumeration, undefined executions.
+fn extra_lines(r: &SimResult, unroll: u32) -> String {
+    let mut s = String::new();
+    if r.cut_traces > 0 {
+        s += &format!(
+            "Cut {} {} thread traces cut by the unroll bound ({unroll})\n",
+            r.name, r.cut_traces
+        );
+    }
+    if r.fault_traces > 0 {
+        s += &format!(
+            "Faults {} {} ({})\n",
+            r.name,
+            r.fault_traces,
+            r.fault_message.clone().unwrap_or_default()
+        );
+    }
+    if !r.converged {
+        s += &format!("Incomplete {} value domains did not converge\n", r.name);
+    }
+    if r.truncated {
+        s += &format!("Incomplete {} candidate limit reached\n", r.name);
+    }
+    if r.undefined > 0 {
+        s += &format!("Undefined {} {}\n", r.name, r.undefined);
+    }
+    s
+}
+
+fn write_graphs(dir: &Path, name: &str, r: &SimResult) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.+".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    for (i, g) in r.witnesses.iter().enumerate() {
+        let f = dir.join(format!("{safe}-{i}.dot"));
+        std::fs::write(&f, g).map_err(|e| format!("{}: {e}", f.display()))?;
+        // SVG when graphviz is installed; its absence is not an error.
+        let _ = std::process::Command::new("dot")
+            .arg("-Tsvg")
+            .arg(&f)
+            .arg("-o")
+            .arg(f.with_extension("svg"))
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> i32 {
+    let model = match weft_sim::models::load(&args.model) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("weft: cannot load model `{}`: {}", args.model, e.render());
+            eprintln!("bundled models: {}", weft_sim::models::names().join(", "));
+            return exit::BAD_INPUT;
+        }
+    };
+    let conformance = args
+        .expect
+        .as_ref()
+        .map(|p| (p, false))
+        .or(args.expect_races.as_ref().map(|p| (p, true)));
+    let mut by_name: HashMap<String, Vec<(String, bool)>> = HashMap::new();
+    if let Some((csv, _)) = conformance {
+        match read_expected(csv) {
+            Ok(rows) => {
+                for (p, v) in rows {
+                    let name = p.rsplit('/').next().unwrap_or(&p).to_string();
+                    by_name.entry(name).or_default().push((p, v));
+                }
+            }
+            Err(e) => {
+                eprintln!("weft: {e}");
+                return exit::BAD_INPUT;
+            }
+        }
+    }
+    let mut files: Vec<(PathBuf, Option<bool>)> = Vec::new();
+    let mut bad = 0;
+    for f in collect(&args.paths) {
+        match f {
+            Ok(p) => {
+                if conformance.is_some() {
+                    if let Some((_, v)) = match_row(&by_name, &p) {
+                        files.push((p, Some(*v)));
+                    }
+                } else {
+                    files.push((p, None));
+                }
+            }
+            Err((p, m)) => {
+                eprintln!("{}: {m}", p.display());
+                bad += 1;
+            }
+        }
+    }
+    let opts = SimOptions {
+        limits: weft_sim::traces::Limits {
+            unroll: args.unroll,
+            ..Default::default()
+        },
+        max_candidates: args.max_candidates,
+        keep_witnesses: if args.graph.is_some() { 8 } else { 0 },
+        ..SimOptions::default()
+    };
+    let results: Vec<Outcome> = files
+        .into_par_iter()
+        .map(|(path, expected)| {
+            let r = match load(&path) {
+                Ok(p) => weft_sim::simulate(&p, &model, &opts)
+                    .map(|r| (p, r))
+                    .map_err(|e| format!("{}: {e}", path.display())),
+                Err(e) => Err(e.render(&path)),
+            };
+            (path, expected, r)
+        })
+        .collect();
+    if let Some(dir) = &args.graph {
+        for (_, _, r) in &results {
+            if let Ok((p, res)) = r {
+                if let Err(e) = write_graphs(dir, &p.name, res) {
+                    eprintln!("weft: cannot write graph: {e}");
+                    return exit::INTERNAL;
+                }
+            }
+        }
+    }
+    if let Some((_, races)) = conformance {
+        let (mut passed, mut failed) = (0, 0);
+        let verdict = |b: bool| if b { 1 } else { 0 };
+        for (path, expected, r) in &results {
+            let expected = expected.unwrap_or(true);
+            match r {
+                Ok((_, res)) => {
+                    let got = if races { !res.racy() } else { res.validated };
+                    if got == expected {
+                        passed += 1;
+                    } else {
+                        failed += 1;
+                        crate::out::line(&format!(
+                            "{}: expected {}, got {} ({} {}, positive {}, negative {}{})",
+                            path.display(),
+                            verdict(expected),
+                            verdict(got),
+                            res.kind(),
+                            if res.validated { "Ok" } else { "No" },
+                            res.positive,
+                            res.negative,
+                            if res.flags.is_empty() {
+                                String::new()
+                            } else {
+                                format!(
+                                    ", flags {}",
+                                    res.flags.keys().cloned().collect::<Vec<_>>().join(" ")
+                                )
+                            }
+                        ));
+                    }
+                }
+                Err(e) => {
+                    failed += 1;
+                    crate::out::line(&format!("{e} (expected {})", verdict(expected)));
+                }
+            }
+        }
+        crate::out::line(&format!("{passed} passed, {failed} failed"));
+        return if failed > 0 {
+            exit::VIOLATION
+        } else if bad > 0 {
+            exit::BAD_INPUT
+        } else {
+            exit::OK
+        };
+    }
+    if args.json {
+        let items: Vec<serde_json::Value> = results
+            .iter()
+            .map(|(path, _, r)| match r {
+                Ok((_, res)) => result_json(path, res),
+                Err(e) => serde_json::json!({ "path": path, "error": e }),
+            })
+            .collect();
+        match serde_json::to_string_pretty(&items) {
+            Ok(s) => crate::out::line(&s),
+            Err(e) => {
+                eprintln!("weft: cannot write JSON: {e}");
+                return exit::INTERNAL;
+            }
+        }
+    }
+    for (_, _, r) in &results {
+        match r {
+            Ok((p, res)) => {
+                if !args.json {
+                    let mut text = res.herd_text(p);
+                    text += &extra_lines(res, args.unroll);
+                    crate::out::print(&format!("{text}\n"));
+                }
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                bad += 1;
+            }
+        }
+    }
+    if bad > 0 {
+        exit::BAD_INPUT
+    } else {
+        exit::OK
+    }
+}

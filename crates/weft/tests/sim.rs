@@ -1,0 +1,171 @@
+//! End-to-end tests of `weft sim`: verdicts and state counts taken from the papers and
+//! textbook results (`tests/sim/expected.tsv`, paper 000 §5 for the GPU_PTX tests), the
+//! agreement of `scoped-rc11` (everything at system scope) with `rc11` on the herd C tests,
+//! and the `--expect` conformance mode.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run weft")
+}
+
+fn sim_json(model: &str, file: &str) -> serde_json::Value {
+    let o = weft(&["sim", "-m", model, "--json", file]);
+    assert!(
+        o.status.success(),
+        "weft sim -m {model} {file}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v[0].clone()
+}
+
+#[test]
+fn verdicts_from_the_papers() {
+    let table = std::fs::read_to_string(repo().join("tests/sim/expected.tsv")).unwrap();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for row in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (file, model, verdict, states) = (cols[0], cols[1], cols[2], cols[3]);
+        let r = sim_json(model, file);
+        let allowed = r["positive"].as_u64().unwrap() > 0;
+        if allowed != (verdict == "allowed") {
+            failures.push(format!("{file} under {model}: expected {verdict}"));
+        }
+        if states != "-" {
+            let n = r["states"].as_array().unwrap().len();
+            if n.to_string() != states {
+                failures.push(format!(
+                    "{file} under {model}: {n} states, expected {states}"
+                ));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} rows");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn scoped_rc11_at_system_scope_agrees_with_rc11_on_c_tests() {
+    let dir = repo().join("tests/corpus/c");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().and_then(|x| x.to_str()) != Some("litmus") {
+            continue;
+        }
+        let f = p.to_str().unwrap();
+        let a = sim_json("rc11", f);
+        let b = sim_json("scoped-rc11", f);
+        let states = |r: &serde_json::Value| -> BTreeSet<String> {
+            r["states"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["values"].to_string())
+                .collect()
+        };
+        assert_eq!(a["validated"], b["validated"], "{f}");
+        assert_eq!(a["positive"], b["positive"], "{f}");
+        assert_eq!(a["negative"], b["negative"], "{f}");
+        assert_eq!(states(&a), states(&b), "{f}");
+        assert_eq!(a["flags"], b["flags"], "{f}");
+        n += 1;
+    }
+    assert!(n >= 10);
+}
+
+#[test]
+fn expect_mode_passes_on_paper000_and_reports_disagreements() {
+    let o = weft(&[
+        "sim",
+        "-m",
+        "ptx-asplos15",
+        "--expect",
+        "tests/sim/paper000-ptx-asplos15.csv",
+        "tests/corpus/paper000",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.ends_with("19 passed, 0 failed\n"), "{out}");
+
+    // The same tests judged by SC: every weak behaviour becomes a disagreement.
+    let o = weft(&[
+        "sim",
+        "-m",
+        "sc",
+        "--expect",
+        "tests/sim/paper000-ptx-asplos15.csv",
+        "tests/corpus/paper000",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("paper000/coRR.litmus: expected 1, got 0"),
+        "{out}"
+    );
+    assert!(out.contains("passed,") && out.contains("failed"), "{out}");
+}
+
+#[test]
+fn herd_layout_and_bundled_models_from_any_directory() {
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["sim", "-m", "tso"])
+        .arg(repo().join("tests/corpus/c/SB.litmus"))
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Test SB Allowed");
+    assert_eq!(lines[1], "States 4");
+    assert_eq!(lines[2], "0:r0=0; 1:r0=0;");
+    assert_eq!(lines[6], "Ok");
+    assert_eq!(lines[7], "Witnesses");
+    assert_eq!(lines[8], "Positive: 1 Negative: 3");
+    assert_eq!(lines[9], "Condition exists (0:r0=0 /\\ 1:r0=0)");
+    assert_eq!(lines[10], "Observation SB Sometimes 1 3");
+    // Unknown model: exit 2.
+    assert_eq!(
+        weft(&["sim", "-m", "nope", "tests/corpus/c/SB.litmus"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn graph_writes_dot_for_witnesses() {
+    let dir = std::env::temp_dir().join(format!("weft-sim-graph-{}", std::process::id()));
+    let o = weft(&[
+        "sim",
+        "-m",
+        "ptx-asplos15",
+        "--graph",
+        dir.to_str().unwrap(),
+        "tests/corpus/paper000/coRR.litmus",
+    ]);
+    assert!(o.status.success());
+    let dot = std::fs::read_to_string(dir.join("coRR-0.dot")).unwrap();
+    assert!(dot.starts_with("digraph") && dot.contains("rf"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
