@@ -134,6 +134,7 @@ pub const RELATIONS: &[&str] = &[
 /// The skeleton part of an execution, shared by all of its candidates.
 pub struct SkeletonExec {
     base: ExecutionBase,
+    bars: crate::barriers::Matching,
 }
 
 impl SkeletonExec {
@@ -250,26 +251,7 @@ impl SkeletonExec {
                 }
             }
         }
-        // Barrier synchronisation: barriers with the same id in distinct threads of one
-        // instance of the barrier's scope.
-        for a in 0..n {
-            for b in 0..n {
-                if a == b {
-                    continue;
-                }
-                if let (
-                    EventKind::Barrier {
-                        id: ia, scope: sa, ..
-                    },
-                    EventKind::Barrier { id: ib, .. },
-                ) = (&sk.events[a].kind, &sk.events[b].kind)
-                {
-                    if ia == ib && same(&sk.events[a], &sk.events[b], *sa) {
-                        x.add_edge("syncbar", a, b);
-                    }
-                }
-            }
-        }
+        let bars = crate::barriers::matching(p, &sk.events, &sk.po);
         // Fence relations (herd's fencerel): po ; [fence of that scope] ; po. A PTX
         // `membar.X` is `fence.sc.X`, so SC fences count as membars of their scope.
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -324,12 +306,34 @@ impl SkeletonExec {
                 }
             }
         }
-        SkeletonExec { base: x }
+        SkeletonExec { base: x, bars }
     }
 
-    /// The complete execution of one candidate of this skeleton.
+    /// How many barrier synchronisations the skeleton has (0: its threads hang).
+    pub fn choices(&self) -> usize {
+        self.bars.choices.len()
+    }
+
+    /// Why the skeleton's threads hang at their barriers, if they do.
+    pub fn hang(&self) -> Option<&str> {
+        self.bars.hang.as_deref()
+    }
+
+    /// The complete execution of one candidate of this skeleton, with its first barrier
+    /// synchronisation.
     pub fn with(&self, c: &Candidate) -> ExecutionBase {
+        self.with_choice(c, 0)
+    }
+
+    /// The complete execution of one candidate with barrier synchronisation `choice`
+    /// (`< choices()`; none is added past the end).
+    pub fn with_choice(&self, c: &Candidate, choice: usize) -> ExecutionBase {
         let mut x = self.base.clone();
+        if let Some(edges) = self.bars.choices.get(choice) {
+            for &(a, b) in edges {
+                x.add_edge("syncbar", a, b);
+            }
+        }
         for &(w, r) in &c.rf {
             x.add_edge("rf", w, r);
         }

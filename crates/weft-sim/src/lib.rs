@@ -3,10 +3,11 @@
 //! models (paper 000 §5).
 //!
 //! Stages: [`traces`] (each thread's possible runs in isolation), [`candidates`] (trace
-//! combinations with rf and co choices), [`exec`] (a candidate as a `weft_cat` execution
+//! combinations with rf and co choices), [`barriers`] (barrier instances, quorums, deadlock), [`exec`] (a candidate as a `weft_cat` execution
 //! with the full tag and relation vocabulary), [`sim`] (evaluate a model on every candidate
 //! and summarise as herd does), [`models`] (the bundled `.cat` models).
 
+pub mod barriers;
 pub mod candidates;
 pub mod exec;
 pub mod models;

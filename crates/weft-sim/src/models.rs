@@ -19,6 +19,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "ptx-asplos15",
         include_str!("../../../models/ptx-asplos15.cat"),
     ),
+    ("ptx-v6.0", include_str!("../../../models/ptx-v6.0.cat")),
     ("webgpu", include_str!("../../../models/webgpu.cat")),
 ];
 

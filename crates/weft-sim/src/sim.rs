@@ -81,6 +81,10 @@ pub struct SimResult {
     pub cut_traces: usize,
     pub fault_traces: usize,
     pub fault_message: Option<String>,
+    /// Trace combinations whose threads hang at their barriers (deadlock, or a quorum
+    /// that cannot be met): they have no final state. The first reason found.
+    pub hung_skeletons: u64,
+    pub hang_message: Option<String>,
     /// Whether the value domains converged (else the executions are incomplete).
     pub converged: bool,
     /// Whether enumeration stopped at `max_candidates`.
@@ -304,6 +308,13 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
     let mut error = None;
     for_each_skeleton(p, &tt, &mut |sk| {
         let sx = SkeletonExec::new(p, sk);
+        if sx.choices() == 0 {
+            r.hung_skeletons += 1;
+            if r.hang_message.is_none() {
+                r.hang_message = sx.hang().map(str::to_string);
+            }
+            return true;
+        }
         let assert_failed = sk
             .traces
             .iter()
@@ -322,17 +333,25 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
                     return true;
                 }
             }
-            let x = sx.with(c);
-            let ev = match model.evaluate(&x, &opts.eval) {
-                Ok(ev) => ev,
-                Err(e) => {
-                    error = Some(e);
-                    return false;
+            // Consistent when some barrier synchronisation makes it so.
+            let mut found = None;
+            for choice in 0..sx.choices() {
+                let x = sx.with_choice(c, choice);
+                match model.evaluate(&x, &opts.eval) {
+                    Ok(ev) if ev.allowed() => {
+                        found = Some(ev);
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        error = Some(e);
+                        return false;
+                    }
                 }
-            };
-            if !ev.allowed() {
-                return true;
             }
+            let Some(ev) = found else {
+                return true;
+            };
             r.consistent += 1;
             if assert_failed {
                 r.assert_failed += 1;

@@ -132,6 +132,8 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
         "assert_failed": r.assert_failed,
         "cut_traces": r.cut_traces,
         "fault_traces": r.fault_traces,
+        "hung": r.hung_skeletons,
+        "hang": r.hang_message,
         "converged": r.converged,
         "truncated": r.truncated,
         "seconds": r.seconds,
@@ -153,6 +155,14 @@ fn extra_lines(r: &SimResult, unroll: u32) -> String {
             r.name,
             r.fault_traces,
             r.fault_message.clone().unwrap_or_default()
+        );
+    }
+    if r.hung_skeletons > 0 {
+        s += &format!(
+            "Hang {} {} trace combinations never pass their barriers ({})\n",
+            r.name,
+            r.hung_skeletons,
+            r.hang_message.clone().unwrap_or_default()
         );
     }
     if !r.converged {
