@@ -170,11 +170,25 @@ impl SkeletonExec {
             }
         }
         let n = sk.events.len();
-        // vloc: same virtual location (the name used, alias not resolved) and element.
+        // vloc: same virtual address and element. A proxy alias (`t @ texture aliases
+        // x`) names x's address through another proxy, so it resolves to x; a generic
+        // alias (`y @ generic aliases x`) is a second virtual address (a synonym).
+        let virtual_loc = |mut l: weft_ir::LocId| {
+            for _ in 0..p.locations.len() {
+                match &p.locations[l.index()].alias {
+                    Some(a) if !matches!(a.proxy, None | Some(Proxy::Generic)) => l = a.of,
+                    _ => break,
+                }
+            }
+            l
+        };
         let mut by_vloc: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
         for (i, e) in sk.events.iter().enumerate() {
             if let (Some(v), Some(c)) = (e.via, e.cell) {
-                by_vloc.entry((v.0, c.index)).or_default().push(i);
+                by_vloc
+                    .entry((virtual_loc(v).0, c.index))
+                    .or_default()
+                    .push(i);
             }
         }
         for class in by_vloc.values() {

@@ -20,6 +20,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../models/ptx-asplos15.cat"),
     ),
     ("ptx-v6.0", include_str!("../../../models/ptx-v6.0.cat")),
+    ("ptx-v7.5", include_str!("../../../models/ptx-v7.5.cat")),
     ("webgpu", include_str!("../../../models/webgpu.cat")),
 ];
 
