@@ -456,6 +456,27 @@ fn attr_tags(a: &MemAttrs, tags: &mut Vec<String>) {
     }
 }
 
+/// The memory region of a location as the models see it. OpenCL kernels name memory
+/// through pointer parameters: a location reached only through pointers without an
+/// address-space qualifier (`volatile int* x` in herd's OpenCL tests) is in no region
+/// (`GENERIC`), so region-specific rules (per-region happens-before, visible side
+/// effects) do not apply to it, as in Dat3M's reading of those tests.
+fn region(p: &Program, loc: weft_ir::LocId) -> MemSpace {
+    let l = p.loc(loc);
+    if p.arch == weft_ir::Arch::OpenCl && l.space == MemSpace::Global {
+        let mut named = p.threads.iter().flat_map(|t| &t.params).filter(|q| q.loc == loc);
+        let mut any = false;
+        let unqualified = named.all(|q| {
+            any = true;
+            q.space.is_none()
+        });
+        if any && unqualified {
+            return MemSpace::Generic;
+        }
+    }
+    l.space
+}
+
 fn cat_event(p: &Program, e: &Event, cell_ids: &HashMap<crate::traces::Cell, usize>) -> CatEvent {
     let location = e.cell.and_then(|c| cell_ids.get(&c).copied());
     let mut tags = Vec::new();
@@ -466,7 +487,7 @@ fn cat_event(p: &Program, e: &Event, cell_ids: &HashMap<crate::traces::Cell, usi
     };
     if e.is_init() {
         if let Some(c) = e.cell {
-            tags.push(space_tag(p.loc(c.loc).space).to_string());
+            tags.push(space_tag(region(p, c.loc)).to_string());
         }
         return CatEvent {
             kind,
@@ -489,7 +510,7 @@ fn cat_event(p: &Program, e: &Event, cell_ids: &HashMap<crate::traces::Cell, usi
                 .attrs
                 .space
                 .filter(|s| *s != MemSpace::Generic)
-                .or_else(|| e.cell.map(|c| p.loc(c.loc).space))
+                .or_else(|| e.cell.map(|c| region(p, c.loc)))
                 .unwrap_or_default();
             tags.push(space_tag(space).into());
         }

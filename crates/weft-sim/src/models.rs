@@ -19,6 +19,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "ptx-asplos15",
         include_str!("../../../models/ptx-asplos15.cat"),
     ),
+    ("opencl", include_str!("../../../models/opencl.cat")),
     ("ptx-v6.0", include_str!("../../../models/ptx-v6.0.cat")),
     ("ptx-v7.5", include_str!("../../../models/ptx-v7.5.cat")),
     ("webgpu", include_str!("../../../models/webgpu.cat")),

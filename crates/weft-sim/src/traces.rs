@@ -136,6 +136,58 @@ impl std::fmt::Display for TraceError {
 
 impl std::error::Error for TraceError {}
 
+/// Values a read may speculatively return although no least-fixpoint chain of writes
+/// computes them: the integer constants of the final condition and the literal values
+/// stored or combined by read-modify-writes. A trace that reads such a value only
+/// becomes an execution if some write of the candidate produces it.
+pub fn speculated_values(p: &Program) -> BTreeSet<i64> {
+    fn walk(code: &[weft_ir::Stmt], out: &mut BTreeSet<i64>) {
+        for st in code {
+            match &st.kind {
+                StmtKind::Store(s) => {
+                    if let Expr::Int(v) = s.value {
+                        out.insert(v);
+                    }
+                }
+                StmtKind::Rmw(r) => {
+                    for a in &r.args {
+                        if let Expr::Int(v) = a {
+                            out.insert(*v);
+                        }
+                    }
+                }
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    walk(then_branch, out);
+                    walk(else_branch, out);
+                }
+                StmtKind::While { prelude, body, .. } => {
+                    walk(prelude, out);
+                    walk(body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for t in &p.threads {
+        walk(&t.code, &mut out);
+    }
+    if let Some(c) = &p.condition {
+        let mut terms = Vec::new();
+        c.prop.terms(&mut terms);
+        for t in terms {
+            if let weft_ir::Term::Int(v) = t {
+                out.insert(*v);
+            }
+        }
+    }
+    out
+}
+
 /// Computes the traces of every thread of `p`.
 pub fn thread_traces(p: &Program, limits: Limits) -> Result<ThreadTraces, TraceError> {
     let cfgs: Vec<Cfg> = p
@@ -148,10 +200,19 @@ pub fn thread_traces(p: &Program, limits: Limits) -> Result<ThreadTraces, TraceE
             })
         })
         .collect::<Result<_, _>>()?;
+    // Domains start from the initial values plus the speculated values (see
+    // `speculated_values`), so that executions whose values justify themselves through a
+    // cycle (load buffering with dependencies, C11 "out of thin air") are enumerated and
+    // left for the model to judge, as herd7 and Dat3M do.
+    let speculated = speculated_values(p);
     let mut domains: Vec<BTreeSet<i64>> = p
         .locations
         .iter()
-        .map(|l| BTreeSet::from([of_init(l.init)]))
+        .map(|l| {
+            let mut d = BTreeSet::from([of_init(l.init)]);
+            d.extend(speculated.iter().copied());
+            d
+        })
         .collect();
     let mut converged = false;
     let mut result = None;
