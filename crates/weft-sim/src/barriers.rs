@@ -16,6 +16,8 @@
 //!   arrival, which passes without waiting. Which arrivals come first is a choice, so an
 //!   instance with more than `q` members yields one `syncbar` per choice; an instance
 //!   with fewer than `q` members and a waiting barrier never opens.
+//! - Vulkan control barriers synchronise at most a workgroup (compute shaders allow no
+//!   wider execution scope), whatever scope the test writes.
 //! - Deadlock: a thread waiting in instance A before it arrives at instance B makes B
 //!   wait for A; a cycle of such waits (two threads taking two barriers in opposite
 //!   orders) means no thread gets past. An execution that hangs has no final state.
@@ -70,6 +72,14 @@ pub fn matching(p: &Program, events: &[Event], po: &[(usize, usize)]) -> Matchin
         let mut identity = vec![*id];
         identity.extend(operands.iter().take(1));
         let quorum = operands.get(1).copied();
+        // Vulkan compute shaders can only synchronise execution within a workgroup
+        // (OpControlBarrier's execution scope is Workgroup or Subgroup there), so a
+        // wider scope still means the workgroup.
+        let scope = &if p.arch == weft_ir::Arch::Vulkan {
+            (*scope).min(Scope::Cta)
+        } else {
+            *scope
+        };
         let g = generation.entry((t, identity.clone(), *scope)).or_insert(0);
         let gen = *g;
         *g += 1;

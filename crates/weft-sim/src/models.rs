@@ -22,6 +22,11 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("opencl", include_str!("../../../models/opencl.cat")),
     ("ptx-v6.0", include_str!("../../../models/ptx-v6.0.cat")),
     ("ptx-v7.5", include_str!("../../../models/ptx-v7.5.cat")),
+    ("vulkan", include_str!("../../../models/vulkan.cat")),
+    (
+        "vulkan-nochains",
+        include_str!("../../../models/vulkan-nochains.cat"),
+    ),
     ("webgpu", include_str!("../../../models/webgpu.cat")),
 ];
 
