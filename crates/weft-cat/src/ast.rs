@@ -371,6 +371,9 @@ pub struct Model {
     pub symbols: Symbols,
     /// Non-fatal remarks of the parser (e.g. a file included twice).
     pub warnings: Vec<String>,
+    /// The checks (by instruction span: file, start) that may judge partial candidate
+    /// executions (see `monotone`).
+    pub prunable: std::collections::HashSet<(u32, u32)>,
 }
 
 impl Model {

@@ -99,6 +99,9 @@ pub struct CheckResult {
     pub witness: Option<Witness>,
     /// Where the check is in the model.
     pub location: Option<Location>,
+    /// Whether the check may judge partial executions (a failure persists in every
+    /// completion: see `monotone`).
+    pub prunable: bool,
 }
 
 impl CheckResult {
@@ -188,6 +191,16 @@ impl Evaluation {
     /// The execution is allowed: some run passes every consistency check.
     pub fn allowed(&self) -> bool {
         self.runs.iter().any(Run::allowed)
+    }
+
+    /// On a partial candidate (final events, only some `rf`/`co` edges): every run fails
+    /// a prunable check, so every completion of the candidate is forbidden too.
+    pub fn refutes_partial(&self) -> bool {
+        !self.runs.is_empty()
+            && self
+                .runs
+                .iter()
+                .all(|r| r.checks.iter().any(|c| c.prunable && c.forbids()))
     }
 
     /// The first allowed run.
@@ -748,6 +761,7 @@ impl<'a> Interp<'a, '_> {
             skipped,
             witness: evidence,
             location,
+            prunable: self.model.prunable.contains(&(span.file, span.start)),
         })
     }
 

@@ -21,6 +21,7 @@ pub mod error;
 pub mod eval;
 pub mod exec;
 pub mod lex;
+pub mod monotone;
 pub mod parse;
 pub mod rel;
 

@@ -161,14 +161,17 @@ pub fn parse_model(name: &str, text: &str, resolver: &mut dyn Resolver) -> Resul
     let header = p.header();
     let instrs = p.instructions().map_err(|e| *e)?;
     p.expect_eof().map_err(|e| *e)?;
-    Ok(Model {
+    let mut model = Model {
         name: header.first().cloned(),
         header,
         instrs,
         files: ctx.files,
         symbols: ctx.symbols,
         warnings: ctx.warnings,
-    })
+        prunable: Default::default(),
+    };
+    model.prunable = crate::monotone::prunable_checks(&model);
+    Ok(model)
 }
 
 struct Ctx<'r> {

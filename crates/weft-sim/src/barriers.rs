@@ -124,10 +124,7 @@ pub fn matching(p: &Program, events: &[Event], po: &[(usize, usize)]) -> Matchin
         }
     }
     if let Some(g) = cycle(&waits_for) {
-        let threads: Vec<String> = groups[g]
-            .iter()
-            .map(|a| format!("P{}", a.thread))
-            .collect();
+        let threads: Vec<String> = groups[g].iter().map(|a| format!("P{}", a.thread)).collect();
         return Matching {
             choices: Vec::new(),
             hang: Some(format!(
@@ -264,7 +261,7 @@ mod tests {
 
     #[test]
     fn finds_cycles() {
-        assert_eq!(cycle(&[vec![1], vec![0]]).is_some(), true);
+        assert!(cycle(&[vec![1], vec![0]]).is_some());
         assert_eq!(cycle(&[vec![1], vec![]]), None);
     }
 }

@@ -23,6 +23,8 @@ pub struct Event {
     pub attrs: MemAttrs,
     pub rmw: bool,
     pub span: Span,
+    /// A read whose value comes from the write it reads from (see `TraceEvent`).
+    pub symbolic: bool,
 }
 
 impl Event {
@@ -73,6 +75,32 @@ impl<'s, 't> Candidate<'s, 't> {
         &self.skeleton.events
     }
 
+    /// The value an event reads or writes: a symbolic read's comes from its rf write
+    /// (0 while the read has none).
+    pub fn value_of(&self, id: usize) -> i64 {
+        let e = &self.skeleton.events[id];
+        if e.symbolic {
+            self.rf
+                .iter()
+                .find(|(_, r)| *r == id)
+                .map(|(w, _)| self.skeleton.events[*w].value)
+                .unwrap_or(0)
+        } else {
+            e.value
+        }
+    }
+
+    /// Final value of a register of a thread.
+    pub fn reg_value(&self, thread: usize, reg: usize) -> i64 {
+        let Some(tr) = self.skeleton.traces.get(thread) else {
+            return 0;
+        };
+        match tr.reg_src.get(reg).copied().flatten() {
+            Some(k) => self.value_of(self.skeleton.thread_start[thread] + k),
+            None => tr.regs.get(reg).copied().unwrap_or(0),
+        }
+    }
+
     /// Final value of a cell (its initial value if never written).
     pub fn final_value(&self, cell: Cell) -> Option<i64> {
         self.final_writes
@@ -108,6 +136,7 @@ pub fn skeleton<'t>(p: &Program, traces: Vec<&'t Trace>) -> Skeleton<'t> {
                 attrs: MemAttrs::default(),
                 rmw: false,
                 span: l.span,
+                symbolic: false,
             });
         }
     }
@@ -137,6 +166,7 @@ pub fn skeleton<'t>(p: &Program, traces: Vec<&'t Trace>) -> Skeleton<'t> {
                 attrs: e.attrs.clone(),
                 rmw: e.rmw,
                 span: e.span,
+                symbolic: e.symbolic,
             });
         }
     }
@@ -148,7 +178,7 @@ pub fn skeleton<'t>(p: &Program, traces: Vec<&'t Trace>) -> Skeleton<'t> {
         let ws: Vec<usize> = events
             .iter()
             .enumerate()
-            .filter(|(_, w)| w.is_write() && w.cell == e.cell && w.value == e.value)
+            .filter(|(_, w)| w.is_write() && w.cell == e.cell && (e.symbolic || w.value == e.value))
             .map(|(i, _)| i)
             .collect();
         rf_choices.push((r, ws));
@@ -228,7 +258,7 @@ pub fn for_each_skeleton(p: &Program, tt: &ThreadTraces, visit: &mut dyn FnMut(&
                     let mut v: Vec<(Cell, i64)> = t
                         .events
                         .iter()
-                        .filter(|e| e.kind == EventKind::Read)
+                        .filter(|e| e.kind == EventKind::Read && !e.symbolic)
                         .filter_map(|e| e.cell.map(|c| (c, e.value)))
                         .filter(|(c, v)| *v != init_of(*c))
                         .collect();
@@ -377,6 +407,99 @@ pub fn for_each_candidate_of(
     }
 }
 
+/// Candidates of one skeleton with more rf combinations than this are searched depth
+/// first with pruning (fewer are cheaper to enumerate flat).
+pub const PRUNE_ABOVE: u64 = 16;
+
+/// Like [`for_each_candidate_of`], but builds each candidate step by step (coherence
+/// orders first, then one read's rf at a time, reads with fewer choices first) and asks
+/// `refute` about every partial candidate: when it answers true (no completion can be
+/// consistent, e.g. a monotone axiom already fails), the whole subtree is skipped.
+/// `refuted` counts the skipped subtrees.
+pub fn search_candidates_of(
+    sk: &Skeleton,
+    visited: &mut u64,
+    refuted: &mut u64,
+    refute: &mut dyn FnMut(&Candidate) -> bool,
+    visit: &mut dyn FnMut(&Candidate) -> bool,
+) -> bool {
+    if sk.rf_choices.iter().any(|(_, ws)| ws.is_empty()) {
+        return true;
+    }
+    let combos = sk
+        .rf_choices
+        .iter()
+        .fold(1u64, |acc, (_, ws)| acc.saturating_mul(ws.len() as u64));
+    if combos <= PRUNE_ABOVE {
+        return for_each_candidate_of(sk, visited, visit);
+    }
+    let perms: Vec<Vec<Vec<usize>>> = sk.cells.iter().map(|(_, _, ws)| permutations(ws)).collect();
+    let mut order: Vec<usize> = (0..sk.rf_choices.len()).collect();
+    order.sort_by_key(|&i| (sk.rf_choices[i].1.len(), sk.rf_choices[i].0));
+    let mut co_pick = vec![0usize; perms.len()];
+    loop {
+        let mut co = Vec::new();
+        let mut finals = Vec::new();
+        for ((_, init, _), (perm_set, k)) in sk.cells.iter().zip(perms.iter().zip(&co_pick)) {
+            let chain: Vec<usize> = std::iter::once(*init)
+                .chain(perm_set[*k].iter().copied())
+                .collect();
+            for i in 0..chain.len() {
+                for j in i + 1..chain.len() {
+                    co.push((chain[i], chain[j]));
+                }
+            }
+            finals.push(*chain.last().expect("non-empty"));
+        }
+        let mut c = Candidate {
+            skeleton: sk,
+            rf: Vec::new(),
+            co,
+            final_writes: finals,
+        };
+        if refute(&c) {
+            *refuted += 1;
+        } else if !dfs(sk, &order, 0, &mut c, visited, refuted, refute, visit) {
+            return false;
+        }
+        if !advance(&mut co_pick, |i| perms[i].len()) {
+            return true;
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn dfs<'s, 't>(
+    sk: &'s Skeleton<'t>,
+    order: &[usize],
+    depth: usize,
+    c: &mut Candidate<'s, 't>,
+    visited: &mut u64,
+    refuted: &mut u64,
+    refute: &mut dyn FnMut(&Candidate) -> bool,
+    visit: &mut dyn FnMut(&Candidate) -> bool,
+) -> bool {
+    if depth == order.len() {
+        *visited += 1;
+        return visit(c);
+    }
+    let (r, ws) = &sk.rf_choices[order[depth]];
+    for &w in ws {
+        c.rf.push((w, *r));
+        let go_on = if depth + 1 < order.len() && ws.len() > 1 && refute(c) {
+            *refuted += 1;
+            true
+        } else {
+            dfs(sk, order, depth + 1, c, visited, refuted, refute, visit)
+        };
+        c.rf.pop();
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
 /// Odometer step; false when it wrapped around.
 fn advance(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
     for (i, k) in pick.iter_mut().enumerate() {
@@ -481,14 +604,15 @@ mod tests {
         let tt = thread_traces(&p, Limits::default()).unwrap();
         let mut outcomes = Vec::new();
         let counts = for_each_candidate(&p, &tt, &mut |c| {
-            let regs: Vec<i64> = c.skeleton.traces.iter().map(|t| t.regs[0]).collect();
+            let regs: Vec<i64> = (0..2).map(|t| c.reg_value(t, 0)).collect();
             outcomes.push((regs, sc(c)));
             true
         });
+        // The loads' values are only observed: one skeleton, the rf choices decide them.
         assert_eq!(
             counts,
             Counts {
-                skeletons: 4,
+                skeletons: 1,
                 candidates: 4
             }
         );

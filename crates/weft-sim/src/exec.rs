@@ -468,7 +468,11 @@ fn attr_tags(a: &MemAttrs, tags: &mut Vec<String>) {
 fn region(p: &Program, loc: weft_ir::LocId) -> MemSpace {
     let l = p.loc(loc);
     if p.arch == weft_ir::Arch::OpenCl && l.space == MemSpace::Global {
-        let mut named = p.threads.iter().flat_map(|t| &t.params).filter(|q| q.loc == loc);
+        let mut named = p
+            .threads
+            .iter()
+            .flat_map(|t| &t.params)
+            .filter(|q| q.loc == loc);
         let mut any = false;
         let unqualified = named.all(|q| {
             any = true;

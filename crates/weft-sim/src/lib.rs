@@ -15,4 +15,4 @@ pub mod sim;
 pub mod traces;
 pub mod value;
 
-pub use sim::{simulate, SimError, SimOptions, SimResult, StateInfo};
+pub use sim::{simulate, SimError, SimOptions, SimResult, StateInfo, StopAt};

@@ -51,6 +51,40 @@ pub fn load(name_or_path: &str) -> Result<Model, CatError> {
 
 #[cfg(test)]
 mod tests {
+    /// The checks each bundled model lets the enumerator apply to partial candidates
+    /// (monotone in rf and co): the axioms, never the flags nor a check that subtracts
+    /// something rf-dependent (OpenCL's visible side effects).
+    #[test]
+    fn prunable_checks_of_bundled_models() {
+        let expect: &[(&str, &[&str], &[&str])] = &[
+            ("ptx-v7.5", &["causality", "coherence", "fence-sc"], &[]),
+            (
+                "opencl",
+                &["coherence-global", "sc"],
+                &["na-visible", "data_race"],
+            ),
+            ("scoped-rc11", &["coherence", "no-thin-air"], &["data-race"]),
+            ("vulkan", &["location-order", "coherence"], &[]),
+        ];
+        for (name, yes, no) in expect {
+            let src = super::BUNDLED.iter().find(|(n, _)| n == name).unwrap().1;
+            let m = weft_cat::Model::parse(name, src).unwrap();
+            let mut prunable = std::collections::BTreeMap::new();
+            for i in &m.instrs {
+                if let weft_cat::ast::InstrKind::Check(c) = &i.kind {
+                    let p = m.prunable.contains(&(i.span.file, i.span.start));
+                    prunable.insert(c.name.clone().unwrap_or_default(), p);
+                }
+            }
+            for y in *yes {
+                assert_eq!(prunable.get(*y), Some(&true), "{name}: {y}");
+            }
+            for n in *no {
+                assert_eq!(prunable.get(*n), Some(&false), "{name}: {n}");
+            }
+        }
+    }
+
     #[test]
     fn every_bundled_model_parses() {
         for (n, src) in super::BUNDLED {

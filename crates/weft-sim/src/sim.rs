@@ -17,7 +17,7 @@ use std::time::Instant;
 use weft_cat::{CatError, EvalOptions, Model};
 use weft_ir::{Condition, Program, Prop, Quantifier, Term};
 
-use crate::candidates::{for_each_candidate_of, for_each_skeleton, Candidate};
+use crate::candidates::{for_each_skeleton, search_candidates_of, Candidate};
 use crate::exec::SkeletonExec;
 use crate::traces::{thread_traces, Cell, EventKind, Limits, TraceError};
 use crate::value::{addr_of, decode_addr, of_init};
@@ -31,6 +31,22 @@ pub struct SimOptions {
     pub max_candidates: u64,
     /// Witness executions kept as DOT graphs (0: none).
     pub keep_witnesses: usize,
+    /// Stop as soon as the condition's verdict is known (a witness for `exists`, a
+    /// counterexample for `forall`/`~exists`); with `races`, only once a race flag is
+    /// also seen. The state list is then incomplete (conformance mode).
+    pub stop_at_verdict: Option<StopAt>,
+    /// Judge partial candidates with the model's monotone checks and skip their
+    /// completions when one already fails (see `weft_cat::monotone`).
+    pub prune: bool,
+}
+
+/// What decides a simulation early (see [`SimOptions::stop_at_verdict`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopAt {
+    /// The condition's verdict.
+    Condition,
+    /// A flag whose name mentions a race.
+    Race,
 }
 
 impl Default for SimOptions {
@@ -40,6 +56,8 @@ impl Default for SimOptions {
             eval: EvalOptions::fast(),
             max_candidates: 50_000_000,
             keep_witnesses: 0,
+            stop_at_verdict: None,
+            prune: true,
         }
     }
 }
@@ -71,6 +89,9 @@ pub struct SimResult {
     pub flags: BTreeMap<String, u64>,
     /// Candidate executions visited, discarded by the filter, allowed by the model.
     pub candidates: u64,
+    /// Partial candidates refuted by the model's monotone checks (each stands for all of
+    /// its completions, which are never built).
+    pub pruned: u64,
     pub filtered: u64,
     pub consistent: u64,
     /// Allowed executions some `undefined_unless` check marks undefined.
@@ -89,6 +110,8 @@ pub struct SimResult {
     pub converged: bool,
     /// Whether enumeration stopped at `max_candidates`.
     pub truncated: bool,
+    /// Whether enumeration stopped once the verdict was known (the states are partial).
+    pub stopped_at_verdict: bool,
     /// DOT graphs of witness executions (see [`SimOptions::keep_witnesses`]).
     pub witnesses: Vec<String>,
     pub seconds: f64,
@@ -263,12 +286,7 @@ fn columns(p: &Program) -> Vec<Term> {
 
 fn term_value(p: &Program, c: &Candidate, t: &Term) -> i64 {
     match t {
-        Term::Reg { thread, reg } => c
-            .skeleton
-            .traces
-            .get(*thread)
-            .and_then(|tr| tr.regs.get(reg.index()).copied())
-            .unwrap_or(0),
+        Term::Reg { thread, reg } => c.reg_value(*thread, reg.index()),
         Term::Mem { loc, index } => {
             let cell = Cell {
                 loc: p.storage_of(*loc),
@@ -320,7 +338,24 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             .iter()
             .any(|t| matches!(t.end, crate::traces::End::AssertFailed(_)));
         let mut visited = 0;
-        let go_on = for_each_candidate_of(sk, &mut visited, &mut |c| {
+        let mut refuted = 0;
+        let mut refute_error = None;
+        // A partial candidate is hopeless when, for every barrier synchronisation, the
+        // model's monotone checks already fail on it.
+        let mut refute = |c: &Candidate| -> bool {
+            opts.prune
+                && (0..sx.choices()).all(|choice| {
+                    let x = sx.with_choice(c, choice);
+                    match model.evaluate(&x, &opts.eval) {
+                        Ok(ev) => ev.refutes_partial(),
+                        Err(e) => {
+                            refute_error = Some(e);
+                            false
+                        }
+                    }
+                })
+        };
+        let go_on = search_candidates_of(sk, &mut visited, &mut refuted, &mut refute, &mut |c| {
             r.candidates += 1;
             if r.candidates > opts.max_candidates {
                 r.truncated = true;
@@ -387,8 +422,25 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             let st = r.states.entry(vals).or_default();
             st.executions += 1;
             st.satisfies = sat;
+            let decided = match opts.stop_at_verdict {
+                None => false,
+                Some(StopAt::Race) => r.racy(),
+                Some(StopAt::Condition) => match p.condition.as_ref().map(|c| c.quantifier) {
+                    Some(Quantifier::Exists | Quantifier::NotExists) => r.positive > 0,
+                    Some(Quantifier::Forall) => r.negative > 0,
+                    None => false,
+                },
+            };
+            if decided {
+                r.stopped_at_verdict = true;
+                return false;
+            }
             true
         });
+        r.pruned += refuted;
+        if error.is_none() {
+            error = refute_error;
+        }
         go_on && error.is_none()
     });
     if let Some(e) = error {
@@ -438,7 +490,10 @@ pub fn dot(p: &Program, c: &Candidate, index: usize) -> String {
             .map(|s| format!(".{}", s.name()))
             .unwrap_or_default();
         if e.cell.is_some() {
-            format!("e{i}: {what}{ord}{scope} {loc}={}", value_text(p, e.value))
+            format!(
+                "e{i}: {what}{ord}{scope} {loc}={}",
+                value_text(p, c.value_of(i))
+            )
         } else {
             format!("e{i}: {what}{ord}{scope}")
         }

@@ -62,6 +62,9 @@ pub struct TraceEvent {
     /// Reads that decided a branch taken before this event.
     pub ctrl_deps: Vec<usize>,
     pub span: Span,
+    /// A read whose value nothing in the thread uses (only the final state shows it):
+    /// its value is not enumerated here but comes from the write it reads from.
+    pub symbolic: bool,
 }
 
 /// How a trace ended.
@@ -82,6 +85,9 @@ pub enum End {
 pub struct Trace {
     pub events: Vec<TraceEvent>,
     pub regs: Vec<i64>,
+    /// Per register: the symbolic read (index in `events`) whose value it holds at the
+    /// end, if any; `regs` then holds 0.
+    pub reg_src: Vec<Option<usize>>,
     pub end: End,
 }
 
@@ -135,6 +141,78 @@ impl std::fmt::Display for TraceError {
 }
 
 impl std::error::Error for TraceError {}
+
+/// Per register of `t`: whether no statement of the thread reads it (no address, value,
+/// condition, guard, operand), so that only the final state shows it. Loads into such
+/// registers need not branch on their value.
+pub fn observed_only(t: &Thread) -> Vec<bool> {
+    fn uses(code: &[weft_ir::Stmt], out: &mut Vec<weft_ir::Reg>) {
+        for st in code {
+            if let Some(g) = &st.guard {
+                out.push(g.reg);
+            }
+            match &st.kind {
+                StmtKind::Load(l) => l.addr.regs(out),
+                StmtKind::Store(s) => {
+                    s.addr.regs(out);
+                    s.value.regs(out);
+                }
+                StmtKind::Rmw(r) => {
+                    r.addr.regs(out);
+                    for a in &r.args {
+                        a.regs(out);
+                    }
+                }
+                StmtKind::Barrier(b) => {
+                    b.id.regs(out);
+                    for o in &b.operands {
+                        o.regs(out);
+                    }
+                }
+                StmtKind::Assign { value, .. } => value.regs(out),
+                StmtKind::Jump { cond, .. } => {
+                    if let Some(c) = cond {
+                        c.regs(out);
+                    }
+                }
+                StmtKind::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                } => {
+                    cond.regs(out);
+                    uses(then_branch, out);
+                    uses(else_branch, out);
+                }
+                StmtKind::While {
+                    prelude,
+                    cond,
+                    body,
+                } => {
+                    uses(prelude, out);
+                    cond.regs(out);
+                    uses(body, out);
+                }
+                StmtKind::Assume(e) | StmtKind::Assert(e) => e.regs(out),
+                StmtKind::Fence(_) | StmtKind::Label(_) => {}
+                #[allow(unreachable_patterns)]
+                _ => out.push(weft_ir::Reg(u32::MAX)), // unknown statement
+            }
+        }
+    }
+    let mut used = Vec::new();
+    uses(&t.code, &mut used);
+    if used.contains(&weft_ir::Reg(u32::MAX)) {
+        return vec![false; t.regs.len()]; // a statement we cannot see into
+    }
+    let mut out = vec![true; t.regs.len()];
+    for r in used {
+        if let Some(o) = out.get_mut(r.index()) {
+            *o = false;
+        }
+    }
+    out
+}
 
 /// Values a read may speculatively return although no least-fixpoint chain of writes
 /// computes them: the integer constants of the final condition and the literal values
@@ -214,17 +292,19 @@ pub fn thread_traces(p: &Program, limits: Limits) -> Result<ThreadTraces, TraceE
             d
         })
         .collect();
+    let observed: Vec<Vec<bool>> = p.threads.iter().map(observed_only).collect();
     let mut converged = false;
     let mut result = None;
     for round in 0..64 {
         let mut per_thread = Vec::new();
         let mut cut = Vec::new();
         let mut faults = Vec::new();
-        for (t, cfg) in p.threads.iter().zip(&cfgs) {
+        for (ti, (t, cfg)) in p.threads.iter().zip(&cfgs).enumerate() {
             let mut ex = Explorer {
                 p,
                 thread: t,
                 cfg,
+                observed_only: &observed[ti],
                 domains: &domains,
                 limits,
                 out: Vec::new(),
@@ -300,12 +380,15 @@ struct State {
     ctrl: Vec<usize>,
     events: Vec<TraceEvent>,
     visits: Vec<u32>,
+    reg_src: Vec<Option<usize>>,
 }
 
 struct Explorer<'a> {
     p: &'a Program,
     thread: &'a Thread,
     cfg: &'a Cfg,
+    /// Registers nothing in the thread reads (see [`observed_only`]).
+    observed_only: &'a [bool],
     domains: &'a [BTreeSet<i64>],
     limits: Limits,
     out: Vec<Trace>,
@@ -340,6 +423,7 @@ impl<'a> Explorer<'a> {
             ctrl: Vec::new(),
             events: Vec::new(),
             visits,
+            reg_src: vec![None; nregs],
         };
         let mut stack = vec![s];
         while let Some(s) = stack.pop() {
@@ -395,6 +479,7 @@ impl<'a> Explorer<'a> {
             _ => self.out.push(Trace {
                 events: s.events,
                 regs: s.regs,
+                reg_src: s.reg_src,
                 end,
             }),
         }
@@ -404,6 +489,7 @@ impl<'a> Explorer<'a> {
         if let Some(slot) = s.regs.get_mut(r.index()) {
             *slot = v;
             s.deps[r.index()] = d;
+            s.reg_src[r.index()] = None;
         }
     }
 
@@ -427,6 +513,7 @@ impl<'a> Explorer<'a> {
             data_deps: Vec::new(),
             ctrl_deps: s.ctrl.clone(),
             span,
+            symbolic: false,
         }
     }
 
@@ -528,9 +615,25 @@ impl<'a> Explorer<'a> {
                         self.finish(s, End::Fault(span, format!("load from non-address {a}")));
                         return;
                     };
+                    let dst = l.dst;
+                    if self
+                        .observed_only
+                        .get(dst.index())
+                        .copied()
+                        .unwrap_or(false)
+                    {
+                        // Nothing uses the value: one trace, the value comes from rf.
+                        let mut ev = self.event(&s, EventKind::Read, Some(cell), 0, &l.attrs, span);
+                        ev.addr_deps = ad;
+                        ev.symbolic = true;
+                        s.events.push(ev);
+                        let me = s.events.len() - 1;
+                        Self::set_reg(&mut s, dst, 0, vec![me]);
+                        s.reg_src[dst.index()] = Some(me);
+                        continue;
+                    }
                     let values: Vec<i64> =
                         self.domains[cell.0.loc.index()].iter().copied().collect();
-                    let dst = l.dst;
                     for v in values.into_iter().rev() {
                         let mut n = s.clone();
                         let mut ev = self.event(&n, EventKind::Read, Some(cell), v, &l.attrs, span);
@@ -704,8 +807,31 @@ mod tests {
     }
 
     #[test]
-    fn mp_reader_has_four_traces_writer_one() {
+    fn observation_only_reads_are_symbolic() {
+        // MP's reader uses r0 and r1 for nothing but the final state: one trace whose
+        // reads take their values from rf.
         let tt = thread_traces(&mp(), Limits::default()).unwrap();
+        assert_eq!(tt.per_thread[1].len(), 1);
+        let t = &tt.per_thread[1][0];
+        assert!(t.events.iter().all(|e| e.symbolic));
+        assert_eq!(t.reg_src, vec![Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn mp_reader_has_four_traces_writer_one() {
+        // With r0 and r1 used (an assertion reads them), each read branches on its value.
+        let mut p = mp();
+        p.threads[1].code.push(st(StmtKind::Assert(Expr::bin(
+            BinOp::Eq,
+            Expr::Reg(Reg(0)),
+            Expr::Reg(Reg(0)),
+        ))));
+        p.threads[1].code.push(st(StmtKind::Assert(Expr::bin(
+            BinOp::Eq,
+            Expr::Reg(Reg(1)),
+            Expr::Reg(Reg(1)),
+        ))));
+        let tt = thread_traces(&p, Limits::default()).unwrap();
         assert!(tt.converged);
         assert_eq!(tt.per_thread[0].len(), 1);
         assert_eq!(tt.per_thread[1].len(), 4);
@@ -736,8 +862,9 @@ mod tests {
             },
         )
         .unwrap();
-        // Exits after the first or second read of y = 1, then x in {0, 1}: 4 complete traces.
-        assert_eq!(tt.per_thread[1].len(), 4);
+        // Exits after the first or second read of y = 1, then reads x (symbolic: its
+        // value is only observed): 2 complete traces.
+        assert_eq!(tt.per_thread[1].len(), 2);
         assert_eq!(tt.cut[1], 1);
         for t in &tt.per_thread[1] {
             // The final read is control-dependent on the read of y that exited the loop.

@@ -126,6 +126,7 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
         "observation": r.observation(),
         "flags": r.flags,
         "candidates": r.candidates,
+        "pruned": r.pruned,
         "filtered": r.filtered,
         "consistent": r.consistent,
         "undefined": r.undefined,
@@ -136,6 +137,7 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
         "hang": r.hang_message,
         "converged": r.converged,
         "truncated": r.truncated,
+        "stopped_at_verdict": r.stopped_at_verdict,
         "seconds": r.seconds,
     })
 }
@@ -170,6 +172,9 @@ fn extra_lines(r: &SimResult, unroll: u32) -> String {
     }
     if r.truncated {
         s += &format!("Incomplete {} candidate limit reached\n", r.name);
+    }
+    if r.stopped_at_verdict {
+        s += &format!("Partial {} stopped once the verdict was known\n", r.name);
     }
     if r.undefined > 0 {
         s += &format!("Undefined {} {}\n", r.name, r.undefined);
@@ -259,6 +264,14 @@ pub fn run(args: Args) -> i32 {
         },
         max_candidates: args.max_candidates,
         keep_witnesses: if args.graph.is_some() { 8 } else { 0 },
+        // Conformance mode needs verdicts, not state lists: stop once they are known.
+        stop_at_verdict: if args.expect.is_some() {
+            Some(weft_sim::StopAt::Condition)
+        } else if args.expect_races.is_some() {
+            Some(weft_sim::StopAt::Race)
+        } else {
+            None
+        },
         ..SimOptions::default()
     };
     let results: Vec<Outcome> = files

@@ -1,0 +1,384 @@
+//! Which checks of a model may judge a *partial* candidate execution: one whose events
+//! and `po`/dependency relations are final but whose `rf` (and possibly `co`) holds only
+//! some of its final edges. A consistency check (`acyclic`, `irreflexive`, `empty`, not
+//! negated, not a flag) whose relation can only grow when `rf` and `co` grow fails on
+//! every completion once it fails on the partial execution, so an enumerator may prune
+//! there (issue "prune early": consistency checks during construction).
+//!
+//! The analysis is an abstract interpretation of the model over three values: `Static`
+//! (independent of `rf` and `co`), `Mono` (monotone in them) and `Unknown`. Union,
+//! intersection, sequence, product, closures, inverse, `[.]`, domain and range preserve
+//! monotonicity; `e1 \ e2` and `~e` are monotone only when what they subtract is static;
+//! anything else that touches `rf`/`co` (matches and conditions on them, primitives
+//! other than the set/relation algebra) is `Unknown`. Functions are analysed at each
+//! application with their arguments' abstract values. A `with` over a set that depends on
+//! the candidate disables pruning altogether (the runs themselves would change).
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use crate::ast::{
+    BinOp, Check, CheckMode, Expr, ExprKind, FunDef, Instr, InstrKind, MatchArms, Model, Pat, Sym,
+    UnOp,
+};
+
+/// Names whose value depends on the candidate's `rf` or `co` (base and derived).
+const DYNAMIC: &[&str] = &[
+    "rf", "co", "fr", "rfe", "rfi", "coe", "coi", "fre", "fri", "co0", "FW",
+];
+
+#[derive(Clone)]
+enum Abs<'a> {
+    Static,
+    Mono,
+    Unknown,
+    Fun(Rc<(&'a FunDef, Env<'a>)>),
+}
+
+type Env<'a> = Rc<HashMap<Sym, Abs<'a>>>;
+
+impl Abs<'_> {
+    fn rank(&self) -> u8 {
+        match self {
+            Abs::Static | Abs::Fun(_) => 0,
+            Abs::Mono => 1,
+            Abs::Unknown => 2,
+        }
+    }
+}
+
+fn join<'a>(a: Abs<'a>, b: Abs<'a>) -> Abs<'a> {
+    if a.rank() >= b.rank() {
+        if a.rank() == 0 {
+            Abs::Static
+        } else {
+            a
+        }
+    } else {
+        b
+    }
+}
+
+struct Analysis<'a> {
+    model: &'a Model,
+    dynamic: HashSet<Sym>,
+    depth: usize,
+}
+
+/// The spans (file, start) of the checks that may judge partial executions; empty when
+/// pruning is unsound for the model.
+pub fn prunable_checks(model: &Model) -> HashSet<(u32, u32)> {
+    let dynamic = DYNAMIC
+        .iter()
+        .filter_map(|n| model.symbols.get(n))
+        .collect();
+    let mut a = Analysis {
+        model,
+        dynamic,
+        depth: 0,
+    };
+    let mut out = HashSet::new();
+    let env: Env = Rc::new(HashMap::new());
+    if !a.block(&model.instrs, env, &mut out) {
+        return HashSet::new();
+    }
+    out
+}
+
+impl<'a> Analysis<'a> {
+    /// Analyses instructions; false when pruning must be disabled.
+    fn block(
+        &mut self,
+        instrs: &'a [Instr],
+        mut env: Env<'a>,
+        out: &mut HashSet<(u32, u32)>,
+    ) -> bool {
+        for ins in instrs {
+            match &ins.kind {
+                InstrKind::Let { rec, bindings } => {
+                    let mut m = (*env).clone();
+                    if *rec {
+                        // Recursive bindings: assume the worst for the names themselves.
+                        for b in bindings {
+                            bind(&mut m, &b.pat, Abs::Unknown);
+                        }
+                        let renv = Rc::new(m.clone());
+                        for b in bindings {
+                            let v = self.expr(&b.expr, &renv);
+                            let v = if matches!(v, Abs::Fun(_)) {
+                                Abs::Unknown
+                            } else {
+                                v
+                            };
+                            bind(&mut m, &b.pat, v);
+                        }
+                    } else {
+                        for b in bindings {
+                            let v = self.expr(&b.expr, &env);
+                            bind(&mut m, &b.pat, v);
+                        }
+                    }
+                    env = Rc::new(m);
+                }
+                InstrKind::Check(c) => {
+                    if self.prunable(c, &env) {
+                        out.insert((ins.span.file, ins.span.start));
+                    }
+                }
+                InstrKind::With { var, set } => {
+                    if self.expr(set, &env).rank() > 0 {
+                        return false;
+                    }
+                    let mut m = (*env).clone();
+                    m.insert(*var, Abs::Static);
+                    env = Rc::new(m);
+                }
+                InstrKind::Enum { name, tags } => {
+                    let mut m = (*env).clone();
+                    m.insert(*name, Abs::Static);
+                    for t in tags {
+                        m.insert(*t, Abs::Static);
+                    }
+                    env = Rc::new(m);
+                }
+                // Procedures, forall bodies and variants: their checks are not pruned
+                // (conservative), but nothing in them can make pruning elsewhere unsound.
+                InstrKind::Procedure { .. }
+                | InstrKind::Call { .. }
+                | InstrKind::Forall { .. }
+                | InstrKind::IfVariant { .. }
+                | InstrKind::Show
+                | InstrKind::Instructions => {}
+            }
+        }
+        true
+    }
+
+    fn prunable(&mut self, c: &'a Check, env: &Env<'a>) -> bool {
+        c.mode == CheckMode::Check && !c.negated && self.expr(&c.expr, env).rank() <= 1
+    }
+
+    fn expr(&mut self, e: &'a Expr, env: &Env<'a>) -> Abs<'a> {
+        if self.depth > 200 {
+            return Abs::Unknown;
+        }
+        self.depth += 1;
+        let v = self.expr_inner(e, env);
+        self.depth -= 1;
+        v
+    }
+
+    fn expr_inner(&mut self, e: &'a Expr, env: &Env<'a>) -> Abs<'a> {
+        match &e.kind {
+            ExprKind::Zero | ExprKind::Universe | ExprKind::Tag(_) => Abs::Static,
+            ExprKind::Var(s) => match env.get(s) {
+                Some(v) => v.clone(),
+                None if self.dynamic.contains(s) => Abs::Mono,
+                None => Abs::Static,
+            },
+            ExprKind::Tuple(items) | ExprKind::SetLit(items) => items
+                .iter()
+                .fold(Abs::Static, |acc, x| join(acc, self.expr(x, env))),
+            ExprKind::Unary(op, x) => {
+                let v = self.expr(x, env);
+                match op {
+                    UnOp::Complement => {
+                        if v.rank() == 0 {
+                            Abs::Static
+                        } else {
+                            Abs::Unknown
+                        }
+                    }
+                    _ => v,
+                }
+            }
+            ExprKind::Op(op, items) => match op {
+                BinOp::Diff => {
+                    let mut acc = self.expr(&items[0], env);
+                    for x in &items[1..] {
+                        if self.expr(x, env).rank() > 0 {
+                            acc = Abs::Unknown;
+                        }
+                    }
+                    acc
+                }
+                _ => items
+                    .iter()
+                    .fold(Abs::Static, |acc, x| join(acc, self.expr(x, env))),
+            },
+            ExprKind::App(f, args) => self.app(f, args, env),
+            ExprKind::Fun(def) => Abs::Fun(Rc::new((def, env.clone()))),
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => {
+                let mut m = (**env).clone();
+                for b in bindings {
+                    let v = if *rec {
+                        Abs::Unknown
+                    } else {
+                        self.expr(&b.expr, env)
+                    };
+                    bind(&mut m, &b.pat, v);
+                }
+                self.expr(body, &Rc::new(m))
+            }
+            ExprKind::Match { scrutinee, arms } => {
+                if self.expr(scrutinee, env).rank() > 0 {
+                    return Abs::Unknown;
+                }
+                match arms {
+                    MatchArms::Tags { arms, default } => {
+                        let mut acc = Abs::Static;
+                        for (_, x) in arms {
+                            acc = join(acc, self.expr(x, env));
+                        }
+                        if let Some(d) = default {
+                            acc = join(acc, self.expr(d, env));
+                        }
+                        acc
+                    }
+                    MatchArms::Set {
+                        empty,
+                        elem,
+                        rest,
+                        nonempty,
+                    } => {
+                        let mut m = (**env).clone();
+                        m.insert(*elem, Abs::Static);
+                        m.insert(*rest, Abs::Static);
+                        let a = self.expr(empty, env);
+                        let b = self.expr(nonempty, &Rc::new(m));
+                        join(a, b)
+                    }
+                }
+            }
+            ExprKind::If { cond, then, els } => {
+                let c = match &**cond {
+                    crate::ast::Cond::Variant(_) => Abs::Static,
+                    crate::ast::Cond::Equal(a, b) => {
+                        let x = self.expr(a, env);
+                        join(x, self.expr(b, env))
+                    }
+                };
+                if c.rank() > 0 {
+                    return Abs::Unknown;
+                }
+                let a = self.expr(then, env);
+                join(a, self.expr(els, env))
+            }
+            ExprKind::Try { body, fallback } => {
+                let a = self.expr(body, env);
+                join(a, self.expr(fallback, env))
+            }
+        }
+    }
+
+    fn app(&mut self, f: &'a Expr, args: &'a [Expr], env: &Env<'a>) -> Abs<'a> {
+        let fv = self.expr(f, env);
+        let avs: Vec<Abs<'a>> = args.iter().map(|a| self.expr(a, env)).collect();
+        match fv {
+            Abs::Fun(clo) => {
+                let (def, cenv) = &*clo;
+                let mut m = (**cenv).clone();
+                // Curried: the first argument binds the pattern; further arguments apply
+                // to the result.
+                let first = avs.first().cloned().unwrap_or(Abs::Static);
+                match &def.pat {
+                    Pat::Var(s) => {
+                        m.insert(*s, first);
+                    }
+                    Pat::Tuple(names) => {
+                        // A tuple argument: each name gets the tuple's worst component.
+                        let comps: Vec<Abs<'a>> = match args.first().map(|a| &a.kind) {
+                            Some(ExprKind::Tuple(items)) if items.len() == names.len() => {
+                                items.iter().map(|x| self.expr(x, env)).collect()
+                            }
+                            _ => vec![first; names.len()],
+                        };
+                        for (n, v) in names.iter().zip(comps) {
+                            m.insert(*n, v);
+                        }
+                    }
+                }
+                let r = self.expr(&def.body, &Rc::new(m));
+                if avs.len() > 1 {
+                    match r {
+                        Abs::Fun(_) => Abs::Unknown,
+                        other => other,
+                    }
+                } else {
+                    r
+                }
+            }
+            // Primitives (domain, range, fencerel, ...) and unknown functions: static
+            // arguments give a static result; domain/range of a monotone relation are
+            // monotone, anything else is unknown.
+            _ => {
+                let worst = avs.iter().fold(Abs::Static, |acc, x| join(acc, x.clone()));
+                if worst.rank() == 0 {
+                    return Abs::Static;
+                }
+                let name = match &f.kind {
+                    ExprKind::Var(s) => self.model.sym(*s),
+                    _ => "",
+                };
+                match name {
+                    "domain" | "range" if worst.rank() == 1 => Abs::Mono,
+                    _ => Abs::Unknown,
+                }
+            }
+        }
+    }
+}
+
+fn bind<'a>(m: &mut HashMap<Sym, Abs<'a>>, pat: &Pat, v: Abs<'a>) {
+    match pat {
+        Pat::Var(s) => {
+            m.insert(*s, v);
+        }
+        Pat::Tuple(names) => {
+            for n in names {
+                m.insert(*n, v.clone());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prunable_names(src: &str) -> Vec<String> {
+        let m = Model::parse("t.cat", src).unwrap();
+        let spans = prunable_checks(&m);
+        let mut out = Vec::new();
+        for i in &m.instrs {
+            if let InstrKind::Check(c) = &i.kind {
+                if spans.contains(&(i.span.file, i.span.start)) {
+                    out.push(c.name.clone().unwrap_or_default());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn monotone_checks_are_prunable() {
+        let src = "let com = rf | co | fr\nacyclic po | com as sc\n\
+                   let hb = (po | rf)+\nirreflexive hb ; com as coh\n\
+                   empty (rf ; [R]) \\ hb as vis\nflag ~empty rf as f\n\
+                   let f(x) = x ; po\nacyclic f(rf) as fun\n\
+                   acyclic ~rf as neg\n";
+        assert_eq!(prunable_names(src), vec!["sc", "coh", "fun"]);
+    }
+
+    #[test]
+    fn dynamic_with_disables_pruning() {
+        let src = "acyclic po | rf as a\nwith x from domain(rf)\nacyclic x as b\n";
+        assert!(prunable_names(src).is_empty());
+        let src = "with s from linearisations(W, po)\nacyclic s | rf as b\n";
+        assert_eq!(prunable_names(src), vec!["b"]);
+    }
+}
