@@ -494,7 +494,9 @@ impl Kernel {
         };
         match i.loc {
             Some(l) if l.line > 0 => {
+                // The file's last component: stable across machines and temp directories.
                 let f = self.file_name(l.file).unwrap_or("?");
+                let f = f.rsplit('/').next().unwrap_or(f);
                 format!("{f}:{}", l.line)
             }
             _ => format!("ptx {}", i.span),

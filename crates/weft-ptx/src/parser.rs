@@ -213,7 +213,17 @@ impl Parser {
                 ".file" => {
                     self.pos += 1;
                     let index = self.expect_u32("a file index")?;
-                    let path = self.expect_string("a file name string")?;
+                    let mut path = self.expect_string("a file name string")?;
+                    // clang writes `.file 1 "directory" "name"`: keep `directory/name`.
+                    if let Some(Tok::Str(name)) = self.peek() {
+                        let name = name.clone();
+                        self.pos += 1;
+                        path = if name.starts_with('/') || path.is_empty() {
+                            name
+                        } else {
+                            format!("{}/{name}", path.trim_end_matches('/'))
+                        };
+                    }
                     // Optional timestamp and size (§11.5.1).
                     while self.eat_punct(',') {
                         self.expect_int("a number")?;

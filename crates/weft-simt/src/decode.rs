@@ -294,7 +294,11 @@ fn adjacent_fence(k: &Kernel, pc: usize, dir: isize) -> Option<bool> {
         if let Some(g) = is_fence(op) {
             return Some(g);
         }
-        if is_mem(op) {
+        // Looking forward, a conditional branch falls through (a CAS spin loop followed by a
+        // fence is an acquire, paper 003 §3.1); anything else memory- or control-related ends
+        // the search.
+        let cond_branch = matches!(op, KOp::Bra { .. }) && k.code[i as usize].guard.is_some();
+        if is_mem(op) && !(dir > 0 && cond_branch) {
             return None;
         }
         i += dir;

@@ -146,6 +146,15 @@ pub enum Finding {
         id: u32,
         positions: Vec<String>,
     },
+    /// A CTA barrier completed although some threads of the CTA had exited without reaching
+    /// it (exited threads no longer count, so the others were released).
+    BarrierExited {
+        cta: [u32; 3],
+        id: u32,
+        pos: String,
+        /// Threads (linear index in the CTA) that exited before the barrier.
+        exited: Vec<u32>,
+    },
     /// `bar.warp.sync`/`__syncwarp` with member lanes not active.
     WarpSyncDivergence { site: Site, missing: Vec<u32> },
     /// No warp can make progress: every resident warp waits at a barrier.
@@ -184,6 +193,12 @@ impl fmt::Display for Finding {
                 "barrier divergence: CTA {} met at barrier {id} from different instructions: {}",
                 cta(c),
                 positions.join(", ")
+            ),
+            Finding::BarrierExited { cta: c, id, pos, exited } => write!(
+                f,
+                "barrier divergence at {pos}: CTA {} passed barrier {id} while threads {} had exited without reaching it",
+                cta(c),
+                fmt_threads(exited)
             ),
             Finding::WarpSyncDivergence { site, missing } => write!(
                 f,
@@ -334,6 +349,7 @@ struct Cta {
     warps_done: u32,
     bars: Vec<BarState>,
     mismatch_reported: [bool; BARRIERS],
+    exit_reported: [bool; BARRIERS],
 }
 
 /// splitmix64: a small seeded generator for the random schedule.
@@ -500,6 +516,7 @@ pub fn run<'a>(
             warps_done: 0,
             bars: vec![BarState::default(); BARRIERS],
             mismatch_reported: [false; BARRIERS],
+            exit_reported: [false; BARRIERS],
         });
         for w in 0..warps_per_cta {
             m.warps.push(Warp {
@@ -661,6 +678,7 @@ impl<'a> Machine<'a> {
             *b = BarState::default();
         }
         cta.mismatch_reported = [false; BARRIERS];
+        cta.exit_reported = [false; BARRIERS];
         let bt = self.block_threads as usize;
         for w in 0..self.warps_per_cta {
             let lanes = (bt - w * WARP).min(WARP);
@@ -813,6 +831,35 @@ impl<'a> Machine<'a> {
                 cta,
                 id: id as u32,
                 positions,
+            });
+        }
+        if b.expected.is_none()
+            && b.arrived < self.block_threads
+            && !self.ctas[slot].exit_reported[id]
+        {
+            self.ctas[slot].exit_reported[id] = true;
+            let wpc = self.warps_per_cta;
+            let bt = self.block_threads as usize;
+            let mut exited = Vec::new();
+            for k in 0..wpc {
+                let lanes = (bt - k * WARP).min(WARP);
+                let all = if lanes == WARP {
+                    FULL
+                } else {
+                    (1u32 << lanes) - 1
+                };
+                let warp = &self.warps[slot * wpc + k];
+                exited.extend(lanes_to_threads(k as u32, all & !warp.live));
+            }
+            let pos = self
+                .kernel
+                .describe_pos(b.pcs.first().copied().unwrap_or(0) as usize);
+            let cta = self.ctas[slot].id;
+            self.report(Finding::BarrierExited {
+                cta,
+                id: id as u32,
+                pos,
+                exited,
             });
         }
         if self.trace.is_some() {

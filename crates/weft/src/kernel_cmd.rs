@@ -31,10 +31,20 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if ext == "ptx" {
+        // A sibling kernel.cu / kernel.cl names the parameters and gives the geometry.
+        let sibling = ["cu", "cl"]
+            .iter()
+            .map(|e| path.with_extension(e))
+            .find(|p| p.is_file())
+            .and_then(|p| std::fs::read_to_string(p).ok());
+        let header_launch = sibling
+            .as_deref()
+            .and_then(|s| weft_cuda::parse_header(s).ok())
+            .and_then(|h| h.launch);
         return Ok(Loaded {
             ptx: text,
-            source: None,
-            header_launch: None,
+            source: sibling,
+            header_launch,
         });
     }
     let header = weft_cuda::parse_header(&text).map_err(|e| format!("{}:{e}", path.display()))?;
