@@ -4,8 +4,9 @@
 //! spaces, §9.7 instruction semantics).
 //!
 //! Every instruction is either lowered faithfully or refused with a [`LowerError`] naming the
-//! instruction and its `line:col`; nothing is skipped. Calls of device functions are refused
-//! (clang inlines the `__forceinline__` helpers of weft's shim headers at `-O1`).
+//! instruction and its `line:col`; nothing is skipped. Calls of device functions defined in the
+//! module are inlined (registers and labels renamed per call site, `.param` call-sequence
+//! variables become per-thread storage); recursion and external functions are refused.
 
 use std::collections::HashMap;
 
@@ -144,6 +145,12 @@ struct Lowerer<'a> {
     /// (instruction index, label, span) of branches to resolve.
     fixups: Vec<(usize, String, crate::lexer::Span)>,
     loc: Option<SrcLoc>,
+    /// Name prefix of the function body being lowered (empty for the kernel, `f#N:` for the
+    /// N-th inlined call).
+    prefix: String,
+    /// Functions being inlined, innermost last (recursion is refused).
+    call_stack: Vec<String>,
+    inlined: usize,
 }
 
 fn var_size(ty: ScalarType, vector: Option<VecWidth>, dims: &[Option<u64>]) -> u64 {
@@ -214,6 +221,9 @@ impl<'a> Lowerer<'a> {
             labels: HashMap::new(),
             fixups: Vec::new(),
             loc: None,
+            prefix: String::new(),
+            call_stack: Vec::new(),
+            inlined: 0,
         };
         // Parameters, laid out in order at their natural alignment (§5.1.6).
         let mut off = 0u32;
@@ -248,6 +258,8 @@ impl<'a> Lowerer<'a> {
 
     fn add_var(&mut self, v: &Variable) -> LResult<()> {
         let space = match v.space {
+            // `.param` variables of a body are call-sequence arguments: per-thread storage.
+            StateSpace::Param | StateSpace::ParamFunc => MemSpace::Local,
             StateSpace::Global => MemSpace::Global,
             StateSpace::Const => MemSpace::Constant,
             StateSpace::Shared | StateSpace::SharedCta => MemSpace::Shared,
@@ -265,7 +277,8 @@ impl<'a> Lowerer<'a> {
             flatten_init(i, v.ty, &mut init).map_err(|m| err(v.span, m))?;
         }
         let align = v.align.unwrap_or((v.ty.bits().max(8) / 8).max(1));
-        self.var_ix.insert(v.name.clone(), self.vars.len() as u32);
+        self.var_ix
+            .insert(format!("{}{}", self.prefix, v.name), self.vars.len() as u32);
         self.vars.push(KVar {
             name: v.name.clone(),
             space,
@@ -347,17 +360,10 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
-                Statement::Var(v) => {
-                    if matches!(v.space, StateSpace::Param | StateSpace::ParamFunc) {
-                        return Err(err(
-                            v.span,
-                            "`.param` variables in a body (device-function call sequences) are not supported; inline the callee",
-                        ));
-                    }
-                    self.add_var(v)?
-                }
+                Statement::Var(v) => self.add_var(v)?,
                 Statement::Label { name, .. } => {
-                    self.labels.insert(name.clone(), self.code.len() as u32);
+                    self.labels
+                        .insert(format!("{}{name}", self.prefix), self.code.len() as u32);
                 }
                 Statement::Instr(i) => self.instr(i)?,
                 Statement::Block { body, .. } => self.walk(body)?,
@@ -376,15 +382,140 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// The state space of `ld`/`st` whose address is operand `k`: `ld.param`/`st.param` on a
+    /// call-sequence variable (lowered to per-thread storage) is a local access.
+    fn access_space(&self, i: &Instruction, k: usize) -> LResult<MemSpace> {
+        let space = space_of(i.mods.space).ok_or_else(|| self.unsupported(i, ""))?;
+        if space == MemSpace::Param {
+            if let Some(Operand::Addr(Address {
+                base: crate::ast::AddrBase::Symbol(n),
+                ..
+            })) = i.operands.get(k)
+            {
+                if let Some(v) = self.var(n) {
+                    if self.vars[v as usize].space == MemSpace::Local {
+                        return Ok(MemSpace::Local);
+                    }
+                }
+            }
+        }
+        Ok(space)
+    }
+
+    /// A variable visible here: the current body's own (prefixed) or a module variable.
+    fn var(&self, name: &str) -> Option<u32> {
+        self.var_ix
+            .get(&format!("{}{name}", self.prefix))
+            .or_else(|| self.var_ix.get(name))
+            .copied()
+    }
+
+    /// Inlines `call (rets), f, (args);`: the callee's body is lowered in place with its
+    /// registers and labels renamed, its parameters bound to the caller's `.param` argument
+    /// variables, and each `ret` turned into a branch past the body.
+    fn inline_call(&mut self, i: &Instruction) -> LResult<()> {
+        let mut lists = Vec::new();
+        let mut callee = None;
+        for o in &i.operands {
+            match o {
+                Operand::List(v) => lists.push((callee.is_some(), v)),
+                Operand::Symbol { name, offset: 0 } | Operand::Reg(name) if callee.is_none() => {
+                    callee = Some(name.clone())
+                }
+                o => return Err(err(i.span, format!("`call`: unsupported operand {o:?}"))),
+            }
+        }
+        let name = callee.ok_or_else(|| err(i.span, "`call` without a callee"))?;
+        let rets: Vec<&Operand> = lists
+            .iter()
+            .filter(|(after, _)| !after)
+            .flat_map(|(_, v)| v.iter())
+            .collect();
+        let args: Vec<&Operand> = lists
+            .iter()
+            .filter(|(after, _)| *after)
+            .flat_map(|(_, v)| v.iter())
+            .collect();
+        let module = self.module;
+        let f = module
+            .function(&name)
+            .ok_or_else(|| err(i.span, format!("`call` of unknown function `{name}`")))?;
+        let body = f.body.as_ref().ok_or_else(|| {
+            err(
+                i.span,
+                format!("unsupported instruction `call` of `{name}`: the function has no body in this module (an external function)"),
+            )
+        })?;
+        if self.call_stack.iter().any(|c| c == &name) {
+            return Err(err(
+                i.span,
+                format!("unsupported recursive `call` of `{name}`"),
+            ));
+        }
+        if f.params.len() != args.len() || f.returns.len() != rets.len() {
+            return Err(err(
+                i.span,
+                format!(
+                    "`call` of `{name}` passes {} arguments and {} results; it takes {} and {}",
+                    args.len(),
+                    rets.len(),
+                    f.params.len(),
+                    f.returns.len()
+                ),
+            ));
+        }
+        let new_prefix = format!("{}{name}#{}:", self.prefix, self.inlined);
+        self.inlined += 1;
+        for (p, a) in f
+            .params
+            .iter()
+            .chain(&f.returns)
+            .zip(args.iter().chain(&rets))
+        {
+            if p.space != StateSpace::Param {
+                return Err(err(
+                    p.span,
+                    format!(
+                        "`{}`: only `.param` parameters of device functions are supported",
+                        p.name
+                    ),
+                ));
+            }
+            let v = match a {
+                Operand::Symbol {
+                    name: an,
+                    offset: 0,
+                }
+                | Operand::Reg(an) => self.var(an),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                err(
+                    i.span,
+                    format!("`call` of `{name}`: argument {a:?} is not a `.param` variable"),
+                )
+            })?;
+            self.var_ix.insert(format!("{new_prefix}{}", p.name), v);
+        }
+        let old = std::mem::replace(&mut self.prefix, new_prefix);
+        self.call_stack.push(name);
+        let r = self.walk(body);
+        self.labels
+            .insert(format!("{}$weft_ret", self.prefix), self.code.len() as u32);
+        self.call_stack.pop();
+        self.prefix = old;
+        r
+    }
+
     fn add_reg(&mut self, name: String, ty: DataType) {
         let r = Reg(self.regs.len() as u32);
-        self.reg_ix.insert(name.clone(), r);
+        self.reg_ix.insert(format!("{}{name}", self.prefix), r);
         self.regs.push(KReg { name, ty });
     }
 
     fn reg(&self, name: &str, span: crate::lexer::Span) -> LResult<Reg> {
         self.reg_ix
-            .get(name)
+            .get(&format!("{}{name}", self.prefix))
             .copied()
             .ok_or_else(|| err(span, format!("undeclared register `{name}`")))
     }
@@ -458,8 +589,8 @@ impl<'a> Lowerer<'a> {
             } else {
                 f.to_bits()
             }),
-            Operand::Symbol { name, offset } => match self.var_ix.get(name) {
-                Some(&v) => KOperand::VarAddr {
+            Operand::Symbol { name, offset } => match self.var(name) {
+                Some(v) => KOperand::VarAddr {
                     var: v,
                     offset: *offset,
                 },
@@ -488,7 +619,7 @@ impl<'a> Lowerer<'a> {
                 let base = match &a.base {
                     crate::ast::AddrBase::Reg(n) => AddrBase::Reg(self.reg(n, i.span)?),
                     crate::ast::AddrBase::Symbol(n) => {
-                        if let Some(&v) = self.var_ix.get(n) {
+                        if let Some(v) = self.var(n) {
                             AddrBase::Var(v)
                         } else if let Some(&p) = self.param_ix.get(n) {
                             AddrBase::Param(p)
@@ -616,7 +747,7 @@ impl<'a> Lowerer<'a> {
         let op = match i.opcode {
             O::Ld | O::Ldu => {
                 let ty = self.ty(i, 0)?;
-                let space = space_of(m.space).ok_or_else(|| self.unsupported(i, ""))?;
+                let space = self.access_space(i, 1)?;
                 let attrs = self.mem_attrs(i, space, ty)?;
                 let dst = match i.operands.first() {
                     Some(Operand::Reg(n)) => vec![Some(self.reg(n, i.span)?)],
@@ -644,7 +775,7 @@ impl<'a> Lowerer<'a> {
             }
             O::St => {
                 let ty = self.ty(i, 0)?;
-                let space = space_of(m.space).ok_or_else(|| self.unsupported(i, ""))?;
+                let space = self.access_space(i, 0)?;
                 let attrs = self.mem_attrs(i, space, ty)?;
                 let src = match i.operands.get(1) {
                     Some(Operand::Vector(v)) => v
@@ -729,7 +860,14 @@ impl<'a> Lowerer<'a> {
                     }
                     o => return Err(err(i.span, format!("`bra`: bad target {o:?}"))),
                 };
-                self.fixups.push((self.code.len(), label, i.span));
+                self.fixups
+                    .push((self.code.len(), format!("{}{label}", self.prefix), i.span));
+                KOp::Bra { target: u32::MAX }
+            }
+            O::Ret if !self.call_stack.is_empty() => {
+                // Return from an inlined function: jump past its body.
+                self.fixups
+                    .push((self.code.len(), format!("{}$weft_ret", self.prefix), i.span));
                 KOp::Bra { target: u32::MAX }
             }
             O::Ret | O::Exit => KOp::Exit,
@@ -1043,19 +1181,7 @@ impl<'a> Lowerer<'a> {
             O::Activemask => KOp::Activemask {
                 dst: self.dst(i, 0)?,
             },
-            O::Call => {
-                let callee = i.operands.iter().find_map(|o| match o {
-                    Operand::Symbol { name, .. } => Some(name.clone()),
-                    _ => None,
-                });
-                return Err(err(
-                    i.span,
-                    format!(
-                        "unsupported instruction `call` of device function `{}`: weft-simt needs calls inlined (mark the function __forceinline__ or compile with -O1 or higher)",
-                        callee.unwrap_or_else(|| "?".into())
-                    ),
-                ));
-            }
+            O::Call => return self.inline_call(i),
             _ => return Err(self.unsupported(i, "")),
         };
         self.push(i, op)

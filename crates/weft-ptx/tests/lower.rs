@@ -86,3 +86,26 @@ fn loads_stores_params_and_errors() {
     let e = weft_ptx::lower_kernel(&m, Some("nope")).unwrap_err();
     assert!(e.message.contains("no kernel `nope`"));
 }
+
+#[test]
+fn calls_are_inlined_and_recursion_refused() {
+    let src = ".version 7.0\n.target sm_70\n.address_size 64\n\
+        .func (.param .b32 f_ret) f(.param .b32 f_p)\n{\n.reg .b32 %r<3>;\n\
+        ld.param.u32 %r1, [f_p];\nadd.s32 %r2, %r1, 1;\nst.param.b32 [f_ret], %r2;\nret;\n}\n\
+        .visible .entry k()\n{\n.reg .b32 %r<3>;\n{\n.param .b32 a;\nst.param.b32 [a], 5;\n\
+        .param .b32 r;\ncall.uni (r), f, (a);\nld.param.b32 %r1, [r];\n}\nret;\n}\n";
+    let m = weft_ptx::parse(src).unwrap();
+    let k = weft_ptx::lower_kernel(&m, Some("k")).unwrap();
+    // st a; [ld p; add; st ret; bra end]; ld r; exit
+    assert_eq!(k.code.len(), 7);
+    assert_eq!(k.code[4].op, KOp::Bra { target: 5 });
+    assert!(matches!(&k.code[0].op, KOp::St { attrs, .. } if attrs.space == Some(MemSpace::Local)));
+    // Callee registers are distinct from the caller's.
+    assert_eq!(k.regs.len(), 6);
+    let rec = src.replace(
+        "add.s32 %r2, %r1, 1;",
+        "{\n.param .b32 b;\n.param .b32 q;\ncall.uni (q), f, (b);\n}\nadd.s32 %r2, %r1, 1;",
+    );
+    let e = weft_ptx::lower_kernel(&weft_ptx::parse(&rec).unwrap(), Some("k")).unwrap_err();
+    assert!(e.message.contains("recursive `call` of `f`"), "{e}");
+}

@@ -131,6 +131,13 @@ fn reference(r: &Value, bufs: &Value) -> (String, Vec<f64>) {
                     .collect::<Vec<_>>()
             })
             .collect(),
+        "square_plus_pairs" => input()
+            .iter()
+            .flat_map(|&x| {
+                let v = if x > 10 { x * x + 3 } else { x + 3 };
+                [wrap(v), wrap(v + 1)]
+            })
+            .collect(),
         other => panic!("unknown reference `{other}`"),
     };
     (out, v)
