@@ -452,6 +452,17 @@ pub fn run<'a>(
         off = (off + b.data.len() as u64).div_ceil(256) * 256 + 256;
     }
     let layout = Layout::new(kernel, off);
+    // Memory the emulator would have to allocate for declarations alone.
+    const MIB: u64 = 1 << 20;
+    if layout.shared_bytes > 4 * MIB
+        || layout.local_bytes > MIB
+        || layout.global_var_bytes > 1024 * MIB
+    {
+        return Err(SimtError::Launch(format!(
+            "the kernel declares {} bytes of shared, {} of local and {} of global/constant memory (limits: 4 MiB, 1 MiB, 1 GiB)",
+            layout.shared_bytes, layout.local_bytes, layout.global_var_bytes
+        )));
+    }
     let mut global = vec![0u8; (off + layout.global_var_bytes) as usize];
     for (b, &o) in buffers.iter().zip(&offsets) {
         global[o as usize..o as usize + b.data.len()].copy_from_slice(&b.data);
