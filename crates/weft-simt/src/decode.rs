@@ -7,7 +7,7 @@
 
 use weft_ir::attrs::{BarrierKind, DataType, FenceKind, MemSpace, Order, RmwOp, TypeKind};
 use weft_ir::kernel::{
-    AddrBase, BarRed, KBinOp, KBoolOp, KOp, Kernel, Operand, ShflMode, SpecialReg, VoteMode,
+    AddrBase, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, Operand, ShflMode, SpecialReg, VoteMode,
 };
 use weft_ir::Scope;
 
@@ -64,9 +64,101 @@ impl TraceKind {
     }
 }
 
+/// The most frequent integer operations, executed by monomorphised lane loops (no call per
+/// lane); everything else goes through an [`alu`] function pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastBin {
+    Add32,
+    Add64,
+    Sub32,
+    Sub64,
+    Mul32,
+    Mul64,
+    /// Bitwise and/or/xor: exact at every width on zero-extended registers.
+    And,
+    Or,
+    Xor,
+    Shl32,
+    Shl64,
+    ShrU32,
+    ShrS32,
+    ShrU64,
+    ShrS64,
+    WideU32,
+    WideS32,
+    MinS32,
+    MaxS32,
+    MinU32,
+    MaxU32,
+}
+
+/// Integer comparisons with a monomorphised lane loop: the comparison and the operand class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastCmp {
+    /// `Eq`, `Ne`, `Lt`, `Le`, `Gt` or `Ge`.
+    pub cmp: KCmp,
+    /// 0: s32, 1: u32/b32, 2: s64, 3: u64/b64.
+    pub class: u8,
+}
+
+/// The fast form of an integer `setp`, if there is one.
+pub fn fast_cmp(cmp: KCmp, ty: DataType) -> Option<FastCmp> {
+    let class = match (ty.kind, ty.bits) {
+        (TypeKind::Signed, 32) => 0,
+        (TypeKind::Unsigned | TypeKind::Bits, 32) => 1,
+        (TypeKind::Signed, 64) => 2,
+        (TypeKind::Unsigned | TypeKind::Bits, 64) => 3,
+        _ => return None,
+    };
+    matches!(
+        cmp,
+        KCmp::Eq | KCmp::Ne | KCmp::Lt | KCmp::Le | KCmp::Gt | KCmp::Ge
+    )
+    .then_some(FastCmp { cmp, class })
+}
+
+/// The fast form of `op` on `ty`, if there is one.
+pub fn fast_bin(op: KBinOp, ty: DataType) -> Option<FastBin> {
+    use FastBin::*;
+    use TypeKind::*;
+    let int = matches!(ty.kind, Signed | Unsigned | Bits);
+    let signed = ty.kind == Signed;
+    Some(match (op, ty.bits) {
+        (KBinOp::And, _) if int || ty.kind == Pred => And,
+        (KBinOp::Or, _) if int || ty.kind == Pred => Or,
+        (KBinOp::Xor, _) if int || ty.kind == Pred => Xor,
+        _ if !int => return None,
+        (KBinOp::Add, 32) => Add32,
+        (KBinOp::Add, 64) => Add64,
+        (KBinOp::Sub, 32) => Sub32,
+        (KBinOp::Sub, 64) => Sub64,
+        (KBinOp::Mul, 32) => Mul32,
+        (KBinOp::Mul, 64) => Mul64,
+        (KBinOp::Shl, 32) => Shl32,
+        (KBinOp::Shl, 64) => Shl64,
+        (KBinOp::Shr, 32) if signed => ShrS32,
+        (KBinOp::Shr, 32) => ShrU32,
+        (KBinOp::Shr, 64) if signed => ShrS64,
+        (KBinOp::Shr, 64) => ShrU64,
+        (KBinOp::MulWide, 32) if signed => WideS32,
+        (KBinOp::MulWide, 32) => WideU32,
+        (KBinOp::Min, 32) if signed => MinS32,
+        (KBinOp::Max, 32) if signed => MaxS32,
+        (KBinOp::Min, 32) => MinU32,
+        (KBinOp::Max, 32) => MaxU32,
+        _ => return None,
+    })
+}
+
 /// A decoded instruction.
 #[derive(Clone, Debug)]
 pub enum DOp {
+    BinFast {
+        op: FastBin,
+        dst: u32,
+        a: Src,
+        b: Src,
+    },
     Mov {
         dst: u32,
         src: Src,
@@ -93,6 +185,13 @@ pub enum DOp {
         b: Src,
         c: Src,
         fused_float: Option<u16>,
+    },
+    /// A plain integer `setp` (no second destination, no combining predicate).
+    SetpFast {
+        cmp: FastCmp,
+        dst: u32,
+        a: Src,
+        b: Src,
     },
     Setp {
         f: CmpFn,
@@ -363,6 +462,12 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
                 a: src(a),
                 bits: ty.bits,
             },
+            KOp::Binary { op, ty, dst, a, b } if fast_bin(*op, *ty).is_some() => DOp::BinFast {
+                op: fast_bin(*op, *ty).expect("checked"),
+                dst: dst.0,
+                a: src(a),
+                b: src(b),
+            },
             KOp::Binary { op, ty, dst, a, b } => DOp::Bin {
                 f: alu::binary(*op, *ty)
                     .ok_or_else(|| e(format!("`{op:?}` on {} is not supported", ty.ptx_name())))?,
@@ -405,6 +510,20 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
                     fused_float,
                 }
             }
+            KOp::Setp {
+                cmp,
+                ty,
+                dst,
+                dst2: None,
+                a,
+                b,
+                combine: None,
+            } if fast_cmp(*cmp, *ty).is_some() => DOp::SetpFast {
+                cmp: fast_cmp(*cmp, *ty).expect("checked"),
+                dst: dst.0,
+                a: src(a),
+                b: src(b),
+            },
             KOp::Setp {
                 cmp,
                 ty,
@@ -660,4 +779,30 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_ir::kernel::KBinOp;
+
+    /// The fast forms agree with the general lane functions of `alu`.
+    #[test]
+    fn fast_forms_exist_for_common_ops() {
+        for (op, ty) in [
+            (KBinOp::Add, DataType::S32),
+            (KBinOp::Shr, DataType::S32),
+            (KBinOp::MulWide, DataType::U32),
+            (KBinOp::And, DataType::PRED),
+            (KBinOp::Min, DataType::U32),
+        ] {
+            assert!(fast_bin(op, ty).is_some(), "{op:?} {ty:?}");
+        }
+        let f32t = DataType {
+            kind: TypeKind::Float,
+            bits: 32,
+        };
+        assert!(fast_bin(KBinOp::Add, f32t).is_none());
+        assert!(fast_bin(KBinOp::Div, DataType::S32).is_none());
+    }
 }

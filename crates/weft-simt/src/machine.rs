@@ -10,10 +10,10 @@ use std::io::Write;
 use std::time::Instant;
 
 use weft_ir::attrs::{DataType, MemSpace, RmwOp, TypeKind};
-use weft_ir::kernel::{BarRed, KBoolOp, Kernel, ShflMode, SpecialReg, VoteMode};
+use weft_ir::kernel::{BarRed, KBoolOp, KCmp, Kernel, ShflMode, SpecialReg, VoteMode};
 
 use crate::alu;
-use crate::decode::{decode, DAddr, DInstr, DOp, DecodeError, Layout, Src, TraceKind};
+use crate::decode::{decode, DAddr, DInstr, DOp, DecodeError, FastBin, Layout, Src, TraceKind};
 use crate::mem::{self, resolve_generic, Buffer, Region, GLOBAL_BASE};
 
 /// Lanes per warp.
@@ -1114,6 +1114,91 @@ impl<'a> Machine<'a> {
                     set!(dst, l, alu::trunc(v, bits));
                 });
             }
+            DOp::BinFast { op, dst, a, b } => {
+                let (dst, a, b) = (*dst as usize, *a, *b);
+                macro_rules! go {
+                    ($f:expr) => {
+                        bin_loop(regs, em, dst, a, b, &sp, $f)
+                    };
+                }
+                match op {
+                    FastBin::Add32 => {
+                        go!(|x: u64, y: u64| (x as u32).wrapping_add(y as u32) as u64)
+                    }
+                    FastBin::Add64 => go!(|x: u64, y: u64| x.wrapping_add(y)),
+                    FastBin::Sub32 => {
+                        go!(|x: u64, y: u64| (x as u32).wrapping_sub(y as u32) as u64)
+                    }
+                    FastBin::Sub64 => go!(|x: u64, y: u64| x.wrapping_sub(y)),
+                    FastBin::Mul32 => {
+                        go!(|x: u64, y: u64| (x as u32).wrapping_mul(y as u32) as u64)
+                    }
+                    FastBin::Mul64 => go!(|x: u64, y: u64| x.wrapping_mul(y)),
+                    FastBin::And => go!(|x: u64, y: u64| x & y),
+                    FastBin::Or => go!(|x: u64, y: u64| x | y),
+                    FastBin::Xor => go!(|x: u64, y: u64| x ^ y),
+                    FastBin::Shl32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                        0
+                    } else {
+                        ((x as u32) << (y as u32)) as u64
+                    }),
+                    FastBin::Shl64 => {
+                        go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x << (y as u32) })
+                    }
+                    FastBin::ShrU32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                        0
+                    } else {
+                        ((x as u32) >> (y as u32)) as u64
+                    }),
+                    FastBin::ShrS32 => go!(|x: u64, y: u64| ((x as u32 as i32)
+                        >> (y as u32).min(31))
+                        as u32 as u64),
+                    FastBin::ShrU64 => {
+                        go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x >> (y as u32) })
+                    }
+                    FastBin::ShrS64 => {
+                        go!(|x: u64, y: u64| ((x as i64) >> (y as u32).min(63)) as u64)
+                    }
+                    FastBin::WideU32 => go!(|x: u64, y: u64| (x as u32 as u64) * (y as u32 as u64)),
+                    FastBin::WideS32 => go!(|x: u64, y: u64| ((x as u32 as i32 as i64)
+                        * (y as u32 as i32 as i64))
+                        as u64),
+                    FastBin::MinS32 => {
+                        go!(|x: u64, y: u64| (x as u32 as i32).min(y as u32 as i32) as u32 as u64)
+                    }
+                    FastBin::MaxS32 => {
+                        go!(|x: u64, y: u64| (x as u32 as i32).max(y as u32 as i32) as u32 as u64)
+                    }
+                    FastBin::MinU32 => go!(|x: u64, y: u64| (x as u32).min(y as u32) as u64),
+                    FastBin::MaxU32 => go!(|x: u64, y: u64| (x as u32).max(y as u32) as u64),
+                }
+            }
+            DOp::SetpFast { cmp, dst, a, b } => {
+                let (dst, a, b) = (*dst as usize, *a, *b);
+                macro_rules! by_class {
+                    ($op:tt) => {
+                        match cmp.class {
+                            0 => go!(|x: u64, y: u64| u64::from((x as u32 as i32) $op (y as u32 as i32))),
+                            1 => go!(|x: u64, y: u64| u64::from((x as u32) $op (y as u32))),
+                            2 => go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64))),
+                            _ => go!(|x: u64, y: u64| u64::from(x $op y)),
+                        }
+                    };
+                }
+                macro_rules! go {
+                    ($f:expr) => {
+                        bin_loop(regs, em, dst, a, b, &sp, $f)
+                    };
+                }
+                match cmp.cmp {
+                    KCmp::Eq => by_class!(==),
+                    KCmp::Ne => by_class!(!=),
+                    KCmp::Lt => by_class!(<),
+                    KCmp::Le => by_class!(<=),
+                    KCmp::Gt => by_class!(>),
+                    _ => by_class!(>=),
+                }
+            }
             DOp::Bin { f, dst, a, b, bits } => {
                 let (f, dst, a, b, bits) = (*f, *dst, *a, *b, *bits);
                 for_lanes!(em, l, {
@@ -1656,6 +1741,48 @@ impl<'a> Machine<'a> {
 
 fn warp_local(local: &[u8], lb: usize, lane: usize) -> &[u8] {
     &local[lane * lb..(lane + 1) * lb]
+}
+
+/// All 32 lanes of operand `s` (registers exist for every lane, active or not).
+#[inline(always)]
+fn lanes_of(regs: &[u64], s: Src, sp: &dyn Fn(SpecialReg, usize) -> u64) -> [u64; WARP] {
+    match s {
+        Src::R(r) => {
+            let mut out = [0u64; WARP];
+            out.copy_from_slice(&regs[r as usize * WARP..r as usize * WARP + WARP]);
+            out
+        }
+        Src::I(v) => [v; WARP],
+        Src::S(x) => std::array::from_fn(|l| sp(x, l)),
+    }
+}
+
+/// `dst = f(a, b)` on the lanes of `em`, monomorphised per operation.
+#[inline(always)]
+fn bin_loop<F: Fn(u64, u64) -> u64>(
+    regs: &mut [u64],
+    em: u32,
+    dst: usize,
+    a: Src,
+    b: Src,
+    sp: &dyn Fn(SpecialReg, usize) -> u64,
+    f: F,
+) {
+    let av = lanes_of(regs, a, sp);
+    let bv = lanes_of(regs, b, sp);
+    let d: &mut [u64] = &mut regs[dst * WARP..dst * WARP + WARP];
+    if em == FULL {
+        for l in 0..WARP {
+            d[l] = f(av[l], bv[l]);
+        }
+    } else {
+        let mut m = em;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            d[l] = f(av[l], bv[l]);
+        }
+    }
 }
 
 #[inline(always)]

@@ -148,3 +148,235 @@ fn trace_is_well_formed() {
         4 * 8
     );
 }
+
+/// Every fast binary form computes what the general `alu` lane function computes, through the
+/// whole machine (a one-instruction kernel per operation).
+#[test]
+fn fast_binary_ops_match_alu() {
+    use weft_ir::attrs::{DataType, MemAttrs, MemSpace, TypeKind};
+    use weft_ir::code::Reg;
+    use weft_ir::kernel::{Addr, AddrBase, KBinOp, KInstr, KOp, KParam, KReg, Operand};
+    let types = [
+        DataType::S32,
+        DataType::U32,
+        DataType::B32,
+        DataType::S64,
+        DataType::U64,
+    ];
+    let ops = [
+        KBinOp::Add,
+        KBinOp::Sub,
+        KBinOp::Mul,
+        KBinOp::And,
+        KBinOp::Or,
+        KBinOp::Xor,
+        KBinOp::Shl,
+        KBinOp::Shr,
+        KBinOp::MulWide,
+        KBinOp::Min,
+        KBinOp::Max,
+    ];
+    let vals: [u64; 6] = [0, 1, 5, 31, 0xffff_fff0, 0x8000_0000_0000_0001];
+    for ty in types {
+        for op in ops {
+            let Some(f) = weft_simt::alu::binary(op, ty) else {
+                continue;
+            };
+            for &x in &vals {
+                for &y in &vals {
+                    let (x, y) = (
+                        weft_simt::alu::trunc(x, ty.bits),
+                        weft_simt::alu::trunc(y, ty.bits),
+                    );
+                    let bits = if op == KBinOp::MulWide {
+                        ty.bits * 2
+                    } else {
+                        ty.bits
+                    };
+                    let want = weft_simt::alu::trunc(f(x, y), bits);
+                    let ins = |op| KInstr {
+                        guard: None,
+                        op,
+                        span: Default::default(),
+                        loc: None,
+                    };
+                    let u64t = DataType {
+                        kind: TypeKind::Unsigned,
+                        bits: 64,
+                    };
+                    let k = Kernel {
+                        name: "k".into(),
+                        params: vec![KParam {
+                            name: "p".into(),
+                            ty: u64t,
+                            size: 8,
+                            offset: 0,
+                        }],
+                        param_bytes: 8,
+                        regs: vec![
+                            KReg {
+                                name: "a".into(),
+                                ty: u64t,
+                            },
+                            KReg {
+                                name: "d".into(),
+                                ty: u64t,
+                            },
+                        ],
+                        code: vec![
+                            ins(KOp::Ld {
+                                attrs: MemAttrs {
+                                    space: Some(MemSpace::Param),
+                                    ..Default::default()
+                                },
+                                ty: u64t,
+                                dst: vec![Some(Reg(0))],
+                                addr: Addr {
+                                    base: AddrBase::Param(0),
+                                    offset: 0,
+                                },
+                            }),
+                            ins(KOp::Binary {
+                                op,
+                                ty,
+                                dst: Reg(1),
+                                a: Operand::Imm(x),
+                                b: Operand::Imm(y),
+                            }),
+                            ins(KOp::St {
+                                attrs: MemAttrs {
+                                    space: Some(MemSpace::Global),
+                                    ..Default::default()
+                                },
+                                ty: u64t,
+                                src: vec![Operand::Reg(Reg(1))],
+                                addr: Addr {
+                                    base: AddrBase::Reg(Reg(0)),
+                                    offset: 0,
+                                },
+                            }),
+                        ],
+                        ..Kernel::default()
+                    };
+                    let out = run(
+                        &k,
+                        cfg(1, 1),
+                        &[Arg::Buffer(0)],
+                        vec![Buffer::zeroed("o", ElemType::U64, 1)],
+                        &Options::default(),
+                        None,
+                    )
+                    .unwrap();
+                    assert_eq!(out.buffers[0].bits(0), want, "{op:?} {ty:?} {x:#x} {y:#x}");
+                }
+            }
+        }
+    }
+}
+
+/// Runs `op` (writing register 1) in one thread and returns register 1.
+fn one_op(op: weft_ir::kernel::KOp) -> u64 {
+    use weft_ir::attrs::{DataType, MemAttrs, MemSpace, TypeKind};
+    use weft_ir::code::Reg;
+    use weft_ir::kernel::{Addr, AddrBase, KInstr, KOp, KParam, KReg, Operand};
+    let ins = |op| KInstr {
+        guard: None,
+        op,
+        span: Default::default(),
+        loc: None,
+    };
+    let u64t = DataType {
+        kind: TypeKind::Unsigned,
+        bits: 64,
+    };
+    let k = Kernel {
+        name: "k".into(),
+        params: vec![KParam {
+            name: "p".into(),
+            ty: u64t,
+            size: 8,
+            offset: 0,
+        }],
+        param_bytes: 8,
+        regs: vec![
+            KReg {
+                name: "a".into(),
+                ty: u64t,
+            },
+            KReg {
+                name: "d".into(),
+                ty: u64t,
+            },
+        ],
+        code: vec![
+            ins(KOp::Ld {
+                attrs: MemAttrs {
+                    space: Some(MemSpace::Param),
+                    ..Default::default()
+                },
+                ty: u64t,
+                dst: vec![Some(Reg(0))],
+                addr: Addr {
+                    base: AddrBase::Param(0),
+                    offset: 0,
+                },
+            }),
+            ins(op),
+            ins(KOp::St {
+                attrs: MemAttrs {
+                    space: Some(MemSpace::Global),
+                    ..Default::default()
+                },
+                ty: u64t,
+                src: vec![Operand::Reg(Reg(1))],
+                addr: Addr {
+                    base: AddrBase::Reg(Reg(0)),
+                    offset: 0,
+                },
+            }),
+        ],
+        ..Kernel::default()
+    };
+    let out = run(
+        &k,
+        cfg(1, 1),
+        &[Arg::Buffer(0)],
+        vec![Buffer::zeroed("o", ElemType::U64, 1)],
+        &Options::default(),
+        None,
+    )
+    .unwrap();
+    out.buffers[0].bits(0)
+}
+
+/// Fast integer `setp` forms agree with the general comparison functions.
+#[test]
+fn fast_compare_ops_match_alu() {
+    use weft_ir::attrs::DataType;
+    use weft_ir::code::Reg;
+    use weft_ir::kernel::{KCmp, KOp, Operand};
+    let vals: [u64; 5] = [0, 1, 0x7fff_ffff, 0xffff_fff0, 0x8000_0000_0000_0001];
+    for ty in [DataType::S32, DataType::U32, DataType::S64, DataType::U64] {
+        for cmp in [KCmp::Eq, KCmp::Ne, KCmp::Lt, KCmp::Le, KCmp::Gt, KCmp::Ge] {
+            let f = weft_simt::alu::compare(cmp, ty).unwrap();
+            for &x in &vals {
+                for &y in &vals {
+                    let (x, y) = (
+                        weft_simt::alu::trunc(x, ty.bits),
+                        weft_simt::alu::trunc(y, ty.bits),
+                    );
+                    let got = one_op(KOp::Setp {
+                        cmp,
+                        ty,
+                        dst: Reg(1),
+                        dst2: None,
+                        a: Operand::Imm(x),
+                        b: Operand::Imm(y),
+                        combine: None,
+                    });
+                    assert_eq!(got, u64::from(f(x, y)), "{cmp:?} {ty:?} {x:#x} {y:#x}");
+                }
+            }
+        }
+    }
+}
