@@ -1413,11 +1413,13 @@ impl<'a> Machine<'a> {
                         }
                         if tracing && *tk != TraceKind::None {
                             let loc = Loc(region, off, a, cta.linear, gt_base + l as u64);
-                            emit_to(
+                            emit_access(
                                 trace,
                                 io_error,
                                 stats,
-                                format_args!("{} {} {loc}\n", tk.name(), gt_base + l as u64),
+                                tk.name(),
+                                gt_base + l as u64,
+                                &loc,
                             );
                         }
                     }
@@ -1430,7 +1432,7 @@ impl<'a> Machine<'a> {
                 }
                 if tracing && *tk != TraceKind::None && em != 0 {
                     let gw = cta.linear * u64::from(wpc) + u64::from(wic);
-                    emit_to(trace, io_error, stats, format_args!("endi {gw} {em:08x}\n"));
+                    emit_warp(trace, io_error, stats, "endi", gw, em);
                 }
             }
             DOp::St {
@@ -1469,11 +1471,13 @@ impl<'a> Machine<'a> {
                         };
                         if tracing {
                             let loc = Loc(region, off, a, cta.linear, gt_base + l as u64);
-                            emit_to(
+                            emit_access(
                                 trace,
                                 io_error,
                                 stats,
-                                format_args!("{} {} {loc}\n", tk.name(), gt_base + l as u64),
+                                tk.name(),
+                                gt_base + l as u64,
+                                &loc,
                             );
                         }
                     }
@@ -1486,7 +1490,7 @@ impl<'a> Machine<'a> {
                 }
                 if tracing && em != 0 {
                     let gw = cta.linear * u64::from(wpc) + u64::from(wic);
-                    emit_to(trace, io_error, stats, format_args!("endi {gw} {em:08x}\n"));
+                    emit_warp(trace, io_error, stats, "endi", gw, em);
                 }
             }
             DOp::Atom {
@@ -1526,12 +1530,7 @@ impl<'a> Machine<'a> {
                     }
                     if tracing {
                         let loc = Loc(region, off, ad, cta.linear, gt_base + l as u64);
-                        emit_to(
-                            trace,
-                            io_error,
-                            stats,
-                            format_args!("{} {} {loc}\n", tk.name(), gt_base + l as u64),
-                        );
+                        emit_access(trace, io_error, stats, tk.name(), gt_base + l as u64, &loc);
                     }
                 });
                 if let Some((l, a, what)) = fault {
@@ -1539,7 +1538,7 @@ impl<'a> Machine<'a> {
                 }
                 if tracing && em != 0 {
                     let gw = cta.linear * u64::from(wpc) + u64::from(wic);
-                    emit_to(trace, io_error, stats, format_args!("endi {gw} {em:08x}\n"));
+                    emit_warp(trace, io_error, stats, "endi", gw, em);
                 }
             }
             DOp::Fence | DOp::Nop => {}
@@ -1821,6 +1820,119 @@ impl fmt::Display for Loc {
     }
 }
 
+/// Appends the decimal digits of `v`.
+#[inline]
+fn push_dec(buf: &mut [u8; 96], len: &mut usize, v: u64) {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    let mut x = v;
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
+    }
+    let n = tmp.len() - i;
+    buf[*len..*len + n].copy_from_slice(&tmp[i..]);
+    *len += n;
+}
+
+/// Appends the lower-case hex digits of `v` (at least `min` digits).
+#[inline]
+fn push_hex(buf: &mut [u8; 96], len: &mut usize, v: u64, min: usize) {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
+        .max(min)
+        .max(1);
+    for k in (0..digits).rev() {
+        buf[*len] = D[((v >> (4 * k)) & 0xf) as usize];
+        *len += 1;
+    }
+}
+
+#[inline]
+fn push_str(buf: &mut [u8; 96], len: &mut usize, s: &str) {
+    buf[*len..*len + s.len()].copy_from_slice(s.as_bytes());
+    *len += s.len();
+}
+
+/// Writes `NAME T LOC\n` (the `Display` of [`Loc`], without the formatting machinery: the
+/// per-thread events are most of a trace).
+fn emit_access(
+    trace: &mut Option<&mut dyn Write>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    name: &str,
+    t: u64,
+    loc: &Loc,
+) {
+    let Some(out) = trace.as_mut() else { return };
+    if io_error.is_some() {
+        return;
+    }
+    let mut buf = [0u8; 96];
+    let mut n = 0;
+    push_str(&mut buf, &mut n, name);
+    push_str(&mut buf, &mut n, " ");
+    push_dec(&mut buf, &mut n, t);
+    match loc.0 {
+        Region::Global => {
+            push_str(&mut buf, &mut n, " g:0x");
+            push_hex(&mut buf, &mut n, loc.2, 1);
+        }
+        Region::Shared => {
+            push_str(&mut buf, &mut n, " s");
+            push_dec(&mut buf, &mut n, loc.3);
+            push_str(&mut buf, &mut n, ":0x");
+            push_hex(&mut buf, &mut n, loc.1, 1);
+        }
+        Region::Local => {
+            push_str(&mut buf, &mut n, " l");
+            push_dec(&mut buf, &mut n, loc.4);
+            push_str(&mut buf, &mut n, ":0x");
+            push_hex(&mut buf, &mut n, loc.1, 1);
+        }
+        Region::Param => {
+            push_str(&mut buf, &mut n, " p:0x");
+            push_hex(&mut buf, &mut n, loc.1, 1);
+        }
+    }
+    push_str(&mut buf, &mut n, "\n");
+    if let Err(e) = out.write_all(&buf[..n]) {
+        *io_error = Some(e);
+    }
+    stats.trace_events += 1;
+}
+
+/// Writes `NAME W MASK\n` with the mask as 8 hex digits.
+fn emit_warp(
+    trace: &mut Option<&mut dyn Write>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    name: &str,
+    w: u64,
+    mask: u32,
+) {
+    let Some(out) = trace.as_mut() else { return };
+    if io_error.is_some() {
+        return;
+    }
+    let mut buf = [0u8; 96];
+    let mut n = 0;
+    push_str(&mut buf, &mut n, name);
+    push_str(&mut buf, &mut n, " ");
+    push_dec(&mut buf, &mut n, w);
+    push_str(&mut buf, &mut n, " ");
+    push_hex(&mut buf, &mut n, u64::from(mask), 8);
+    push_str(&mut buf, &mut n, "\n");
+    if let Err(e) = out.write_all(&buf[..n]) {
+        *io_error = Some(e);
+    }
+    stats.trace_events += 1;
+}
+
 fn emit_to(
     trace: &mut Option<&mut dyn Write>,
     io_error: &mut Option<std::io::Error>,
@@ -1833,6 +1945,30 @@ fn emit_to(
                 *io_error = Some(e);
             }
             stats.trace_events += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_event_encoding_matches_display() {
+        for loc in [
+            Loc(Region::Global, 0, 0x1_0000_0abc, 3, 7),
+            Loc(Region::Shared, 0x1f0, 0, 12, 7),
+            Loc(Region::Local, 0, 0, 1, 123_456),
+            Loc(Region::Param, 8, 0, 0, 0),
+        ] {
+            let mut out: Vec<u8> = Vec::new();
+            let mut tr: Option<&mut dyn Write> = Some(&mut out);
+            let (mut err, mut st) = (None, Stats::default());
+            emit_access(&mut tr, &mut err, &mut st, "relGlb", 1_048_575, &loc);
+            emit_warp(&mut tr, &mut err, &mut st, "endi", 32767, 0x0000_ffff);
+            let want = format!("relGlb 1048575 {loc}\nendi 32767 0000ffff\n");
+            assert_eq!(String::from_utf8(out).unwrap(), want);
+            assert_eq!(st.trace_events, 2);
         }
     }
 }
