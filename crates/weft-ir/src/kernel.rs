@@ -314,6 +314,17 @@ pub enum KOp {
         pos: Operand,
         len: Operand,
     },
+    /// Funnel shift `shf.{l,r}.{wrap,clamp}.b32`: shifts the 64-bit `b:a` left (keeping the
+    /// high word) or right (keeping the low word) by `c` (masked to 5 bits with `wrap`,
+    /// clamped to 32 with `clamp`).
+    Shf {
+        left: bool,
+        wrap: bool,
+        dst: Reg,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+    },
     /// Byte permute `prmt.b32` (default mode).
     Prmt {
         dst: Reg,

@@ -1116,6 +1116,20 @@ impl<'a> Lowerer<'a> {
                     len: self.src(i, 4, DataType::U32)?,
                 }
             }
+            O::Shf => {
+                let (Some(dir), Some(mode)) = (m.shf_dir, m.shf_mode) else {
+                    return Err(self.unsupported(i, " (direction and mode required)"));
+                };
+                let t = DataType::B32;
+                KOp::Shf {
+                    left: dir == ShfDir::L,
+                    wrap: mode == ShfMode::Wrap,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, t)?,
+                    b: self.src(i, 2, t)?,
+                    c: self.src(i, 3, DataType::U32)?,
+                }
+            }
             O::Prmt => {
                 if !i.mods.types.iter().all(|t| *t == ScalarType::B32) || i.operands.len() != 4 {
                     return Err(self.unsupported(i, " (only the default mode of prmt.b32)"));

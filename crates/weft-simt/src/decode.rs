@@ -236,6 +236,14 @@ pub enum DOp {
         len: Src,
         bits: u16,
     },
+    Shf {
+        left: bool,
+        wrap: bool,
+        dst: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
     Prmt {
         dst: u32,
         a: Src,
@@ -615,6 +623,21 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
                 pos: src(pos),
                 len: src(len),
                 bits: ty.bits,
+            },
+            KOp::Shf {
+                left,
+                wrap,
+                dst,
+                a,
+                b,
+                c,
+            } => DOp::Shf {
+                left: *left,
+                wrap: *wrap,
+                dst: dst.0,
+                a: src(a),
+                b: src(b),
+                c: src(c),
             },
             KOp::Prmt { dst, a, b, sel } => DOp::Prmt {
                 dst: dst.0,

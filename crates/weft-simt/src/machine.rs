@@ -1352,6 +1352,27 @@ impl<'a> Machine<'a> {
                     set!(*dst, l, alu::trunc(v, *bits));
                 });
             }
+            DOp::Shf {
+                left,
+                wrap,
+                dst,
+                a,
+                b,
+                c,
+            } => {
+                for_lanes!(em, l, {
+                    let pair = ((rv(regs, *b, l, &sp) & 0xffff_ffff) << 32)
+                        | (rv(regs, *a, l, &sp) & 0xffff_ffff);
+                    let n = rv(regs, *c, l, &sp) as u32;
+                    let n = if *wrap { n & 31 } else { n.min(32) };
+                    let v = if *left {
+                        (pair << n) >> 32
+                    } else {
+                        (pair >> n) & 0xffff_ffff
+                    };
+                    set!(*dst, l, v & 0xffff_ffff);
+                });
+            }
             DOp::Prmt { dst, a, b, sel } => {
                 for_lanes!(em, l, {
                     let bytes = ((rv(regs, *b, l, &sp) & 0xffff_ffff) << 32)
