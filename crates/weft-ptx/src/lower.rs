@@ -151,6 +151,8 @@ struct Lowerer<'a> {
     /// Functions being inlined, innermost last (recursion is refused).
     call_stack: Vec<String>,
     inlined: usize,
+    /// `.file` indices of weft's shim headers: their lines are not the user's.
+    shim_files: Vec<u32>,
 }
 
 fn var_size(ty: ScalarType, vector: Option<VecWidth>, dims: &[Option<u64>]) -> u64 {
@@ -224,6 +226,18 @@ impl<'a> Lowerer<'a> {
             prefix: String::new(),
             call_stack: Vec::new(),
             inlined: 0,
+            shim_files: module
+                .items
+                .iter()
+                .filter_map(|it| match it {
+                    Item::File { index, path, .. }
+                        if path.ends_with("weft_cuda.h") || path.ends_with("weft_opencl.h") =>
+                    {
+                        Some(*index)
+                    }
+                    _ => None,
+                })
+                .collect(),
         };
         // Parameters, laid out in order at their natural alignment (§5.1.6).
         let mut off = 0u32;
@@ -371,11 +385,15 @@ impl<'a> Lowerer<'a> {
                 Statement::Loc {
                     file, line, col, ..
                 } => {
-                    self.loc = Some(SrcLoc {
-                        file: *file,
-                        line: *line,
-                        col: *col,
-                    });
+                    // Code inlined from weft's shim headers (`__shfl_sync`, `atomicAdd`, ...)
+                    // keeps the user's last source line: that is where the built-in is called.
+                    if !self.shim_files.contains(file) || self.loc.is_none() {
+                        self.loc = Some(SrcLoc {
+                            file: *file,
+                            line: *line,
+                            col: *col,
+                        });
+                    }
                 }
             }
         }

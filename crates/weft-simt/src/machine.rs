@@ -155,7 +155,7 @@ pub enum Finding {
         /// Threads (linear index in the CTA) that exited before the barrier.
         exited: Vec<u32>,
     },
-    /// `bar.warp.sync`/`__syncwarp` with member lanes not active.
+    /// `bar.warp.sync`/`__syncwarp`, `shfl.sync` or `vote.sync` with member lanes not active.
     WarpSyncDivergence { site: Site, missing: Vec<u32> },
     /// No warp can make progress: every resident warp waits at a barrier.
     Deadlock { blocked: Vec<(Site, u32, Vec<u32>)> },
@@ -1094,6 +1094,8 @@ impl<'a> Machine<'a> {
         };
         let regs = &mut warp.regs;
         let mut next = pc + 1;
+        // Member lanes of a `.sync` warp operation that are not executing it.
+        let mut sync_div = 0u32;
         macro_rules! set {
             ($r:expr, $l:expr, $v:expr) => {
                 regs[$r as usize * WARP + $l] = $v
@@ -1674,8 +1676,9 @@ impl<'a> Machine<'a> {
                 a,
                 b,
                 c,
-                mask: _,
+                mask,
             } => {
+                sync_div = member_gap(regs, *mask, em, warp.live, &sp);
                 let mut vals = [0u64; WARP];
                 let mut oks = [false; WARP];
                 for_lanes!(em, l, {
@@ -1719,8 +1722,9 @@ impl<'a> Machine<'a> {
                 dst,
                 p,
                 neg,
-                mask: _,
+                mask,
             } => {
+                sync_div = member_gap(regs, *mask, em, warp.live, &sp);
                 let mut ballot = 0u32;
                 for_lanes!(em, l, {
                     if (rv(regs, *p, l, &sp) & 1 == 1) != *neg {
@@ -1744,6 +1748,9 @@ impl<'a> Machine<'a> {
             }
         }
         warp.stack.last_mut().expect("frame").pc = next;
+        if sync_div != 0 {
+            return Post::WarpSyncDiv(sync_div);
+        }
         Post::None
     }
 
@@ -1761,6 +1768,21 @@ impl<'a> Machine<'a> {
 
 fn warp_local(local: &[u8], lb: usize, lane: usize) -> &[u8] {
     &local[lane * lb..(lane + 1) * lb]
+}
+
+/// Live lanes named in the member mask of a `shfl.sync`/`vote.sync` that are not active.
+fn member_gap(
+    regs: &[u64],
+    mask: Src,
+    em: u32,
+    live: u32,
+    sp: &dyn Fn(SpecialReg, usize) -> u64,
+) -> u32 {
+    if em == 0 {
+        return 0;
+    }
+    let l0 = em.trailing_zeros() as usize;
+    (rv(regs, mask, l0, sp) as u32) & live & !em
 }
 
 /// All 32 lanes of operand `s` (registers exist for every lane, active or not).
