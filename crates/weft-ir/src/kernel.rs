@@ -536,3 +536,234 @@ impl Kernel {
         (offs, off)
     }
 }
+
+impl Kernel {
+    /// Checks that every register, variable and parameter index and every branch target is
+    /// in range, so engines can index without checks. The error names the instruction.
+    pub fn validate(&self) -> Result<(), String> {
+        let nr = self.regs.len();
+        let reg = |r: &Reg, pc: usize| -> Result<(), String> {
+            if r.index() < nr {
+                Ok(())
+            } else {
+                Err(format!(
+                    "instruction {pc}: register {} out of range ({nr} registers)",
+                    r.0
+                ))
+            }
+        };
+        let opnd = |o: &Operand, pc: usize| -> Result<(), String> {
+            match o {
+                Operand::Reg(r) => reg(r, pc),
+                Operand::VarAddr { var, .. } if *var as usize >= self.vars.len() => {
+                    Err(format!("instruction {pc}: variable {var} out of range"))
+                }
+                _ => Ok(()),
+            }
+        };
+        let addr = |a: &Addr, pc: usize| -> Result<(), String> {
+            match a.base {
+                AddrBase::Reg(r) => reg(&r, pc),
+                AddrBase::Var(v) if v as usize >= self.vars.len() => {
+                    Err(format!("instruction {pc}: variable {v} out of range"))
+                }
+                AddrBase::Param(p) if p as usize >= self.params.len() => {
+                    Err(format!("instruction {pc}: parameter {p} out of range"))
+                }
+                _ => Ok(()),
+            }
+        };
+        for p in &self.params {
+            if p.offset.saturating_add(p.size) > self.param_bytes {
+                return Err(format!(
+                    "parameter `{}` lies outside the param space",
+                    p.name
+                ));
+            }
+        }
+        for (pc, i) in self.code.iter().enumerate() {
+            if let Some(g) = &i.guard {
+                reg(&g.reg, pc)?;
+            }
+            let mut regs: Vec<&Reg> = Vec::new();
+            let mut ops: Vec<&Operand> = Vec::new();
+            match &i.op {
+                KOp::Mov { dst, src, .. } => {
+                    regs.push(dst);
+                    ops.push(src);
+                }
+                KOp::Unary { dst, a, .. } => {
+                    regs.push(dst);
+                    ops.push(a);
+                }
+                KOp::Binary { dst, a, b, .. } => {
+                    regs.push(dst);
+                    ops.extend([a, b]);
+                }
+                KOp::Mad { dst, a, b, c, .. } => {
+                    regs.push(dst);
+                    ops.extend([a, b, c]);
+                }
+                KOp::Setp {
+                    dst,
+                    dst2,
+                    a,
+                    b,
+                    combine,
+                    ..
+                } => {
+                    regs.push(dst);
+                    regs.extend(dst2.iter());
+                    ops.extend([a, b]);
+                    ops.extend(combine.iter().map(|(_, p, _)| p));
+                }
+                KOp::Selp {
+                    dst, a, b, pred, ..
+                } => {
+                    regs.push(dst);
+                    ops.extend([a, b, pred]);
+                }
+                KOp::Cvt { dst, src, .. } | KOp::Cvta { dst, src, .. } => {
+                    regs.push(dst);
+                    ops.push(src);
+                }
+                KOp::Bfe {
+                    dst, a, pos, len, ..
+                } => {
+                    regs.push(dst);
+                    ops.extend([a, pos, len]);
+                }
+                KOp::Bfi {
+                    dst,
+                    a,
+                    b,
+                    pos,
+                    len,
+                    ..
+                } => {
+                    regs.push(dst);
+                    ops.extend([a, b, pos, len]);
+                }
+                KOp::Shf { dst, a, b, c, .. } => {
+                    regs.push(dst);
+                    ops.extend([a, b, c]);
+                }
+                KOp::Prmt { dst, a, b, sel } => {
+                    regs.push(dst);
+                    ops.extend([a, b, sel]);
+                }
+                KOp::Ld { dst, addr: a, .. } => {
+                    regs.extend(dst.iter().flatten());
+                    addr(a, pc)?;
+                }
+                KOp::St { src, addr: a, .. } => {
+                    ops.extend(src.iter());
+                    addr(a, pc)?;
+                }
+                KOp::Atom {
+                    dst,
+                    addr: a,
+                    args,
+                    op,
+                    ..
+                } => {
+                    regs.extend(dst.iter());
+                    ops.extend(args.iter());
+                    addr(a, pc)?;
+                    if args.len() != op.arity() {
+                        return Err(format!(
+                            "instruction {pc}: `{}` takes {} operands",
+                            op.name(),
+                            op.arity()
+                        ));
+                    }
+                }
+                KOp::Barrier { id, count, red, .. } => {
+                    ops.push(id);
+                    ops.extend(count.iter());
+                    if let Some((_, d, p, _)) = red {
+                        regs.push(d);
+                        ops.push(p);
+                    }
+                }
+                KOp::Bra { target } => {
+                    if *target as usize > self.code.len() {
+                        return Err(format!(
+                            "instruction {pc}: branch target {target} out of range"
+                        ));
+                    }
+                }
+                KOp::Shfl {
+                    dst,
+                    dst_pred,
+                    a,
+                    b,
+                    c,
+                    mask,
+                    ..
+                } => {
+                    regs.push(dst);
+                    regs.extend(dst_pred.iter());
+                    ops.extend([a, b, c, mask]);
+                }
+                KOp::Vote {
+                    dst, pred, mask, ..
+                } => {
+                    regs.push(dst);
+                    ops.extend([pred, mask]);
+                }
+                KOp::Activemask { dst } => regs.push(dst),
+                KOp::Fence { .. } | KOp::Exit | KOp::Nop | KOp::Trap => {}
+            }
+            for r in regs {
+                reg(r, pc)?;
+            }
+            for o in ops {
+                opnd(o, pc)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validate_catches_bad_indices_and_json_round_trips() {
+        let ins = |op| KInstr {
+            guard: None,
+            op,
+            span: Span::default(),
+            loc: None,
+        };
+        let mut k = Kernel {
+            name: "k".into(),
+            regs: vec![KReg {
+                name: "%r1".into(),
+                ty: DataType::U32,
+            }],
+            code: vec![
+                ins(KOp::Mov {
+                    ty: DataType::U32,
+                    dst: Reg(0),
+                    src: Operand::Imm(1),
+                }),
+                ins(KOp::Exit),
+            ],
+            ..Kernel::default()
+        };
+        assert_eq!(k.validate(), Ok(()));
+        let json = serde_json::to_string(&k).unwrap();
+        assert_eq!(serde_json::from_str::<Kernel>(&json).unwrap(), k);
+        k.code[0] = ins(KOp::Mov {
+            ty: DataType::U32,
+            dst: Reg(3),
+            src: Operand::Imm(1),
+        });
+        assert!(k.validate().unwrap_err().contains("register 3"));
+        k.code[0] = ins(KOp::Bra { target: 9 });
+        assert!(k.validate().unwrap_err().contains("branch target"));
+    }
+}

@@ -418,6 +418,7 @@ pub fn run<'a>(
     opts: &Options,
     trace: Option<&'a mut dyn Write>,
 ) -> Result<Outcome, SimtError> {
+    kernel.validate().map_err(SimtError::Launch)?;
     if cfg.grid.contains(&0) || cfg.block.contains(&0) {
         return Err(SimtError::Launch(
             "grid and block dimensions must be at least 1".into(),
