@@ -13,7 +13,10 @@
 //! [`Span`]. An engine that understands `MemAttrs` of a litmus load understands a kernel load.
 //!
 //! Device-function calls are inlined by the front-end (`weft-ptx`'s lowering); predicated
-//! instructions keep their guard ([`KInstr::guard`]).
+//! instructions keep their guard ([`KInstr::guard`]). The control-flow graph is implicit in
+//! the flat code (fall-through, [`KOp::Bra`] targets, [`KOp::Exit`]); `weft-simt::ipdom`
+//! derives successors and immediate post-dominators from it. [`Kernel::validate`] checks every
+//! index, so engines may index without checks.
 
 use serde::{Deserialize, Serialize};
 
