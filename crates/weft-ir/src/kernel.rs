@@ -9,7 +9,7 @@
 //! by one. Instead a [`Kernel`] is a flat list of [`KInstr`] (labels resolved to instruction
 //! indices, as the emulator and the CFG analyses want them) that *shares the vocabulary* of
 //! the litmus IR: [`MemAttrs`] (order, scope, volatile, cache operator, state space, type),
-//! [`RmwOp`], [`FenceKind`], [`BarrierKind`], [`Scope`], [`MemSpace`], [`DataType`] and
+//! [`RmwOp`], [`FenceKind`], [`BarrierKind`], [`crate::Scope`], [`MemSpace`], [`DataType`] and
 //! [`Span`]. An engine that understands `MemAttrs` of a litmus load understands a kernel load.
 //!
 //! Device-function calls are inlined by the front-end (`weft-ptx`'s lowering); predicated
