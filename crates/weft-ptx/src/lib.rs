@@ -1,8 +1,8 @@
 //! weft-ptx: a lexer and parser for the PTX that clang (NVPTX back-end) and nvcc emit for
 //! ordinary CUDA and OpenCL kernels, producing a typed syntax tree ([`ast`]).
 //!
-//! This crate stops at syntax. Lowering to weft's IR (and from there to the SIMT emulator,
-//! race detector and model checker) lives elsewhere; the AST is shaped for it: every
+//! [`lower`] turns a kernel into weft's kernel IR ([`weft_ir::kernel::Kernel`]) for the SIMT
+//! emulator, race detector and model checker; the AST is shaped for it: every
 //! instruction is `{ guard, opcode, mods, operands }` where [`ast::Modifiers`] holds the
 //! memory order (`.relaxed/.acquire/.release/.acq_rel/.sc/.weak/.volatile`), scope
 //! (`.cta/.gpu/.sys`), state space, cache operator, types, vector width, comparison,
@@ -27,9 +27,11 @@
 pub mod ast;
 pub mod error;
 pub mod lexer;
+pub mod lower;
 pub mod parser;
 pub mod print;
 
 pub use ast::{Instruction, Module, Opcode, Operand};
 pub use error::ParseError;
+pub use lower::{lower_kernel, LowerError};
 pub use parser::parse;

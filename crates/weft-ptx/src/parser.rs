@@ -213,7 +213,17 @@ impl Parser {
                 ".file" => {
                     self.pos += 1;
                     let index = self.expect_u32("a file index")?;
-                    let path = self.expect_string("a file name string")?;
+                    let mut path = self.expect_string("a file name string")?;
+                    // clang writes `.file 1 "directory" "name"`: keep `directory/name`.
+                    if let Some(Tok::Str(name)) = self.peek() {
+                        let name = name.clone();
+                        self.pos += 1;
+                        path = if name.starts_with('/') || path.is_empty() {
+                            name
+                        } else {
+                            format!("{}/{name}", path.trim_end_matches('/'))
+                        };
+                    }
                     // Optional timestamp and size (§11.5.1).
                     while self.eat_punct(',') {
                         self.expect_int("a number")?;
@@ -226,10 +236,40 @@ impl Parser {
                     m.items.push(Item::Pragma { span, values });
                 }
                 ".section" => {
-                    return Err(Self::err_at(
-                        span,
-                        "debug sections (`.section`) are not supported; compile without -g",
-                    ))
+                    // DWARF sections (`-g`, `-gline-tables-only`) carry nothing weft reads:
+                    // skip `.section NAME { ... }` (balanced braces). Other sections are refused.
+                    self.pos += 1;
+                    let name = match self.peek() {
+                        Some(Tok::Dot(d)) => d.clone(),
+                        _ => {
+                            return Err(self.err_here(format!(
+                                "expected a section name, found {}",
+                                self.found()
+                            )))
+                        }
+                    };
+                    if !name.starts_with(".debug") {
+                        return Err(Self::err_at(
+                            span,
+                            format!("section `{name}` is not supported (only DWARF `.debug_*` sections are skipped)"),
+                        ));
+                    }
+                    self.pos += 1;
+                    self.expect_punct('{', "after the section name")?;
+                    let mut depth = 1usize;
+                    while depth > 0 {
+                        match self.bump() {
+                            Some(t) if t.tok == Tok::Punct('{') => depth += 1,
+                            Some(t) if t.tok == Tok::Punct('}') => depth -= 1,
+                            Some(_) => {}
+                            None => {
+                                return Err(Self::err_at(
+                                    span,
+                                    "unterminated `.section` (missing `}`)",
+                                ))
+                            }
+                        }
+                    }
                 }
                 _ => {
                     let linkage = self.linkage();
@@ -660,6 +700,31 @@ impl Parser {
                         let file = self.expect_u32("a file index")?;
                         let line = self.expect_u32("a line")?;
                         let col = self.expect_u32("a column")?;
+                        // `, function_name LABEL[+N], inlined_at F L C` (§11.5.2): inlining
+                        // provenance, not kept.
+                        while self.eat_punct(',') {
+                            let (kw, kspan) =
+                                self.expect_ident("`function_name` or `inlined_at`")?;
+                            match kw.as_str() {
+                                "function_name" => {
+                                    self.expect_ident("a label")?;
+                                    if self.eat_punct('+') {
+                                        self.expect_int("an offset")?;
+                                    }
+                                }
+                                "inlined_at" => {
+                                    for what in ["a file index", "a line", "a column"] {
+                                        self.expect_u32(what)?;
+                                    }
+                                }
+                                _ => {
+                                    return Err(Self::err_at(
+                                        kspan,
+                                        format!("unknown `.loc` attribute `{kw}`"),
+                                    ))
+                                }
+                            }
+                        }
                         out.push(Statement::Loc {
                             span,
                             file,

@@ -6,6 +6,7 @@
 
 mod cmd;
 mod inputs;
+mod kernel_cmd;
 mod out;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,10 @@ enum Command {
     Show(cmd::show::Args),
     /// Simulate litmus tests under a .cat memory model (herd7-style output).
     Sim(cmd::sim::Args),
+    /// Run a CUDA/OpenCL/PTX kernel on the SIMT emulator; print buffers and findings.
+    RunKernel(kernel_cmd::RunArgs),
+    /// Print the PTX a CUDA/OpenCL kernel compiles to (clang-19).
+    Ptx(kernel_cmd::PtxArgs),
 }
 
 /// Process exit codes.
@@ -53,6 +58,8 @@ fn main() {
         Command::Parse(a) => cmd::parse::run(a),
         Command::Show(a) => cmd::show::run(a),
         Command::Sim(a) => cmd::sim::run(a),
+        Command::RunKernel(a) => kernel_cmd::run_kernel(a),
+        Command::Ptx(a) => kernel_cmd::run_ptx(a),
     };
     std::process::exit(code);
 }

@@ -1,0 +1,1337 @@
+//! Lowering of a parsed PTX kernel ([`crate::ast`]) to weft's kernel IR
+//! ([`weft_ir::kernel::Kernel`]): registers and variables resolved to indices, labels to
+//! instruction indices, qualifiers to [`MemAttrs`] (PTX ISA §8 `.sem`/`.scope`, §5.1 state
+//! spaces, §9.7 instruction semantics).
+//!
+//! Every instruction is either lowered faithfully or refused with a [`LowerError`] naming the
+//! instruction and its `line:col`; nothing is skipped. Calls of device functions defined in the
+//! module are inlined (registers and labels renamed per call site, `.param` call-sequence
+//! variables become per-thread storage); recursion and external functions are refused.
+
+use std::collections::HashMap;
+
+use weft_ir::attrs::{
+    BarrierKind, DataType, FenceKind, MemAttrs, MemSpace, Order, RmwOp, TypeKind,
+};
+use weft_ir::code::Reg;
+use weft_ir::kernel::{
+    Addr, AddrBase, BarRed, KBinOp, KBoolOp, KCmp, KGuard, KInstr, KOp, KParam, KReg, KUnOp, KVar,
+    Kernel, Operand as KOperand, Rounding, ShflMode as KShfl, SpecialReg as KSreg, SrcLoc,
+    VoteMode as KVote,
+};
+use weft_ir::{Scope as IrScope, Span as IrSpan};
+
+use crate::ast::*;
+use crate::error::ParseError;
+
+/// A lowering error: same shape as a parse error (`line:col: message`).
+pub type LowerError = ParseError;
+
+type LResult<T> = Result<T, LowerError>;
+
+fn err(span: crate::lexer::Span, msg: impl Into<String>) -> LowerError {
+    ParseError::new(span.line, span.col, msg)
+}
+
+/// Lowers the kernel called `name` (or the only kernel, when `name` is `None`) of `module`.
+pub fn lower_kernel(module: &Module, name: Option<&str>) -> LResult<Kernel> {
+    let kernels: Vec<&Function> = module.kernels().collect();
+    let f = match name {
+        Some(n) => kernels
+            .iter()
+            .find(|k| k.name == n || crate_demangle(&k.name) == n)
+            .copied()
+            .ok_or_else(|| {
+                ParseError::new(
+                    1,
+                    1,
+                    format!(
+                        "no kernel `{n}` in the module (kernels: {})",
+                        kernels
+                            .iter()
+                            .map(|k| k.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?,
+        None => match kernels.as_slice() {
+            [k] => *k,
+            [] => {
+                return Err(ParseError::new(
+                    1,
+                    1,
+                    "the module defines no kernel (`.entry`)",
+                ))
+            }
+            ks => {
+                return Err(ParseError::new(
+                    1,
+                    1,
+                    format!(
+                        "the module defines {} kernels; name one ({})",
+                        ks.len(),
+                        ks.iter()
+                            .map(|k| k.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ))
+            }
+        },
+    };
+    Lowerer::new(module, f)?.run()
+}
+
+/// `_Z6kernelPi` → `kernel` (the length-prefixed name of a simple Itanium mangling).
+fn crate_demangle(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix("_Z") else {
+        return name;
+    };
+    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+    let Ok(n) = rest[..digits].parse::<usize>() else {
+        return name;
+    };
+    rest.get(digits..digits + n).unwrap_or(name)
+}
+
+/// Converts a PTX type; `None` for types the IR does not model (half precision, `.b128`).
+pub fn data_type(t: ScalarType) -> Option<DataType> {
+    use ScalarType::*;
+    let (kind, bits) = match t {
+        B8 => (TypeKind::Bits, 8),
+        B16 => (TypeKind::Bits, 16),
+        B32 => (TypeKind::Bits, 32),
+        B64 => (TypeKind::Bits, 64),
+        U8 => (TypeKind::Unsigned, 8),
+        U16 => (TypeKind::Unsigned, 16),
+        U32 => (TypeKind::Unsigned, 32),
+        U64 => (TypeKind::Unsigned, 64),
+        S8 => (TypeKind::Signed, 8),
+        S16 => (TypeKind::Signed, 16),
+        S32 => (TypeKind::Signed, 32),
+        S64 => (TypeKind::Signed, 64),
+        F32 => (TypeKind::Float, 32),
+        F64 => (TypeKind::Float, 64),
+        Pred => return Some(DataType::PRED),
+        B128 | F16 | F16x2 | Bf16 | Bf16x2 | Tf32 => return None,
+    };
+    Some(DataType { kind, bits })
+}
+
+fn space_of(s: Option<StateSpace>) -> Option<MemSpace> {
+    Some(match s {
+        None => MemSpace::Generic,
+        Some(StateSpace::Global) => MemSpace::Global,
+        Some(StateSpace::Shared | StateSpace::SharedCta) => MemSpace::Shared,
+        Some(StateSpace::Local) => MemSpace::Local,
+        Some(StateSpace::Const) => MemSpace::Constant,
+        Some(StateSpace::Param | StateSpace::ParamEntry) => MemSpace::Param,
+        Some(_) => return None,
+    })
+}
+
+struct Lowerer<'a> {
+    module: &'a Module,
+    f: &'a Function,
+    regs: Vec<KReg>,
+    reg_ix: HashMap<String, Reg>,
+    vars: Vec<KVar>,
+    var_ix: HashMap<String, u32>,
+    params: Vec<KParam>,
+    param_ix: HashMap<String, u32>,
+    code: Vec<KInstr>,
+    labels: HashMap<String, u32>,
+    /// (instruction index, label, span) of branches to resolve.
+    fixups: Vec<(usize, String, crate::lexer::Span)>,
+    loc: Option<SrcLoc>,
+    /// Name prefix of the function body being lowered (empty for the kernel, `f#N:` for the
+    /// N-th inlined call).
+    prefix: String,
+    /// Functions being inlined, innermost last (recursion is refused).
+    call_stack: Vec<String>,
+    inlined: usize,
+    /// `.file` indices of weft's shim headers: their lines are not the user's.
+    shim_files: Vec<u32>,
+}
+
+fn var_size(ty: ScalarType, vector: Option<VecWidth>, dims: &[Option<u64>]) -> u64 {
+    let elem = u64::from(ty.bits().max(8) / 8)
+        * match vector {
+            None => 1,
+            Some(VecWidth::V2) => 2,
+            Some(VecWidth::V4) => 4,
+            Some(VecWidth::V8) => 8,
+        };
+    dims.iter()
+        .fold(elem, |acc, d| acc.saturating_mul(d.unwrap_or(0)))
+}
+
+fn flatten_init(init: &Initializer, ty: ScalarType, out: &mut Vec<u8>) -> Result<(), String> {
+    let width = (ty.bits().max(8) / 8) as usize;
+    let push = |out: &mut Vec<u8>, bits: u64| out.extend_from_slice(&bits.to_le_bytes()[..width]);
+    match init {
+        Initializer::Int(v) => {
+            if ty.is_float() {
+                let f = *v as f64;
+                push(
+                    out,
+                    if width == 4 {
+                        (f as f32).to_bits() as u64
+                    } else {
+                        f.to_bits()
+                    },
+                )
+            } else {
+                push(out, *v as u64)
+            }
+        }
+        Initializer::F32(b) => push(out, u64::from(*b)),
+        Initializer::F64(b) => push(out, *b),
+        Initializer::Float(f) => push(
+            out,
+            if width == 4 {
+                (*f as f32).to_bits() as u64
+            } else {
+                f.to_bits()
+            },
+        ),
+        Initializer::List(items) => {
+            for i in items {
+                flatten_init(i, ty, out)?;
+            }
+        }
+        Initializer::Symbol { name, .. } => {
+            return Err(format!("address initialisers (`{name}`) are not supported"))
+        }
+    }
+    Ok(())
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(module: &'a Module, f: &'a Function) -> LResult<Self> {
+        let mut l = Lowerer {
+            module,
+            f,
+            regs: Vec::new(),
+            reg_ix: HashMap::new(),
+            vars: Vec::new(),
+            var_ix: HashMap::new(),
+            params: Vec::new(),
+            param_ix: HashMap::new(),
+            code: Vec::new(),
+            labels: HashMap::new(),
+            fixups: Vec::new(),
+            loc: None,
+            prefix: String::new(),
+            call_stack: Vec::new(),
+            inlined: 0,
+            shim_files: module
+                .items
+                .iter()
+                .filter_map(|it| match it {
+                    Item::File { index, path, .. }
+                        if path.ends_with("weft_cuda.h") || path.ends_with("weft_opencl.h") =>
+                    {
+                        Some(*index)
+                    }
+                    _ => None,
+                })
+                .collect(),
+        };
+        // Parameters, laid out in order at their natural alignment (§5.1.6).
+        let mut off = 0u32;
+        for p in &f.params {
+            let ty = data_type(p.ty).ok_or_else(|| {
+                err(
+                    p.span,
+                    format!("parameter type `{}` is not supported", p.ty),
+                )
+            })?;
+            if p.dims.iter().any(|d| d.is_none()) {
+                return Err(err(p.span, "unsized array parameters are not supported"));
+            }
+            let size = var_size(p.ty, p.vector, &p.dims) as u32;
+            let align = p.align.unwrap_or((p.ty.bits().max(8) / 8).max(1)).max(1);
+            off = off.div_ceil(align) * align;
+            l.param_ix.insert(p.name.clone(), l.params.len() as u32);
+            l.params.push(KParam {
+                name: p.name.clone(),
+                ty,
+                size,
+                offset: off,
+            });
+            off += size;
+        }
+        // Module-scope variables, then the kernel's own.
+        for v in module.variables() {
+            l.add_var(v)?;
+        }
+        Ok(l)
+    }
+
+    fn add_var(&mut self, v: &Variable) -> LResult<()> {
+        let space = match v.space {
+            // `.param` variables of a body are call-sequence arguments: per-thread storage.
+            StateSpace::Param | StateSpace::ParamFunc => MemSpace::Local,
+            StateSpace::Global => MemSpace::Global,
+            StateSpace::Const => MemSpace::Constant,
+            StateSpace::Shared | StateSpace::SharedCta => MemSpace::Shared,
+            StateSpace::Local => MemSpace::Local,
+            other => {
+                return Err(err(
+                    v.span,
+                    format!("variables in `{other}` are not supported"),
+                ))
+            }
+        };
+        let size = var_size(v.ty, v.vector, &v.dims);
+        let mut init = Vec::new();
+        if let Some(i) = &v.init {
+            flatten_init(i, v.ty, &mut init).map_err(|m| err(v.span, m))?;
+        }
+        let align = v.align.unwrap_or((v.ty.bits().max(8) / 8).max(1));
+        self.var_ix
+            .insert(format!("{}{}", self.prefix, v.name), self.vars.len() as u32);
+        self.vars.push(KVar {
+            name: v.name.clone(),
+            space,
+            size,
+            align,
+            init,
+        });
+        Ok(())
+    }
+
+    fn run(mut self) -> LResult<Kernel> {
+        let body = self
+            .f
+            .body
+            .as_ref()
+            .expect("kernels() yields defined functions");
+        self.walk(body)?;
+        for (pc, label, span) in std::mem::take(&mut self.fixups) {
+            let t = *self
+                .labels
+                .get(&label)
+                .ok_or_else(|| err(span, format!("branch to undefined label `{label}`")))?;
+            if let KOp::Bra { target } = &mut self.code[pc].op {
+                *target = t;
+            }
+        }
+        let mut files = Vec::new();
+        for it in &self.module.items {
+            if let Item::File { index, path, .. } = it {
+                files.push((*index, path.clone()));
+            }
+        }
+        let reqntid = self.f.directives.iter().find_map(|d| match d {
+            FunctionDirective::Reqntid(v) => {
+                let mut a = [1u32; 3];
+                for (i, x) in v.iter().take(3).enumerate() {
+                    a[i] = *x;
+                }
+                Some(a)
+            }
+            _ => None,
+        });
+        let param_bytes = self
+            .params
+            .iter()
+            .map(|p| p.offset + p.size)
+            .max()
+            .unwrap_or(0);
+        Ok(Kernel {
+            name: self.f.name.clone(),
+            params: self.params,
+            param_bytes,
+            regs: self.regs,
+            vars: self.vars,
+            code: self.code,
+            files,
+            reqntid,
+        })
+    }
+
+    fn walk(&mut self, body: &[Statement]) -> LResult<()> {
+        for s in body {
+            match s {
+                Statement::Reg(d) => {
+                    let ty = data_type(d.ty).ok_or_else(|| {
+                        err(d.span, format!("register type `{}` is not supported", d.ty))
+                    })?;
+                    if d.vector.is_some() {
+                        return Err(err(d.span, "vector registers are not supported"));
+                    }
+                    for n in &d.names {
+                        match n.count {
+                            Some(c) => {
+                                for i in 0..c {
+                                    self.add_reg(format!("{}{i}", n.name), ty);
+                                }
+                            }
+                            None => self.add_reg(n.name.clone(), ty),
+                        }
+                    }
+                }
+                Statement::Var(v) => self.add_var(v)?,
+                Statement::Label { name, .. } => {
+                    self.labels
+                        .insert(format!("{}{name}", self.prefix), self.code.len() as u32);
+                }
+                Statement::Instr(i) => self.instr(i)?,
+                Statement::Block { body, .. } => self.walk(body)?,
+                Statement::Pragma { .. } => {}
+                Statement::Loc {
+                    file, line, col, ..
+                } => {
+                    // Code inlined from weft's shim headers (`__shfl_sync`, `atomicAdd`, ...)
+                    // keeps the user's last source line: that is where the built-in is called.
+                    if !self.shim_files.contains(file) || self.loc.is_none() {
+                        self.loc = Some(SrcLoc {
+                            file: *file,
+                            line: *line,
+                            col: *col,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The state space of `ld`/`st` whose address is operand `k`: `ld.param`/`st.param` on a
+    /// call-sequence variable (lowered to per-thread storage) is a local access.
+    fn access_space(&self, i: &Instruction, k: usize) -> LResult<MemSpace> {
+        let space = space_of(i.mods.space).ok_or_else(|| self.unsupported(i, ""))?;
+        if space == MemSpace::Param {
+            if let Some(Operand::Addr(Address {
+                base: crate::ast::AddrBase::Symbol(n),
+                ..
+            })) = i.operands.get(k)
+            {
+                if let Some(v) = self.var(n) {
+                    if self.vars[v as usize].space == MemSpace::Local {
+                        return Ok(MemSpace::Local);
+                    }
+                }
+            }
+        }
+        Ok(space)
+    }
+
+    /// A variable visible here: the current body's own (prefixed) or a module variable.
+    fn var(&self, name: &str) -> Option<u32> {
+        self.var_ix
+            .get(&format!("{}{name}", self.prefix))
+            .or_else(|| self.var_ix.get(name))
+            .copied()
+    }
+
+    /// Inlines `call (rets), f, (args);`: the callee's body is lowered in place with its
+    /// registers and labels renamed, its parameters bound to the caller's `.param` argument
+    /// variables, and each `ret` turned into a branch past the body.
+    fn inline_call(&mut self, i: &Instruction) -> LResult<()> {
+        let mut lists = Vec::new();
+        let mut callee = None;
+        for o in &i.operands {
+            match o {
+                Operand::List(v) => lists.push((callee.is_some(), v)),
+                Operand::Symbol { name, offset: 0 } | Operand::Reg(name) if callee.is_none() => {
+                    callee = Some(name.clone())
+                }
+                o => return Err(err(i.span, format!("`call`: unsupported operand {o:?}"))),
+            }
+        }
+        let name = callee.ok_or_else(|| err(i.span, "`call` without a callee"))?;
+        let rets: Vec<&Operand> = lists
+            .iter()
+            .filter(|(after, _)| !after)
+            .flat_map(|(_, v)| v.iter())
+            .collect();
+        let args: Vec<&Operand> = lists
+            .iter()
+            .filter(|(after, _)| *after)
+            .flat_map(|(_, v)| v.iter())
+            .collect();
+        let module = self.module;
+        let f = module
+            .function(&name)
+            .ok_or_else(|| err(i.span, format!("`call` of unknown function `{name}`")))?;
+        let body = f.body.as_ref().ok_or_else(|| {
+            err(
+                i.span,
+                format!("unsupported instruction `call` of `{name}`: the function has no body in this module (an external function)"),
+            )
+        })?;
+        if self.call_stack.iter().any(|c| c == &name) {
+            return Err(err(
+                i.span,
+                format!("unsupported recursive `call` of `{name}`"),
+            ));
+        }
+        if f.params.len() != args.len() || f.returns.len() != rets.len() {
+            return Err(err(
+                i.span,
+                format!(
+                    "`call` of `{name}` passes {} arguments and {} results; it takes {} and {}",
+                    args.len(),
+                    rets.len(),
+                    f.params.len(),
+                    f.returns.len()
+                ),
+            ));
+        }
+        let new_prefix = format!("{}{name}#{}:", self.prefix, self.inlined);
+        self.inlined += 1;
+        for (p, a) in f
+            .params
+            .iter()
+            .chain(&f.returns)
+            .zip(args.iter().chain(&rets))
+        {
+            if p.space != StateSpace::Param {
+                return Err(err(
+                    p.span,
+                    format!(
+                        "`{}`: only `.param` parameters of device functions are supported",
+                        p.name
+                    ),
+                ));
+            }
+            let v = match a {
+                Operand::Symbol {
+                    name: an,
+                    offset: 0,
+                }
+                | Operand::Reg(an) => self.var(an),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                err(
+                    i.span,
+                    format!("`call` of `{name}`: argument {a:?} is not a `.param` variable"),
+                )
+            })?;
+            self.var_ix.insert(format!("{new_prefix}{}", p.name), v);
+        }
+        let old = std::mem::replace(&mut self.prefix, new_prefix);
+        self.call_stack.push(name);
+        let r = self.walk(body);
+        self.labels
+            .insert(format!("{}$weft_ret", self.prefix), self.code.len() as u32);
+        self.call_stack.pop();
+        self.prefix = old;
+        r
+    }
+
+    fn add_reg(&mut self, name: String, ty: DataType) {
+        let r = Reg(self.regs.len() as u32);
+        self.reg_ix.insert(format!("{}{name}", self.prefix), r);
+        self.regs.push(KReg { name, ty });
+    }
+
+    fn reg(&self, name: &str, span: crate::lexer::Span) -> LResult<Reg> {
+        self.reg_ix
+            .get(&format!("{}{name}", self.prefix))
+            .copied()
+            .ok_or_else(|| err(span, format!("undeclared register `{name}`")))
+    }
+
+    fn dst(&self, i: &Instruction, k: usize) -> LResult<Reg> {
+        match i.operands.get(k) {
+            Some(Operand::Reg(n)) => self.reg(n, i.span),
+            other => Err(err(
+                i.span,
+                format!(
+                    "`{}`: operand {} must be a register, found {other:?}",
+                    i.mnemonic(),
+                    k + 1
+                ),
+            )),
+        }
+    }
+
+    fn src(&self, i: &Instruction, k: usize, ty: DataType) -> LResult<KOperand> {
+        let op = i.operands.get(k).ok_or_else(|| {
+            err(
+                i.span,
+                format!("`{}`: missing operand {}", i.mnemonic(), k + 1),
+            )
+        })?;
+        self.operand(i, op, ty)
+    }
+
+    fn operand(&self, i: &Instruction, op: &Operand, ty: DataType) -> LResult<KOperand> {
+        let is_f32 = ty.kind == TypeKind::Float && ty.bits == 32;
+        Ok(match op {
+            Operand::Reg(n) => KOperand::Reg(self.reg(n, i.span)?),
+            Operand::Special(s) => KOperand::Special(sreg(*s).ok_or_else(|| {
+                err(
+                    i.span,
+                    format!(
+                        "`{}`: special register {s:?} is not supported",
+                        i.mnemonic()
+                    ),
+                )
+            })?),
+            Operand::Int(v) => {
+                if ty.kind == TypeKind::Float {
+                    // An integer literal with a float type is its value.
+                    let f = *v as f64;
+                    KOperand::Imm(if is_f32 {
+                        (f as f32).to_bits() as u64
+                    } else {
+                        f.to_bits()
+                    })
+                } else {
+                    KOperand::Imm(*v as u64)
+                }
+            }
+            Operand::F32(b) => {
+                if is_f32 || ty.kind != TypeKind::Float {
+                    KOperand::Imm(u64::from(*b))
+                } else {
+                    KOperand::Imm((f32::from_bits(*b) as f64).to_bits())
+                }
+            }
+            Operand::F64(b) => {
+                if is_f32 {
+                    KOperand::Imm((f64::from_bits(*b) as f32).to_bits() as u64)
+                } else {
+                    KOperand::Imm(*b)
+                }
+            }
+            Operand::Float(f) => KOperand::Imm(if is_f32 {
+                (*f as f32).to_bits() as u64
+            } else {
+                f.to_bits()
+            }),
+            Operand::Symbol { name, offset } => match self.var(name) {
+                Some(v) => KOperand::VarAddr {
+                    var: v,
+                    offset: *offset,
+                },
+                None => {
+                    return Err(err(
+                        i.span,
+                        format!(
+                            "`{}`: the address of `{name}` is not supported here",
+                            i.mnemonic()
+                        ),
+                    ))
+                }
+            },
+            other => {
+                return Err(err(
+                    i.span,
+                    format!("`{}`: unsupported operand {other:?}", i.mnemonic()),
+                ))
+            }
+        })
+    }
+
+    fn addr(&self, i: &Instruction, k: usize) -> LResult<Addr> {
+        match i.operands.get(k) {
+            Some(Operand::Addr(a)) => {
+                let base = match &a.base {
+                    crate::ast::AddrBase::Reg(n) => AddrBase::Reg(self.reg(n, i.span)?),
+                    crate::ast::AddrBase::Symbol(n) => {
+                        if let Some(v) = self.var(n) {
+                            AddrBase::Var(v)
+                        } else if let Some(&p) = self.param_ix.get(n) {
+                            AddrBase::Param(p)
+                        } else {
+                            return Err(err(i.span, format!("unknown symbol `{n}` in an address")));
+                        }
+                    }
+                    crate::ast::AddrBase::Absolute(x) => AddrBase::Abs(*x as u64),
+                };
+                Ok(Addr {
+                    base,
+                    offset: a.offset,
+                })
+            }
+            other => Err(err(
+                i.span,
+                format!(
+                    "`{}`: operand {} must be an address, found {other:?}",
+                    i.mnemonic(),
+                    k + 1
+                ),
+            )),
+        }
+    }
+
+    fn ty(&self, i: &Instruction, k: usize) -> LResult<DataType> {
+        let t = *i.mods.types.get(k).ok_or_else(|| {
+            err(
+                i.span,
+                format!("`{}`: missing instruction type", i.mnemonic()),
+            )
+        })?;
+        data_type(t).ok_or_else(|| {
+            err(
+                i.span,
+                format!("`{}`: type `{t}` is not supported", i.mnemonic()),
+            )
+        })
+    }
+
+    fn mem_attrs(&self, i: &Instruction, space: MemSpace, ty: DataType) -> LResult<MemAttrs> {
+        let mut a = MemAttrs {
+            space: Some(space),
+            ty: Some(ty),
+            ..MemAttrs::default()
+        };
+        a.order = match i.mods.sem {
+            None | Some(Sem::Weak) => {
+                if matches!(i.opcode, Opcode::Atom | Opcode::Red) {
+                    Order::Relaxed
+                } else {
+                    Order::Plain
+                }
+            }
+            Some(Sem::Volatile) => {
+                a.volatile = true;
+                Order::Plain
+            }
+            Some(Sem::Relaxed) => Order::Relaxed,
+            Some(Sem::Acquire) => Order::Acquire,
+            Some(Sem::Release) => Order::Release,
+            Some(Sem::AcqRel) => Order::AcqRel,
+            Some(Sem::Sc) => Order::SeqCst,
+            Some(Sem::Mmio) => {
+                return Err(err(
+                    i.span,
+                    format!("`{}`: `.mmio` is not supported", i.mnemonic()),
+                ))
+            }
+        };
+        a.scope = match i.mods.scope {
+            None => {
+                if a.order.is_atomic() {
+                    Some(IrScope::Gpu)
+                } else {
+                    None
+                }
+            }
+            Some(s) => Some(self.scope(i, s)?),
+        };
+        Ok(a)
+    }
+
+    fn scope(&self, i: &Instruction, s: Scope) -> LResult<IrScope> {
+        Ok(match s {
+            Scope::Cta => IrScope::Cta,
+            Scope::Gpu => IrScope::Gpu,
+            Scope::Sys => IrScope::System,
+            Scope::Cluster => {
+                return Err(err(
+                    i.span,
+                    format!("`{}`: `.cluster` scope is not supported", i.mnemonic()),
+                ))
+            }
+        })
+    }
+
+    fn push(&mut self, i: &Instruction, op: KOp) -> LResult<()> {
+        let guard = match &i.guard {
+            Some(g) => Some(KGuard {
+                reg: self.reg(&g.pred, i.span)?,
+                negated: g.negated,
+            }),
+            None => None,
+        };
+        self.code.push(KInstr {
+            guard,
+            op,
+            span: IrSpan::new(i.span.line, i.span.col),
+            loc: self.loc,
+        });
+        Ok(())
+    }
+
+    fn unsupported(&self, i: &Instruction, why: &str) -> LowerError {
+        err(
+            i.span,
+            format!("unsupported instruction `{}`{why}", i.mnemonic()),
+        )
+    }
+
+    fn instr(&mut self, i: &Instruction) -> LResult<()> {
+        use Opcode as O;
+        let m = &i.mods;
+        let op = match i.opcode {
+            O::Ld | O::Ldu => {
+                let ty = self.ty(i, 0)?;
+                let space = self.access_space(i, 1)?;
+                let attrs = self.mem_attrs(i, space, ty)?;
+                let dst = match i.operands.first() {
+                    Some(Operand::Reg(n)) => vec![Some(self.reg(n, i.span)?)],
+                    Some(Operand::Vector(v)) => v
+                        .iter()
+                        .map(|o| match o {
+                            Operand::Reg(n) => self.reg(n, i.span).map(Some),
+                            Operand::Sink => Ok(None),
+                            o => Err(err(i.span, format!("bad vector element {o:?}"))),
+                        })
+                        .collect::<LResult<_>>()?,
+                    o => {
+                        return Err(err(
+                            i.span,
+                            format!("`{}`: bad destination {o:?}", i.mnemonic()),
+                        ))
+                    }
+                };
+                KOp::Ld {
+                    attrs,
+                    ty,
+                    dst,
+                    addr: self.addr(i, 1)?,
+                }
+            }
+            O::St => {
+                let ty = self.ty(i, 0)?;
+                let space = self.access_space(i, 0)?;
+                let attrs = self.mem_attrs(i, space, ty)?;
+                let src = match i.operands.get(1) {
+                    Some(Operand::Vector(v)) => v
+                        .iter()
+                        .map(|o| self.operand(i, o, ty))
+                        .collect::<LResult<_>>()?,
+                    Some(_) => vec![self.src(i, 1, ty)?],
+                    None => return Err(err(i.span, "`st`: missing value")),
+                };
+                KOp::St {
+                    attrs,
+                    ty,
+                    src,
+                    addr: self.addr(i, 0)?,
+                }
+            }
+            O::Atom | O::Red => {
+                if m.vector.is_some() {
+                    return Err(self.unsupported(i, " (vector atomics)"));
+                }
+                let ty = self.ty(i, 0)?;
+                let space = space_of(m.space).ok_or_else(|| self.unsupported(i, ""))?;
+                let attrs = self.mem_attrs(i, space, ty)?;
+                let op = match m.atom {
+                    Some(AtomOp::And) => RmwOp::And,
+                    Some(AtomOp::Or) => RmwOp::Or,
+                    Some(AtomOp::Xor) => RmwOp::Xor,
+                    Some(AtomOp::Cas) => RmwOp::Cas,
+                    Some(AtomOp::Exch) => RmwOp::Exch,
+                    Some(AtomOp::Add) => RmwOp::Add,
+                    Some(AtomOp::Inc) => RmwOp::Inc,
+                    Some(AtomOp::Dec) => RmwOp::Dec,
+                    Some(AtomOp::Min) => RmwOp::Min,
+                    Some(AtomOp::Max) => RmwOp::Max,
+                    None => return Err(self.unsupported(i, " (no operation)")),
+                };
+                let (dst, first) = if i.opcode == O::Atom {
+                    (Some(self.dst(i, 0)?), 1)
+                } else {
+                    (None, 0)
+                };
+                let addr = self.addr(i, first)?;
+                let mut args = vec![self.src(i, first + 1, ty)?];
+                if op == RmwOp::Cas {
+                    args.push(self.src(i, first + 2, ty)?);
+                }
+                KOp::Atom {
+                    op,
+                    attrs,
+                    ty,
+                    dst,
+                    addr,
+                    args,
+                }
+            }
+            O::Membar => {
+                let scope = self.scope(i, m.scope.unwrap_or(Scope::Gpu))?;
+                KOp::Fence {
+                    kind: FenceKind::Membar,
+                    attrs: MemAttrs::scoped(Order::SeqCst, scope),
+                }
+            }
+            O::Fence => {
+                let order = match m.sem {
+                    Some(Sem::Sc) => Order::SeqCst,
+                    Some(Sem::AcqRel) => Order::AcqRel,
+                    Some(Sem::Acquire) => Order::Acquire,
+                    Some(Sem::Release) => Order::Release,
+                    _ => return Err(self.unsupported(i, "")),
+                };
+                let scope = self.scope(i, m.scope.unwrap_or(Scope::Gpu))?;
+                KOp::Fence {
+                    kind: FenceKind::Fence,
+                    attrs: MemAttrs::scoped(order, scope),
+                }
+            }
+            O::Bar | O::Barrier => self.barrier(i)?,
+            O::Bra => {
+                let label = match i.operands.first() {
+                    Some(Operand::Symbol { name, offset: 0 }) | Some(Operand::Reg(name)) => {
+                        name.clone()
+                    }
+                    o => return Err(err(i.span, format!("`bra`: bad target {o:?}"))),
+                };
+                self.fixups
+                    .push((self.code.len(), format!("{}{label}", self.prefix), i.span));
+                KOp::Bra { target: u32::MAX }
+            }
+            O::Ret if !self.call_stack.is_empty() => {
+                // Return from an inlined function: jump past its body.
+                self.fixups
+                    .push((self.code.len(), format!("{}$weft_ret", self.prefix), i.span));
+                KOp::Bra { target: u32::MAX }
+            }
+            O::Ret | O::Exit => KOp::Exit,
+            O::Trap => KOp::Trap,
+            O::Nanosleep | O::Brkpt => KOp::Nop,
+            O::Mov => {
+                let ty = self.ty(i, 0)?;
+                if matches!(i.operands.get(1), Some(Operand::Vector(_)))
+                    || matches!(i.operands.first(), Some(Operand::Vector(_)))
+                {
+                    return Err(self.unsupported(i, " (vector pack/unpack)"));
+                }
+                KOp::Mov {
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    src: self.src(i, 1, ty)?,
+                }
+            }
+            O::Add
+            | O::Sub
+            | O::Mul
+            | O::Div
+            | O::Rem
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::Shl
+            | O::Shr
+            | O::Min
+            | O::Max
+            | O::Copysign => {
+                if m.cc || m.sat {
+                    return Err(self.unsupported(i, ""));
+                }
+                let ty = self.ty(i, 0)?;
+                let op = match i.opcode {
+                    O::Add => KBinOp::Add,
+                    O::Sub => KBinOp::Sub,
+                    O::Mul => match m.mul {
+                        None | Some(MulMode::Lo) => KBinOp::Mul,
+                        Some(MulMode::Hi) => KBinOp::MulHi,
+                        Some(MulMode::Wide) => KBinOp::MulWide,
+                    },
+                    O::Div => KBinOp::Div,
+                    O::Rem => KBinOp::Rem,
+                    O::And => KBinOp::And,
+                    O::Or => KBinOp::Or,
+                    O::Xor => KBinOp::Xor,
+                    O::Shl => KBinOp::Shl,
+                    O::Shr => KBinOp::Shr,
+                    O::Min => KBinOp::Min,
+                    O::Max => KBinOp::Max,
+                    _ => KBinOp::Copysign,
+                };
+                // Shift amounts are .u32 whatever the type.
+                let bty = if matches!(op, KBinOp::Shl | KBinOp::Shr) {
+                    DataType::U32
+                } else {
+                    ty
+                };
+                KOp::Binary {
+                    op,
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, ty)?,
+                    b: self.src(i, 2, bty)?,
+                }
+            }
+            O::Mad | O::Fma => {
+                if m.cc || m.sat {
+                    return Err(self.unsupported(i, ""));
+                }
+                let ty = self.ty(i, 0)?;
+                let mode = match m.mul {
+                    None | Some(MulMode::Lo) => KBinOp::Mul,
+                    Some(MulMode::Hi) => KBinOp::MulHi,
+                    Some(MulMode::Wide) => KBinOp::MulWide,
+                };
+                let cty = if mode == KBinOp::MulWide {
+                    DataType {
+                        bits: ty.bits * 2,
+                        ..ty
+                    }
+                } else {
+                    ty
+                };
+                KOp::Mad {
+                    mode,
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, ty)?,
+                    b: self.src(i, 2, ty)?,
+                    c: self.src(i, 3, cty)?,
+                }
+            }
+            O::Abs
+            | O::Neg
+            | O::Not
+            | O::Cnot
+            | O::Popc
+            | O::Clz
+            | O::Brev
+            | O::Bfind
+            | O::Sqrt
+            | O::Rsqrt
+            | O::Rcp
+            | O::Sin
+            | O::Cos
+            | O::Lg2
+            | O::Ex2
+            | O::Tanh => {
+                if m.sat {
+                    return Err(self.unsupported(i, ""));
+                }
+                let ty = self.ty(i, 0)?;
+                let op = match i.opcode {
+                    O::Abs => KUnOp::Abs,
+                    O::Neg => KUnOp::Neg,
+                    O::Not => KUnOp::Not,
+                    O::Cnot => KUnOp::Cnot,
+                    O::Popc => KUnOp::Popc,
+                    O::Clz => KUnOp::Clz,
+                    O::Brev => KUnOp::Brev,
+                    O::Bfind => KUnOp::Bfind,
+                    O::Sqrt => KUnOp::Sqrt,
+                    O::Rsqrt => KUnOp::Rsqrt,
+                    O::Rcp => KUnOp::Rcp,
+                    O::Sin => KUnOp::Sin,
+                    O::Cos => KUnOp::Cos,
+                    O::Lg2 => KUnOp::Lg2,
+                    O::Ex2 => KUnOp::Ex2,
+                    _ => KUnOp::Tanh,
+                };
+                KOp::Unary {
+                    op,
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, ty)?,
+                }
+            }
+            O::Setp => {
+                let ty = self.ty(i, 0)?;
+                let cmp = match m.cmp {
+                    Some(c) => cmp_of(c, ty),
+                    None => return Err(self.unsupported(i, " (no comparison)")),
+                };
+                let (dst, dst2) = match i.operands.first() {
+                    Some(Operand::Reg(n)) => (self.reg(n, i.span)?, None),
+                    Some(Operand::PredPair(a, b)) => {
+                        (self.reg(a, i.span)?, Some(self.reg(b, i.span)?))
+                    }
+                    o => return Err(err(i.span, format!("`setp`: bad destination {o:?}"))),
+                };
+                let combine = match m.bool_op {
+                    None => None,
+                    Some(b) => {
+                        let bop = match b {
+                            BoolOp::And => KBoolOp::And,
+                            BoolOp::Or => KBoolOp::Or,
+                            BoolOp::Xor => KBoolOp::Xor,
+                        };
+                        let (p, neg) = self.pred_operand(i, 3)?;
+                        Some((bop, p, neg))
+                    }
+                };
+                KOp::Setp {
+                    cmp,
+                    ty,
+                    dst,
+                    dst2,
+                    a: self.src(i, 1, ty)?,
+                    b: self.src(i, 2, ty)?,
+                    combine,
+                }
+            }
+            O::Selp => {
+                let ty = self.ty(i, 0)?;
+                KOp::Selp {
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, ty)?,
+                    b: self.src(i, 2, ty)?,
+                    pred: self.src(i, 3, DataType::PRED)?,
+                }
+            }
+            O::Cvt => {
+                let dst_ty = self.ty(i, 0)?;
+                let src_ty = self.ty(i, 1)?;
+                let (rounding, integral) = match m.rounding {
+                    None => (None, false),
+                    Some(Rounding_::Rn) | Some(Rounding_::Rna) | Some(Rounding_::Rs) => {
+                        (Some(Rounding::Nearest), false)
+                    }
+                    Some(Rounding_::Rz) => (Some(Rounding::Zero), false),
+                    Some(Rounding_::Rm) => (Some(Rounding::Down), false),
+                    Some(Rounding_::Rp) => (Some(Rounding::Up), false),
+                    Some(Rounding_::Rni) => (Some(Rounding::Nearest), true),
+                    Some(Rounding_::Rzi) => (Some(Rounding::Zero), true),
+                    Some(Rounding_::Rmi) => (Some(Rounding::Down), true),
+                    Some(Rounding_::Rpi) => (Some(Rounding::Up), true),
+                };
+                KOp::Cvt {
+                    dst_ty,
+                    src_ty,
+                    dst: self.dst(i, 0)?,
+                    src: self.src(i, 1, src_ty)?,
+                    rounding,
+                    integral,
+                    sat: m.sat,
+                }
+            }
+            O::Cvta => {
+                let space = match m.space {
+                    Some(StateSpace::Global) => MemSpace::Global,
+                    Some(StateSpace::Shared | StateSpace::SharedCta) => MemSpace::Shared,
+                    Some(StateSpace::Local) => MemSpace::Local,
+                    Some(StateSpace::Const) => MemSpace::Constant,
+                    Some(StateSpace::Param | StateSpace::ParamEntry) => MemSpace::Param,
+                    _ => return Err(self.unsupported(i, "")),
+                };
+                KOp::Cvta {
+                    to: m.to,
+                    space,
+                    dst: self.dst(i, 0)?,
+                    src: self.src(i, 1, DataType::U64)?,
+                }
+            }
+            O::Bfe => {
+                let ty = self.ty(i, 0)?;
+                KOp::Bfe {
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, ty)?,
+                    pos: self.src(i, 2, DataType::U32)?,
+                    len: self.src(i, 3, DataType::U32)?,
+                }
+            }
+            O::Bfi => {
+                let ty = self.ty(i, 0)?;
+                KOp::Bfi {
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, ty)?,
+                    b: self.src(i, 2, ty)?,
+                    pos: self.src(i, 3, DataType::U32)?,
+                    len: self.src(i, 4, DataType::U32)?,
+                }
+            }
+            O::Shf => {
+                let (Some(dir), Some(mode)) = (m.shf_dir, m.shf_mode) else {
+                    return Err(self.unsupported(i, " (direction and mode required)"));
+                };
+                let t = DataType::B32;
+                KOp::Shf {
+                    left: dir == ShfDir::L,
+                    wrap: mode == ShfMode::Wrap,
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, t)?,
+                    b: self.src(i, 2, t)?,
+                    c: self.src(i, 3, DataType::U32)?,
+                }
+            }
+            O::Prmt => {
+                if !i.mods.types.iter().all(|t| *t == ScalarType::B32) || i.operands.len() != 4 {
+                    return Err(self.unsupported(i, " (only the default mode of prmt.b32)"));
+                }
+                KOp::Prmt {
+                    dst: self.dst(i, 0)?,
+                    a: self.src(i, 1, DataType::B32)?,
+                    b: self.src(i, 2, DataType::B32)?,
+                    sel: self.src(i, 3, DataType::B32)?,
+                }
+            }
+            O::Shfl => {
+                let mode = match m.shfl {
+                    Some(ShflMode::Up) => KShfl::Up,
+                    Some(ShflMode::Down) => KShfl::Down,
+                    Some(ShflMode::Bfly) => KShfl::Bfly,
+                    Some(ShflMode::Idx) => KShfl::Idx,
+                    None => return Err(self.unsupported(i, " (no mode)")),
+                };
+                if !m.sync {
+                    return Err(self.unsupported(i, " (only shfl.sync)"));
+                }
+                let (dst, dst_pred) = match i.operands.first() {
+                    Some(Operand::Reg(n)) => (self.reg(n, i.span)?, None),
+                    Some(Operand::PredPair(a, b)) => {
+                        (self.reg(a, i.span)?, Some(self.reg(b, i.span)?))
+                    }
+                    o => return Err(err(i.span, format!("`shfl`: bad destination {o:?}"))),
+                };
+                let t = DataType::B32;
+                KOp::Shfl {
+                    mode,
+                    dst,
+                    dst_pred,
+                    a: self.src(i, 1, t)?,
+                    b: self.src(i, 2, t)?,
+                    c: self.src(i, 3, t)?,
+                    mask: self.src(i, 4, t)?,
+                }
+            }
+            O::Vote => {
+                let mode = match m.vote {
+                    Some(VoteMode::All) => KVote::All,
+                    Some(VoteMode::Any) => KVote::Any,
+                    Some(VoteMode::Uni) => KVote::Uni,
+                    Some(VoteMode::Ballot) => KVote::Ballot,
+                    None => return Err(self.unsupported(i, " (no mode)")),
+                };
+                let (pred, negated) = self.pred_operand(i, 1)?;
+                let mask = if m.sync {
+                    self.src(i, 2, DataType::B32)?
+                } else {
+                    KOperand::Imm(0xffff_ffff)
+                };
+                KOp::Vote {
+                    mode,
+                    dst: self.dst(i, 0)?,
+                    pred,
+                    negated,
+                    mask,
+                }
+            }
+            O::Activemask => KOp::Activemask {
+                dst: self.dst(i, 0)?,
+            },
+            O::Call => return self.inline_call(i),
+            _ => return Err(self.unsupported(i, "")),
+        };
+        self.push(i, op)
+    }
+
+    fn pred_operand(&self, i: &Instruction, k: usize) -> LResult<(KOperand, bool)> {
+        match i.operands.get(k) {
+            Some(Operand::Not(inner)) => Ok((self.operand(i, inner, DataType::PRED)?, true)),
+            Some(_) => Ok((self.src(i, k, DataType::PRED)?, false)),
+            None => Err(err(
+                i.span,
+                format!("`{}`: missing predicate operand", i.mnemonic()),
+            )),
+        }
+    }
+
+    fn barrier(&mut self, i: &Instruction) -> LResult<KOp> {
+        let m = &i.mods;
+        let u = DataType::U32;
+        if m.warp {
+            return Ok(KOp::Barrier {
+                kind: BarrierKind::Warp,
+                id: self.src(i, 0, u)?,
+                count: None,
+                red: None,
+            });
+        }
+        if m.red {
+            let op = match m.bar_red {
+                Some(BarRedOp::Popc) => BarRed::Popc,
+                Some(BarRedOp::And) => BarRed::And,
+                Some(BarRedOp::Or) => BarRed::Or,
+                None => return Err(self.unsupported(i, "")),
+            };
+            let dst = self.dst(i, 0)?;
+            let n = i.operands.len();
+            let id = self.src(i, 1, u)?;
+            let count = if n == 4 {
+                Some(self.src(i, 2, u)?)
+            } else {
+                None
+            };
+            let (p, neg) = self.pred_operand(i, n - 1)?;
+            return Ok(KOp::Barrier {
+                kind: BarrierKind::Sync,
+                id,
+                count,
+                red: Some((op, dst, p, neg)),
+            });
+        }
+        let kind = if m.arrive {
+            BarrierKind::Arrive
+        } else {
+            BarrierKind::Sync
+        };
+        let id = if i.operands.is_empty() {
+            KOperand::Imm(0)
+        } else {
+            self.src(i, 0, u)?
+        };
+        let count = if i.operands.len() > 1 {
+            Some(self.src(i, 1, u)?)
+        } else {
+            None
+        };
+        Ok(KOp::Barrier {
+            kind,
+            id,
+            count,
+            red: None,
+        })
+    }
+}
+
+use crate::ast::Rounding as Rounding_;
+
+fn cmp_of(c: CmpOp, _ty: DataType) -> KCmp {
+    match c {
+        CmpOp::Eq => KCmp::Eq,
+        CmpOp::Ne => KCmp::Ne,
+        CmpOp::Lt | CmpOp::Lo => KCmp::Lt,
+        CmpOp::Le | CmpOp::Ls => KCmp::Le,
+        CmpOp::Gt | CmpOp::Hi => KCmp::Gt,
+        CmpOp::Ge | CmpOp::Hs => KCmp::Ge,
+        CmpOp::Equ => KCmp::Equ,
+        CmpOp::Neu => KCmp::Neu,
+        CmpOp::Ltu => KCmp::Ltu,
+        CmpOp::Leu => KCmp::Leu,
+        CmpOp::Gtu => KCmp::Gtu,
+        CmpOp::Geu => KCmp::Geu,
+        CmpOp::Num => KCmp::Num,
+        CmpOp::Nan => KCmp::Nan,
+    }
+}
+
+fn sreg(s: SpecialReg) -> Option<KSreg> {
+    let d = |d: Dim| match d {
+        Dim::X => 0,
+        Dim::Y => 1,
+        Dim::Z => 2,
+    };
+    Some(match s {
+        SpecialReg::Tid(x) => KSreg::Tid(d(x)),
+        SpecialReg::Ntid(x) => KSreg::Ntid(d(x)),
+        SpecialReg::Ctaid(x) => KSreg::Ctaid(d(x)),
+        SpecialReg::Nctaid(x) => KSreg::Nctaid(d(x)),
+        SpecialReg::Laneid => KSreg::Laneid,
+        SpecialReg::Warpid => KSreg::Warpid,
+        SpecialReg::Nwarpid => KSreg::Nwarpid,
+        SpecialReg::Smid => KSreg::Smid,
+        SpecialReg::Nsmid => KSreg::Nsmid,
+        SpecialReg::Gridid => KSreg::Gridid,
+        SpecialReg::LanemaskEq => KSreg::LanemaskEq,
+        SpecialReg::LanemaskLe => KSreg::LanemaskLe,
+        SpecialReg::LanemaskLt => KSreg::LanemaskLt,
+        SpecialReg::LanemaskGe => KSreg::LanemaskGe,
+        SpecialReg::LanemaskGt => KSreg::LanemaskGt,
+        SpecialReg::Clock | SpecialReg::Clock64 | SpecialReg::Globaltimer => KSreg::Clock,
+        SpecialReg::DynamicSmemSize | SpecialReg::TotalSmemSize => return None,
+    })
+}
