@@ -1,0 +1,331 @@
+//! optcheck (paper 000 §4.4): did `ptxas` keep each test thread's memory instructions in
+//! the order of the test? The generated kernel brackets every test thread's body with two
+//! reads of `%clock64` (SASS `CS2R`/`S2R`/`S2UR ... SR_CLOCKLO`); the k-th pair of clock
+//! reads in the SASS delimits test thread k. Inside each region the loads, stores and
+//! atomics must be exactly the test's, in the test's order and memory space, and every
+//! fence of the test must have a `MEMBAR` between the same accesses (the compiler may add
+//! `MEMBAR`s and `CCTL`s of its own for acquire/release; those are allowed). Where the
+//! paper encodes the specification in `xor` instructions, weft uses the clock markers and
+//! the expected sequence kept from code generation.
+//!
+//! [`parse_sass`], [`regions`] and [`check_sass`] are pure and tested on hand-written SASS;
+//! [`check_ptx`] runs `ptxas` and `cuobjdump -sass` (or `nvdisasm`) when they are on PATH.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::lower::MemKind;
+
+/// optcheck's answer.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Verdict {
+    /// Every test thread's accesses are in the test's order.
+    Kept,
+    /// The compiler moved, merged, dropped or added accesses; `details` says where.
+    Reordered { details: String },
+    /// The check could not run (no CUDA tools, or the markers were not found).
+    Unavailable(String),
+}
+
+/// The memory space a SASS instruction names (by its opcode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SassSpace {
+    Global,
+    Shared,
+    /// `LD`/`ST`/`ATOM`/`RED`: generic addressing, any space.
+    Generic,
+}
+
+/// What a SASS instruction is, for optcheck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SassClass {
+    Load(SassSpace),
+    Store(SassSpace),
+    Rmw(SassSpace),
+    /// `MEMBAR`, `FENCE`.
+    Fence,
+    /// A read of the clock (marker).
+    Clock,
+    /// Anything else (arithmetic, branches, `CCTL`, local-memory spills).
+    Other,
+}
+
+/// One SASS instruction as cuobjdump/nvdisasm print it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SassInstr {
+    /// The offset in `/*0090*/`.
+    pub offset: u64,
+    /// The guard predicate (`@P0`, `@!P1`), if any.
+    pub guard: Option<String>,
+    /// The opcode with its modifiers (`LDG.E.STRONG.GPU`).
+    pub opcode: String,
+    /// The operands as printed.
+    pub operands: String,
+}
+
+impl SassInstr {
+    pub fn class(&self) -> SassClass {
+        classify(&self.opcode, &self.operands)
+    }
+}
+
+/// Classifies an opcode (with modifiers) and its operands.
+pub fn classify(opcode: &str, operands: &str) -> SassClass {
+    if operands.contains("SR_CLOCKLO") || operands.contains("SR_CLOCKHI") {
+        return SassClass::Clock;
+    }
+    let base = opcode.split('.').next().unwrap_or("");
+    match base {
+        "LDG" => SassClass::Load(SassSpace::Global),
+        "LDS" => SassClass::Load(SassSpace::Shared),
+        "LD" => SassClass::Load(SassSpace::Generic),
+        "STG" => SassClass::Store(SassSpace::Global),
+        "STS" => SassClass::Store(SassSpace::Shared),
+        "ST" => SassClass::Store(SassSpace::Generic),
+        "ATOMG" | "REDG" => SassClass::Rmw(SassSpace::Global),
+        "ATOMS" | "REDS" => SassClass::Rmw(SassSpace::Shared),
+        "ATOM" | "RED" => SassClass::Rmw(SassSpace::Generic),
+        "MEMBAR" | "FENCE" => SassClass::Fence,
+        _ => SassClass::Other,
+    }
+}
+
+/// Parses the instruction lines of `cuobjdump -sass` / `nvdisasm` output:
+/// `/*0090*/   @P0 LDG.E.STRONG.GPU R2, [R2.64] ;   /* 0x... */`. Other lines (headers,
+/// labels, encodings on their own line) are skipped. Never panics.
+pub fn parse_sass(text: &str) -> Vec<SassInstr> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim_start();
+        let Some(rest) = l.strip_prefix("/*") else {
+            continue;
+        };
+        let Some(end) = rest.find("*/") else {
+            continue;
+        };
+        let Ok(offset) = u64::from_str_radix(rest[..end].trim(), 16) else {
+            continue;
+        };
+        let mut body = rest[end + 2..].trim();
+        // Drop the trailing encoding comment and the `;`.
+        if let Some(c) = body.find("/*") {
+            body = body[..c].trim();
+        }
+        let body = body.trim_end_matches(';').trim();
+        if body.is_empty() {
+            continue;
+        }
+        let mut words = body.splitn(2, char::is_whitespace);
+        let mut first = words.next().unwrap_or("");
+        let mut rest = words.next().unwrap_or("").trim();
+        let mut guard = None;
+        if first.starts_with('@') {
+            guard = Some(first.to_string());
+            let mut w = rest.splitn(2, char::is_whitespace);
+            first = w.next().unwrap_or("");
+            rest = w.next().unwrap_or("").trim();
+        }
+        if first.is_empty() || !first.chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
+            continue;
+        }
+        out.push(SassInstr {
+            offset,
+            guard,
+            opcode: first.to_string(),
+            operands: rest.to_string(),
+        });
+    }
+    out
+}
+
+/// Splits the instruction stream into test-thread regions: the instructions between the
+/// first and second clock marker, the third and fourth, and so on. Consecutive clock reads
+/// (a 64-bit read as `LO` then `HI`) count as one marker. `None` when the markers do not
+/// pair up.
+pub fn regions(instrs: &[SassInstr]) -> Option<Vec<Vec<SassInstr>>> {
+    let mut markers = Vec::new();
+    let mut prev_clock = false;
+    for (i, ins) in instrs.iter().enumerate() {
+        let c = ins.class() == SassClass::Clock;
+        if c && !prev_clock {
+            markers.push(i);
+        }
+        prev_clock = c;
+    }
+    if markers.len() % 2 != 0 {
+        return None;
+    }
+    Some(
+        markers
+            .chunks(2)
+            .map(|p| {
+                instrs[p[0]..p[1]]
+                    .iter()
+                    .filter(|x| x.class() != SassClass::Clock)
+                    .cloned()
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+fn space_of_mnemonic(m: &str) -> SassSpace {
+    if m.contains(".shared") {
+        SassSpace::Shared
+    } else if m.contains(".global") {
+        SassSpace::Global
+    } else {
+        SassSpace::Generic
+    }
+}
+
+fn space_ok(expected: SassSpace, got: SassSpace) -> bool {
+    expected == got || expected == SassSpace::Generic || got == SassSpace::Generic
+}
+
+/// Checks one thread's region against its expected sequence; `Err` says what differs.
+fn check_thread(expected: &[(MemKind, String)], region: &[SassInstr]) -> Result<(), String> {
+    let actual: Vec<&SassInstr> = region
+        .iter()
+        .filter(|i| !matches!(i.class(), SassClass::Other | SassClass::Clock))
+        .collect();
+    let mut k = 0usize;
+    let mut need_fence: Option<&str> = None;
+    for (kind, m) in expected {
+        if *kind == MemKind::Fence {
+            need_fence = Some(m);
+            // Look for a MEMBAR before the next access.
+            let mut found = false;
+            let mut j = k;
+            while j < actual.len() && actual[j].class() == SassClass::Fence {
+                found = true;
+                j += 1;
+            }
+            if !found {
+                return Err(format!("the fence {m} has no MEMBAR at its place"));
+            }
+            continue;
+        }
+        // Skip compiler-added fences before the next access.
+        while k < actual.len() && actual[k].class() == SassClass::Fence {
+            k += 1;
+        }
+        need_fence = None;
+        let Some(a) = actual.get(k) else {
+            return Err(format!(
+                "{m} has no SASS instruction (dropped or moved out of the body)"
+            ));
+        };
+        let sp = space_of_mnemonic(m);
+        let ok = match (kind, a.class()) {
+            (MemKind::Load, SassClass::Load(s)) => space_ok(sp, s),
+            (MemKind::Store, SassClass::Store(s)) => space_ok(sp, s),
+            (MemKind::Rmw, SassClass::Rmw(s)) => space_ok(sp, s),
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "expected {m} but found {} {} at /*{:04x}*/",
+                a.opcode, a.operands, a.offset
+            ));
+        }
+        k += 1;
+    }
+    let _ = need_fence;
+    while k < actual.len() && actual[k].class() == SassClass::Fence {
+        k += 1;
+    }
+    if let Some(extra) = actual.get(k) {
+        return Err(format!(
+            "an extra memory instruction {} {} at /*{:04x}*/",
+            extra.opcode, extra.operands, extra.offset
+        ));
+    }
+    Ok(())
+}
+
+/// Checks SASS text against the expected sequences of every test thread.
+pub fn check_sass(sass: &str, expected: &[Vec<(MemKind, String)>]) -> Verdict {
+    let instrs = parse_sass(sass);
+    let Some(regs) = regions(&instrs) else {
+        return Verdict::Unavailable(
+            "the clock markers around the test bodies do not pair up in the SASS".into(),
+        );
+    };
+    if regs.len() != expected.len() {
+        return Verdict::Unavailable(format!(
+            "found {} marked test bodies in the SASS, expected {}",
+            regs.len(),
+            expected.len()
+        ));
+    }
+    let mut problems = Vec::new();
+    for (t, (e, r)) in expected.iter().zip(&regs).enumerate() {
+        if let Err(why) = check_thread(e, r) {
+            problems.push(format!("thread {t}: {why}"));
+        }
+    }
+    if problems.is_empty() {
+        Verdict::Kept
+    } else {
+        Verdict::Reordered {
+            details: problems.join("; "),
+        }
+    }
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Compiles `ptx` with `ptxas -O3 -arch=<arch>`, disassembles it and checks it. Answers
+/// `Unavailable` when the tools are not on PATH or fail.
+pub fn check_ptx(ptx: &str, expected: &[Vec<(MemKind, String)>], arch: &str) -> Verdict {
+    let Some(ptxas) = which("ptxas") else {
+        return Verdict::Unavailable("ptxas is not on PATH".into());
+    };
+    let dis = which("cuobjdump")
+        .map(|p| (p, vec!["-sass"]))
+        .or_else(|| which("nvdisasm").map(|p| (p, vec![])));
+    let Some((dis, dis_args)) = dis else {
+        return Verdict::Unavailable("neither cuobjdump nor nvdisasm is on PATH".into());
+    };
+    let dir = match tempfile::Builder::new().prefix("weft-optcheck-").tempdir() {
+        Ok(d) => d,
+        Err(e) => return Verdict::Unavailable(format!("no temporary directory: {e}")),
+    };
+    let src = dir.path().join("test.ptx");
+    let bin = dir.path().join("test.cubin");
+    if let Err(e) = std::fs::write(&src, ptx) {
+        return Verdict::Unavailable(format!("writing the PTX: {e}"));
+    }
+    let out = Command::new(&ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg("-O3")
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => {
+            return Verdict::Unavailable(format!(
+                "ptxas failed: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            ))
+        }
+        Err(e) => return Verdict::Unavailable(format!("running ptxas: {e}")),
+    }
+    let out = Command::new(&dis).args(&dis_args).arg(&bin).output();
+    match out {
+        Ok(o) if o.status.success() => check_sass(&String::from_utf8_lossy(&o.stdout), expected),
+        Ok(o) => Verdict::Unavailable(format!(
+            "disassembly failed: {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Err(e) => Verdict::Unavailable(format!("running the disassembler: {e}")),
+    }
+}
