@@ -313,7 +313,8 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     c.line("fin:");
     c.depth = 1;
     if nsh > 0 {
-        c.line("__syncthreads();");
+        // Not __syncthreads (bar.sync is .aligned): threads arrive here from different paths.
+        c.line("asm volatile(\"barrier.sync 0;\" ::: \"memory\");");
         c.line("if (isreal) {");
         c.line(&format!(
             "  unsigned *res = weft_results + inst * {};",

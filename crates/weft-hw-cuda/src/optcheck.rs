@@ -329,3 +329,183 @@ pub fn check_ptx(ptx: &str, expected: &[Vec<(MemKind, String)>], arch: &str) -> 
         Err(e) => Verdict::Unavailable(format!("running the disassembler: {e}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The SASS below is hand-written in the format `cuobjdump -sass` prints (offset
+    //! comment, optional guard, opcode with modifiers, operands, `;`, encoding comment);
+    //! it is a fixture, not captured compiler output.
+
+    use super::*;
+
+    fn mp_expected() -> Vec<Vec<(MemKind, String)>> {
+        vec![
+            vec![
+                (MemKind::Store, "st.global.cg.s32".into()),
+                (MemKind::Fence, "membar.gl".into()),
+                (MemKind::Store, "st.global.cg.s32".into()),
+            ],
+            vec![
+                (MemKind::Load, "ld.global.cg.s32".into()),
+                (MemKind::Load, "ld.global.ca.s32".into()),
+            ],
+        ]
+    }
+
+    const KEPT: &str = r#"
+	code for sm_70
+		Function : weft_litmus
+	.headerflags    @"EF_CUDA_SM70 EF_CUDA_PTX_SM(EF_CUDA_SM70)"
+        /*0000*/                   MOV R1, c[0x0][0x28] ;                        /* 0x00000a0000017a02 */
+        /*0010*/                   LDG.E.SYS R0, [R2] ;                          /* 0x0000000002007381 */
+        /*0020*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;             /* 0x000000ff0000720c */
+        /*0030*/              @P0  BRA 0x100 ;                                   /* 0x000000c000000947 */
+        /*0040*/                   CS2R R6, SR_CLOCKLO ;                         /* 0x0000000000067805 */
+        /*0050*/                   STG.E.STRONG.GPU [R4], R9 ;                   /* 0x0000000904007386 */
+        /*0060*/                   MEMBAR.SC.GPU ;                               /* 0x0000000000007992 */
+        /*0070*/                   ERRBAR ;                                      /* 0x00000000000079ab */
+        /*0080*/                   STG.E.STRONG.GPU [R10], R9 ;                  /* 0x000000090a007386 */
+        /*0090*/                   CS2R R12, SR_CLOCKLO ;                        /* 0x00000000000c7805 */
+        /*00a0*/                   STG.E.SYS [R14], R12 ;                        /* 0x0000000c0e007386 */
+        /*00b0*/                   EXIT ;                                        /* 0x000000000000794d */
+        /*0100*/                   S2R R6, SR_CLOCKLO ;                          /* 0x0000000000067919 */
+        /*0110*/                   S2R R7, SR_CLOCKHI ;                          /* 0x0000000000077919 */
+        /*0120*/                   LDG.E.STRONG.GPU R8, [R4] ;                   /* 0x0000000004087381 */
+        /*0130*/                   LDG.E.EF R9, [R4] ;                           /* 0x0000000004097381 */
+        /*0140*/                   CS2R R12, SR_CLOCKLO ;                        /* 0x00000000000c7805 */
+        /*0150*/                   STG.E.SYS [R14], R8 ;                         /* 0x000000080e007386 */
+        /*0160*/                   EXIT ;                                        /* 0x000000000000794d */
+        /*0170*/                   BRA 0x170;                                    /* 0x000fc0000383ffff */
+"#;
+
+    #[test]
+    fn parses_cuobjdump_lines() {
+        let v = parse_sass(KEPT);
+        assert_eq!(v.len(), 20);
+        assert_eq!(v[0].opcode, "MOV");
+        assert_eq!(v[3].guard.as_deref(), Some("@P0"));
+        assert_eq!(v[3].opcode, "BRA");
+        assert_eq!(v[5].opcode, "STG.E.STRONG.GPU");
+        assert_eq!(v[5].operands, "[R4], R9");
+        assert_eq!(v[5].offset, 0x50);
+        assert_eq!(v[19].operands, "0x170");
+        assert_eq!(v[4].class(), SassClass::Clock);
+        assert_eq!(v[6].class(), SassClass::Fence);
+        assert_eq!(v[7].class(), SassClass::Other, "ERRBAR is not a fence");
+    }
+
+    #[test]
+    fn kept_order_is_kept() {
+        assert_eq!(check_sass(KEPT, &mp_expected()), Verdict::Kept);
+    }
+
+    #[test]
+    fn a_store_turned_into_a_load_is_reordered() {
+        let sass = KEPT.replace(
+            "STG.E.STRONG.GPU [R10], R9 ;",
+            "LDG.E.STRONG.GPU R3, [R10] ;",
+        );
+        match check_sass(&sass, &mp_expected()) {
+            Verdict::Reordered { details } => {
+                assert!(details.contains("thread 0"), "{details}");
+                assert!(details.contains("st.global.cg.s32"), "{details}");
+            }
+            v => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn an_access_hoisted_out_of_the_body_is_reordered() {
+        // T0's second store moved after the closing marker.
+        let sass = KEPT
+            .replace(
+                "/*0080*/                   STG.E.STRONG.GPU [R10], R9 ;",
+                "/*0080*/                   IADD3 R1, R1, 0x1, RZ ;",
+            )
+            .replace(
+                "/*00a0*/                   STG.E.SYS [R14], R12 ;",
+                "/*00a0*/                   STG.E.STRONG.GPU [R10], R9 ;",
+            );
+        assert!(matches!(
+            check_sass(&sass, &mp_expected()),
+            Verdict::Reordered { .. }
+        ));
+    }
+
+    #[test]
+    fn a_missing_fence_is_reported() {
+        let sass = KEPT.replace("MEMBAR.SC.GPU ;", "NOP ;");
+        match check_sass(&sass, &mp_expected()) {
+            Verdict::Reordered { details } => assert!(details.contains("membar.gl"), "{details}"),
+            v => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn merged_loads_are_reordered() {
+        // Two loads of the same address merged into one.
+        let sass = KEPT.replace("LDG.E.EF R9, [R4] ;", "MOV R9, R8 ;");
+        assert!(matches!(
+            check_sass(&sass, &mp_expected()),
+            Verdict::Reordered { .. }
+        ));
+    }
+
+    #[test]
+    fn shared_space_must_match() {
+        let exp = vec![vec![(MemKind::Load, "ld.shared.cg.s32".to_string())]];
+        let ok = "/*0000*/ CS2R R2, SR_CLOCKLO ;\n/*0010*/ LDS R4, [R5] ;\n/*0020*/ CS2R R6, SR_CLOCKLO ;\n";
+        assert_eq!(check_sass(ok, &exp), Verdict::Kept);
+        let bad = ok.replace("LDS R4", "LDG.E R4");
+        assert!(matches!(check_sass(&bad, &exp), Verdict::Reordered { .. }));
+        // Generic LD matches any space.
+        let generic = ok.replace("LDS R4", "LD.E R4");
+        assert_eq!(check_sass(&generic, &exp), Verdict::Kept);
+    }
+
+    #[test]
+    fn atom_compiled_to_red_is_kept() {
+        let exp = vec![vec![(MemKind::Rmw, "atom.global.add.u32".to_string())]];
+        let s = "/*0000*/ CS2R R2, SR_CLOCKLO ;\n/*0010*/ MEMBAR.ALL.GPU ;\n/*0020*/ RED.E.ADD.STRONG.GPU [R4.64], R5 ;\n/*0030*/ CS2R R6, SR_CLOCKLO ;\n";
+        assert_eq!(check_sass(s, &exp), Verdict::Kept);
+    }
+
+    #[test]
+    fn missing_markers_make_it_unavailable() {
+        let sass = KEPT.replace("CS2R R12, SR_CLOCKLO ;", "NOP ;");
+        assert!(matches!(
+            check_sass(&sass, &mp_expected()),
+            Verdict::Unavailable(_)
+        ));
+        assert!(matches!(
+            check_sass("", &mp_expected()),
+            Verdict::Unavailable(_)
+        ));
+    }
+
+    #[test]
+    fn junk_never_panics() {
+        for s in [
+            "/*",
+            "/*zz*/ LDG",
+            "/*0010*/",
+            "/*0010*/ @P0",
+            "/*0010*/ ;",
+            "\u{0}/*1*/ X",
+        ] {
+            let _ = parse_sass(s);
+            let _ = check_sass(s, &mp_expected());
+        }
+    }
+
+    #[test]
+    fn without_tools_the_check_is_unavailable() {
+        if which("ptxas").is_some() {
+            return;
+        }
+        assert!(matches!(
+            check_ptx("", &mp_expected(), "sm_70"),
+            Verdict::Unavailable(_)
+        ));
+    }
+}

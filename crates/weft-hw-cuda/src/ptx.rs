@@ -342,7 +342,7 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         e.line("add.u32 %x0, %x0, %h_ntid;");
         e.line("bra $L_shinit;");
         e.label("$L_shinit_done");
-        e.line("bar.sync 0;");
+        e.line("barrier.sync 0;");
     }
     e.line("setp.eq.u32 %pc, %role, 0xffffffff;");
     e.line("@%pc bra $L_norole;");
@@ -484,7 +484,7 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     // ---- join: copy shared cells out ---------------------------------------------
     e.label("$L_fin");
     if nsh > 0 {
-        e.line("bar.sync 0;");
+        e.line("barrier.sync 0;");
         e.line("@!%isreal bra $L_exit;");
         e.line(&format!(
             "mul.lo.u32 %x0, %inst, {};",
