@@ -259,20 +259,25 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
             c.line(&uses.join(" "));
         }
         c.line(&format!("int t{t}_sink = 0; (void)t{t}_sink;"));
-        for (k, cell) in th.cells.iter().enumerate() {
-            let (sp, idx) = layout.cell_index(*cell);
+        for (k, (ci, generic)) in th.addrs.iter().enumerate() {
+            let (sp, idx) = layout.cell_index(th.cells[*ci]);
+            let (g, s) = if *generic {
+                ("(unsigned long long)", "(unsigned long long)")
+            } else {
+                ("weft_g", "weft_s")
+            };
             match sp {
                 weft_ir::MemSpace::Shared => {
                     let i = format!("({} + slot)", idx * layout.shared_slots);
                     c.line(&format!(
-                        "unsigned long long t{t}_a{k} = isshadow ? weft_s(&weft_shadow[({i} + soff) & {}]) : weft_s(&weft_sh[{i}]);",
+                        "unsigned long long t{t}_a{k} = isshadow ? {s}(&weft_shadow[({i} + soff) & {}]) : {s}(&weft_sh[{i}]);",
                         SHADOW_WORDS - 1
                     ));
                 }
                 _ => {
                     let i = format!("(n * {idx} + inst)");
                     c.line(&format!(
-                        "unsigned long long t{t}_a{k} = isshadow ? weft_g(&weft_scratch[({i} + soff) & {}]) : weft_g(&weft_gmem[{i}]);",
+                        "unsigned long long t{t}_a{k} = isshadow ? {g}(&weft_scratch[({i} + soff) & {}]) : {g}(&weft_gmem[{i}]);",
                         SCRATCH_WORDS - 1
                     ));
                 }

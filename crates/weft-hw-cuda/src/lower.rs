@@ -56,7 +56,7 @@ pub enum Op {
         kind: MemKind,
         mnemonic: String,
         dst: Option<u32>,
-        /// Index into the thread's used cells.
+        /// Index into the thread's address registers ([`LThread::addrs`]).
         cell: usize,
         srcs: Vec<Val>,
     },
@@ -101,6 +101,10 @@ pub struct LThread {
     pub regs: Vec<RegSlot>,
     /// Cells this thread accesses, in first-use order.
     pub cells: Vec<Cell>,
+    /// Address registers: (index into `cells`, generic addressing). An access that names
+    /// no state space in the test (`ld.cg.s32 r0,[r1]`, Dat3M's `ld.weak r0, x`) uses a
+    /// generic address, as the test does; one that names `.global`/`.shared` uses that space.
+    pub addrs: Vec<(usize, bool)>,
     pub body: Vec<Op>,
 }
 
@@ -195,6 +199,7 @@ struct ThreadCx<'a> {
     t: usize,
     pointers: Vec<Option<Cell>>,
     cells: Vec<Cell>,
+    addrs: Vec<(usize, bool)>,
     labels: Vec<String>,
     seen_labels: Vec<String>,
 }
@@ -316,16 +321,18 @@ impl ThreadCx<'_> {
         }
     }
 
+    /// The state-space qualifier of an access (`.global`, `.shared`, or `""` for a generic
+    /// address) and the address register it uses.
     fn space(
-        &self,
+        &mut self,
         cell: usize,
         attrs: &MemAttrs,
         what: &str,
-    ) -> Result<&'static str, CodegenError> {
+    ) -> Result<(&'static str, usize), CodegenError> {
         let loc = &self.p.locations[self.cells[cell].loc as usize];
         let sp = match loc.space {
-            MemSpace::Global => "global",
-            MemSpace::Shared => "shared",
+            MemSpace::Global => ".global",
+            MemSpace::Shared => ".shared",
             other => {
                 return err(format!(
                     "{what} in thread {}: location {} is in {} memory; only global and shared are supported",
@@ -335,18 +342,28 @@ impl ThreadCx<'_> {
                 ))
             }
         };
-        if let Some(s) = attrs.space {
-            if s != loc.space && s != MemSpace::Generic {
+        let generic = match attrs.space {
+            None | Some(MemSpace::Generic) => true,
+            Some(s) if s == loc.space => false,
+            Some(s) => {
                 return err(format!(
                     "{what} in thread {}: the instruction names .{} but {} is in {} memory",
                     self.tname(),
                     s.name(),
                     loc.name,
                     loc.space.name()
-                ));
+                ))
             }
-        }
-        Ok(sp)
+        };
+        let key = (cell, generic);
+        let a = match self.addrs.iter().position(|x| *x == key) {
+            Some(a) => a,
+            None => {
+                self.addrs.push(key);
+                self.addrs.len() - 1
+            }
+        };
+        Ok((if generic { "" } else { sp }, a))
     }
 
     fn ty(&self, attrs: &MemAttrs, default: &str, what: &str) -> Result<String, CodegenError> {
@@ -442,10 +459,10 @@ impl ThreadCx<'_> {
             StmtKind::Load(l) => {
                 let what = format!("ld ({at})");
                 let cell = self.resolve(&l.addr, &what)?;
-                let sp = self.space(cell, &l.attrs, &what)?;
+                let (sp, cell) = self.space(cell, &l.attrs, &what)?;
                 let sem = self.ldst_sem(&l.attrs, true, &what)?;
                 let ty = self.ty(&l.attrs, "b32", &what)?;
-                let m = format!("ld{sem}.{sp}{}.{ty}", Self::cache(&l.attrs));
+                let m = format!("ld{sem}{sp}{}.{ty}", Self::cache(&l.attrs));
                 self.check_expr(&Expr::Reg(l.dst), &what)?;
                 out.push(Op::Mem {
                     guard,
@@ -459,10 +476,10 @@ impl ThreadCx<'_> {
             StmtKind::Store(st) => {
                 let what = format!("st ({at})");
                 let cell = self.resolve(&st.addr, &what)?;
-                let sp = self.space(cell, &st.attrs, &what)?;
+                let (sp, cell) = self.space(cell, &st.attrs, &what)?;
                 let sem = self.ldst_sem(&st.attrs, false, &what)?;
                 let ty = self.ty(&st.attrs, "b32", &what)?;
-                let m = format!("st{sem}.{sp}{}.{ty}", Self::cache(&st.attrs));
+                let m = format!("st{sem}{sp}{}.{ty}", Self::cache(&st.attrs));
                 let v = self.val(&st.value, &what)?;
                 out.push(Op::Mem {
                     guard,
@@ -608,7 +625,7 @@ impl ThreadCx<'_> {
         let base = if r.dst.is_some() { "atom" } else { "red" };
         let what = format!("{base}.{} ({at})", r.op.name());
         let cell = self.resolve(&r.addr, &what)?;
-        let sp = self.space(cell, &r.attrs, &what)?;
+        let (sp, cell) = self.space(cell, &r.attrs, &what)?;
         if r.attrs.volatile || r.attrs.cache.is_some() {
             return err(format!("{what}: volatile or cached atomics are not PTX"));
         }
@@ -689,7 +706,7 @@ impl ThreadCx<'_> {
             None if sem.is_empty() => String::new(),
             s => format!(".{}", scope_name(s, &what)?),
         };
-        let m = format!("{base}{sem}{scope}.{sp}.{op}.{ty}");
+        let m = format!("{base}{sem}{scope}{sp}.{op}.{ty}");
         if let Some(d) = r.dst {
             self.check_expr(&Expr::Reg(d), &what)?;
         }
@@ -783,6 +800,7 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
             t,
             pointers: pointers.clone(),
             cells: Vec::new(),
+            addrs: Vec::new(),
             labels,
             seen_labels: Vec::new(),
         };
@@ -800,6 +818,7 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
             reg_init,
             regs,
             cells: cx.cells,
+            addrs: cx.addrs,
             body,
         });
     }
@@ -844,5 +863,158 @@ pub fn mem_sequence(ops: &[Op], out: &mut Vec<(MemKind, String)>) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gpu_ptx(t0: &str, t1: &str, mem: &str) -> Program {
+        let src = format!(
+            "GPU_PTX t\n{{\nx=0;\ny=0;\n0:.reg .s32 r0;\n1:.reg .s32 r0;\n}}\n T0 | T1 ;\n {t0} | {t1} ;\nScopeTree(grid(cta(warp T0) (warp T1)))\n{mem}\nexists (1:r0=0)\n"
+        );
+        weft_litmus::parse(&src).unwrap_or_else(|e| panic!("{e}\n{src}"))
+    }
+
+    fn mnemonics(p: &Program) -> Vec<Vec<String>> {
+        lower(p)
+            .unwrap()
+            .threads
+            .iter()
+            .map(|t| {
+                let mut v = Vec::new();
+                mem_sequence(&t.body, &mut v);
+                v.into_iter().map(|(_, m)| m).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn explicit_and_generic_state_spaces() {
+        let p = gpu_ptx(
+            "st.global.cg.s32 [x],1",
+            "ld.shared.ca.s32 r0,[y]",
+            "x: global, y: shared",
+        );
+        assert_eq!(
+            mnemonics(&p),
+            vec![vec!["st.global.cg.s32"], vec!["ld.shared.ca.s32"]]
+        );
+        let p = gpu_ptx(
+            "st.cg.s32 [x],1",
+            "ld.volatile.s32 r0,[y]",
+            "x: global, y: shared",
+        );
+        assert_eq!(
+            mnemonics(&p),
+            vec![vec!["st.cg.s32"], vec!["ld.volatile.s32"]]
+        );
+        let l = lower(&p).unwrap();
+        assert_eq!(l.threads[0].addrs, vec![(0, true)]);
+    }
+
+    #[test]
+    fn a_space_that_contradicts_the_location_is_refused() {
+        let p = gpu_ptx(
+            "st.shared.cg.s32 [x],1",
+            "ld.cg.s32 r0,[y]",
+            "x: global, y: global",
+        );
+        let e = lower(&p).unwrap_err();
+        assert!(e.message.contains(".shared"), "{e}");
+    }
+
+    #[test]
+    fn shared_locations_across_ctas_are_refused() {
+        let src = "GPU_PTX t\n{\nx=0;\n1:.reg .s32 r0;\n}\n T0 | T1 ;\n st.cg.s32 [x],1 | ld.cg.s32 r0,[x] ;\nScopeTree(grid(cta(warp T0)) (cta(warp T1)))\nx: shared\nexists (1:r0=0)\n";
+        let p = weft_litmus::parse(src).unwrap();
+        let e = lower(&p).unwrap_err();
+        assert!(e.message.contains("different CTAs"), "{e}");
+    }
+
+    #[test]
+    fn dat3m_orders_and_scopes_are_kept() {
+        let src = "PTX t\n{\nx=0;\ny=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.acquire.sys r0, y ;\n fence.acq_rel.cta | fence.sc.gpu ;\n st.release.gpu y, 1 | atom.relaxed.cta.exch r1, x, 2 ;\n red.release.gpu.add x, 1 | ld.relaxed.cta r2, x ;\nexists (P1:r0 == 1)\n";
+        let p = weft_litmus::parse(src).unwrap();
+        assert_eq!(
+            mnemonics(&p),
+            vec![
+                vec![
+                    "st.relaxed.gpu.b32",
+                    "fence.acq_rel.cta",
+                    "st.release.gpu.b32",
+                    "red.release.gpu.add.u32"
+                ],
+                vec![
+                    "ld.acquire.sys.b32",
+                    "fence.sc.gpu",
+                    "atom.relaxed.cta.exch.b32",
+                    "ld.relaxed.cta.b32"
+                ]
+            ]
+        );
+    }
+
+    #[test]
+    fn inexpressible_accesses_are_refused_by_name() {
+        let base = gpu_ptx(
+            "st.cg.s32 [x],1",
+            "ld.cg.s32 r0,[y]",
+            "x: global, y: global",
+        );
+        // Rewrites T1's load attributes and expects a refusal naming the problem.
+        let cases: Vec<(Box<dyn Fn(&mut MemAttrs)>, &str)> = vec![
+            (Box::new(|a| a.order = Order::SeqCst), "ld seq_cst"),
+            (Box::new(|a| a.order = Order::Release), "ld release"),
+            (
+                Box::new(|a| {
+                    a.volatile = true;
+                    a.cache = Some(CacheOp::Cg);
+                }),
+                ".volatile with a cache operator",
+            ),
+            (
+                Box::new(|a| {
+                    a.order = Order::Acquire;
+                    a.scope = Some(Scope::Warp);
+                    a.cache = None;
+                }),
+                "scope warp",
+            ),
+            (
+                Box::new(|a| {
+                    a.order = Order::Acquire;
+                    a.scope = Some(Scope::Gpu);
+                }),
+                "cache operator on a acquire access",
+            ),
+            (
+                Box::new(|a| a.proxy = weft_ir::Proxy::Surface),
+                "surface proxy",
+            ),
+        ];
+        for (edit, needle) in cases {
+            let mut p = base.clone();
+            match &mut p.threads[1].code[0].kind {
+                StmtKind::Load(l) => edit(&mut l.attrs),
+                other => panic!("{other:?}"),
+            }
+            let e = lower(&p).unwrap_err();
+            assert!(e.message.contains(needle), "{needle}: {e}");
+            assert!(e.message.contains("ld"), "names the instruction: {e}");
+        }
+        // A C11 compare-exchange has no PTX instruction.
+        let mut p = base.clone();
+        p.threads[1].code[0].kind = StmtKind::Rmw(weft_ir::Rmw {
+            dst: Some(Reg(0)),
+            addr: Expr::Addr(LocId(0)),
+            op: RmwOp::CompareExchange { weak: false },
+            args: vec![Expr::Int(0), Expr::Int(1)],
+            attrs: MemAttrs::default(),
+            fail_order: None,
+        });
+        let e = lower(&p).unwrap_err();
+        assert!(e.message.contains("compare_exchange"), "{e}");
     }
 }

@@ -301,6 +301,10 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         "roles", "slots", "gmem", "results", "sync", "scratch", "shinit",
     ] {
         e.line(&format!("ld.param.u64 %p_{p}, [weft_{p}];"));
+        if p == "gmem" || p == "scratch" {
+            // Kept generic for accesses that name no state space.
+            e.line(&format!("mov.u64 %g_{p}, %p_{p};"));
+        }
         e.line(&format!("cvta.to.global.u64 %p_{p}, %p_{p};"));
     }
     e.line("ld.param.u32 %n, [weft_ninst];");
@@ -394,7 +398,7 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
             decls,
             "\t.reg .b32 %t{t}_r<{}>;\n\t.reg .b64 %t{t}_a<{}>;\n\t.reg .b64 %t{t}_c<2>;",
             th.reg_init.len().max(1),
-            th.cells.len().max(1)
+            th.addrs.len().max(1)
         );
         if has_sink(&th.body) {
             let _ = writeln!(decls, "\t.reg .b32 %t{t}_sink;");
@@ -403,9 +407,10 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         for (r, init) in th.reg_init.iter().enumerate() {
             e.line(&format!("mov.b32 %t{t}_r{r}, {init};"));
         }
-        // Addresses of the cells: real, or shadow for bank-conflict threads.
-        for (k, c) in th.cells.iter().enumerate() {
-            let (sp, idx) = layout.cell_index(*c);
+        // Addresses of the cells: real, or shadow for bank-conflict threads; generic
+        // addresses where the test's access names no state space.
+        for (k, (ci, generic)) in th.addrs.iter().enumerate() {
+            let (sp, idx) = layout.cell_index(th.cells[*ci]);
             match sp {
                 weft_ir::MemSpace::Shared => {
                     e.line(&format!(
@@ -420,15 +425,24 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
                     e.line("mul.wide.u32 %w2, %x1, 4;");
                     e.line("mov.u64 %w1, weft_shadow;");
                     e.line("add.u64 %w2, %w1, %w2;");
+                    if *generic {
+                        e.line("cvta.shared.u64 %w0, %w0;");
+                        e.line("cvta.shared.u64 %w2, %w2;");
+                    }
                 }
                 _ => {
+                    let (gm, sc) = if *generic {
+                        ("%g_gmem", "%g_scratch")
+                    } else {
+                        ("%p_gmem", "%p_scratch")
+                    };
                     e.line(&format!("mad.lo.u32 %x0, %n, {idx}, %inst;"));
                     e.line("add.u32 %x1, %x0, %soff;");
                     e.line(&format!("and.b32 %x1, %x1, {};", SCRATCH_WORDS - 1));
                     e.line("mul.wide.u32 %w0, %x0, 4;");
-                    e.line("add.u64 %w0, %p_gmem, %w0;");
+                    e.line(&format!("add.u64 %w0, {gm}, %w0;"));
                     e.line("mul.wide.u32 %w2, %x1, 4;");
-                    e.line("add.u64 %w2, %p_scratch, %w2;");
+                    e.line(&format!("add.u64 %w2, {sc}, %w2;"));
                 }
             }
             e.line(&format!("selp.b64 %t{t}_a{k}, %w2, %w0, %isshadow;"));
