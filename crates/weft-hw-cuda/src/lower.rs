@@ -964,7 +964,8 @@ mod tests {
             "x: global, y: global",
         );
         // Rewrites T1's load attributes and expects a refusal naming the problem.
-        let cases: Vec<(Box<dyn Fn(&mut MemAttrs)>, &str)> = vec![
+        type Edit = Box<dyn Fn(&mut MemAttrs)>;
+        let cases: Vec<(Edit, &str)> = vec![
             (Box::new(|a| a.order = Order::SeqCst), "ld seq_cst"),
             (Box::new(|a| a.order = Order::Release), "ld release"),
             (
