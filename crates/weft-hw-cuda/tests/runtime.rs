@@ -154,6 +154,12 @@ fn decoding_a_synthetic_buffer() {
         "instance 0 is the weak outcome"
     );
     assert!(!outs[1].satisfies(&cond.prop));
+    // The decoded outcomes have the SC interpreter's shape: it finds instance 1 among its
+    // sequential outcomes and instance 0 nowhere (weak).
+    let sc = weft_litmus::classify::classify(&p).unwrap();
+    use weft_litmus::classify::Class;
+    assert_eq!(sc.class_of(&outs[0]), Class::Weak);
+    assert_eq!(sc.class_of(&outs[1]), Class::Seq);
 
     let mut hist = BTreeMap::new();
     layout::tally(&mut hist, outs.clone());
