@@ -558,7 +558,7 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     m.push_str(
         "\t.reg .b64 %p_roles, %p_slots, %p_gmem, %p_results, %p_sync, %p_scratch, %p_shinit;\n",
     );
-    m.push_str("\t.reg .b64 %off, %psync, %pdone, %w0, %w1, %w2;\n");
+    m.push_str("\t.reg .b64 %g_gmem, %g_scratch, %off, %psync, %pdone, %w0, %w1, %w2;\n");
     m.push_str("\t.reg .b32 %n, %flags, %seed, %h_tid, %h_ntid, %h_ctaid, %gid, %h_lane, %role, %slot, %inst, %tt, %soff;\n");
     m.push_str("\t.reg .b32 %x0, %x1, %x2, %x3, %x4, %x5;\n");
     m.push_str("\t.reg .pred %pc, %isshadow, %isreal;\n");

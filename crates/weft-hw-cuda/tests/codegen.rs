@@ -337,3 +337,178 @@ fn cuda_c_compiles_with_clang_and_keeps_the_accesses() {
         }
     }
 }
+
+/// What weft-ptx does not check but the driver's JIT would reject: every register used is
+/// declared (predicates as `.pred`, address bases as 64-bit), every branch target is a
+/// label of the kernel, every symbol is a parameter, a module variable or a label.
+fn check_well_formed(ptx: &str, what: &str) {
+    use std::collections::HashMap;
+    use weft_ptx::ast::{AddrBase, Item, ScalarType, Statement};
+    let m = weft_ptx::parse(ptx).unwrap();
+    let k = m.kernels().next().unwrap();
+    let mut regs: HashMap<String, ScalarType> = HashMap::new();
+    let mut labels = Vec::new();
+    fn walk(body: &[Statement], regs: &mut HashMap<String, ScalarType>, labels: &mut Vec<String>) {
+        for s in body {
+            match s {
+                Statement::Reg(d) => {
+                    for n in &d.names {
+                        match n.count {
+                            Some(c) => {
+                                for i in 0..c {
+                                    regs.insert(format!("{}{i}", n.name), d.ty);
+                                }
+                            }
+                            None => {
+                                regs.insert(n.name.clone(), d.ty);
+                            }
+                        }
+                    }
+                }
+                Statement::Label { name, .. } => labels.push(name.clone()),
+                Statement::Block { body, .. } => walk(body, regs, labels),
+                _ => {}
+            }
+        }
+    }
+    walk(k.body.as_deref().unwrap_or(&[]), &mut regs, &mut labels);
+    let mut symbols: Vec<String> = k.params.iter().map(|p| p.name.clone()).collect();
+    for it in &m.items {
+        if let Item::Variable(v) = it {
+            symbols.push(v.name.clone());
+        }
+    }
+    let is64 = |t: &ScalarType| matches!(t, ScalarType::B64 | ScalarType::U64 | ScalarType::S64);
+    fn uses(o: &Operand, out: &mut Vec<(String, bool)>) {
+        match o {
+            Operand::Reg(r) => out.push((r.clone(), false)),
+            Operand::Addr(a) => {
+                if let AddrBase::Reg(r) = &a.base {
+                    out.push((r.clone(), true));
+                }
+            }
+            Operand::Not(x) => uses(x, out),
+            Operand::Vector(v) | Operand::List(v) => v.iter().for_each(|x| uses(x, out)),
+            Operand::PredPair(a, b) => {
+                out.push((a.clone(), false));
+                out.push((b.clone(), false));
+            }
+            _ => {}
+        }
+    }
+    for i in k.instructions() {
+        if let Some(g) = &i.guard {
+            assert_eq!(
+                regs.get(&g.pred),
+                Some(&ScalarType::Pred),
+                "{what}: guard {}",
+                g.pred
+            );
+        }
+        let mut u = Vec::new();
+        for o in &i.operands {
+            uses(o, &mut u);
+            if let Operand::Symbol { name, .. } = o {
+                assert!(
+                    labels.contains(name) || symbols.contains(name),
+                    "{what}: unknown symbol {name} in {}",
+                    i.mnemonic()
+                );
+            }
+            if let Operand::Addr(a) = o {
+                if let AddrBase::Symbol(s) = &a.base {
+                    assert!(symbols.contains(s), "{what}: unknown symbol {s}");
+                }
+            }
+        }
+        for (r, addr) in u {
+            let ty = regs
+                .get(&r)
+                .unwrap_or_else(|| panic!("{what}: {r} is not declared ({})", i.mnemonic()));
+            if addr {
+                assert!(is64(ty), "{what}: address register {r} is {ty:?}");
+            }
+        }
+        if i.opcode == Opcode::Setp {
+            if let Some(Operand::Reg(d)) = i.operands.first() {
+                assert_eq!(
+                    regs.get(d),
+                    Some(&ScalarType::Pred),
+                    "{what}: setp into {d}"
+                );
+            }
+        }
+        // Operand widths against the instruction type (ptxas rejects a mismatch).
+        let Some(ty) = i.mods.types.first().copied() else {
+            continue;
+        };
+        let w = |o: &Operand| match o {
+            Operand::Reg(r) => regs.get(r).map(|t| t.bits()),
+            _ => None,
+        };
+        let expect: Vec<Option<u32>> = match i.opcode {
+            Opcode::Setp => {
+                let mut v = vec![Some(1)];
+                v.extend(i.operands[1..].iter().map(|_| Some(ty.bits())));
+                if i.mods.bool_op.is_some() {
+                    *v.last_mut().unwrap() = Some(1);
+                }
+                v
+            }
+            Opcode::Selp => vec![Some(ty.bits()), Some(ty.bits()), Some(ty.bits()), Some(1)],
+            Opcode::Cvt => vec![Some(ty.bits()), i.mods.types.get(1).map(|t| t.bits())],
+            Opcode::Mul if i.mods.mul == Some(weft_ptx::ast::MulMode::Wide) => {
+                vec![Some(2 * ty.bits()), Some(ty.bits()), Some(ty.bits())]
+            }
+            _ => i.operands.iter().map(|_| Some(ty.bits())).collect(),
+        };
+        for (o, e) in i.operands.iter().zip(expect) {
+            if let (Some(got), Some(e)) = (w(o), e) {
+                assert_eq!(
+                    got,
+                    e,
+                    "{what}: operand {o:?} of {} has {got} bits",
+                    i.mnemonic()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn generated_ptx_declares_what_it_uses() {
+    let mut files = Vec::new();
+    litmus_files(&root().join("tests/corpus/paper000"), &mut files);
+    litmus_files(&dat3m_dir(), &mut files);
+    let mut n = 0;
+    for f in &files {
+        let Ok(p) = weft_litmus::parse(&std::fs::read_to_string(f).unwrap()) else {
+            continue;
+        };
+        for params in param_sets() {
+            if let Ok(g) = generate(&p, &params) {
+                check_well_formed(&g.ptx, &f.display().to_string());
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 2 * 79, "{n} kernels checked");
+}
+
+#[test]
+#[should_panic(expected = "has 32 bits")]
+fn the_well_formedness_check_catches_a_width_mismatch() {
+    check_well_formed(
+        ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n\t.reg .b32 %x;\n\t.reg .b64 %y;\n\tadd.u64 %y, %y, %x;\n\tret;\n}\n",
+        "fixture",
+    );
+}
+
+#[test]
+#[should_panic(expected = "is not declared")]
+fn the_well_formedness_check_catches_an_undeclared_register() {
+    check_well_formed(
+        ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n\t.reg .b64 %y;\n\tld.param.u64 %y, [a];\n\tst.global.u32 [%y], %z;\n\tret;\n}\n",
+        "fixture",
+    );
+}
