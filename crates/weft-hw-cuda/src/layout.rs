@@ -257,6 +257,22 @@ pub fn check_params(shape: &Shape, params: &CudaParams) -> Result<(), CodegenErr
 /// Where a CTA group's warp groups go in a block: (warp, lanes) per warp group.
 type Fit = Vec<(usize, Vec<u32>)>;
 
+/// Checks that the buffers of one launch stay within 32-bit word indices (the kernel
+/// computes `c*N + i` and `i*W` in 32 bits).
+pub fn check_sizes(layout: &KernelLayout, params: &CudaParams) -> Result<(), CodegenError> {
+    let n = params.instances_per_launch as u64;
+    let global = layout.global_cells.len() as u64 * n;
+    let results = layout.words_per_instance as u64 * n;
+    let limit = (u32::MAX / 4) as u64;
+    if global > limit || results > limit {
+        return Err(CodegenError::new(format!(
+            "{} instances of this test need {global} global and {results} result words, more than {limit}; use fewer instances per launch",
+            params.instances_per_launch
+        )));
+    }
+    Ok(())
+}
+
 struct Block {
     /// Used-lane mask per warp.
     warps: Vec<u32>,
@@ -275,6 +291,7 @@ pub fn assign(
     seed: u64,
 ) -> Result<Assignment, CodegenError> {
     check_params(&layout.shape, params)?;
+    check_sizes(layout, params)?;
     let shape = &layout.shape;
     let t_count = layout.threads as u32;
     let tpb = params.threads_per_block;

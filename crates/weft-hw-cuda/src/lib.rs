@@ -90,6 +90,7 @@ pub fn generate(p: &weft_ir::Program, params: &CudaParams) -> Result<Generated, 
     let l = lower::lower(p)?;
     layout::check_params(&l.shape, params)?;
     let layout = KernelLayout::new(&l, params.threads_per_block)?;
+    layout::check_sizes(&layout, params)?;
     let ptx = ptx::print(&p.name, &l, &layout, params);
     let cuda_c = cudac::print(&p.name, &l, &layout, params);
     let expected = l

@@ -455,6 +455,27 @@ impl ThreadCx<'_> {
     fn stmt(&mut self, s: &Stmt, out: &mut Vec<Op>) -> Result<(), CodegenError> {
         let guard = self.guard(s)?;
         let at = format!("line {}", s.span.line);
+        let vk = match &s.kind {
+            StmtKind::Load(l) => Some(&l.attrs),
+            StmtKind::Store(st) => Some(&st.attrs),
+            StmtKind::Rmw(r) => Some(&r.attrs),
+            StmtKind::Fence(f) => Some(&f.attrs),
+            _ => None,
+        };
+        if vk.is_some_and(|a| !a.vulkan.is_empty()) {
+            return err(format!(
+                "{at} in thread {}: Vulkan availability/visibility and storage-class semantics have no PTX spelling",
+                self.tname()
+            ));
+        }
+        if let StmtKind::Fence(f) = &s.kind {
+            if !f.spaces.is_empty() {
+                return err(format!(
+                    "fence ({at}) in thread {}: a fence restricted to some memory spaces has no PTX spelling (PTX fences order all spaces)",
+                    self.tname()
+                ));
+            }
+        }
         match &s.kind {
             StmtKind::Load(l) => {
                 let what = format!("ld ({at})");

@@ -512,3 +512,59 @@ fn the_well_formedness_check_catches_an_undeclared_register() {
         "fixture",
     );
 }
+
+/// Every litmus file weft has (all formats: C, OpenCL, Vulkan, GPUHarbor JSON, PTX) either
+/// generates or is refused with an error: none makes the generator panic.
+#[test]
+fn no_litmus_file_makes_the_generator_panic() {
+    let mut files = Vec::new();
+    litmus_files(&root().join("tests/corpus"), &mut files);
+    litmus_files(Path::new("/work/shared/corpus/dat3m/litmus"), &mut files);
+    let mut json = Vec::new();
+    for dir in ["tests/corpus/gpuharbor"] {
+        if let Ok(rd) = std::fs::read_dir(root().join(dir)) {
+            json.extend(
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|e| e == "json")),
+            );
+        }
+    }
+    files.extend(json);
+    let (mut ok, mut refused) = (0, 0);
+    for f in &files {
+        let Ok(bytes) = std::fs::read(f) else {
+            continue;
+        };
+        let Ok(p) = weft_litmus::parse_bytes(&bytes) else {
+            continue;
+        };
+        for params in param_sets() {
+            match generate(&p, &params) {
+                Ok(_) => ok += 1,
+                Err(e) => {
+                    assert!(!e.message.is_empty());
+                    refused += 1;
+                }
+            }
+        }
+    }
+    println!(
+        "{ok} generated, {refused} refused over {} files",
+        files.len()
+    );
+    assert!(ok > 0);
+}
+
+#[test]
+fn oversized_launches_are_refused() {
+    let src = std::fs::read_to_string(root().join("tests/corpus/paper000/SB.litmus")).unwrap();
+    let mut p = weft_litmus::parse(&src).unwrap();
+    p.locations[1].size = 60_000;
+    let params = CudaParams {
+        instances_per_launch: 1 << 22,
+        ..CudaParams::default()
+    };
+    let e = generate(&p, &params).unwrap_err();
+    assert!(e.message.contains("fewer instances"), "{e}");
+}
