@@ -569,6 +569,16 @@ fn corpus() -> Vec<PathBuf> {
             v.push(p);
         }
     }
+    // GPUHarbor's WebGPU tests (JSON; relaxed atomics, some in workgroup memory).
+    if let Ok(rd) = std::fs::read_dir(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/gpuharbor"),
+    ) {
+        v.extend(
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "json")),
+        );
+    }
     v.sort();
     v
 }
@@ -579,7 +589,10 @@ fn check(path: &Path, params: &CudaParams, launches: u64) {
 
 /// `cuda_c`: run clang's PTX for the CUDA-C form instead of weft's PTX.
 fn check_form(path: &Path, params: &CudaParams, launches: u64, cuda_c: bool) {
-    let p = weft_litmus::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // Non-test files (GPUHarbor's metadata JSON) are skipped.
+    let Ok(p) = weft_litmus::parse(&std::fs::read_to_string(path).unwrap()) else {
+        return;
+    };
     let Ok(g) = generate(&p, params) else {
         return;
     };
