@@ -95,6 +95,40 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, CudaError>) -> Result<T,
     }
 }
 
+/// Loads `ptx` again with the JIT's error log requested, to say why it was rejected.
+/// Needs the runner's context current on this thread (it is after `load_module`).
+fn jit_error_log(ptx: &str) -> Option<String> {
+    use cudarc::driver::sys;
+    use std::ffi::c_void;
+    let src = std::ffi::CString::new(ptx).ok()?;
+    let mut log = vec![0u8; 1 << 14];
+    let mut opts = [
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+    ];
+    // The size option's value is passed in the pointer itself, as the driver API says.
+    let mut vals: [*mut c_void; 2] = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+    let mut module: sys::CUmodule = std::ptr::null_mut();
+    // SAFETY: `src` is NUL-terminated PTX; `opts` and `vals` hold two matching entries; the
+    // log buffer outlives the call and its size is the one given.
+    let r = unsafe {
+        sys::cuModuleLoadDataEx(
+            &mut module,
+            src.as_ptr() as *const c_void,
+            opts.len() as u32,
+            opts.as_mut_ptr(),
+            vals.as_mut_ptr(),
+        )
+    };
+    if r == sys::CUresult::CUDA_SUCCESS {
+        // SAFETY: the module was just loaded and is not used elsewhere.
+        unsafe { sys::cuModuleUnload(module) };
+        return None;
+    }
+    let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
+    Some(String::from_utf8_lossy(&log[..end]).into_owned())
+}
+
 impl CudaRunner {
     /// Opens device `device`; never panics (a missing driver is [`CudaError::NoDriver`]).
     pub fn open(device: usize) -> Result<Self, CudaError> {
@@ -160,10 +194,19 @@ impl CudaRunner {
         let lay = &gen.layout;
         let n = params.instances_per_launch;
         let total = n as u64 * params.iterations as u64;
-        let module = self
+        let module = match self
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_src(gen.ptx.clone()))
-            .map_err(drv("loading the PTX module"))?;
+        {
+            Ok(m) => m,
+            Err(e) => {
+                let log = jit_error_log(&gen.ptx).unwrap_or_default();
+                return Err(CudaError::Driver {
+                    context: "JIT-compiling the generated PTX".into(),
+                    message: format!("{e:?}: {}", log.trim()),
+                });
+            }
+        };
         let func = module
             .load_function(crate::ptx::KERNEL_NAME)
             .map_err(drv("finding the kernel"))?;
