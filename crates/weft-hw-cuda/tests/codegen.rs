@@ -568,3 +568,116 @@ fn oversized_launches_are_refused() {
     let e = generate(&p, &params).unwrap_err();
     assert!(e.message.contains("fewer instances"), "{e}");
 }
+
+mod props {
+    //! Random perturbations of real tests (orders, scopes, cache operators, spaces, guards,
+    //! register and location indices, constants, parameters): `generate` never panics, and
+    //! whatever it accepts is well-formed PTX.
+
+    use super::*;
+    use proptest::prelude::*;
+    use weft_ir::{CacheOp, Expr, MemAttrs, MemSpace, Order, Scope, StmtKind};
+
+    fn base() -> Vec<weft_ir::Program> {
+        ["SB", "cas-sl", "dlb-mp", "coRR-L2-L1+membar.gl"]
+            .iter()
+            .map(|n| {
+                let src = std::fs::read_to_string(
+                    root().join(format!("tests/corpus/paper000/{n}.litmus")),
+                )
+                .unwrap();
+                weft_litmus::parse(&src).unwrap()
+            })
+            .collect()
+    }
+
+    fn perturb(a: &mut MemAttrs, k: u64) {
+        const ORDERS: [Order; 7] = [
+            Order::Plain,
+            Order::Relaxed,
+            Order::Consume,
+            Order::Acquire,
+            Order::Release,
+            Order::AcqRel,
+            Order::SeqCst,
+        ];
+        a.order = ORDERS[(k % 7) as usize];
+        a.scope = [
+            None,
+            Some(Scope::Cta),
+            Some(Scope::Gpu),
+            Some(Scope::System),
+            Some(Scope::Warp),
+        ][((k >> 3) % 5) as usize];
+        a.cache = [
+            None,
+            Some(CacheOp::Cg),
+            Some(CacheOp::Ca),
+            Some(CacheOp::Cv),
+        ][((k >> 6) % 4) as usize];
+        a.volatile = (k >> 8) & 1 == 1;
+        a.space = [
+            None,
+            Some(MemSpace::Global),
+            Some(MemSpace::Shared),
+            Some(MemSpace::Local),
+        ][((k >> 9) % 4) as usize];
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+        #[test]
+        fn perturbed_tests_generate_or_refuse(
+            which in 0usize..4,
+            edits in proptest::collection::vec((0usize..4, 0usize..8, any::<u64>()), 0..3),
+            tpb in prop_oneof![4 => Just(64u32), 4 => Just(256), 1 => Just(32), 1 => Just(100), 1 => Just(2048)],
+            n in prop_oneof![3 => Just(1u32), 3 => Just(33), 3 => Just(700), 1 => Just(0)],
+            flags in 0u8..16,
+        ) {
+            let mut p = base().swap_remove(which);
+            for (t, s, k) in edits {
+                let nt = p.threads.len();
+                let th = &mut p.threads[t % nt];
+                if th.code.is_empty() {
+                    continue;
+                }
+                let ns = th.code.len();
+                let stmt = &mut th.code[s % ns];
+                match (k >> 12) % 6 {
+                    0 => stmt.guard = Some(weft_ir::Guard { reg: weft_ir::Reg((k >> 16) as u32 % 6), negated: k & 1 == 1 }),
+                    1 => {
+                        if let StmtKind::Store(st) = &mut stmt.kind {
+                            st.value = Expr::Int((k >> 16) as i64 - (1 << 40));
+                        }
+                    }
+                    2 => {
+                        if let StmtKind::Load(l) = &mut stmt.kind {
+                            l.addr = Expr::Addr(weft_ir::LocId((k >> 16) as u32 % 4));
+                        }
+                    }
+                    _ => match &mut stmt.kind {
+                        StmtKind::Load(l) => perturb(&mut l.attrs, k),
+                        StmtKind::Store(st) => perturb(&mut st.attrs, k),
+                        StmtKind::Rmw(r) => perturb(&mut r.attrs, k),
+                        StmtKind::Fence(f) => perturb(&mut f.attrs, k),
+                        _ => {}
+                    },
+                }
+            }
+            let params = CudaParams {
+                instances_per_launch: n,
+                threads_per_block: tpb,
+                mem_stress: flags & 1 == 1,
+                bank_conflicts: flags & 2 == 2,
+                thread_randomisation: flags & 4 == 4,
+                thread_sync: flags & 8 == 8,
+                ..CudaParams::default()
+            };
+            if let Ok(g) = generate(&p, &params) {
+                check_well_formed(&g.ptx, &p.name);
+                let a = weft_hw_cuda::layout::assign(&g.layout, &params, 7);
+                prop_assert!(a.is_ok());
+            }
+        }
+    }
+}
