@@ -64,7 +64,12 @@ pub struct SassInstr {
 }
 
 impl SassInstr {
+    /// The instruction's class; one guarded by `@!PT` never executes (ptxas emits such
+    /// placeholders, e.g. `@!PT LDS RZ, [RZ]`) and counts as `Other`.
     pub fn class(&self) -> SassClass {
+        if self.guard.as_deref() == Some("@!PT") {
+            return SassClass::Other;
+        }
         classify(&self.opcode, &self.operands)
     }
 }
@@ -449,6 +454,16 @@ mod tests {
             check_sass(&sass, &mp_expected()),
             Verdict::Reordered { .. }
         ));
+    }
+
+    #[test]
+    fn never_executed_placeholders_are_ignored() {
+        let sass = KEPT.replace(
+            "/*0130*/                   LDG.E.EF R9, [R4] ;",
+            "/*0130*/                   LDG.E.EF R9, [R4] ;\n        /*0138*/              @!PT LDS RZ, [RZ] ;",
+        );
+        assert_eq!(parse_sass(&sass).len(), 21);
+        assert_eq!(check_sass(&sass, &mp_expected()), Verdict::Kept);
     }
 
     #[test]
