@@ -6,8 +6,8 @@
 //! is refused with a [`CodegenError`] naming the instruction and the thread.
 
 use weft_ir::{
-    BinOp, CacheOp, Expr, FenceKind, LocId, MemAttrs, MemSpace, Order, Program, Reg, RmwOp, Scope,
-    Stmt, StmtKind, TypeKind, Value,
+    BinOp, CacheOp, Expr, FenceKind, MemAttrs, MemSpace, Order, Program, Reg, RmwOp, Scope, Stmt,
+    StmtKind, TypeKind, Value,
 };
 
 use crate::error::CodegenError;
@@ -861,7 +861,6 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
             ));
         }
     }
-    let _ = LocId(0);
     Ok(Lowered {
         shape,
         threads,
@@ -1030,7 +1029,7 @@ mod tests {
         let mut p = base.clone();
         p.threads[1].code[0].kind = StmtKind::Rmw(weft_ir::Rmw {
             dst: Some(Reg(0)),
-            addr: Expr::Addr(LocId(0)),
+            addr: Expr::Addr(weft_ir::LocId(0)),
             op: RmwOp::CompareExchange { weak: false },
             args: vec![Expr::Int(0), Expr::Int(1)],
             attrs: MemAttrs::default(),

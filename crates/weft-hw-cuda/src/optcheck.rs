@@ -195,10 +195,8 @@ fn check_thread(expected: &[(MemKind, String)], region: &[SassInstr]) -> Result<
         .filter(|i| !matches!(i.class(), SassClass::Other | SassClass::Clock))
         .collect();
     let mut k = 0usize;
-    let mut need_fence: Option<&str> = None;
     for (kind, m) in expected {
         if *kind == MemKind::Fence {
-            need_fence = Some(m);
             // Look for a MEMBAR before the next access.
             let mut found = false;
             let mut j = k;
@@ -215,7 +213,6 @@ fn check_thread(expected: &[(MemKind, String)], region: &[SassInstr]) -> Result<
         while k < actual.len() && actual[k].class() == SassClass::Fence {
             k += 1;
         }
-        need_fence = None;
         let Some(a) = actual.get(k) else {
             return Err(format!(
                 "{m} has no SASS instruction (dropped or moved out of the body)"
@@ -236,7 +233,6 @@ fn check_thread(expected: &[(MemKind, String)], region: &[SassInstr]) -> Result<
         }
         k += 1;
     }
-    let _ = need_fence;
     while k < actual.len() && actual[k].class() == SassClass::Fence {
         k += 1;
     }
