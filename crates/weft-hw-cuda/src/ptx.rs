@@ -535,7 +535,14 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         "// incantations: mem_stress={} bank_conflicts={} thread_randomisation={} thread_sync={}",
         params.mem_stress, params.bank_conflicts, params.thread_randomisation, params.thread_sync
     );
-    m.push_str(".version 7.0\n.target sm_70\n.address_size 64\n\n");
+    // PTX 7.0 has everything the kernel uses but `fence.proxy.alias` (PTX 7.5).
+    let uses_proxy_fence = l.threads.iter().any(|t| {
+        let mut v = Vec::new();
+        crate::lower::mem_sequence(&t.body, &mut v);
+        v.iter().any(|(_, m)| m.starts_with("fence.proxy"))
+    });
+    let version = if uses_proxy_fence { "7.5" } else { "7.0" };
+    let _ = write!(m, ".version {version}\n.target sm_70\n.address_size 64\n\n");
     if nsh > 0 {
         let _ = writeln!(m, ".shared .align 128 .b32 weft_sh[{sh_words}];");
         let _ = writeln!(m, ".shared .align 128 .b32 weft_shadow[{SHADOW_WORDS}];");

@@ -681,3 +681,29 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_proxy_fence_raises_the_ptx_version() {
+    let src = std::fs::read_to_string(root().join("tests/corpus/paper000/SB.litmus")).unwrap();
+    let mut p = weft_litmus::parse(&src).unwrap();
+    let g = generate(&p, &CudaParams::default()).unwrap();
+    assert!(g.ptx.contains(".version 7.0\n"));
+    p.threads[0].code.insert(
+        1,
+        weft_ir::Stmt::new(
+            weft_ir::StmtKind::Fence(weft_ir::Fence {
+                kind: weft_ir::FenceKind::ProxyFence(None),
+                attrs: weft_ir::MemAttrs::default(),
+                spaces: vec![],
+            }),
+            weft_ir::Span::default(),
+        ),
+    );
+    let g = generate(&p, &CudaParams::default()).unwrap();
+    assert!(
+        g.ptx.contains(".version 7.5\n"),
+        "fence.proxy.alias needs PTX 7.5"
+    );
+    assert!(g.ptx.contains("fence.proxy.alias;"));
+    // weft-ptx does not parse `fence.proxy.*` yet, so the PTX is not re-parsed here.
+}
