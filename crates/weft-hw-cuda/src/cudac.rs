@@ -8,7 +8,9 @@ use std::fmt::Write;
 
 use weft_ir::{BinOp, Expr, UnOp};
 
-use crate::layout::{KernelLayout, SCRATCH_WORDS, SHADOW_WORDS, SPIN_LIMIT, STRESS_MAX_ITERS};
+use crate::layout::{
+    KernelLayout, LOOP_LIMIT, SCRATCH_WORDS, SHADOW_WORDS, SPIN_LIMIT, STRESS_MAX_ITERS,
+};
 use crate::lower::{Lowered, Op, RegSlot, Val};
 use crate::ptx::KERNEL_NAME;
 use crate::CudaParams;
@@ -137,10 +139,24 @@ impl CEmit {
                     }
                 }
                 Op::Label(l) => self.line(&format!("{l}:;")),
-                Op::Jump { target, cond } => match cond {
-                    None => self.line(&format!("goto {target};")),
-                    Some(c) => self.line(&format!("if ({}) goto {target};", expr(self.t, c))),
-                },
+                Op::Jump {
+                    target,
+                    cond,
+                    backward,
+                } => {
+                    let c = cond
+                        .as_ref()
+                        .map(|c| expr(self.t, c))
+                        .unwrap_or_else(|| "1".into());
+                    if *backward {
+                        let t = self.t;
+                        self.line(&format!(
+                            "if ({c}) {{ if (--t{t}_budget == 0) goto L_stuck_t{t}; goto {target}; }}"
+                        ));
+                    } else {
+                        self.line(&format!("if ({c}) goto {target};"));
+                    }
+                }
                 Op::If {
                     cond,
                     then_ops,
@@ -259,6 +275,12 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
             c.line(&uses.join(" "));
         }
         c.line(&format!("int t{t}_sink = 0; (void)t{t}_sink;"));
+        let looping = crate::ptx::has_loop(&th.body);
+        if looping {
+            c.line(&format!(
+                "unsigned t{t}_budget = {LOOP_LIMIT}u; int t{t}_stuck = 0;"
+            ));
+        }
         for (k, (ci, generic)) in th.addrs.iter().enumerate() {
             let (sp, idx) = layout.cell_index(th.cells[*ci]);
             let (g, s) = if *generic {
@@ -292,6 +314,11 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         c.line(&format!("unsigned long long t{t}_c0 = weft_clock();"));
         c.line("// ---- test body ----");
         c.ops(&th.body);
+        if looping {
+            c.line(&format!("goto L_end_t{t};"));
+            c.line(&format!("L_stuck_t{t}: t{t}_stuck = 1;"));
+            c.line(&format!("L_end_t{t}:;"));
+        }
         c.line("// ---- end of test body ----");
         c.line(&format!("unsigned long long t{t}_c1 = weft_clock();"));
         c.line("if (isreal) {");
@@ -303,6 +330,12 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
             if let RegSlot::Value(o) = slot {
                 c.line(&format!("  res[{o}] = (unsigned){};", reg(t, r as u32)));
             }
+        }
+        if looping {
+            c.line(&format!(
+                "  if (t{t}_stuck) res[{}] = 1;",
+                layout.stuck_offset
+            ));
         }
         c.line(&format!(
             "  res[{}] = (unsigned)(t{t}_c1 - t{t}_c0);",

@@ -27,6 +27,9 @@ pub const STRESS_MAX_ITERS: u32 = 1 << 16;
 /// Most polls of the thread-synchronisation spin before a thread goes on alone (no
 /// progress guarantee across CTAs, paper 000 §4.3.4).
 pub const SPIN_LIMIT: u32 = 1 << 16;
+/// Backward branches a test thread may take before its instance is declared stuck (a spin
+/// loop whose partner never comes must not hang the GPU).
+pub const LOOP_LIMIT: u32 = 1 << 16;
 /// Most 32-bit words of shared memory the kernel may declare (of 48 KiB).
 pub const SHARED_LIMIT_WORDS: u32 = 10 * 1024;
 
@@ -54,8 +57,10 @@ pub struct KernelLayout {
     /// Shared slots per block (instances whose CTA group sits in one block).
     pub shared_slots: u32,
     /// Words of the result buffer per instance: registers, then shared cells, then one
-    /// cycle count per test thread.
+    /// cycle count per test thread, then the stuck flag.
     pub words_per_instance: u32,
+    /// Offset of the stuck flag: non-zero when a test thread spent its loop budget.
+    pub stuck_offset: u32,
     /// Offset of the shared cells' final values in an instance's result words.
     pub shared_offset: u32,
     /// Offset of the per-thread cycle counts (`%clock64` around the body).
@@ -121,7 +126,8 @@ impl KernelLayout {
         }
         let shared_offset = off;
         let cycles_offset = off + shared_cells.len() as u32;
-        let words_per_instance = cycles_offset + l.threads.len() as u32;
+        let stuck_offset = cycles_offset + l.threads.len() as u32;
+        let words_per_instance = stuck_offset + 1;
         let min_group = l
             .shape
             .ctas
@@ -154,6 +160,7 @@ impl KernelLayout {
             global_init,
             shared_slots,
             words_per_instance,
+            stuck_offset,
             shared_offset,
             cycles_offset,
             loc_cells,
@@ -450,15 +457,25 @@ pub fn assign(
     })
 }
 
+/// One launch, decoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decoded {
+    /// One outcome per instance that finished.
+    pub outcomes: Vec<Outcome>,
+    /// Instances abandoned because a loop spent its budget (no outcome).
+    pub stuck: u64,
+}
+
 /// Decodes one launch's buffers into one outcome per instance: registers and shared
 /// cells from `results` (`words_per_instance` words per instance), global cells from
 /// `gmem`. Pointer registers report [`address_value`] as the SC interpreter does.
+/// Instances whose stuck flag is set have no outcome and are counted apart.
 pub fn decode(
     layout: &KernelLayout,
     n: u32,
     results: &[u32],
     gmem: &[u32],
-) -> Result<Vec<Outcome>, CudaError> {
+) -> Result<Decoded, CudaError> {
     let w = layout.words_per_instance as usize;
     let n = n as usize;
     if results.len() < w * n || gmem.len() < layout.global_cells.len() * n {
@@ -469,8 +486,13 @@ pub fn decode(
         )));
     }
     let mut out = Vec::with_capacity(n);
+    let mut stuck = 0u64;
     for i in 0..n {
         let res = &results[i * w..(i + 1) * w];
+        if res[layout.stuck_offset as usize] != 0 {
+            stuck += 1;
+            continue;
+        }
         let regs = layout
             .regs
             .iter()
@@ -501,7 +523,10 @@ pub fn decode(
             .collect();
         out.push(Outcome { regs, mem });
     }
-    Ok(out)
+    Ok(Decoded {
+        outcomes: out,
+        stuck,
+    })
 }
 
 /// Adds outcomes to a histogram.
@@ -511,13 +536,14 @@ pub fn tally(hist: &mut BTreeMap<Outcome, u64>, outcomes: Vec<Outcome>) {
     }
 }
 
-/// Turns a histogram into the runner's list, enforcing the checksum: the counts add up to
-/// the number of instances that ran.
+/// Turns a histogram into the runner's list, enforcing the checksum: the counts, plus the
+/// stuck instances, add up to the number of instances that ran.
 pub fn finish(
     hist: BTreeMap<Outcome, u64>,
+    stuck: u64,
     instances: u64,
 ) -> Result<Vec<(Outcome, u64)>, CudaError> {
-    let counted: u64 = hist.values().sum();
+    let counted: u64 = hist.values().sum::<u64>() + stuck;
     if counted != instances {
         return Err(CudaError::Checksum {
             counted,

@@ -71,9 +71,14 @@ pub enum Op {
         value: Expr,
     },
     Label(String),
+    /// A branch. A `backward` one closes a loop: the kernel counts it against the
+    /// thread's loop budget ([`crate::layout::LOOP_LIMIT`]) and, once spent, abandons the
+    /// body and marks the instance stuck (no outcome) so that a spin loop whose partner
+    /// never comes cannot hang the GPU.
     Jump {
         target: String,
         cond: Option<Expr>,
+        backward: bool,
     },
     If {
         cond: Expr,
@@ -563,12 +568,8 @@ impl ThreadCx<'_> {
             }
             StmtKind::Jump { target, cond } => {
                 let what = format!("branch ({at})");
-                if self.seen_labels.contains(target) {
-                    return err(format!(
-                        "{what} in thread {}: the backward jump to {target} makes a loop; loops can hang a GPU and are not supported",
-                        self.tname()
-                    ));
-                }
+                // A backward jump makes a loop: the kernel bounds it (see `Op::Jump`).
+                let backward = self.seen_labels.contains(target);
                 if !self.labels.contains(target) {
                     return err(format!("{what}: unknown label {target}"));
                 }
@@ -591,6 +592,7 @@ impl ThreadCx<'_> {
                 out.push(Op::Jump {
                     target: self.label(target),
                     cond,
+                    backward,
                 });
             }
             StmtKind::If {
@@ -614,7 +616,7 @@ impl ThreadCx<'_> {
             }
             StmtKind::While { .. } => {
                 return err(format!(
-                    "while loop ({at}) in thread {}: loops can hang a GPU and are not supported",
+                    "while loop ({at}) in thread {}: structured loops are not supported (loops written with labels and branches are)",
                     self.tname()
                 ))
             }

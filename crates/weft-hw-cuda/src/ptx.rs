@@ -22,7 +22,9 @@ use std::fmt::Write;
 
 use weft_ir::{BinOp, Expr, UnOp};
 
-use crate::layout::{KernelLayout, SCRATCH_WORDS, SHADOW_WORDS, SPIN_LIMIT, STRESS_MAX_ITERS};
+use crate::layout::{
+    KernelLayout, LOOP_LIMIT, SCRATCH_WORDS, SHADOW_WORDS, SPIN_LIMIT, STRESS_MAX_ITERS,
+};
 use crate::lower::{Lowered, Op, RegSlot, Val};
 use crate::CudaParams;
 
@@ -223,13 +225,26 @@ impl Emitter {
                     self.line(&format!("{g}mov.b32 {d}, {v};"));
                 }
                 Op::Label(l) => self.label(l),
-                Op::Jump { target, cond } => match cond {
-                    None => self.line(&format!("bra {target};")),
-                    Some(c) => {
-                        let p = self.truth(c);
-                        self.line(&format!("@{p} bra {target};"));
+                Op::Jump {
+                    target,
+                    cond,
+                    backward,
+                } => {
+                    let p = cond.as_ref().map(|c| self.truth(c));
+                    if *backward {
+                        // Spend one unit of the loop budget when the branch is taken.
+                        let t = self.t;
+                        let g = p.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
+                        self.line(&format!("{g}sub.u32 %t{t}_budget, %t{t}_budget, 1;"));
+                        let z = self.pred();
+                        self.line(&format!("setp.eq.u32 {z}, %t{t}_budget, 0;"));
+                        self.line(&format!("@{z} bra $L_stuck{t};"));
                     }
-                },
+                    match p {
+                        None => self.line(&format!("bra {target};")),
+                        Some(p) => self.line(&format!("@{p} bra {target};")),
+                    }
+                }
                 Op::If {
                     cond,
                     then_ops,
@@ -271,6 +286,17 @@ fn body_consts(ops: &[Op], out: &mut Vec<Val>) {
             _ => {}
         }
     }
+}
+
+/// Whether a body has a backward branch (a loop the kernel must bound).
+pub fn has_loop(ops: &[Op]) -> bool {
+    ops.iter().any(|o| match o {
+        Op::Jump { backward, .. } => *backward,
+        Op::If {
+            then_ops, else_ops, ..
+        } => has_loop(then_ops) || has_loop(else_ops),
+        _ => false,
+    })
 }
 
 fn has_sink(ops: &[Op]) -> bool {
@@ -403,6 +429,10 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         if has_sink(&th.body) {
             let _ = writeln!(decls, "\t.reg .b32 %t{t}_sink;");
         }
+        let looping = has_loop(&th.body);
+        if looping {
+            let _ = writeln!(decls, "\t.reg .b32 %t{t}_budget, %t{t}_stuck;");
+        }
         e.line(&format!("// test thread {} ({})", t, th.name));
         for (r, init) in th.reg_init.iter().enumerate() {
             e.line(&format!("mov.b32 %t{t}_r{r}, {init};"));
@@ -457,6 +487,10 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
                 consts.push((v, r));
             }
         }
+        if looping {
+            e.line(&format!("mov.u32 %t{t}_budget, {LOOP_LIMIT};"));
+            e.line(&format!("mov.u32 %t{t}_stuck, 0;"));
+        }
         if params.thread_sync {
             // §4.3.4: count in, then spin (bounded) until every test thread of the
             // instance has arrived; shadow threads only wait.
@@ -472,6 +506,12 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         e.line(&format!("mov.u64 %t{t}_c0, %clock64;"));
         e.line("// ---- test body ----");
         e.ops(&th.body, &consts);
+        if looping {
+            e.line(&format!("bra $L_end{t};"));
+            e.label(&format!("$L_stuck{t}"));
+            e.line(&format!("mov.u32 %t{t}_stuck, 1;"));
+            e.label(&format!("$L_end{t}"));
+        }
         e.line("// ---- end of test body ----");
         e.line(&format!("mov.u64 %t{t}_c1, %clock64;"));
         e.line("@%isshadow bra $L_fin;");
@@ -485,6 +525,14 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
             if let RegSlot::Value(o) = slot {
                 e.line(&format!("st.global.u32 [%w0+{}], %t{t}_r{r};", o * 4));
             }
+        }
+        if looping {
+            // A spent loop budget marks the instance stuck: it has no outcome.
+            e.line(&format!("setp.ne.u32 %pc, %t{t}_stuck, 0;"));
+            e.line(&format!(
+                "@%pc st.global.u32 [%w0+{}], %t{t}_stuck;",
+                layout.stuck_offset * 4
+            ));
         }
         e.line(&format!("sub.u64 %t{t}_c1, %t{t}_c1, %t{t}_c0;"));
         e.line(&format!("cvt.u32.u64 %x0, %t{t}_c1;"));

@@ -45,6 +45,9 @@ pub struct CudaRun {
     pub outcomes: Vec<(Outcome, u64)>,
     /// Instances that ran (the sum of the counts).
     pub instances: u64,
+    /// Instances abandoned because a spin loop spent its budget (`layout::LOOP_LIMIT`
+    /// backward branches): they have no outcome; `outcomes` plus `stuck` make `instances`.
+    pub stuck: u64,
     /// Wall time of the launches and copies.
     pub elapsed: std::time::Duration,
     /// optcheck's verdict on the compiled kernel (paper 000 §4.4).
@@ -219,6 +222,7 @@ impl CudaRunner {
             .map_err(drv("copying shared initial values"))?;
         let mut seeds = Rng::new(params.seed);
         let mut hist: BTreeMap<Outcome, u64> = BTreeMap::new();
+        let mut stuck = 0u64;
         let words = (lay.words_per_instance as usize * n as usize).max(1);
         for it in 0..params.iterations {
             let launch_seed = seeds.next_u64();
@@ -262,15 +266,17 @@ impl CudaRunner {
                 .clone_dtoh(&results)
                 .map_err(drv("copying results"))?;
             let mem = stream.clone_dtoh(&gmem).map_err(drv("copying memory"))?;
-            let outs = layout::decode(lay, n, &res, &mem)?;
-            layout::tally(&mut hist, outs);
+            let d = layout::decode(lay, n, &res, &mem)?;
+            stuck += d.stuck;
+            layout::tally(&mut hist, d.outcomes);
             progress((it as u64 + 1) * n as u64, total);
         }
-        let outcomes = layout::finish(hist, total)?;
+        let outcomes = layout::finish(hist, stuck, total)?;
         let attributable = !matches!(verdict, Verdict::Reordered { .. });
         Ok(CudaRun {
             outcomes,
             instances: total,
+            stuck,
             elapsed: start.elapsed().max(Duration::from_nanos(1)),
             optcheck: verdict,
             hardware_attributable: attributable,

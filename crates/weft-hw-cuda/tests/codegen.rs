@@ -250,7 +250,6 @@ fn dat3m_ptx_sample_generates_or_refuses_clearly() {
 #[test]
 fn refusals_name_the_instruction() {
     let cases = [
-        ("Manual/Ticketlock-same-gpu.litmus", "loop"),
         ("Manual/SB+bar-const-equal.litmus", "bar"),
         ("Manual/Ticketlock-diff-gpu.litmus", "different GPUs"),
     ];

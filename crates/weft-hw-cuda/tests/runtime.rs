@@ -122,19 +122,22 @@ fn decoding_a_synthetic_buffer() {
     let prm = params(false, false);
     let g = generate(&p, &prm).unwrap();
     let lay = &g.layout;
-    // Registers r0, r2 of each thread are stored (2 per thread), then shared x, then cycles.
-    assert_eq!(lay.words_per_instance, 2 + 2 + 1 + 2);
+    // Registers r0, r2 of each thread are stored (2 per thread), then shared x, then
+    // cycles, then the stuck flag.
+    assert_eq!(lay.words_per_instance, 2 + 2 + 1 + 2 + 1);
     let n = 3u32;
     let w = lay.words_per_instance as usize;
     let mut res = vec![0u32; w * n as usize];
     // Instance 0: both read 0 (the weak outcome); x = 1.
-    res[..w].copy_from_slice(&[1, 0, 1, 0, 1, 77, 88]);
+    res[..w].copy_from_slice(&[1, 0, 1, 0, 1, 77, 88, 0]);
     // Instance 1: T0 read 1; instance 2: T1 reads -1 (sign extension).
-    res[w..2 * w].copy_from_slice(&[1, 1, 1, 0, 1, 5, 5]);
-    res[2 * w..].copy_from_slice(&[1, 0, 1, u32::MAX, 1, 5, 5]);
+    res[w..2 * w].copy_from_slice(&[1, 1, 1, 0, 1, 5, 5, 0]);
+    res[2 * w..].copy_from_slice(&[1, 0, 1, u32::MAX, 1, 5, 5, 0]);
     // Global y: one cell, instances interleaved.
     let gmem = vec![1u32, 1, 1];
-    let outs = layout::decode(lay, n, &res, &gmem).unwrap();
+    let d = layout::decode(lay, n, &res, &gmem).unwrap();
+    assert_eq!(d.stuck, 0);
+    let outs = d.outcomes;
     assert_eq!(outs.len(), 3);
     // Register order is the test's declaration order: r0, r2, r1, r3.
     let (x, y) = (weft_ir::LocId(0), weft_ir::LocId(1));
@@ -164,16 +167,22 @@ fn decoding_a_synthetic_buffer() {
     let mut hist = BTreeMap::new();
     layout::tally(&mut hist, outs.clone());
     layout::tally(&mut hist, vec![outs[0].clone()]);
-    let list = layout::finish(hist.clone(), 4).unwrap();
+    let list = layout::finish(hist.clone(), 0, 4).unwrap();
     assert_eq!(list.iter().map(|(_, c)| c).sum::<u64>(), 4);
     assert!(list.iter().any(|(o, c)| *o == outs[0] && *c == 2));
     // The checksum: counts must add up to the instances that ran.
-    match layout::finish(hist, 5) {
+    match layout::finish(hist.clone(), 0, 5) {
         Err(CudaError::Checksum { counted, expected }) => {
             assert_eq!((counted, expected), (4, 5));
         }
         other => panic!("expected a checksum error, got {other:?}"),
     }
+    // Stuck instances count towards the checksum.
+    assert!(layout::finish(hist, 1, 5).is_ok());
+    // An instance whose stuck flag is set has no outcome.
+    res[2 * w + lay.stuck_offset as usize] = 1;
+    let d = layout::decode(lay, n, &res, &gmem).unwrap();
+    assert_eq!((d.outcomes.len(), d.stuck), (2, 1));
     // Short buffers are an error, not a panic.
     assert!(layout::decode(lay, n, &res[..w], &gmem).is_err());
 }

@@ -620,11 +620,17 @@ fn check_form(path: &Path, params: &CudaParams, launches: u64, cuda_c: bool) {
     let mut seeds = Rng::new(params.seed);
     for _ in 0..launches {
         let (res, gmem) = run_launch(&ptx, &g, params, seeds.next_u64());
-        let outs = layout::decode(&g.layout, params.instances_per_launch, &res, &gmem).unwrap();
-        layout::tally(&mut hist, outs);
+        let d = layout::decode(&g.layout, params.instances_per_launch, &res, &gmem).unwrap();
+        assert_eq!(
+            d.stuck,
+            0,
+            "{}: an instance got stuck under SC",
+            path.display()
+        );
+        layout::tally(&mut hist, d.outcomes);
     }
     let total = params.instances_per_launch as u64 * launches;
-    let list = layout::finish(hist, total).unwrap();
+    let list = layout::finish(hist, 0, total).unwrap();
     if std::env::var_os("WEFT_SIM_PRINT").is_some() {
         println!("{}", path.display());
         for (o, c) in &list {
@@ -692,5 +698,105 @@ fn sc_execution_of_the_cuda_c_form_gives_only_sc_outcomes() {
     for f in corpus() {
         check_form(&f, &plain, 1, true);
         check_form(&f, &all, 1, true);
+    }
+}
+
+/// Runs `launches` launches and returns the outcomes and the stuck count.
+fn run_all(
+    p: &weft_ir::Program,
+    params: &CudaParams,
+    launches: u64,
+    cuda_c: bool,
+) -> (Vec<(Outcome, u64)>, u64) {
+    let g = generate(p, params).unwrap();
+    let ptx = if cuda_c {
+        let c = weft_cuda::Compiler::detect_clang().unwrap();
+        let opts = weft_cuda::CompileOptions {
+            opt_level: 3,
+            ..weft_cuda::CompileOptions::default()
+        };
+        c.compile_cuda(&g.cuda_c, "litmus.cu", &opts).unwrap().ptx
+    } else {
+        g.ptx.clone()
+    };
+    let mut hist: BTreeMap<Outcome, u64> = BTreeMap::new();
+    let mut stuck = 0;
+    let mut seeds = Rng::new(params.seed);
+    for _ in 0..launches {
+        let (res, gmem) = run_launch(&ptx, &g, params, seeds.next_u64());
+        let d = layout::decode(&g.layout, params.instances_per_launch, &res, &gmem).unwrap();
+        stuck += d.stuck;
+        layout::tally(&mut hist, d.outcomes);
+    }
+    let total = params.instances_per_launch as u64 * launches;
+    (layout::finish(hist, stuck, total).unwrap(), stuck)
+}
+
+#[test]
+fn spin_locks_terminate_under_sc_and_keep_mutual_exclusion() {
+    let dir = Path::new("/work/shared/corpus/dat3m/litmus/PTX/Manual");
+    let params = CudaParams {
+        instances_per_launch: 6,
+        iterations: 1,
+        threads_per_block: 64,
+        mem_stress: true,
+        bank_conflicts: false,
+        thread_randomisation: true,
+        thread_sync: true,
+        seed: 11,
+        device: 0,
+    };
+    // Ticket locks: under SC both threads never see x == 0 inside the critical section.
+    for name in [
+        "Ticketlock-same-gpu",
+        "Ticketlock-acq2rlx-1",
+        "Ticketlock-acq2rlx-2",
+        "Ticketlock-rel2rlx",
+    ] {
+        let Ok(src) = std::fs::read_to_string(dir.join(format!("{name}.litmus"))) else {
+            continue;
+        };
+        let p = weft_litmus::parse(&src).unwrap();
+        let clang = weft_cuda::Compiler::detect_clang().is_ok();
+        for cuda_c in [false, true] {
+            if cuda_c && !clang {
+                continue;
+            }
+            let (list, stuck) = run_all(&p, &params, 2, cuda_c);
+            assert_eq!(stuck, 0, "{name}: stuck under SC");
+            let prop = &p.condition.as_ref().unwrap().prop;
+            for (o, c) in &list {
+                assert!(
+                    !o.satisfies(prop),
+                    "{name}: {c} instances broke mutual exclusion under SC: {o:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_loop_that_never_ends_marks_its_instances_stuck() {
+    // P0 waits for x to change; nobody writes it.
+    let src = "PTX spin\n{\nx=0;\nP0:r1=0;\n}\n P0@cta 0,gpu 0 ;\n LC00: ;\n ld.weak r0, x ;\n beq r0, r1, LC00 ;\nexists (P0:r0 == 1)\n";
+    let p = weft_litmus::parse(src).unwrap();
+    let params = CudaParams {
+        instances_per_launch: 3,
+        iterations: 1,
+        threads_per_block: 32,
+        mem_stress: false,
+        bank_conflicts: false,
+        thread_randomisation: false,
+        thread_sync: false,
+        seed: 1,
+        device: 0,
+    };
+    let (list, stuck) = run_all(&p, &params, 1, false);
+    assert_eq!(stuck, 3);
+    assert!(list.is_empty());
+    if weft_cuda::Compiler::detect_clang().is_ok() {
+        let (list, stuck) = run_all(&p, &params, 1, true);
+        assert_eq!(stuck, 3, "the CUDA-C form bounds the loop too");
+        assert!(list.is_empty());
     }
 }
