@@ -169,3 +169,51 @@ fn graph_writes_dot_for_witnesses() {
     assert!(dot.starts_with("digraph") && dot.contains("rf"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The verdicts written down (and justified) in each paper-000 test's metadata are the
+/// ones `tests/sim/expected.tsv` checks: a meta file cannot drift from what is tested.
+#[test]
+fn paper000_meta_verdicts_are_the_checked_ones() {
+    let table = std::fs::read_to_string(repo().join("tests/sim/expected.tsv")).unwrap();
+    let rows: BTreeSet<(String, String, String)> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c[0].to_string(), c[1].to_string(), c[2].to_string())
+        })
+        .collect();
+    let dir = repo().join("tests/corpus/paper000");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let Some(name) = p.file_name().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let Some(stem) = name.strip_suffix(".meta.json") else {
+            continue;
+        };
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let verdicts = meta["verdicts"].as_object().expect("verdicts in meta");
+        for model in ["ptx-asplos15", "ptx-v7.5", "scoped-rc11"] {
+            let v = &verdicts[model];
+            let verdict = v["verdict"].as_str().expect("verdict");
+            assert!(
+                v["why"].as_str().is_some_and(|w| w.len() > 20),
+                "{stem} under {model}: no justification"
+            );
+            let key = (
+                format!("tests/corpus/paper000/{stem}.litmus"),
+                model.to_string(),
+                verdict.to_string(),
+            );
+            assert!(
+                rows.contains(&key),
+                "{stem} under {model}: {verdict} is not in expected.tsv"
+            );
+            n += 1;
+        }
+    }
+    assert_eq!(n, 19 * 3);
+}
