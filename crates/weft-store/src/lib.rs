@@ -132,6 +132,8 @@ pub struct RunSummary {
     pub stress_name: String,
     pub seed: u64,
     pub instances: u64,
+    /// The model outcomes were judged against (`forbidden` is 0 without one).
+    pub model: Option<String>,
     pub seq: u64,
     pub interleaved: u64,
     pub weak: u64,

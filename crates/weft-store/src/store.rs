@@ -353,12 +353,12 @@ impl Store {
              COALESCE(SUM(CASE WHEN o.class = 'interleaved' THEN o.count ELSE 0 END), 0), \
              COALESCE(SUM(CASE WHEN o.class = 'weak' THEN o.count ELSE 0 END), 0), \
              COALESCE(SUM(CASE WHEN o.model_verdict = 'forbidden' THEN o.count ELSE 0 END), 0), \
-             r.duration_ms \
+             r.duration_ms, r.model \
              FROM runs r JOIN devices d ON d.id = r.device_id \
              JOIN tests t ON t.id = r.test_id \
              LEFT JOIN outcomes o ON o.run_id = r.id {clause} \
              GROUP BY r.id, r.started_at, r.kind, r.label, d.backend, d.name, t.name, \
-             r.stress_name, r.seed, r.instances, r.duration_ms \
+             r.stress_name, r.seed, r.instances, r.duration_ms, r.model \
              ORDER BY r.started_at DESC, r.id DESC{}",
             limit_clause(filter)
         );
@@ -378,6 +378,7 @@ impl Store {
                         stress_name: r.get(7)?,
                         seed: r.get::<_, i64>(8)? as u64,
                         instances: r.get::<_, i64>(9)? as u64,
+                        model: r.get(15)?,
                         seq: r.get::<_, i64>(10)? as u64,
                         interleaved: r.get::<_, i64>(11)? as u64,
                         weak: r.get::<_, i64>(12)? as u64,

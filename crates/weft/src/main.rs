@@ -31,6 +31,8 @@ enum Command {
     RunKernel(kernel_cmd::RunArgs),
     /// Print the PTX a CUDA/OpenCL kernel compiles to (clang-19).
     Ptx(kernel_cmd::PtxArgs),
+    /// List, show and export recorded litmus runs (the results database).
+    Results(cmd::results::Args),
 }
 
 /// Process exit codes.
@@ -60,6 +62,7 @@ fn main() {
         Command::Sim(a) => cmd::sim::run(a),
         Command::RunKernel(a) => kernel_cmd::run_kernel(a),
         Command::Ptx(a) => kernel_cmd::run_ptx(a),
+        Command::Results(a) => cmd::results::run(a),
     };
     std::process::exit(code);
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
 pub mod parse;
+pub mod results;
 pub mod show;
 pub mod sim;
