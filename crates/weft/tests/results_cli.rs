@@ -174,6 +174,19 @@ fn list_shows_one_line_per_run_with_class_counts() {
     assert_eq!(arr[0]["test"], "SB");
     assert_eq!(arr[0]["weak"], runs[1].1.outcomes[2].count);
 
+    let o = weft(&["results", "--db", db, "--since", "2025-04-02", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ids: Vec<i64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [runs[1].0, runs[2].0]);
+    let o = weft(&["results", "--db", db, "--since", "yesterday"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("yesterday"), "{}", stderr(&o));
+
     let o = weft(&["results", "--db", db, "--limit", "1", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v[0]["id"], runs[2].0);
