@@ -188,13 +188,13 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
             continue;
         }
         group[t] = groups;
-        for u in t + 1..n {
-            if group[u] == u32::MAX
+        for (u, gu) in group.iter_mut().enumerate().skip(t + 1) {
+            if *gu == u32::MAX
                 && p.threads[t]
                     .placement
                     .same_instance(&p.threads[u].placement, Scope::Cta)
             {
-                group[u] = groups;
+                *gu = groups;
             }
         }
         groups += 1;

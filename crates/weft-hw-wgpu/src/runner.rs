@@ -213,7 +213,7 @@ impl WgpuRunner {
         .into_iter()
         .max()
         .unwrap_or(0);
-        if biggest > l.max_storage_buffer_binding_size as u64 || biggest > l.max_buffer_size {
+        if biggest > l.max_storage_buffer_binding_size || biggest > l.max_buffer_size {
             return Err(WgpuError::BadParams(format!(
                 "a test buffer needs {biggest} bytes but this device binds at most {}",
                 l.max_storage_buffer_binding_size
