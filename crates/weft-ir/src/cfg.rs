@@ -214,7 +214,18 @@ impl Cfg {
                         });
                         open = true;
                     }
-                    blocks.last_mut().expect("non-empty").stmts.push(s);
+                    let stmts = &mut blocks.last_mut().expect("non-empty").stmts;
+                    if let Some(u) = s.unseq {
+                        // Unsequenced statements are operands of one expression: they
+                        // share a block (no label or jump between them).
+                        if (u.skip as usize).saturating_add(u.count as usize) > stmts.len() {
+                            return Err(IrError::new(
+                                s.span,
+                                "statement unsequenced with statements outside its block",
+                            ));
+                        }
+                    }
+                    stmts.push(s);
                 }
                 Flat::Label(l) => {
                     let cur = blocks.len() - 1;

@@ -258,6 +258,20 @@ pub struct Stmt {
     pub guard: Option<Guard>,
     #[serde(default)]
     pub span: Span,
+    /// Statements this one is *unsequenced* with (C11 §6.5p2: the operands of `a + b`
+    /// are evaluated in no fixed order, so their memory accesses are not related by
+    /// sequenced-before); `None` for every statement of the other formats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseq: Option<Unseq>,
+}
+
+/// A run of earlier statements of the same block that a statement is unsequenced with:
+/// the `count` statements that end `skip` statements before it (so `skip: 0, count: 1`
+/// is the statement just before). Program order (`po`) leaves such pairs unrelated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Unseq {
+    pub skip: u32,
+    pub count: u32,
 }
 
 impl Stmt {
@@ -266,6 +280,7 @@ impl Stmt {
             kind,
             guard: None,
             span,
+            unseq: None,
         }
     }
 }

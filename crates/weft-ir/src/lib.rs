@@ -26,7 +26,9 @@ pub use attrs::{
     BarrierKind, CacheOp, DataType, FenceKind, MemAttrs, MemSpace, Order, Proxy, RmwOp, TypeKind,
     VulkanAttrs,
 };
-pub use code::{Barrier, BinOp, Expr, Fence, Guard, Load, Reg, Rmw, Stmt, StmtKind, Store, UnOp};
+pub use code::{
+    Barrier, BinOp, Expr, Fence, Guard, Load, Reg, Rmw, Stmt, StmtKind, Store, UnOp, Unseq,
+};
 pub use cond::{CmpOp, Condition, Prop, Quantifier, Term};
 pub use program::{
     Alias, Arch, LocId, Location, Param, Program, RegDecl, Thread, ThreadRelation, Value,

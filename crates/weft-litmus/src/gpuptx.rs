@@ -870,9 +870,8 @@ impl CellLowerer<'_> {
             ));
         }
         out.push(Stmt {
-            kind,
             guard,
-            span: start,
+            ..Stmt::new(kind, start)
         });
         Ok(())
     }

@@ -552,7 +552,13 @@ exists (x=1)
         k => panic!("{k:?}"),
     }
     let text = print_c(&p).unwrap();
-    assert!(text.contains("  *y;\n  atomic_load(x);\n  *y;\n"), "{text}");
+    assert!(text.contains("  *y;\n  atomic_load(x) + *y;\n"), "{text}");
+    // The operands of `+` are unsequenced (C11 §6.5p2): no program order between them.
+    assert_eq!(
+        p.threads[0].code[3].unseq,
+        Some(weft_ir::Unseq { skip: 0, count: 1 })
+    );
+    assert_eq!(p.threads[0].code[2].unseq, None);
 }
 
 // ---- printing programs of other architectures ----

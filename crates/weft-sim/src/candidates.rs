@@ -147,8 +147,10 @@ pub fn skeleton<'t>(p: &Program, traces: Vec<&'t Trace>) -> Skeleton<'t> {
         thread_start.push(base);
         for (k, e) in tr.events.iter().enumerate() {
             let id = base + k;
-            for j in base..id {
-                po.push((j, id));
+            for (j, before) in tr.events[..k].iter().enumerate() {
+                if e.sequenced_after(before) {
+                    po.push((base + j, id));
+                }
             }
             if e.rmw && e.kind == EventKind::Write && k > 0 {
                 rmw.push((id - 1, id));

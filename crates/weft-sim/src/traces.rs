@@ -65,6 +65,19 @@ pub struct TraceEvent {
     /// A read whose value nothing in the thread uses (only the final state shows it):
     /// its value is not enumerated here but comes from the write it reads from.
     pub symbolic: bool,
+    /// Number of the statement execution that made the event (counts every statement
+    /// the thread ran, so events of one statement share it).
+    pub step: u32,
+    /// Steps `lo..=hi` whose events this one is unsequenced with (C operands, see
+    /// [`weft_ir::Unseq`]): program order leaves those pairs unrelated.
+    pub unseq: Option<(u32, u32)>,
+}
+
+impl TraceEvent {
+    /// Whether program order relates an earlier event `before` of the same trace to this.
+    pub fn sequenced_after(&self, before: &TraceEvent) -> bool {
+        !matches!(self.unseq, Some((lo, hi)) if (lo..=hi).contains(&before.step))
+    }
 }
 
 /// How a trace ended.
@@ -381,6 +394,9 @@ struct State {
     events: Vec<TraceEvent>,
     visits: Vec<u32>,
     reg_src: Vec<Option<usize>>,
+    /// Statements executed so far, and the unsequenced steps of the current one.
+    step: u32,
+    unseq: Option<(u32, u32)>,
 }
 
 struct Explorer<'a> {
@@ -424,6 +440,8 @@ impl<'a> Explorer<'a> {
             events: Vec::new(),
             visits,
             reg_src: vec![None; nregs],
+            step: 0,
+            unseq: None,
         };
         let mut stack = vec![s];
         while let Some(s) = stack.pop() {
@@ -514,6 +532,8 @@ impl<'a> Explorer<'a> {
             ctrl_deps: s.ctrl.clone(),
             span,
             symbolic: false,
+            step: s.step,
+            unseq: s.unseq,
         }
     }
 
@@ -553,6 +573,11 @@ impl<'a> Explorer<'a> {
             }
             let stmt = &block.stmts[s.idx];
             s.idx += 1;
+            s.step += 1;
+            s.unseq = stmt.unseq.and_then(|u| {
+                let hi = s.step.checked_sub(u.skip + 1)?;
+                Some((hi.checked_sub(u.count.checked_sub(1)?)?, hi))
+            });
             let span = stmt.span;
             match &stmt.kind {
                 StmtKind::Assign { dst, value } => {

@@ -850,6 +850,9 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The value of `e`; its memory accesses become statements in `out`. The two
+    /// operands of a binary operator (other than `&&`/`||`, whose right side may not
+    /// access memory) are unsequenced (C11 §6.5p2), and so are their accesses.
     fn expr(&mut self, e: &SExpr, out: &mut Vec<Stmt>) -> R<Expr> {
         match &e.kind {
             SK::Int(n) => Ok(Expr::Int(*n)),
@@ -865,8 +868,11 @@ impl Lowerer<'_> {
                 if matches!(op, BinOp::LAnd | BinOp::LOr) {
                     self.no_access_in(b)?;
                 }
+                let a_start = out.len();
                 let l = self.expr(a, out)?;
+                let b_start = out.len();
                 let r = self.expr(b, out)?;
+                unsequence(out, a_start, b_start);
                 Ok(Expr::bin(*op, l, r))
             }
             SK::Deref(_) | SK::Index(..) | SK::Call { .. } => {
@@ -888,8 +894,12 @@ impl Lowerer<'_> {
                 if matches!(op, BinOp::LAnd | BinOp::LOr) {
                     self.no_access_in(b)?;
                 }
+                let a_start = out.len();
                 self.discard(a, out)?;
-                self.discard(b, out)
+                let b_start = out.len();
+                self.discard(b, out)?;
+                unsequence(out, a_start, b_start);
+                Ok(())
             }
             SK::Deref(_) | SK::Index(..) | SK::Call { .. } => {
                 self.access(e, Dst::Discard, out).map(|_| ())
@@ -1317,5 +1327,27 @@ impl Lowerer<'_> {
                 Ok(None)
             }
         }
+    }
+}
+
+/// Marks the statements `out[b_start..]` (a right operand's accesses) as unsequenced with
+/// `out[a_start..b_start]` (the left operand's), keeping any range an inner operator set:
+/// the left operands of every enclosing operator lie just before a statement's own
+/// operand, so the union stays one contiguous run (C11 §6.5p2, §5.1.2.3p3).
+fn unsequence(out: &mut [Stmt], a_start: usize, b_start: usize) {
+    if a_start == b_start {
+        return;
+    }
+    for (i, s) in out.iter_mut().enumerate().skip(b_start) {
+        let (mut lo, mut hi) = (a_start, b_start - 1);
+        if let Some(u) = s.unseq {
+            let hi0 = i - 1 - u.skip as usize;
+            lo = lo.min(hi0 + 1 - u.count as usize);
+            hi = hi.max(hi0);
+        }
+        s.unseq = Some(weft_ir::Unseq {
+            skip: (i - 1 - hi) as u32,
+            count: (hi + 1 - lo) as u32,
+        });
     }
 }

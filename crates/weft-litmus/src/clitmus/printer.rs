@@ -1070,6 +1070,20 @@ impl<'p> ThreadPrinter<'p> {
                     self.emit(ind, "}");
                 }
             }
+            // A discarded access unsequenced with the discarded access printed just
+            // before: both were operands of one expression statement (`*x + *y;`).
+            StmtKind::Load(l)
+                if s.guard.is_none()
+                    && self.labels.is_empty()
+                    && self.is_discarded(l.dst)
+                    && s.unseq.is_some()
+                    && self.lines.ends_with(";\n") =>
+            {
+                self.lines.truncate(self.lines.len() - 2);
+                self.lines.push_str(" + ");
+                self.lines.push_str(&head);
+                self.lines.push('\n');
+            }
             _ => self.emit(ind, &format!("{prefix}{head}")),
         }
         if s.guard.is_some() {
