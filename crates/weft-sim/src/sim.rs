@@ -38,6 +38,9 @@ pub struct SimOptions {
     /// Judge partial candidates with the model's monotone checks and skip their
     /// completions when one already fails (see `weft_cat::monotone`).
     pub prune: bool,
+    /// Wall-clock budget per test: past it the enumeration stops and the result is
+    /// marked [`SimResult::timed_out`] (its states are then incomplete).
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// What decides a simulation early (see [`SimOptions::stop_at_verdict`]).
@@ -58,6 +61,7 @@ impl Default for SimOptions {
             keep_witnesses: 0,
             stop_at_verdict: None,
             prune: true,
+            timeout: None,
         }
     }
 }
@@ -112,6 +116,8 @@ pub struct SimResult {
     pub truncated: bool,
     /// Whether enumeration stopped once the verdict was known (the states are partial).
     pub stopped_at_verdict: bool,
+    /// Whether enumeration stopped at [`SimOptions::timeout`] (the states are partial).
+    pub timed_out: bool,
     /// DOT graphs of witness executions (see [`SimOptions::keep_witnesses`]).
     pub witnesses: Vec<String>,
     pub seconds: f64,
@@ -324,7 +330,14 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         ..SimResult::default()
     };
     let mut error = None;
+    let deadline = opts.timeout.map(|d| start + d);
+    let late = || deadline.is_some_and(|d| Instant::now() > d);
+    let mut timed_out = false;
     for_each_skeleton(p, &tt, &mut |sk| {
+        if timed_out || late() {
+            timed_out = true;
+            return false;
+        }
         let sx = SkeletonExec::new(p, sk);
         if sx.choices() == 0 {
             r.hung_skeletons += 1;
@@ -343,6 +356,10 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         // A partial candidate is hopeless when, for every barrier synchronisation, the
         // model's monotone checks already fail on it.
         let mut refute = |c: &Candidate| -> bool {
+            // Past the deadline every partial candidate is given up, ending the search.
+            if late() {
+                return true;
+            }
             opts.prune
                 && (0..sx.choices()).all(|choice| {
                     let x = sx.with_choice(c, choice);
@@ -356,6 +373,9 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
                 })
         };
         let go_on = search_candidates_of(sk, &mut visited, &mut refuted, &mut refute, &mut |c| {
+            if late() {
+                return false;
+            }
             r.candidates += 1;
             if r.candidates > opts.max_candidates {
                 r.truncated = true;
@@ -441,8 +461,12 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         if error.is_none() {
             error = refute_error;
         }
-        go_on && error.is_none()
+        if late() {
+            timed_out = true;
+        }
+        go_on && error.is_none() && !timed_out
     });
+    r.timed_out = timed_out;
     if let Some(e) = error {
         return Err(SimError::Model(e));
     }

@@ -217,3 +217,40 @@ fn paper000_meta_verdicts_are_the_checked_ones() {
     }
     assert_eq!(n, 19 * 3);
 }
+
+/// Execution barriers order the participants under the non-GPU models too: the
+/// inter-workgroup barrier of Xiao and Feng (Dat3M's `xf-barrier`) is correct under SC,
+/// TSO and (scoped) RC11, so its `forall` holds; and those runs stay fast because the
+/// barrier order prunes early.
+#[test]
+fn xf_barrier_holds_under_sc_tso_and_rc11() {
+    let f = repo().join("../shared/corpus/dat3m/litmus/VULKAN/Manual/xf-barrier.litmus");
+    if !f.is_file() {
+        eprintln!("skipped: {} not found", f.display());
+        return;
+    }
+    for model in ["sc", "tso", "rc11", "scoped-rc11"] {
+        let r = sim_json(model, f.to_str().unwrap());
+        assert_eq!(r["kind"], "Required", "{model}");
+        assert_eq!(r["negative"], 0, "{model}: the barrier fails");
+        assert!(r["positive"].as_u64().unwrap() > 0, "{model}: no execution");
+    }
+}
+
+/// `--timeout` stops a test's enumeration and says so; the process does not hang.
+#[test]
+fn timeout_stops_a_long_enumeration() {
+    let f = repo().join("../shared/corpus/dat3m/litmus/OPENCL/portedFromC11/manual/TSan.litmus");
+    if !f.is_file() {
+        eprintln!("skipped: {} not found", f.display());
+        return;
+    }
+    let start = std::time::Instant::now();
+    let o = weft(&["sim", "-m", "sc", "--timeout", "0.5", f.to_str().unwrap()]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("Timeout TSan stopped after"), "{text}");
+    assert!(start.elapsed().as_secs() < 30);
+    let bad = weft(&["sim", "-m", "sc", "--timeout", "-1", f.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+}

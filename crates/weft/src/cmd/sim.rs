@@ -50,6 +50,17 @@ pub struct Args {
     /// Most candidate executions per test.
     #[arg(long, default_value_t = 50_000_000)]
     max_candidates: u64,
+    /// Seconds per test before its enumeration stops (reported as `Timeout`; in
+    /// conformance mode an undecided verdict then counts as a failure).
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<std::time::Duration>,
+}
+
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v < 1e9 => Ok(std::time::Duration::from_secs_f64(v)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
 }
 
 /// Reads a Dat3M expected-verdict file: `path,1|0` lines, `//` comments.
@@ -138,6 +149,7 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
         "converged": r.converged,
         "truncated": r.truncated,
         "stopped_at_verdict": r.stopped_at_verdict,
+        "timed_out": r.timed_out,
         "seconds": r.seconds,
     })
 }
@@ -175,6 +187,12 @@ fn extra_lines(r: &SimResult, unroll: u32) -> String {
     }
     if r.stopped_at_verdict {
         s += &format!("Partial {} stopped once the verdict was known\n", r.name);
+    }
+    if r.timed_out {
+        s += &format!(
+            "Timeout {} stopped after {:.1} s: the states are incomplete\n",
+            r.name, r.seconds
+        );
     }
     if r.undefined > 0 {
         s += &format!("Undefined {} {}\n", r.name, r.undefined);
@@ -263,6 +281,7 @@ pub fn run(args: Args) -> i32 {
             ..Default::default()
         },
         max_candidates: args.max_candidates,
+        timeout: args.timeout,
         keep_witnesses: if args.graph.is_some() { 8 } else { 0 },
         // Conformance mode needs verdicts, not state lists: stop once they are known.
         stop_at_verdict: if args.expect.is_some() {
@@ -304,7 +323,15 @@ pub fn run(args: Args) -> i32 {
             match r {
                 Ok((_, res)) => {
                     let got = if races { !res.racy() } else { res.validated };
-                    if got == expected {
+                    if res.timed_out && !res.stopped_at_verdict {
+                        failed += 1;
+                        crate::out::line(&format!(
+                            "{}: expected {}, timed out after {:.1} s without a verdict",
+                            path.display(),
+                            verdict(expected),
+                            res.seconds
+                        ));
+                    } else if got == expected {
                         passed += 1;
                     } else {
                         failed += 1;
