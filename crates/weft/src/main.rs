@@ -5,6 +5,7 @@
 //! 3 internal or tool error.
 
 mod cmd;
+mod hw;
 mod inputs;
 mod kernel_cmd;
 mod out;
@@ -33,6 +34,12 @@ enum Command {
     Ptx(kernel_cmd::PtxArgs),
     /// List, show and export recorded litmus runs (the results database).
     Results(cmd::results::Args),
+    /// Run litmus tests on a GPU (wgpu or CUDA): outcome histograms, checksums, results DB.
+    Run(cmd::run::Args),
+    /// Rank seeded random stress configurations by the weak behaviours they provoke.
+    Tune(cmd::tune::Args),
+    /// Run conformance tests under tuned stress; report outcomes the model forbids.
+    Conform(cmd::conform::Args),
 }
 
 /// Process exit codes.
@@ -63,6 +70,9 @@ fn main() {
         Command::RunKernel(a) => kernel_cmd::run_kernel(a),
         Command::Ptx(a) => kernel_cmd::run_ptx(a),
         Command::Results(a) => cmd::results::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
+        Command::Conform(a) => cmd::conform::run(a),
     };
     std::process::exit(code);
 }

@@ -1,0 +1,317 @@
+//! `weft conform [TEST|DIR...] [--tune-with TESTS] [--configs N] [--seed STR]
+//! [--iterations N] [--stress PRESET|FILE] [-m MODEL] [--limits ..] [--backend B]
+//! [--device N] [--db PATH | --no-db] [--json]`: GPUHarbor's conformance step (paper 001
+//! §3.3, §5.1). Without `--stress`, first tunes (as `weft tune`) with the weak-behaviour
+//! tests (`--tune-with`, default: the tests whose `.meta.json` role is `mutant` in
+//! tests/corpus/gpuharbor: MP, LB, SB, S, R, 2+2W), then runs each conformance test
+//! (default: role `conformance` there) under the overall best configuration and under the
+//! best configuration of its paired tuning test (the tuning test whose name is the
+//! conformance test's name up to its first `-`: MP-CO and MP-barrier pair with MP). Every
+//! observed outcome is judged under the model (default `webgpu` for wgpu, `ptx-v7.5` for
+//! cuda); an outcome it forbids is a conformance failure. Runs are recorded with kind
+//! `tune` and `conform`.
+//!
+//! Exit codes: 0 no forbidden outcome; 1 a forbidden outcome was observed; 2 bad input;
+//! 3 a tool or driver error.
+
+use std::path::PathBuf;
+
+use weft_stress::StressConfig;
+
+use super::tune::{parse_limits, run_seed, summary, tune, DeviceArgs};
+use crate::hw::{self, Backend, Device, Failure, Recorder, RunError, RunInfo, Status};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Conformance tests (default: role `conformance` in tests/corpus/gpuharbor).
+    paths: Vec<PathBuf>,
+    /// Weak-behaviour tests to tune with (default: role `mutant` in tests/corpus/gpuharbor).
+    #[arg(long, num_args = 1..)]
+    tune_with: Vec<PathBuf>,
+    /// Random stress configurations to tune over.
+    #[arg(long, default_value_t = 5)]
+    configs: usize,
+    /// Seed string of the configuration generator.
+    #[arg(long, default_value = "rbjnMzXroA")]
+    seed: String,
+    /// Dispatches per run (tuning and conformance).
+    #[arg(long, default_value_t = 10)]
+    iterations: u32,
+    /// Skip tuning and run every conformance test under this preset or stress file.
+    #[arg(long)]
+    stress: Option<String>,
+    /// Model judging the outcomes (default: webgpu for wgpu, ptx-v7.5 for cuda).
+    #[arg(short = 'm', long = "model")]
+    model: Option<String>,
+    /// Limits of the tuning configurations: desktop, mobile or L,Ls.
+    #[arg(long, default_value = "desktop")]
+    limits: String,
+    #[command(flatten)]
+    dev: DeviceArgs,
+}
+
+/// The name of a test up to its first `-` (`MP-CO` → `MP`).
+fn family(name: &str) -> &str {
+    name.split('-').next().unwrap_or(name)
+}
+
+/// One conformance run's summary.
+struct Line {
+    test: String,
+    config: String,
+    instances: u64,
+    weak: u64,
+    forbidden: u64,
+    run_id: Option<i64>,
+}
+
+pub fn run(args: Args) -> i32 {
+    match go(args) {
+        Ok(code) => code,
+        Err(f) => f.report(),
+    }
+}
+
+fn go(args: Args) -> Result<i32, Failure> {
+    if args.iterations == 0 || args.configs == 0 {
+        return Err(Failure::bad_input(
+            "--iterations and --configs must be at least 1",
+        ));
+    }
+    let model_name = args.model.clone().unwrap_or_else(|| {
+        match args.dev.backend {
+            Backend::Wgpu => "webgpu",
+            Backend::Cuda => "ptx-v7.5",
+        }
+        .to_string()
+    });
+    let model = hw::load_model(&model_name)?;
+    let explicit_stress = match &args.stress {
+        Some(s) => Some(hw::resolve_stress(s)?),
+        None => None,
+    };
+    let limits = parse_limits(&args.limits)?;
+    let paths = if args.paths.is_empty() {
+        hw::corpus_tests("conformance")?
+    } else {
+        args.paths.clone()
+    };
+    let mut status = Status::default();
+    let tests = hw::load_tests(&paths, &mut status);
+    if tests.is_empty() {
+        return Err(Failure::bad_input("no conformance test to run"));
+    }
+    let dev = Device::open(args.dev.backend, args.dev.device)?;
+    let mut rec = Recorder::open(args.dev.db.as_deref(), args.dev.no_db)?;
+    let text = !args.dev.json;
+    if text {
+        crate::out::line(&format!("device   {}", dev.describe()));
+        crate::out::line(&format!("model    {model_name}"));
+    }
+
+    // Which configurations each conformance test runs under: (stress name, config, seed).
+    let mut plans: Vec<Vec<(String, StressConfig, u64)>> = Vec::new();
+    let mut tuning_json = serde_json::Value::Null;
+    match (&explicit_stress, &args.stress) {
+        (Some(cfg), Some(name)) => {
+            let seed = hw::clock_seed();
+            if text {
+                crate::out::line(&format!("stress   {name}, seed {seed}\n"));
+            }
+            for _ in &tests {
+                plans.push(vec![(name.clone(), cfg.clone(), seed)]);
+            }
+        }
+        _ => {
+            let tune_paths = if args.tune_with.is_empty() {
+                hw::corpus_tests("mutant")?
+            } else {
+                args.tune_with.clone()
+            };
+            let tune_tests = hw::load_tests(&tune_paths, &mut status);
+            if tune_tests.is_empty() {
+                return Err(Failure::bad_input("no tuning test (give --tune-with)"));
+            }
+            let configs = weft_stress::configs(&args.seed, args.configs, limits);
+            if text {
+                crate::out::line(&format!(
+                    "tuning   {} tests × {} configurations (seed {}, limits {}) × {} iterations",
+                    tune_tests.len(),
+                    configs.len(),
+                    args.seed,
+                    args.limits,
+                    args.iterations
+                ));
+                for (k, c) in configs.iter().enumerate() {
+                    crate::out::line(&format!("  #{k}  {}", summary(c)));
+                }
+            }
+            let tu = tune(
+                &dev,
+                tune_tests,
+                &args.seed,
+                configs,
+                args.iterations,
+                &mut rec,
+                !text,
+                &mut status,
+            );
+            let overall = tu.ranking(None).first().map(|s| s.config);
+            if text {
+                crate::out::line("");
+                crate::out::print(&super::tune::ranking_text(&tu));
+                crate::out::line("");
+            }
+            tuning_json = super::tune::tuning_json(&tu);
+            let Some(best) = overall else {
+                return Err(Failure {
+                    code: status.code().max(crate::exit::BAD_INPUT),
+                    message: "tuning ran nothing: no configuration to conform with".into(),
+                });
+            };
+            for t in &tests {
+                let mut ks = vec![best];
+                if let Some(ti) = tu
+                    .tests
+                    .iter()
+                    .position(|m| m.program.name == family(&t.program.name))
+                {
+                    if let Some(s) = tu.ranking(Some(ti)).first() {
+                        if !ks.contains(&s.config) {
+                            ks.push(s.config);
+                        }
+                    }
+                }
+                plans.push(
+                    ks.into_iter()
+                        .map(|k| {
+                            (
+                                tu.stress_name(k),
+                                tu.configs[k].clone(),
+                                run_seed(&args.seed, k),
+                            )
+                        })
+                        .collect(),
+                );
+            }
+        }
+    }
+
+    let mut lines: Vec<Line> = Vec::new();
+    let mut ran = 0usize;
+    for (t, plan) in tests.iter().zip(&plans) {
+        for (name, cfg, seed) in plan {
+            let started_at = weft_store::now_utc();
+            let label = format!("{} {name}", t.program.name);
+            match hw::observe(
+                &dev,
+                t,
+                cfg,
+                args.iterations,
+                *seed,
+                Some((&model_name, &model)),
+                &label,
+            ) {
+                Ok(o) => {
+                    ran += 1;
+                    let info = RunInfo {
+                        kind: "conform",
+                        label: None,
+                        started_at,
+                        stress_name: name.clone(),
+                        stress: cfg,
+                        seed: *seed,
+                        iterations: args.iterations,
+                    };
+                    let id = match rec.record(&dev, t, &info, &o) {
+                        Ok(id) => id,
+                        Err(f) => {
+                            eprintln!("weft: {}", f.message);
+                            status.tool = true;
+                            None
+                        }
+                    };
+                    if o.forbidden() > 0 {
+                        status.violation = true;
+                        if text {
+                            crate::out::line(&format!(
+                                "FAIL {} under {name}: outcomes {model_name} forbids were observed\n{}",
+                                t.program.name,
+                                hw::histogram_text(&o)
+                            ));
+                        }
+                    }
+                    lines.push(Line {
+                        test: t.program.name.clone(),
+                        config: name.clone(),
+                        instances: o.instances,
+                        weak: o.weak(),
+                        forbidden: o.forbidden(),
+                        run_id: id,
+                    });
+                }
+                Err(e) => {
+                    match &e {
+                        RunError::Refused(_) if t.from_dir => {}
+                        RunError::Refused(_) | RunError::BadInput(_) => status.bad = true,
+                        RunError::Tool(_) => status.tool = true,
+                    }
+                    eprintln!(
+                        "{}: under {name}: {}: {}",
+                        t.path.display(),
+                        e.kind(),
+                        e.message()
+                    );
+                }
+            }
+        }
+    }
+    if ran == 0 {
+        status.bad = true;
+    }
+    let failures = lines.iter().filter(|l| l.forbidden > 0).count();
+    if text {
+        let w = lines.iter().map(|l| l.test.len()).max().unwrap_or(4).max(4);
+        let cw = lines
+            .iter()
+            .map(|l| l.config.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let mut s = format!(
+            "{:<w$}  {:<cw$}  {:>12}  {:>8}  {:>9}\n",
+            "test", "config", "instances", "weak", "forbidden"
+        );
+        for l in &lines {
+            s += &format!(
+                "{:<w$}  {:<cw$}  {:>12}  {:>8}  {:>9}\n",
+                l.test, l.config, l.instances, l.weak, l.forbidden
+            );
+        }
+        s += &format!(
+            "{} runs, {} with outcomes {model_name} forbids\n",
+            lines.len(),
+            failures
+        );
+        crate::out::print(&s);
+    } else {
+        let rows: Vec<serde_json::Value> = lines
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "test": l.test, "config": l.config, "instances": l.instances,
+                    "weak": l.weak, "forbidden": l.forbidden, "run_id": l.run_id,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "device": dev.record(),
+            "model": model_name,
+            "tuning": tuning_json,
+            "runs": rows,
+            "failures": failures,
+        });
+        crate::out::line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
+    }
+    Ok(status.code())
+}
