@@ -83,7 +83,6 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
     let dev = Device::open(args.backend, args.device)?;
     let mut rec = Recorder::open(args.db.as_deref(), args.no_db)?;
     let seed = args.seed.unwrap_or_else(hw::clock_seed);
-    let per = stress.instances_per_dispatch();
     if !args.json {
         crate::out::line(&format!("device   {}", dev.describe()));
         crate::out::line(&format!(
@@ -95,7 +94,6 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
         }
         crate::out::line("");
     }
-    let _ = per;
     let mut ran = 0usize;
     let mut items = Vec::new();
     for t in &tests {

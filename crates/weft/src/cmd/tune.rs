@@ -269,23 +269,22 @@ fn score_json(s: &Score) -> serde_json::Value {
     })
 }
 
-fn table(tu: &Tuning, scores: &[Score]) -> String {
+fn table(scores: &[Score]) -> String {
     let mut s = format!(
         "  {:>4}  {:>6}  {:>12}  {:>10}  {:>12}  {:>10}\n",
-        "rank", "config", "instances", "weak", "weak/inst", "weak/s"
+        "rank", "config", "instances", "weak", "weak %", "weak/s"
     );
     for (r, sc) in scores.iter().enumerate() {
         s += &format!(
-            "  {:>4}  {:>6}  {:>12}  {:>10}  {:>12.3e}  {:>10.1}\n",
+            "  {:>4}  {:>6}  {:>12}  {:>10}  {:>12.4}  {:>10.1}\n",
             r + 1,
             format!("#{}", sc.config),
             sc.instances,
             sc.weak,
-            sc.per_instance(),
+            sc.per_instance() * 100.0,
             sc.per_second()
         );
     }
-    let _ = tu;
     s
 }
 
@@ -294,11 +293,11 @@ pub fn ranking_text(tu: &Tuning) -> String {
     let mut s = String::new();
     for (ti, t) in tu.tests.iter().enumerate() {
         s += &format!("{} ({})\n", t.program.name, t.path.display());
-        s += &table(tu, &tu.ranking(Some(ti)));
+        s += &table(&tu.ranking(Some(ti)));
         s += "\n";
     }
     s += "overall\n";
-    s += &table(tu, &tu.ranking(None));
+    s += &table(&tu.ranking(None));
     s
 }
 

@@ -193,7 +193,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// An open device of either backend.
 pub enum Device {
-    Wgpu(WgpuRunner),
+    Wgpu(Box<WgpuRunner>),
     Cuda(CudaRunner, usize),
 }
 
@@ -294,7 +294,7 @@ impl Device {
     pub fn open(backend: Backend, index: Option<usize>) -> Result<Device, Failure> {
         match backend {
             Backend::Wgpu => WgpuRunner::open(index)
-                .map(Device::Wgpu)
+                .map(|r| Device::Wgpu(Box::new(r)))
                 .map_err(|e| match e {
                     WgpuError::BadDevice { .. } => Failure::bad_input(format!(
                         "{e}\n{}",
