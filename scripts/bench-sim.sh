@@ -18,8 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 echo
 echo "## whole corpus per model (wall seconds, /usr/bin/time)"
 for m in sc tso rc11 scoped-rc11 ptx-asplos15 webgpu ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains opencl; do
-  /usr/bin/time -f "$m: %e s wall, %U s user, %M KB max RSS" "$W" sim -m "$m" --timeout 10 tests/corpus "$D/litmus" >"$tmp/out" 2>"$tmp/err" || true
-  echo "$(tail -1 "$tmp/err"); timed out (10 s): $(grep '^Timeout' "$tmp/out" | cut -d' ' -f2 | tr '\n' ' ')"
+  /usr/bin/time -f "$m: %e s wall, %U s user, %M KB max RSS" "$W" sim -m "$m" --timeout 5 tests/corpus "$D/litmus" >"$tmp/out" 2>"$tmp/err" || true
+  echo "$(tail -1 "$tmp/err"); timed out (5 s): $(grep '^Timeout' "$tmp/out" | cut -d' ' -f2 | tr '\n' ' ')"
 done
 
 echo

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIMT emulator throughput and trace streaming at 2^20 threads (docs/perf-simt.md).
+# SIMT emulator throughput and trace streaming at 2^20 threads (docs/perf.md, "SIMT emulator throughput").
 # Usage: scripts/bench-simt.sh [RUNS]   (default 3 runs per kernel)
 set -euo pipefail
 cd "$(dirname "$0")/.."

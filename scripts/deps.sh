@@ -8,6 +8,10 @@ weft_install_deps() {
   command -v cc >/dev/null 2>&1 || need+=(build-essential)
   command -v clang-19 >/dev/null 2>&1 || command -v clang >/dev/null 2>&1 || need+=(clang-19)
   command -v dot >/dev/null 2>&1 || need+=(graphviz)
+  # Mesa's lavapipe: a Vulkan device on the CPU, so wgpu runs litmus tests without a GPU.
+  ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+  [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] ||
+    ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || need+=(libvulkan1)
   if [ ${#need[@]} -gt 0 ]; then
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -24,3 +24,11 @@ echo "== weft show --to json: herd C SB with its outcomes classified (seq / inte
 "$WEFT" show --to json tests/corpus/c/SB.litmus
 echo "== weft show --to gpu_ptx: a conversion the target cannot express is refused (exit 2)"
 "$WEFT" show --to gpu_ptx tests/corpus/c/MP+rel+acq.litmus || echo "(refused, exit $?)"
+echo "== weft sim: paper 000's mp-L1 with membar.gl under the PTX 7.5 model (forbidden)"
+"$WEFT" sim -m ptx-v7.5 tests/corpus/paper000/mp-L1+membar.gl.litmus
+if [ -d ../shared/corpus/dat3m/expected ]; then
+  echo "== weft sim --expect: Dat3M's PTX v7.5 verdicts"
+  "$WEFT" sim -m ptx-v7.5 --expect ../shared/corpus/dat3m/expected/PTXv7_5-expected.csv ../shared/corpus/dat3m/litmus/PTX | tail -1
+fi
+echo "== weft run: GPUHarbor's MP on the first wgpu adapter (lavapipe without a GPU), judged by the WebGPU model"
+"$WEFT" run --stress basic --iterations 20 --seed 1 -m webgpu --no-db tests/corpus/gpuharbor/MP.json tests/corpus/gpuharbor/CoRR.json
