@@ -226,6 +226,11 @@ pub struct Program {
     /// herd `locations [...]`: extra values to report in final states.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub observed: Vec<Term>,
+    /// herd/diy7 `key=value` metadata lines between the header and the initial state
+    /// (`Cycle=`, `Relax=`, `Safe=`, `Generator=`, `Com=`, `Orig=`, `Prefetch=`, ...),
+    /// in file order. Front-ends keep them and printers write them back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meta: Vec<(String, String)>,
 }
 
 impl Program {
@@ -240,6 +245,7 @@ impl Program {
             condition: None,
             filter: None,
             observed: Vec::new(),
+            meta: Vec::new(),
         }
     }
 
