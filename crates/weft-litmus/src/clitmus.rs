@@ -285,7 +285,7 @@ pub(crate) fn is_c_ident(name: &str) -> bool {
 
 /// Parses a herd C (`C name`) or Dat3M OpenCL (`OPENCL name`) litmus test.
 pub fn parse(src: &str) -> Result<Program, ParseError> {
-    parser::parse(src)
+    crate::cond::with_meta(src, parser::parse)
 }
 
 /// Writes `p` as a herd C11 litmus test, or says what herd C cannot express.

@@ -100,7 +100,7 @@ use syntax::Dialect;
 
 /// Parses a Dat3M PTX or Vulkan litmus test (the header says which).
 pub fn parse(src: &str) -> Result<Program, ParseError> {
-    parse::parse(src)
+    crate::cond::with_meta(src, parse::parse)
 }
 
 /// Writes `p` in Dat3M's PTX dialect, lowering programs of other architectures.

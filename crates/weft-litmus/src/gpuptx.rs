@@ -44,9 +44,9 @@ use crate::diag::{quote, ParseError};
 use crate::lex::{tokenize, Cursor, LexOptions, Tok, Token};
 use crate::PrintError;
 use weft_ir::{
-    Arch, Barrier, BarrierKind, BinOp, CacheOp, CmpOp, Condition, DataType, Expr, Fence, FenceKind,
+    Arch, Barrier, BarrierKind, BinOp, CacheOp, CmpOp, DataType, Expr, Fence, FenceKind,
     Guard, Load, LocId, Location, MemAttrs, MemSpace, Order, Placement, Program, Prop, Proxy,
-    Quantifier, Reg, RegDecl, Rmw, RmwOp, Scope, Span, Stmt, StmtKind, Store, Term, Thread, UnOp,
+    Reg, RegDecl, Rmw, RmwOp, Scope, Span, Stmt, StmtKind, Store, Term, Thread, UnOp,
     Value,
 };
 
@@ -129,13 +129,13 @@ struct Syntax {
     rows: Vec<Vec<Cell>>,
     tree: Option<(Span, Vec<ScopeNode>)>,
     memory_map: Vec<(String, Span, MemSpace)>,
-    condition: Option<(Quantifier, Vec<Token>, (u32, u32))>,
+    /// The tokens of the final part and the end-of-input position.
+    condition: Option<(Vec<Token>, (u32, u32))>,
 }
 
 /// Parses a GPU_PTX litmus test.
 pub fn parse(src: &str) -> Result<Program, ParseError> {
-    let syn = parse_syntax(src)?;
-    lower(syn)
+    crate::cond::with_meta(src, |src| lower(parse_syntax(src)?))
 }
 
 fn parse_syntax(src: &str) -> PResult<Syntax> {
@@ -438,26 +438,17 @@ fn parse_syntax(src: &str) -> PResult<Syntax> {
         }
     }
 
-    // Final condition.
+    // Final part: `locations`, `filter` and the condition, parsed once the program is
+    // lowered (terms name its registers and locations).
     let mut condition = None;
     if !c.at_end() {
-        let q = if c.eat_ident("exists") {
-            Quantifier::Exists
-        } else if c.eat_ident("forall") {
-            Quantifier::Forall
-        } else if c.peek().is_some_and(|t| t.is_punct("~"))
-            && c.peek_at(1).is_some_and(|t| t.is_ident("exists"))
-        {
-            c.next();
-            c.next();
-            Quantifier::NotExists
-        } else {
+        if !at_condition(&c) {
             return Err(c.expected(
                 "a row of instructions, `ScopeTree`, a memory map or a final condition",
             ));
-        };
+        }
         let toks: Vec<Token> = c.by_ref().collect();
-        condition = Some((q, toks, end));
+        condition = Some((toks, end));
     }
 
     Ok(Syntax {
@@ -493,6 +484,8 @@ fn at_condition(c: &Cursor) -> bool {
         Some(t) => {
             t.is_ident("exists")
                 || t.is_ident("forall")
+                || t.is_ident("locations")
+                || t.is_ident("filter")
                 || (t.is_punct("~") && c.peek_at(1).is_some_and(|u| u.is_ident("exists")))
         }
         None => false,
@@ -744,20 +737,22 @@ fn lower(syn: Syntax) -> PResult<Program> {
             }
         }
     }
-    // Condition.
-    if let Some((q, toks, end)) = syn.condition {
-        let mut c = Cursor::new(toks, end);
-        let prop = cond_or(&mut c, &p, 0)?;
-        if let Some(t) = c.peek() {
+    // Final part.
+    if let Some((toks, end)) = syn.condition {
+        let mut view = CondView {
+            c: Cursor::new(toks, end),
+            p: &p,
+        };
+        let f = crate::cond::final_part(&mut view, &COND)?;
+        if let Some(t) = view.c.peek() {
             return Err(err_at(
                 t,
                 format!("unexpected {} after the condition", t.describe()),
             ));
         }
-        p.condition = Some(Condition {
-            quantifier: q,
-            prop,
-        });
+        p.observed = f.observed;
+        p.filter = f.filter;
+        p.condition = f.condition;
     }
     Ok(p)
 }
@@ -1299,71 +1294,50 @@ fn ptx_scope_name(s: Scope) -> Option<&'static str> {
     })
 }
 
-// Conditions: `\/` < `/\` < `~` < comparisons.
+/// GPU_PTX's condition spellings and limits for the shared condition parser.
+const COND: crate::cond::Dialect = crate::cond::Dialect {
+    max_nest: 64,
+    max_depth: 4096,
+    cmp_hint: "such as `=`",
+    not_word: false,
+    bang: false,
+};
 
-fn cond_or(c: &mut Cursor, p: &Program, depth: usize) -> PResult<Prop> {
-    let mut a = cond_and(c, p, depth)?;
-    while c.eat_punct("\\/") {
-        let b = cond_and(c, p, depth)?;
-        a = Prop::or(a, b);
-    }
-    Ok(a)
+/// The final part's tokens and the lowered program, as the shared condition parser sees
+/// them.
+struct CondView<'p> {
+    c: Cursor,
+    p: &'p Program,
 }
 
-fn cond_and(c: &mut Cursor, p: &Program, depth: usize) -> PResult<Prop> {
-    let mut a = cond_not(c, p, depth)?;
-    while c.eat_punct("/\\") {
-        let b = cond_not(c, p, depth)?;
-        a = Prop::and(a, b);
+impl crate::cond::CondSyntax for CondView<'_> {
+    fn is_punct(&self, k: usize, p: &str) -> bool {
+        self.c.peek_at(k).is_some_and(|t| t.is_punct(p))
     }
-    Ok(a)
-}
 
-fn cond_not(c: &mut Cursor, p: &Program, depth: usize) -> PResult<Prop> {
-    if depth > 64 {
-        return Err(c.error("condition nested too deeply"));
+    fn is_word(&self, k: usize, w: &str) -> bool {
+        self.c.peek_at(k).is_some_and(|t| t.is_ident(w))
     }
-    if c.eat_punct("~") {
-        return Ok(Prop::negate(cond_not(c, p, depth + 1)?));
+
+    fn is_end(&self, k: usize) -> bool {
+        self.c.peek_at(k).is_none()
     }
-    if c.eat_punct("(") {
-        let a = cond_or(c, p, depth + 1)?;
-        c.expect_punct(")")?;
-        return Ok(a);
+
+    fn bump(&mut self) {
+        self.c.next();
     }
-    if let Some(Token {
-        tok: Tok::Ident(s), ..
-    }) = c.peek()
-    {
-        let next_is_cmp = c.peek_at(1).is_some_and(|t| {
-            ["=", "==", "!=", "<", "<=", ">", ">=", ":"]
-                .iter()
-                .any(|p| t.is_punct(p))
-        });
-        if !next_is_cmp && (s == "true" || s == "false") {
-            let v = s == "true";
-            c.next();
-            return Ok(if v { Prop::True } else { Prop::False });
-        }
+
+    fn here(&self) -> Span {
+        self.c.span()
     }
-    let a = cond_term(c, p, true)?;
-    let op = if c.eat_punct("=") || c.eat_punct("==") {
-        CmpOp::Eq
-    } else if c.eat_punct("!=") {
-        CmpOp::Ne
-    } else if c.eat_punct("<=") {
-        CmpOp::Le
-    } else if c.eat_punct(">=") {
-        CmpOp::Ge
-    } else if c.eat_punct("<") {
-        CmpOp::Lt
-    } else if c.eat_punct(">") {
-        CmpOp::Gt
-    } else {
-        return Err(c.expected("a comparison such as `=`"));
-    };
-    let b = cond_term(c, p, false)?;
-    Ok(Prop::Cmp(a, op, b))
+
+    fn expected(&self, what: &str) -> ParseError {
+        self.c.expected(what)
+    }
+
+    fn term(&mut self, rhs: bool) -> PResult<Term> {
+        cond_term(&mut self.c, self.p, !rhs)
+    }
 }
 
 /// `0:r1` / `T0:r1`, `x` / `[x]` (memory; a bare name on the right is an address), `&x`,
@@ -1499,12 +1473,6 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
     if !p.relations.is_empty() {
         return refuse("relations between threads");
     }
-    if p.filter.is_some() {
-        return refuse("a filter");
-    }
-    if !p.observed.is_empty() {
-        return refuse("a `locations` clause");
-    }
     if p.threads.is_empty() {
         return refuse("a test without threads");
     }
@@ -1543,6 +1511,7 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
         }
         out.push_str(&format!("\"{d}\"\n"));
     }
+    out.push_str(&crate::cond::print_meta(&p.meta)?);
 
     // Columns first: they validate registers and tell which need declaring.
     let mut columns: Vec<Vec<String>> = Vec::new();
@@ -1640,6 +1609,14 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
             .collect();
         out.push_str(&entries.join(", "));
         out.push('\n');
+    }
+    if !p.observed.is_empty() {
+        let terms: Result<Vec<String>, PrintError> =
+            p.observed.iter().map(|t| print_term(p, t, true)).collect();
+        out.push_str(&format!("locations [{};]\n", terms?.join("; ")));
+    }
+    if let Some(f) = &p.filter {
+        out.push_str(&format!("filter ({})\n", print_prop(p, f, 0)?));
     }
     if let Some(c) = &p.condition {
         out.push_str(c.quantifier.keyword());

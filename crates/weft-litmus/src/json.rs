@@ -45,6 +45,9 @@ struct RawTest {
     test_name: String,
     #[serde(default)]
     doc: Vec<String>,
+    /// herd/diy7 `key=value` metadata, as `[key, value]` pairs in order.
+    #[serde(default)]
+    meta: Vec<(String, String)>,
     #[serde(default)]
     test_type: Option<String>,
     #[serde(default)]
@@ -619,6 +622,7 @@ fn lower(raw: &RawTest, ix: &Index) -> SResult<Program> {
         d,
     };
     lw.p.doc = raw.doc.clone();
+    lw.p.meta = raw.meta.clone();
     for (i, m) in raw.memory.iter().enumerate() {
         let path = [k("memory"), Seg::Idx(i)];
         if lw.p.loc_by_name(&m.name).is_some() {
@@ -1353,6 +1357,8 @@ struct OutTest {
     test_name: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     doc: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    meta: Vec<(String, String)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     test_type: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1733,6 +1739,7 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
     let out = OutTest {
         test_name: p.name.clone(),
         doc: p.doc.clone(),
+        meta: p.meta.clone(),
         test_type,
         memory_type,
         memory,

@@ -14,6 +14,7 @@
 
 pub mod classify;
 pub mod clitmus;
+pub(crate) mod cond;
 pub mod dat3m;
 pub mod diag;
 pub mod gpuptx;

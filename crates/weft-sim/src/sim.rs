@@ -162,9 +162,20 @@ impl SimResult {
             s = s.trim_end().to_string();
             s += "\n";
         }
-        s += if self.validated { "Ok\n" } else { "No\n" };
+        // herd7: when an allowed execution is undefined (`undefined_unless`), the verdict
+        // line reads `Undef` and a `Flag *undef*` line follows the witnesses.
+        s += if self.undefined > 0 {
+            "Undef\n"
+        } else if self.validated {
+            "Ok\n"
+        } else {
+            "No\n"
+        };
         s += "Witnesses\n";
         s += &format!("Positive: {} Negative: {}\n", self.positive, self.negative);
+        if self.undefined > 0 {
+            s += "Flag *undef*\n";
+        }
         for f in self.flags.keys() {
             s += &format!("Flag {f}\n");
         }
@@ -201,7 +212,7 @@ impl std::fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
-/// herd's spelling of a term: `0:r0`, `x`, `x[1]`.
+/// herd7's spelling of a term: `0:r0`, `x`, `x[1]`, and `[x]` for the locations of C tests.
 pub fn term_text(p: &Program, t: &Term) -> String {
     match t {
         Term::Reg { thread, reg } => {
@@ -214,10 +225,16 @@ pub fn term_text(p: &Program, t: &Term) -> String {
         }
         Term::Mem { loc, index } => {
             let name = &p.loc(*loc).name;
-            if p.loc(*loc).size > 1 {
+            let text = if p.loc(*loc).size > 1 {
                 format!("{name}[{index}]")
             } else {
                 name.clone()
+            };
+            // herd7 prints the locations of C tests as the pointers they are: `[x]=1;`.
+            if p.arch == weft_ir::Arch::C {
+                format!("[{text}]")
+            } else {
+                text
             }
         }
         Term::Int(i) => i.to_string(),
@@ -225,22 +242,62 @@ pub fn term_text(p: &Program, t: &Term) -> String {
     }
 }
 
+/// herd7's spelling of a proposition: chains of `/\` (or of `\/`) print flat, whatever
+/// their nesting, and a sub-proposition is parenthesised only where precedence needs it.
 fn prop_text(p: &Program, prop: &Prop, top: bool) -> String {
-    let s = match prop {
-        Prop::True => "true".into(),
-        Prop::False => "false".into(),
-        Prop::Cmp(a, op, b) => {
-            let o = match op {
-                weft_ir::CmpOp::Eq => "=".to_string(),
-                other => other.symbol().to_string(),
-            };
-            return format!("{}{o}{}", term_text(p, a), term_text(p, b));
+    // Precedence: `\/` 0, `/\` 1, `~` and atoms 2.
+    fn prec(prop: &Prop) -> u8 {
+        match prop {
+            Prop::Or(..) => 0,
+            Prop::And(..) => 1,
+            _ => 2,
         }
-        Prop::Not(a) => return format!("~{}", prop_text(p, a, false)),
-        Prop::And(a, b) => format!("{} /\\ {}", prop_text(p, a, false), prop_text(p, b, false)),
-        Prop::Or(a, b) => format!("{} \\/ {}", prop_text(p, a, false), prop_text(p, b, false)),
-    };
-    if top {
+    }
+    fn go(p: &Program, prop: &Prop, out: &mut String) {
+        let child = |q: &Prop, parent: u8, out: &mut String| {
+            if prec(q) < parent {
+                out.push('(');
+                go(p, q, out);
+                out.push(')');
+            } else {
+                go(p, q, out);
+            }
+        };
+        match prop {
+            Prop::True => out.push_str("true"),
+            Prop::False => out.push_str("false"),
+            Prop::Cmp(a, op, b) => {
+                let o = match op {
+                    weft_ir::CmpOp::Eq => "=",
+                    other => other.symbol(),
+                };
+                out.push_str(&format!("{}{o}{}", term_text(p, a), term_text(p, b)));
+            }
+            Prop::Not(a) => {
+                out.push('~');
+                if matches!(**a, Prop::Cmp(..) | Prop::True | Prop::False | Prop::Not(_)) {
+                    go(p, a, out);
+                } else {
+                    out.push('(');
+                    go(p, a, out);
+                    out.push(')');
+                }
+            }
+            Prop::And(a, b) => {
+                child(a, 1, out);
+                out.push_str(" /\\ ");
+                child(b, 1, out);
+            }
+            Prop::Or(a, b) => {
+                child(a, 0, out);
+                out.push_str(" \\/ ");
+                child(b, 0, out);
+            }
+        }
+    }
+    let mut s = String::new();
+    go(p, prop, &mut s);
+    if top || prec(prop) == 2 {
         s
     } else {
         format!("({s})")

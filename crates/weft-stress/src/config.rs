@@ -64,6 +64,46 @@ pub struct StressConfig {
     /// Paper 000 §4.3.2: testing invocations also hit workgroup memory at offsets that
     /// cause (or, at random per dispatch, avoid) bank conflicts.
     pub bank_conflicts: bool,
+    /// GPUHarbor's `numMemLocations`: the memory locations of the test the file was
+    /// written for. It follows from the test, so it is optional; when given it must
+    /// agree with the test ([`StressConfig::check_test`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub num_mem_locations: Option<u32>,
+    /// GPUHarbor's `numOutputs`: the values each test instance reports (its registers,
+    /// and the final values of locations it observes). Optional, checked like
+    /// `numMemLocations`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub num_outputs: Option<u32>,
+    /// Where the configuration was read from (to locate errors found later, such as a
+    /// `numOutputs` that does not fit the test). Not part of its value: configurations
+    /// compare equal whatever their source.
+    #[serde(skip)]
+    pub source: Option<Source>,
+}
+
+/// The file (and its text) a configuration was read from.
+#[derive(Clone, Debug, Default)]
+pub struct Source {
+    pub path: Option<PathBuf>,
+    pub text: String,
+}
+
+impl PartialEq for Source {
+    /// Provenance never makes two configurations differ.
+    fn eq(&self, _: &Source) -> bool {
+        true
+    }
+}
+
+impl Eq for Source {}
+
+/// What a test implies for GPUHarbor's `numMemLocations` and `numOutputs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TestShape {
+    /// Memory locations the test declares.
+    pub mem_locations: u32,
+    /// Values one instance reports: registers plus observed final memory values.
+    pub outputs: u32,
 }
 
 impl Default for StressConfig {
@@ -92,6 +132,9 @@ impl Default for StressConfig {
             permute_second: 1031,
             aliased_memory: false,
             bank_conflicts: false,
+            num_mem_locations: None,
+            num_outputs: None,
+            source: None,
         }
     }
 }
@@ -281,7 +324,48 @@ impl StressConfig {
             }
             located(e)
         })?;
+        let mut cfg = cfg;
+        cfg.source = Some(Source {
+            path: path.map(Path::to_path_buf),
+            text: text.to_string(),
+        });
         Ok(cfg)
+    }
+
+    /// Checks GPUHarbor's `numMemLocations` and `numOutputs`, when the file gives them,
+    /// against what the test `name` implies; the error points at the field in the file.
+    pub fn check_test(&self, name: &str, shape: TestShape) -> Result<(), StressError> {
+        let checks = [
+            (
+                "numMemLocations",
+                self.num_mem_locations,
+                shape.mem_locations,
+                "memory locations",
+            ),
+            ("numOutputs", self.num_outputs, shape.outputs, "outputs"),
+        ];
+        for (field, given, implied, what) in checks {
+            let Some(given) = given else { continue };
+            if given == implied {
+                continue;
+            }
+            let mut e = StressError::field(
+                field,
+                format!(
+                    "`{field}` is {given}, but test {name} has {implied} {what}: remove the field \
+                     (weft derives it from the test) or use a stress file written for this test"
+                ),
+            );
+            if let Some(src) = &self.source {
+                e.path = src.path.clone();
+                if let Some((l, c)) = find_key(&src.text, field) {
+                    e.line = l;
+                    e.col = c;
+                }
+            }
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// A preset's configuration by name, or else the configuration in the file `spec`.

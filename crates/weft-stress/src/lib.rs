@@ -6,7 +6,9 @@
 //!   defaults (GPUHarbor's runner defaults) and [`StressConfig::validate`].
 //! - [`Preset`]: named configurations (`none`, `basic`, `interleave`, `stress`,
 //!   `gpuharbor`, `paper000`).
-//! - [`load`] / [`StressConfig::from_json`]: stress files, with `file:line:col` errors.
+//! - [`load`] / [`StressConfig::from_json`]: stress files, with `file:line:col` errors;
+//!   GPUHarbor's per-test `numMemLocations`/`numOutputs` are accepted and checked against
+//!   the test by [`StressConfig::check_test`].
 //! - [`ParkMiller`], [`random_config`], [`configs`]: GPUHarbor's seeded configuration
 //!   generator, reproducing its draws exactly so that results are comparable.
 //!
@@ -15,5 +17,5 @@
 mod config;
 mod prng;
 
-pub use config::{load, Preset, StressConfig, StressError};
+pub use config::{load, Preset, Source, StressConfig, StressError, TestShape};
 pub use prng::{configs, random_config, random_config_with, Limits, ParkMiller};

@@ -6,8 +6,8 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use weft_ir::{
-    Arch, BinOp, CmpOp, Condition, DataType, LocId, Location, MemSpace, Placement, Program, Prop,
-    Quantifier, Scope, Span, Term, Thread, UnOp, Value,
+    Arch, BinOp, DataType, LocId, Location, MemSpace, Placement, Program,
+    Scope, Span, Term, Thread, UnOp, Value,
 };
 
 use super::lexer::{self, Kind, Tok};
@@ -1372,134 +1372,12 @@ impl<'a> Parser<'a> {
     // ---- final condition ----
 
     fn final_part(&mut self, prog: &mut Program) -> R<()> {
-        loop {
-            if self.eat_ident("locations") {
-                self.expect("[")?;
-                loop {
-                    if self.eat("]") {
-                        break;
-                    }
-                    self.work()?;
-                    if self.eat(";") {
-                        continue;
-                    }
-                    let t = self.term(prog)?;
-                    prog.observed.push(t);
-                    if !self.at("]") {
-                        self.expect(";")?;
-                    }
-                }
-            } else if self.at_ident("filter") {
-                let s = self.here();
-                self.advance(1);
-                if prog.filter.is_some() {
-                    return Err(ParseError::at(s, "`filter` given twice"));
-                }
-                prog.filter = Some(self.prop(prog)?);
-            } else {
-                break;
-            }
-        }
-        let quantifier = if self.eat_ident("exists") {
-            Quantifier::Exists
-        } else if self.eat_ident("forall") {
-            Quantifier::Forall
-        } else if self.at("~") && self.peek_at(1).is_some_and(|t| t.is_ident("exists")) {
-            self.advance(2);
-            Quantifier::NotExists
-        } else if self.peek().is_none() {
-            return Ok(());
-        } else {
-            return Err(self.expected("a final condition (`exists`, `~exists` or `forall`)"));
-        };
-        let prop = self.prop(prog)?;
-        prog.condition = Some(Condition { quantifier, prop });
+        let mut view = CondView { p: self, prog };
+        let f = crate::cond::final_part(&mut view, &COND)?;
+        prog.observed = f.observed;
+        prog.filter = f.filter;
+        prog.condition = f.condition;
         Ok(())
-    }
-
-    fn prop(&mut self, prog: &Program) -> R<Prop> {
-        self.disj(prog).map(|(p, _)| p)
-    }
-
-    /// `a \/ b \/ ...` with its tree depth.
-    fn disj(&mut self, prog: &Program) -> R<(Prop, u32)> {
-        let (mut lhs, mut depth) = self.conj(prog)?;
-        while self.at("\\/") {
-            let s = self.here();
-            self.advance(1);
-            let (rhs, d) = self.conj(prog)?;
-            depth = depth.max(d) + 1;
-            if depth > MAX_DEPTH {
-                return Err(ParseError::at(
-                    s,
-                    format!("condition nested too deeply (more than {MAX_DEPTH} levels)"),
-                ));
-            }
-            lhs = Prop::or(lhs, rhs);
-        }
-        Ok((lhs, depth))
-    }
-
-    fn conj(&mut self, prog: &Program) -> R<(Prop, u32)> {
-        let (mut lhs, mut depth) = self.prop_unary(prog)?;
-        while self.at("/\\") {
-            let s = self.here();
-            self.advance(1);
-            let (rhs, d) = self.prop_unary(prog)?;
-            depth = depth.max(d) + 1;
-            if depth > MAX_DEPTH {
-                return Err(ParseError::at(
-                    s,
-                    format!("condition nested too deeply (more than {MAX_DEPTH} levels)"),
-                ));
-            }
-            lhs = Prop::and(lhs, rhs);
-        }
-        Ok((lhs, depth))
-    }
-
-    fn prop_unary(&mut self, prog: &Program) -> R<(Prop, u32)> {
-        if self.at("~") || self.at("!") {
-            self.enter_expr()?;
-            let s = self.here();
-            self.advance(1);
-            let (p, d) = self.prop_unary(prog)?;
-            self.expr_nest -= 1;
-            if d + 1 > MAX_DEPTH {
-                return Err(ParseError::at(
-                    s,
-                    format!("condition nested too deeply (more than {MAX_DEPTH} levels)"),
-                ));
-            }
-            return Ok((Prop::negate(p), d + 1));
-        }
-        if self.at("(") {
-            self.enter_expr()?;
-            self.advance(1);
-            let (p, d) = self.disj(prog)?;
-            self.expect(")")?;
-            self.expr_nest -= 1;
-            return Ok((p, d));
-        }
-        if self.eat_ident("true") {
-            return Ok((Prop::True, 1));
-        }
-        if self.eat_ident("false") {
-            return Ok((Prop::False, 1));
-        }
-        let a = self.term(prog)?;
-        let op = match self.peek().map(|t| t.kind) {
-            Some(Kind::Punct("=" | "==")) => CmpOp::Eq,
-            Some(Kind::Punct("!=")) => CmpOp::Ne,
-            Some(Kind::Punct("<")) => CmpOp::Lt,
-            Some(Kind::Punct("<=")) => CmpOp::Le,
-            Some(Kind::Punct(">")) => CmpOp::Gt,
-            Some(Kind::Punct(">=")) => CmpOp::Ge,
-            _ => return Err(self.expected("a comparison (`=`, `!=`, `<`, ...)")),
-        };
-        self.advance(1);
-        let b = self.term(prog)?;
-        Ok((Prop::Cmp(a, op, b), 1))
     }
 
     fn loc_term(&mut self, prog: &Program, name: &str, span: Span) -> R<Term> {
@@ -1589,6 +1467,52 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.expected("a register, location or value")),
         }
+    }
+}
+
+/// C's condition spellings and limits for the shared condition parser.
+const COND: crate::cond::Dialect = crate::cond::Dialect {
+    max_nest: MAX_DEPTH as usize,
+    max_depth: MAX_DEPTH as usize,
+    cmp_hint: "`=`, `!=`, `<`, ...",
+    not_word: false,
+    bang: true,
+};
+
+/// The parser and the program built so far, as the shared condition parser sees them.
+struct CondView<'p, 'a> {
+    p: &'p mut Parser<'a>,
+    prog: &'p Program,
+}
+
+impl crate::cond::CondSyntax for CondView<'_, '_> {
+    fn is_punct(&self, k: usize, p: &str) -> bool {
+        self.p.peek_at(k).is_some_and(|t| t.is(p))
+    }
+
+    fn is_word(&self, k: usize, w: &str) -> bool {
+        self.p.peek_at(k).is_some_and(|t| t.is_ident(w))
+    }
+
+    fn is_end(&self, k: usize) -> bool {
+        self.p.peek_at(k).is_none()
+    }
+
+    fn bump(&mut self) {
+        self.p.advance(1);
+    }
+
+    fn here(&self) -> Span {
+        self.p.here()
+    }
+
+    fn expected(&self, what: &str) -> ParseError {
+        self.p.expected(what)
+    }
+
+    fn term(&mut self, _rhs: bool) -> R<Term> {
+        self.p.work()?;
+        self.p.term(self.prog)
     }
 }
 

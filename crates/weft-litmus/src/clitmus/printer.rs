@@ -38,6 +38,7 @@ pub(super) fn print(p: &Program, d: Dialect) -> P<String> {
         // Litmus strings have no escapes: a quote inside becomes an apostrophe.
         let _ = writeln!(out, "\"{}\"", doc.replace('"', "'"));
     }
+    out.push_str(&crate::cond::print_meta(&p.meta)?);
     out.push('\n');
     init_block(p, d, &mut out)?;
     let shared = Shared::new(p);

@@ -44,6 +44,13 @@ pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
             .collect()
     };
 
+    q.meta = p
+        .meta
+        .iter()
+        .filter(|(k, v)| crate::cond::printable_meta(k, v))
+        .cloned()
+        .collect();
+
     // Locations.
     // Names that would read as registers or keywords, or repeat, get fresh ones.
     let mut taken: HashSet<String> = HashSet::new();
@@ -314,7 +321,13 @@ fn placements(p: &Program, d: Dialect, native: bool) -> LResult<Vec<Placement>> 
     let mut out = Vec::new();
     for t in &p.threads {
         let pl = &t.placement;
-        if native && !pl.levels.is_empty() {
+        // Dat3M's Vulkan grammar requires the `sg`, `wg` and `qf` columns: a native
+        // placement without one of them is completed below instead.
+        let complete = d != Dialect::Vulkan
+            || [Scope::Warp, Scope::Cta, Scope::QueueFamily]
+                .iter()
+                .all(|s| pl.id_at(*s).is_some());
+        if native && !pl.levels.is_empty() && complete {
             let ok = pl.levels.iter().all(|(s, _)| d.scope_name(*s).is_some())
                 && pl.levels.windows(2).all(|w| w[0].0 < w[1].0);
             if !ok {

@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use weft_ir::{
-    Alias, Barrier, BarrierKind, BinOp, CmpOp, Condition, Expr, Fence, FenceKind, Load, LocId,
-    Location, MemAttrs, Order, Placement, Program, Prop, Proxy, Quantifier, Reg, RegDecl, Rmw,
+    Alias, Barrier, BarrierKind, BinOp, Expr, Fence, FenceKind, Load, LocId,
+    Location, MemAttrs, Order, Placement, Program, Proxy, Reg, RegDecl, Rmw,
     RmwOp, Scope, Span, Stmt, StmtKind, Store, Term, Thread, ThreadRelation, Value,
 };
 
@@ -806,6 +806,30 @@ impl Parser {
                     break;
                 }
             }
+            if self.d == Dialect::Vulkan {
+                // Dat3M's grammar: `P0@sg N,wg N,qf N` (and optionally `,dv N`).
+                let missing: Vec<&str> = [
+                    (Scope::Warp, "sg"),
+                    (Scope::Cta, "wg"),
+                    (Scope::QueueFamily, "qf"),
+                ]
+                .iter()
+                .filter(|(s, _)| !levels.iter().any(|(l, _)| l == s))
+                .map(|(_, n)| *n)
+                .collect();
+                if !missing.is_empty() {
+                    return Err(self.cur.error(format!(
+                        "thread {name} lacks the placement column{} {}: a Vulkan thread is declared as {}",
+                        plural(missing.len()),
+                        missing
+                            .iter()
+                            .map(|m| format!("`{m} N`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        self.d.thread_example()
+                    )));
+                }
+            }
             let mut t = Thread::new(name.clone());
             t.placement = Placement::new(levels);
             self.threads.insert(name, self.prog.threads.len());
@@ -1425,122 +1449,18 @@ impl Parser {
     // ----- final part: locations, filter, condition -----
 
     fn final_part(&mut self) -> PResult<()> {
-        if self.cur.eat_ident("locations") {
-            self.expect("[")?;
-            while !self.cur.eat_punct("]") {
-                let term = self.term()?;
-                self.prog.observed.push(term);
-                if !self.cur.eat_punct(";") && !self.peek_punct("]") {
-                    return Err(self.cur.expected("`;` or `]`"));
-                }
-            }
-        }
-        if self.cur.eat_ident("filter") {
-            let (p, _) = self.prop_or(0)?;
-            self.prog.filter = Some(p);
-            self.cur.eat_punct(";");
-        }
-        if self.cur.at_end() {
-            return Ok(());
-        }
-        let quantifier = if self.cur.eat_ident("exists") {
-            Quantifier::Exists
-        } else if self.cur.eat_ident("forall") {
-            Quantifier::Forall
-        } else if self.cur.eat_punct("~") || self.cur.eat_ident("not") {
-            if !self.cur.eat_ident("exists") {
-                return Err(self.cur.expected("`exists`"));
-            }
-            Quantifier::NotExists
-        } else {
-            return Err(self.cur.expected("`exists`, `~exists` or `forall`"));
-        };
-        let (prop, _) = self.prop_or(0)?;
-        self.prog.condition = Some(Condition { quantifier, prop });
-        self.cur.eat_punct(";");
+        let f = crate::cond::final_part(self, &COND)?;
+        self.prog.observed = f.observed;
+        self.prog.filter = f.filter;
+        self.prog.condition = f.condition;
         if !self.cur.at_end() {
-            return Err(self.cur.expected("end of input after the condition"));
+            return Err(self.cur.expected(if self.prog.condition.is_some() {
+                "end of input after the condition"
+            } else {
+                "`exists`, `~exists` or `forall`"
+            }));
         }
         Ok(())
-    }
-
-    fn too_deep(&self) -> ParseError {
-        self.cur.error(format!(
-            "condition too deeply nested or too long (at most {MAX_PROP_DEPTH} levels)"
-        ))
-    }
-
-    /// `a \/ b \/ ...` (left-associative); returns the proposition and its tree depth.
-    fn prop_or(&mut self, nest: usize) -> PResult<(Prop, usize)> {
-        let (mut p, mut depth) = self.prop_and(nest)?;
-        while self.cur.eat_punct("\\/") {
-            let (q, d) = self.prop_and(nest)?;
-            depth = depth.max(d) + 1;
-            if depth > MAX_PROP_DEPTH {
-                return Err(self.too_deep());
-            }
-            p = Prop::or(p, q);
-        }
-        Ok((p, depth))
-    }
-
-    fn prop_and(&mut self, nest: usize) -> PResult<(Prop, usize)> {
-        let (mut p, mut depth) = self.prop_unary(nest)?;
-        while self.cur.eat_punct("/\\") {
-            let (q, d) = self.prop_unary(nest)?;
-            depth = depth.max(d) + 1;
-            if depth > MAX_PROP_DEPTH {
-                return Err(self.too_deep());
-            }
-            p = Prop::and(p, q);
-        }
-        Ok((p, depth))
-    }
-
-    fn prop_unary(&mut self, nest: usize) -> PResult<(Prop, usize)> {
-        if nest > MAX_NEST {
-            return Err(self
-                .cur
-                .error(format!("condition nested more than {MAX_NEST} levels deep")));
-        }
-        let cmp_follows = self.cur.peek_at(1).is_some_and(|t| cmp_op(t).is_some());
-        if self.cur.eat_punct("~") || (!cmp_follows && self.cur.eat_ident("not")) {
-            let (p, d) = self.prop_unary(nest + 1)?;
-            if d + 1 > MAX_PROP_DEPTH {
-                return Err(self.too_deep());
-            }
-            return Ok((Prop::negate(p), d + 1));
-        }
-        if self.peek_punct("(") {
-            let open = self.cur.span();
-            self.cur.bump();
-            let r = self.prop_or(nest + 1)?;
-            if !self.cur.eat_punct(")") {
-                return Err(match self.cur.peek() {
-                    None => self.cur.error(format!(
-                        "unbalanced parentheses: the `(` at {open} is not closed before the end of input"
-                    )),
-                    Some(_) => self.cur.expected("`)`, `/\\` or `\\/`"),
-                });
-            }
-            return Ok(r);
-        }
-        if !cmp_follows {
-            if self.cur.eat_ident("true") {
-                return Ok((Prop::True, 1));
-            }
-            if self.cur.eat_ident("false") {
-                return Ok((Prop::False, 1));
-            }
-        }
-        let a = self.term()?;
-        let op = match self.cur.peek().and_then(cmp_op) {
-            Some(op) => op,
-            None => return Err(self.cur.expected("a comparison (`==`, `!=`, `<`, ...)")),
-        };
-        self.cur.bump();
-        let b = self.term()?;
-        Ok((Prop::Cmp(a, op, b), 1))
     }
 
     /// `P1:r0`, `1:r0`, `x`, `x[0]`, `[x]` or an integer.
@@ -1629,6 +1549,45 @@ impl Parser {
     }
 }
 
+/// Dat3M's condition spellings and limits for the shared condition parser.
+const COND: crate::cond::Dialect = crate::cond::Dialect {
+    max_nest: MAX_NEST,
+    max_depth: MAX_PROP_DEPTH,
+    cmp_hint: "`==`, `!=`, `<`, ...",
+    not_word: true,
+    bang: false,
+};
+
+impl crate::cond::CondSyntax for Parser {
+    fn is_punct(&self, k: usize, p: &str) -> bool {
+        self.cur.peek_at(k).is_some_and(|t| t.is_punct(p))
+    }
+
+    fn is_word(&self, k: usize, w: &str) -> bool {
+        self.cur.peek_at(k).is_some_and(|t| t.is_ident(w))
+    }
+
+    fn is_end(&self, k: usize) -> bool {
+        self.cur.peek_at(k).is_none()
+    }
+
+    fn bump(&mut self) {
+        self.cur.bump();
+    }
+
+    fn here(&self) -> Span {
+        self.cur.span()
+    }
+
+    fn expected(&self, what: &str) -> ParseError {
+        self.cur.expected(what)
+    }
+
+    fn term(&mut self, _rhs: bool) -> PResult<Term> {
+        Parser::term(self)
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Target {
     Loc(LocId),
@@ -1661,21 +1620,6 @@ fn local_op(s: &str) -> Option<BinOp> {
         "and" => BinOp::And,
         "or" => BinOp::Or,
         "xor" => BinOp::Xor,
-        _ => return None,
-    })
-}
-
-fn cmp_op(t: &Token) -> Option<CmpOp> {
-    let Tok::Punct(p) = &t.tok else {
-        return None;
-    };
-    Some(match *p {
-        "==" | "=" => CmpOp::Eq,
-        "!=" => CmpOp::Ne,
-        "<" => CmpOp::Lt,
-        "<=" => CmpOp::Le,
-        ">" => CmpOp::Gt,
-        ">=" => CmpOp::Ge,
         _ => return None,
     })
 }

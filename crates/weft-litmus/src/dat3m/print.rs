@@ -48,6 +48,7 @@ pub(crate) fn emit(p: &Program, d: Dialect) -> PResult<String> {
         return Err(fail("these doc strings cannot be written back as they are"));
     }
     out.push_str(&joined);
+    out.push_str(&crate::cond::print_meta(&p.meta)?);
 
     // Init block.
     out.push_str("{\n");
