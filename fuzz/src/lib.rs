@@ -1,5 +1,6 @@
 //! Shared checks of weft's fuzz targets: never panic; whatever parses prints in its own
-//! format and re-parses to the same program.
+//! format and re-parses to the same program; a stress file that loads is valid and
+//! writes back to the same configuration.
 
 /// Steers `data` into one front-end by replacing its first byte with a header: `even` when
 /// that byte is even, `odd` otherwise; then checks the round trip.
@@ -19,4 +20,29 @@ pub fn check(bytes: &[u8]) {
             assert_eq!(p, q, "print/parse round trip changed the program");
         }
     }
+}
+
+/// Loads `bytes` as a stress file (GPUHarbor parameters); if it loads, the configuration
+/// is in range, checking it against any test shape never panics, and writing it back as
+/// JSON reads back equal.
+pub fn check_stress(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let Ok(cfg) = weft_stress::StressConfig::from_json(text, None) else {
+        return;
+    };
+    cfg.validate().expect("a loaded stress file is valid");
+    for (m, o) in [(0, 0), (2, 2), (u32::MAX, 1)] {
+        let _ = cfg.check_test(
+            "fuzz",
+            weft_stress::TestShape {
+                mem_locations: m,
+                outputs: o,
+            },
+        );
+    }
+    let back = serde_json::to_string(&cfg).expect("a configuration serialises");
+    let again = weft_stress::StressConfig::from_json(&back, None).expect("written back, it loads");
+    assert_eq!(cfg, again, "stress file round trip changed the configuration");
 }

@@ -72,7 +72,71 @@ fn backends() -> wgpu::Backends {
     wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12
 }
 
+/// Mesa's Vulkan loader paths (lavapipe's WSI setup included) print `error:
+/// XDG_RUNTIME_DIR is invalid or not set in the environment.` on every run where that
+/// variable is missing or does not name a private directory, although nothing fails:
+/// litmus runs need no display. Before the first instance, point it at a private
+/// directory of our own (`$TMPDIR/weft-runtime-<uid>`, mode 0700) when the inherited
+/// value is unusable; a valid value is left alone.
+fn ensure_runtime_dir() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR") {
+            if runtime_dir_ok(std::path::Path::new(&dir)) {
+                return;
+            }
+        }
+        if let Some(dir) = private_runtime_dir() {
+            // Called once, before wgpu starts any thread of its own.
+            std::env::set_var("XDG_RUNTIME_DIR", dir);
+        }
+    });
+}
+
+/// An existing directory owned by us with no access for others (what Mesa checks).
+#[cfg(unix)]
+fn runtime_dir_ok(p: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(p) {
+        Ok(m) => m.is_dir() && m.uid() == current_uid() && m.mode() & 0o077 == 0,
+        Err(_) => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn runtime_dir_ok(_: &std::path::Path) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn current_uid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    // The owner of a directory we just created is us; `/proc/self` says the same
+    // without a libc dependency.
+    std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or(u32::MAX)
+}
+
+/// `$TMPDIR/weft-runtime-<uid>`, created with mode 0700 when missing.
+#[cfg(unix)]
+fn private_runtime_dir() -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    let dir = std::env::temp_dir().join(format!("weft-runtime-{}", current_uid()));
+    if !dir.exists() {
+        std::fs::DirBuilder::new().mode(0o700).create(&dir).ok()?;
+    }
+    if !runtime_dir_ok(&dir) {
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).ok()?;
+    }
+    runtime_dir_ok(&dir).then_some(dir)
+}
+
+#[cfg(not(unix))]
+fn private_runtime_dir() -> Option<std::path::PathBuf> {
+    None
+}
+
 fn instance() -> wgpu::Instance {
+    ensure_runtime_dir();
     let mut d = wgpu::InstanceDescriptor::new_without_display_handle();
     d.backends = backends();
     // Validation layers only when asked for (WGPU_VALIDATION=1): they slow lavapipe down.

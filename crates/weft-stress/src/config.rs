@@ -78,10 +78,11 @@ pub struct StressConfig {
     /// `numOutputs` that does not fit the test). Not part of its value: configurations
     /// compare equal whatever their source.
     #[serde(skip)]
-    pub source: Option<Source>,
+    pub source: Source,
 }
 
-/// The file (and its text) a configuration was read from.
+/// The file (and its text) a configuration was read from; empty for presets and
+/// generated configurations.
 #[derive(Clone, Debug, Default)]
 pub struct Source {
     pub path: Option<PathBuf>,
@@ -104,6 +105,35 @@ pub struct TestShape {
     pub mem_locations: u32,
     /// Values one instance reports: registers plus observed final memory values.
     pub outputs: u32,
+}
+
+impl TestShape {
+    /// The shape of `p`: its declared locations, and its registers (not the front-end's
+    /// temporaries) plus the distinct final memory values its condition and `locations`
+    /// observe (GPUHarbor's 2+2W reports both final values: numOutputs 2).
+    pub fn of(p: &weft_ir::Program) -> TestShape {
+        let regs: usize = p
+            .threads
+            .iter()
+            .map(|t| t.regs.iter().filter(|r| !r.temp).count())
+            .sum();
+        let mut terms = Vec::new();
+        if let Some(c) = &p.condition {
+            c.prop.terms(&mut terms);
+        }
+        terms.extend(p.observed.iter());
+        let mut mem: Vec<&weft_ir::Term> = Vec::new();
+        for t in terms {
+            if matches!(t, weft_ir::Term::Mem { .. }) && !mem.contains(&t) {
+                mem.push(t);
+            }
+        }
+        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        TestShape {
+            mem_locations: n(p.locations.len()),
+            outputs: n(regs + mem.len()),
+        }
+    }
 }
 
 impl Default for StressConfig {
@@ -134,7 +164,7 @@ impl Default for StressConfig {
             bank_conflicts: false,
             num_mem_locations: None,
             num_outputs: None,
-            source: None,
+            source: Source::default(),
         }
     }
 }
@@ -325,10 +355,10 @@ impl StressConfig {
             located(e)
         })?;
         let mut cfg = cfg;
-        cfg.source = Some(Source {
+        cfg.source = Source {
             path: path.map(Path::to_path_buf),
             text: text.to_string(),
-        });
+        };
         Ok(cfg)
     }
 
@@ -356,12 +386,10 @@ impl StressConfig {
                      (weft derives it from the test) or use a stress file written for this test"
                 ),
             );
-            if let Some(src) = &self.source {
-                e.path = src.path.clone();
-                if let Some((l, c)) = find_key(&src.text, field) {
-                    e.line = l;
-                    e.col = c;
-                }
+            e.path = self.source.path.clone();
+            if let Some((l, c)) = find_key(&self.source.text, field) {
+                e.line = l;
+                e.col = c;
             }
             return Err(e);
         }

@@ -80,6 +80,12 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
     };
     let mut status = Status::default();
     let tests = hw::load_tests(&args.paths, &mut status);
+    for t in &tests {
+        let shape = weft_stress::TestShape::of(&t.program);
+        stress
+            .check_test(&t.program.name, shape)
+            .map_err(|e| hw::Failure::bad_input(e.to_string()))?;
+    }
     let dev = Device::open(args.backend, args.device)?;
     let mut rec = Recorder::open(args.db.as_deref(), args.no_db)?;
     let seed = args.seed.unwrap_or_else(hw::clock_seed);
