@@ -172,7 +172,13 @@ impl SimResult {
             "No\n"
         };
         s += "Witnesses\n";
-        s += &format!("Positive: {} Negative: {}\n", self.positive, self.negative);
+        // herd7 judges `~exists P` as `forall ~P`: its witnesses count the executions
+        // satisfying `~P` as positive (the Observation line still counts `P`).
+        let (pos, neg) = match self.condition.as_ref().map(|c| c.quantifier) {
+            Some(Quantifier::NotExists) => (self.negative, self.positive),
+            _ => (self.positive, self.negative),
+        };
+        s += &format!("Positive: {pos} Negative: {neg}\n");
         if self.undefined > 0 {
             s += "Flag *undef*\n";
         }
@@ -243,7 +249,8 @@ pub fn term_text(p: &Program, t: &Term) -> String {
 }
 
 /// herd7's spelling of a proposition: chains of `/\` (or of `\/`) print flat, whatever
-/// their nesting, and a sub-proposition is parenthesised only where precedence needs it.
+/// their nesting, a sub-proposition is parenthesised only where precedence needs it, and
+/// negations (`!=` included) print as `not (...)`.
 fn prop_text(p: &Program, prop: &Prop, top: bool) -> String {
     // Precedence: `\/` 0, `/\` 1, `~` and atoms 2.
     fn prec(prop: &Prop) -> u8 {
@@ -266,6 +273,10 @@ fn prop_text(p: &Program, prop: &Prop, top: bool) -> String {
         match prop {
             Prop::True => out.push_str("true"),
             Prop::False => out.push_str("false"),
+            // herd7 reads `a!=b` as the negation of `a=b`, and prints it that way.
+            Prop::Cmp(a, weft_ir::CmpOp::Ne, b) => {
+                out.push_str(&format!("not ({}={})", term_text(p, a), term_text(p, b)));
+            }
             Prop::Cmp(a, op, b) => {
                 let o = match op {
                     weft_ir::CmpOp::Eq => "=",
@@ -273,15 +284,11 @@ fn prop_text(p: &Program, prop: &Prop, top: bool) -> String {
                 };
                 out.push_str(&format!("{}{o}{}", term_text(p, a), term_text(p, b)));
             }
+            // herd7 prints every negation as `not (...)`.
             Prop::Not(a) => {
-                out.push('~');
-                if matches!(**a, Prop::Cmp(..) | Prop::True | Prop::False | Prop::Not(_)) {
-                    go(p, a, out);
-                } else {
-                    out.push('(');
-                    go(p, a, out);
-                    out.push(')');
-                }
+                out.push_str("not (");
+                go(p, a, out);
+                out.push(')');
             }
             Prop::And(a, b) => {
                 child(a, 1, out);
