@@ -113,7 +113,9 @@ fn current_uid() -> u32 {
     use std::os::unix::fs::MetadataExt;
     // The owner of a directory we just created is us; `/proc/self` says the same
     // without a libc dependency.
-    std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or(u32::MAX)
+    std::fs::metadata("/proc/self")
+        .map(|m| m.uid())
+        .unwrap_or(u32::MAX)
 }
 
 /// `$TMPDIR/weft-runtime-<uid>`, created with mode 0700 when missing.

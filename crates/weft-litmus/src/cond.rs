@@ -397,10 +397,7 @@ fn meta_line(line: &str) -> Option<(&str, &str)> {
 /// Whether a metadata pair prints back as one `key=value` line that reads back equal.
 pub(crate) fn printable_meta(k: &str, v: &str) -> bool {
     let line = format!("{k}={v}");
-    meta_line(&line) == Some((k, v))
-        && !v.contains(['\n', '\r'])
-        && !k.is_empty()
-        && v.trim() == v
+    meta_line(&line) == Some((k, v)) && !v.contains(['\n', '\r']) && !k.is_empty() && v.trim() == v
 }
 
 /// The metadata lines of a program, each `key=value` and a newline, or why they cannot

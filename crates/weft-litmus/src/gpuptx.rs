@@ -44,10 +44,9 @@ use crate::diag::{quote, ParseError};
 use crate::lex::{tokenize, Cursor, LexOptions, Tok, Token};
 use crate::PrintError;
 use weft_ir::{
-    Arch, Barrier, BarrierKind, BinOp, CacheOp, CmpOp, DataType, Expr, Fence, FenceKind,
-    Guard, Load, LocId, Location, MemAttrs, MemSpace, Order, Placement, Program, Prop, Proxy,
-    Reg, RegDecl, Rmw, RmwOp, Scope, Span, Stmt, StmtKind, Store, Term, Thread, UnOp,
-    Value,
+    Arch, Barrier, BarrierKind, BinOp, CacheOp, CmpOp, DataType, Expr, Fence, FenceKind, Guard,
+    Load, LocId, Location, MemAttrs, MemSpace, Order, Placement, Program, Prop, Proxy, Reg,
+    RegDecl, Rmw, RmwOp, Scope, Span, Stmt, StmtKind, Store, Term, Thread, UnOp, Value,
 };
 
 type PResult<T> = Result<T, ParseError>;

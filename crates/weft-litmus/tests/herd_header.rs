@@ -87,7 +87,10 @@ fn metadata_lines_are_kept_in_order_and_printed_back() {
         assert_eq!(p.meta, meta_vec(), "{fmt}");
         assert_eq!(p.doc.len(), 1, "{fmt}");
         let text = print_native(&p).unwrap();
-        assert!(text.contains(&meta_text()), "{fmt}: metadata not printed:\n{text}");
+        assert!(
+            text.contains(&meta_text()),
+            "{fmt}: metadata not printed:\n{text}"
+        );
         assert_eq!(parse(&text).unwrap(), p, "{fmt}: round trip\n{text}");
         // JSON keeps them too (C and Dat3M tests print as JSON when JSON can express them).
         if let Ok(json) = weft_litmus::print(&p, Format::Json) {
@@ -140,10 +143,7 @@ fn one_condition_parser_gives_one_proposition_everywhere() {
             "~exists (0:r0=0 /\\ (1:r0=0 \\/ 1:r0=1))",
             "~exists (P0:r0 == 0 /\\ (P1:r0 == 0 \\/ P1:r0 == 1))",
             Quantifier::NotExists,
-            Prop::and(
-                eq(reg(0), 0),
-                Prop::or(eq(reg(1), 0), eq(reg(1), 1)),
-            ),
+            Prop::and(eq(reg(0), 0), Prop::or(eq(reg(1), 0), eq(reg(1), 1))),
         ),
     ];
     for (c, d, q, want) in cases {
@@ -210,7 +210,13 @@ fn vulkan_threads_need_all_three_columns() {
     ] {
         let src = base.replace(from, to);
         let e = parse(&src).unwrap_err();
-        let want_col = src.lines().nth(4).unwrap().find(if from.starts_with("P0") { '|' } else { ';' }).unwrap() as u32 + 1;
+        let want_col = src
+            .lines()
+            .nth(4)
+            .unwrap()
+            .find(if from.starts_with("P0") { '|' } else { ';' })
+            .unwrap() as u32
+            + 1;
         assert_eq!((e.line, e.col), (5, want_col), "{e}\n{src}");
         assert!(e.message.contains(missing), "{e}");
     }

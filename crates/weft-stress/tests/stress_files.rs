@@ -31,7 +31,11 @@ fn gpuharbor_fields_are_accepted_and_checked() {
     };
     let e = cfg.check_test("CoRR", one).unwrap_err();
     assert_eq!((e.line, e.col), (1, 26), "{e}");
-    assert!(e.to_string().starts_with("mp.json:1:26: `numMemLocations` is 2"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("mp.json:1:26: `numMemLocations` is 2"),
+        "{e}"
+    );
     let three = TestShape {
         mem_locations: 2,
         outputs: 3,

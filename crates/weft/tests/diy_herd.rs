@@ -135,9 +135,17 @@ fn every_diy7_test_parses_and_shows_its_metadata() {
     let meta = |t: &str| -> Vec<String> {
         t.lines()
             .filter(|l| {
-                ["Cycle=", "Relax=", "Safe=", "Generator=", "Prefetch=", "Com=", "Orig="]
-                    .iter()
-                    .any(|k| l.starts_with(k))
+                [
+                    "Cycle=",
+                    "Relax=",
+                    "Safe=",
+                    "Generator=",
+                    "Prefetch=",
+                    "Com=",
+                    "Orig=",
+                ]
+                .iter()
+                .any(|k| l.starts_with(k))
             })
             .map(str::to_string)
             .collect()

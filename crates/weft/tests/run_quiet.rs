@@ -11,17 +11,15 @@ fn root() -> PathBuf {
 
 fn run_mp(env: Option<&Path>) -> (i32, String, String) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_weft"));
-    c.current_dir(root())
-        .env_remove("XDG_RUNTIME_DIR")
-        .args([
-            "run",
-            "--no-db",
-            "--iterations",
-            "1",
-            "--stress",
-            "tests/stress/small.json",
-            "tests/corpus/gpuharbor/MP.json",
-        ]);
+    c.current_dir(root()).env_remove("XDG_RUNTIME_DIR").args([
+        "run",
+        "--no-db",
+        "--iterations",
+        "1",
+        "--stress",
+        "tests/stress/small.json",
+        "tests/corpus/gpuharbor/MP.json",
+    ]);
     if let Some(dir) = env {
         c.env("XDG_RUNTIME_DIR", dir);
     }
@@ -39,7 +37,8 @@ fn successful_run_prints_no_error_without_xdg_runtime_dir() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("instances"), "{out}");
     assert!(
-        !err.lines().any(|l| l.to_ascii_lowercase().contains("error")),
+        !err.lines()
+            .any(|l| l.to_ascii_lowercase().contains("error")),
         "stderr of a successful run:\n{err}"
     );
 }
@@ -57,7 +56,8 @@ fn successful_run_prints_no_error_with_a_shared_runtime_dir() {
     let (code, out, err) = run_mp(Some(&dir));
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
-        !err.lines().any(|l| l.to_ascii_lowercase().contains("error")),
+        !err.lines()
+            .any(|l| l.to_ascii_lowercase().contains("error")),
         "stderr of a successful run:\n{err}"
     );
 }

@@ -6,8 +6,8 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use weft_ir::{
-    Arch, BinOp, DataType, LocId, Location, MemSpace, Placement, Program,
-    Scope, Span, Term, Thread, UnOp, Value,
+    Arch, BinOp, DataType, LocId, Location, MemSpace, Placement, Program, Scope, Span, Term,
+    Thread, UnOp, Value,
 };
 
 use super::lexer::{self, Kind, Tok};

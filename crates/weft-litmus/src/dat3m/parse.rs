@@ -8,9 +8,9 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use weft_ir::{
-    Alias, Barrier, BarrierKind, BinOp, Expr, Fence, FenceKind, Load, LocId,
-    Location, MemAttrs, Order, Placement, Program, Proxy, Reg, RegDecl, Rmw,
-    RmwOp, Scope, Span, Stmt, StmtKind, Store, Term, Thread, ThreadRelation, Value,
+    Alias, Barrier, BarrierKind, BinOp, Expr, Fence, FenceKind, Load, LocId, Location, MemAttrs,
+    Order, Placement, Program, Proxy, Reg, RegDecl, Rmw, RmwOp, Scope, Span, Stmt, StmtKind, Store,
+    Term, Thread, ThreadRelation, Value,
 };
 
 use super::syntax::{
