@@ -889,8 +889,13 @@ impl Lowerer<'_> {
         match &e.kind {
             SK::Int(_) => Ok(()),
             SK::Name(n) => self.resolve(n, e.span).map(|_| ()),
-            SK::Un(_, a) => self.discard(a, out),
+            SK::Un(_, a) => {
+                no_void_operand(a)?;
+                self.discard(a, out)
+            }
             SK::Bin(op, a, b) => {
+                no_void_operand(a)?;
+                no_void_operand(b)?;
                 if matches!(op, BinOp::LAnd | BinOp::LOr) {
                     self.no_access_in(b)?;
                 }
@@ -1328,6 +1333,24 @@ impl Lowerer<'_> {
             }
         }
     }
+}
+
+/// The operand of an operator must have a value: a call of a function that returns none
+/// (`atomic_store`, `atomic_thread_fence`, ...) cannot be one, even in a statement whose
+/// value is discarded (C11 §6.3.2.2: a void expression's value cannot be used).
+fn no_void_operand(e: &SExpr) -> R<()> {
+    if let SK::Call { name, .. } = &e.kind {
+        if Fun::lookup(name).is_some_and(|f| !f.returns_value()) {
+            return Err(ParseError::at(
+                e.span,
+                format!(
+                    "{} returns no value, so it cannot be an operand",
+                    quote(name)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Marks the statements `out[b_start..]` (a right operand's accesses) as unsequenced with
