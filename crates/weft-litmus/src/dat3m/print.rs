@@ -48,7 +48,21 @@ pub(crate) fn emit(p: &Program, d: Dialect) -> PResult<String> {
         return Err(fail("these doc strings cannot be written back as they are"));
     }
     out.push_str(&joined);
-    out.push_str(&crate::cond::print_meta(&p.meta)?);
+    let meta = crate::cond::print_meta(&p.meta)?;
+    // Dat3M doc strings are raw text that may hold quotes: the metadata lines must still
+    // read back as exactly these lines, and the doc strings as these strings.
+    let head_len = out.len() - joined.len();
+    let probe = format!("{out}{meta}{{");
+    let (blanked, read_meta) = crate::cond::take_meta(&probe).unwrap_or((probe, Vec::new()));
+    let docs_back = blanked
+        .get(head_len..blanked.len() - 1)
+        .and_then(|t| split_docs(t).ok());
+    if read_meta != p.meta || docs_back.as_deref() != Some(p.doc.as_slice()) {
+        return Err(fail(
+            "these doc strings and metadata lines cannot be written back as they are",
+        ));
+    }
+    out.push_str(&meta);
 
     // Init block.
     out.push_str("{\n");
