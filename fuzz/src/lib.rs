@@ -5,7 +5,11 @@
 /// Steers `data` into one front-end by replacing its first byte with a header: `even` when
 /// that byte is even, `odd` otherwise; then checks the round trip.
 pub fn check_with_header(data: &[u8], even: &[u8], odd: &[u8]) {
-    let header = if data.first().is_some_and(|b| b & 1 == 0) { even } else { odd };
+    let header = if data.first().is_some_and(|b| b & 1 == 0) {
+        even
+    } else {
+        odd
+    };
     let mut input = header.to_vec();
     input.extend_from_slice(data.get(1..).unwrap_or(&[]));
     check(&input);
@@ -44,5 +48,8 @@ pub fn check_stress(bytes: &[u8]) {
     }
     let back = serde_json::to_string(&cfg).expect("a configuration serialises");
     let again = weft_stress::StressConfig::from_json(&back, None).expect("written back, it loads");
-    assert_eq!(cfg, again, "stress file round trip changed the configuration");
+    assert_eq!(
+        cfg, again,
+        "stress file round trip changed the configuration"
+    );
 }

@@ -95,7 +95,9 @@ fn gpuharbor_stress_fields_are_checked_against_the_tests() {
     );
     assert_eq!(code, 2, "{out}\n{err}");
     assert!(
-        err.contains("tests/stress/bad-outputs.json:6:3: `numOutputs` is 3, but test MP has 2 outputs"),
+        err.contains(
+            "tests/stress/bad-outputs.json:6:3: `numOutputs` is 3, but test MP has 2 outputs"
+        ),
         "{err}"
     );
 }
