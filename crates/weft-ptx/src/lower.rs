@@ -35,8 +35,23 @@ fn err(span: crate::lexer::Span, msg: impl Into<String>) -> LowerError {
 
 /// Lowers the kernel called `name` (or the only kernel, when `name` is `None`) of `module`.
 pub fn lower_kernel(module: &Module, name: Option<&str>) -> LResult<Kernel> {
+    let f = pick_kernel(module, name)?;
+    Lowerer::new(module, f)?
+        .run()
+        .map_err(|mut v| v.swap_remove(0))
+}
+
+/// Like [`lower_kernel`], but reports every distinct unsupported construct once (in source
+/// order, each message naming its first `line:col`, the kernel source line it came from when
+/// the PTX has line tables, and how often it occurs) instead of stopping at the first.
+pub fn lower_kernel_all(module: &Module, name: Option<&str>) -> Result<Kernel, Vec<LowerError>> {
+    let f = pick_kernel(module, name).map_err(|e| vec![e])?;
+    Lowerer::new(module, f).map_err(|e| vec![e])?.run()
+}
+
+fn pick_kernel<'m>(module: &'m Module, name: Option<&str>) -> LResult<&'m Function> {
     let kernels: Vec<&Function> = module.kernels().collect();
-    let f = match name {
+    Ok(match name {
         Some(n) => kernels
             .iter()
             .find(|k| k.name == n || crate_demangle(&k.name) == n)
@@ -79,8 +94,7 @@ pub fn lower_kernel(module: &Module, name: Option<&str>) -> LResult<Kernel> {
                 ))
             }
         },
-    };
-    Lowerer::new(module, f)?.run()
+    })
 }
 
 /// `_Z6kernelPi` → `kernel` (the length-prefixed name of a simple Itanium mangling).
@@ -153,6 +167,8 @@ struct Lowerer<'a> {
     inlined: usize,
     /// `.file` indices of weft's shim headers: their lines are not the user's.
     shim_files: Vec<u32>,
+    /// Unsupported instructions met so far: (error, source line, occurrences).
+    errors: Vec<(LowerError, Option<SrcLoc>, usize)>,
 }
 
 fn var_size(ty: ScalarType, vector: Option<VecWidth>, dims: &[Option<u64>]) -> u64 {
@@ -226,6 +242,7 @@ impl<'a> Lowerer<'a> {
             prefix: String::new(),
             call_stack: Vec::new(),
             inlined: 0,
+            errors: Vec::new(),
             shim_files: module
                 .items
                 .iter()
@@ -303,18 +320,50 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn run(mut self) -> LResult<Kernel> {
+    fn run(mut self) -> Result<Kernel, Vec<LowerError>> {
         let body = self
             .f
             .body
             .as_ref()
             .expect("kernels() yields defined functions");
-        self.walk(body)?;
+        if let Err(e) = self.walk(body) {
+            self.record(e);
+        }
+        if !self.errors.is_empty() {
+            let files: HashMap<u32, &str> = self
+                .module
+                .items
+                .iter()
+                .filter_map(|it| match it {
+                    Item::File { index, path, .. } => Some((*index, path.as_str())),
+                    _ => None,
+                })
+                .collect();
+            return Err(self
+                .errors
+                .into_iter()
+                .map(|(mut e, loc, n)| {
+                    if let Some(l) = loc {
+                        let file = files.get(&l.file).copied().unwrap_or("?");
+                        let file = file.rsplit('/').next().unwrap_or(file);
+                        e.message.push_str(&format!(" (from {file}:{}", l.line));
+                        if l.col > 0 {
+                            e.message.push_str(&format!(":{}", l.col));
+                        }
+                        e.message.push(')');
+                    }
+                    if n > 1 {
+                        e.message.push_str(&format!(" [{n} occurrences]"));
+                    }
+                    e
+                })
+                .collect());
+        }
         for (pc, label, span) in std::mem::take(&mut self.fixups) {
             let t = *self
                 .labels
                 .get(&label)
-                .ok_or_else(|| err(span, format!("branch to undefined label `{label}`")))?;
+                .ok_or_else(|| vec![err(span, format!("branch to undefined label `{label}`"))])?;
             if let KOp::Bra { target } = &mut self.code[pc].op {
                 *target = t;
             }
@@ -379,7 +428,11 @@ impl<'a> Lowerer<'a> {
                     self.labels
                         .insert(format!("{}{name}", self.prefix), self.code.len() as u32);
                 }
-                Statement::Instr(i) => self.instr(i)?,
+                Statement::Instr(i) => {
+                    if let Err(e) = self.instr(i) {
+                        self.record(e);
+                    }
+                }
                 Statement::Block { body, .. } => self.walk(body)?,
                 Statement::Pragma { .. } => {}
                 Statement::Loc {
@@ -750,6 +803,14 @@ impl<'a> Lowerer<'a> {
             loc: self.loc,
         });
         Ok(())
+    }
+
+    /// Keeps an error (once per distinct message) and carries on with the next instruction.
+    fn record(&mut self, e: LowerError) {
+        match self.errors.iter_mut().find(|(x, _, _)| x.message == e.message) {
+            Some((_, _, n)) => *n += 1,
+            None => self.errors.push((e, self.loc, 1)),
+        }
     }
 
     fn unsupported(&self, i: &Instruction, why: &str) -> LowerError {
