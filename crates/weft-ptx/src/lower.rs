@@ -97,6 +97,264 @@ fn pick_kernel<'m>(module: &'m Module, name: Option<&str>) -> LResult<&'m Functi
     })
 }
 
+/// What a marker call of `weft_gpuverify.h` becomes.
+enum Marker {
+    Annot(weft_ir::kernel::AnnotKind),
+    Query(weft_ir::kernel::QueryKind),
+}
+
+fn annot_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::AnnotKind> {
+    use weft_ir::kernel::AnnotKind as A;
+    Ok(match name {
+        "assert" => A::Assert,
+        "global_assert" => A::GlobalAssert,
+        "assume" => A::Assume,
+        "requires" => A::Requires,
+        "global_requires" => A::GlobalRequires,
+        "ensures" => A::Ensures,
+        "global_ensures" => A::GlobalEnsures,
+        "invariant" => A::Invariant,
+        "global_invariant" => A::GlobalInvariant,
+        "function_wide_invariant" => A::FunctionWideInvariant,
+        "candidate_invariant" => A::CandidateInvariant,
+        "axiom" => A::Axiom,
+        other => return Err(err(i.span, format!("unknown annotation `__weft_annot_{other}`"))),
+    })
+}
+
+fn query_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::QueryKind> {
+    use weft_ir::kernel::QueryKind as Q;
+    Ok(match name {
+        "read" => Q::Read,
+        "write" => Q::Write,
+        "atomic" => Q::Atomic,
+        "read_offset" => Q::ReadOffset,
+        "write_offset" => Q::WriteOffset,
+        "ptr_base" => Q::PtrBase,
+        "ptr_offset" => Q::PtrOffset,
+        "enabled" => Q::Enabled,
+        "dominator_enabled" => Q::DominatorEnabled,
+        "same_group" => Q::SameGroup,
+        "other_int" => Q::OtherInt,
+        "uniform_int" => Q::UniformInt,
+        "distinct_int" => Q::DistinctInt,
+        "other_ptr" => Q::OtherPtr,
+        "all" => Q::All,
+        "at_most_one" => Q::AtMostOne,
+        "old_int" => Q::OldInt,
+        "return_val_int" => Q::ReturnVal,
+        "no_overflow_add" => Q::NoOverflowAdd,
+        "no_overflow_add_unsigned" => Q::NoOverflowAddUnsigned,
+        "uf" => Q::Uf,
+        other => return Err(err(i.span, format!("unknown query `__weft_query_{other}`"))),
+    })
+}
+
+/// Registers an operation reads and writes (for the annotation dependency analysis).
+fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
+    let mut r: Vec<Reg> = Vec::new();
+    let mut w: Vec<Reg> = Vec::new();
+    let o = |x: &KOperand, r: &mut Vec<Reg>| {
+        if let KOperand::Reg(g) = x {
+            r.push(*g)
+        }
+    };
+    let a = |x: &Addr, r: &mut Vec<Reg>| {
+        if let AddrBase::Reg(g) = x.base {
+            r.push(g)
+        }
+    };
+    match op {
+        KOp::Mov { dst, src, .. } => {
+            w.push(*dst);
+            o(src, &mut r);
+        }
+        KOp::Unary { dst, a: x, .. } => {
+            w.push(*dst);
+            o(x, &mut r);
+        }
+        KOp::Binary { dst, a: x, b, .. } => {
+            w.push(*dst);
+            o(x, &mut r);
+            o(b, &mut r);
+        }
+        KOp::Mad { dst, a: x, b, c, .. } => {
+            w.push(*dst);
+            for y in [x, b, c] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Setp {
+            dst,
+            dst2,
+            a: x,
+            b,
+            combine,
+            ..
+        } => {
+            w.push(*dst);
+            w.extend(dst2.iter());
+            o(x, &mut r);
+            o(b, &mut r);
+            if let Some((_, p, _)) = combine {
+                o(p, &mut r);
+            }
+        }
+        KOp::Selp {
+            dst, a: x, b, pred, ..
+        } => {
+            w.push(*dst);
+            for y in [x, b, pred] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Cvt { dst, src, .. } | KOp::Cvta { dst, src, .. } => {
+            w.push(*dst);
+            o(src, &mut r);
+        }
+        KOp::Bfe {
+            dst, a: x, pos, len, ..
+        } => {
+            w.push(*dst);
+            for y in [x, pos, len] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Bfi {
+            dst,
+            a: x,
+            b,
+            pos,
+            len,
+            ..
+        } => {
+            w.push(*dst);
+            for y in [x, b, pos, len] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Shf { dst, a: x, b, c, .. } => {
+            w.push(*dst);
+            for y in [x, b, c] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Prmt { dst, a: x, b, sel } => {
+            w.push(*dst);
+            for y in [x, b, sel] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Ld { dst, addr, .. } => {
+            w.extend(dst.iter().flatten());
+            a(addr, &mut r);
+        }
+        KOp::St { src, addr, .. } => {
+            src.iter().for_each(|y| o(y, &mut r));
+            a(addr, &mut r);
+        }
+        KOp::Atom { dst, addr, args, .. } => {
+            w.extend(dst.iter());
+            args.iter().for_each(|y| o(y, &mut r));
+            a(addr, &mut r);
+        }
+        KOp::Shfl {
+            dst, dst_pred, a: x, b, c, mask, ..
+        } => {
+            w.push(*dst);
+            w.extend(dst_pred.iter());
+            for y in [x, b, c, mask] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Vote { dst, pred, mask, .. } => {
+            w.push(*dst);
+            o(pred, &mut r);
+            o(mask, &mut r);
+        }
+        KOp::Activemask { dst } => w.push(*dst),
+        KOp::Barrier { id, count, red, .. } => {
+            o(id, &mut r);
+            if let Some(c) = count {
+                o(c, &mut r);
+            }
+            if let Some((_, d, p, _)) = red {
+                w.push(*d);
+                o(p, &mut r);
+            }
+        }
+        KOp::Annot { cond, .. } => o(cond, &mut r),
+        KOp::Query { dst, args, .. } => {
+            w.push(*dst);
+            args.iter().for_each(|y| o(y, &mut r));
+        }
+        KOp::Fence { .. } | KOp::Bra { .. } | KOp::Exit | KOp::Nop | KOp::Trap => {}
+    }
+    (r, w)
+}
+
+/// Marks each annotation whose condition depends (through registers or variables, flow-
+/// insensitively) on a query that is not thread-local as not `thread_local`.
+fn settle_annotations(code: &mut [KInstr], nregs: usize, nvars: usize) {
+    let mut reg = vec![false; nregs];
+    let mut var = vec![false; nvars];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for ins in code.iter() {
+            let (r, w) = reads_writes(&ins.op);
+            let mut t = r.iter().any(|g| reg.get(g.index()).copied().unwrap_or(false));
+            match &ins.op {
+                KOp::Query { kind, .. } if !kind.thread_local() => t = true,
+                KOp::Ld {
+                    addr:
+                        Addr {
+                            base: AddrBase::Var(v),
+                            ..
+                        },
+                    ..
+                } => t |= var.get(*v as usize).copied().unwrap_or(false),
+                KOp::St {
+                    addr:
+                        Addr {
+                            base: AddrBase::Var(v),
+                            ..
+                        },
+                    ..
+                } if t => {
+                    if let Some(x) = var.get_mut(*v as usize) {
+                        if !*x {
+                            *x = true;
+                            changed = true;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if t {
+                for g in w {
+                    if let Some(x) = reg.get_mut(g.index()) {
+                        if !*x {
+                            *x = true;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for ins in code.iter_mut() {
+        if let KOp::Annot {
+            cond: KOperand::Reg(g),
+            thread_local,
+            ..
+        } = &mut ins.op
+        {
+            *thread_local = !reg.get(g.index()).copied().unwrap_or(true);
+        }
+    }
+}
+
 /// `_Z6kernelPi` → `kernel` (the length-prefixed name of a simple Itanium mangling).
 fn crate_demangle(name: &str) -> &str {
     let Some(rest) = name.strip_prefix("_Z") else {
@@ -384,6 +642,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => None,
         });
+        settle_annotations(&mut self.code, self.regs.len(), self.vars.len());
         let param_bytes = self
             .params
             .iter()
@@ -511,6 +770,12 @@ impl<'a> Lowerer<'a> {
         let f = module
             .function(&name)
             .ok_or_else(|| err(i.span, format!("`call` of unknown function `{name}`")))?;
+        if let Some(kind) = name.strip_prefix("__weft_annot_") {
+            return self.marker(i, f, Marker::Annot(annot_kind(kind, i)?), &args, &rets);
+        }
+        if let Some(kind) = name.strip_prefix("__weft_query_") {
+            return self.marker(i, f, Marker::Query(query_kind(kind, i)?), &args, &rets);
+        }
         let body = f.body.as_ref().ok_or_else(|| {
             err(
                 i.span,
@@ -803,6 +1068,116 @@ impl<'a> Lowerer<'a> {
             loc: self.loc,
         });
         Ok(())
+    }
+
+    /// A call of a `weft_gpuverify.h` marker function: its arguments are loaded from their
+    /// call-sequence variables into fresh registers, then an [`KOp::Annot`] (whose
+    /// `thread_local` is settled after lowering) or a [`KOp::Query`] (whose result is stored to
+    /// the return variable) takes the call's place.
+    fn marker(
+        &mut self,
+        i: &Instruction,
+        f: &Function,
+        what: Marker,
+        args: &[&Operand],
+        rets: &[&Operand],
+    ) -> LResult<()> {
+        let var_of = |l: &Self, a: &Operand| match a {
+            Operand::Symbol { name, offset: 0 } | Operand::Reg(name) => l.var(name),
+            _ => None,
+        };
+        let mut vals = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let ty = data_type(p.ty).ok_or_else(|| err(i.span, "marker argument type"))?;
+            let v = var_of(self, a)
+                .ok_or_else(|| err(i.span, format!("marker argument {a:?} is not a `.param`")))?;
+            let r = self.fresh_reg(ty);
+            self.emit(
+                i,
+                KOp::Ld {
+                    attrs: MemAttrs {
+                        space: Some(MemSpace::Local),
+                        ty: Some(ty),
+                        ..MemAttrs::default()
+                    },
+                    ty,
+                    dst: vec![Some(r)],
+                    addr: Addr {
+                        base: AddrBase::Var(v),
+                        offset: 0,
+                    },
+                },
+            );
+            vals.push(KOperand::Reg(r));
+        }
+        match what {
+            Marker::Annot(kind) => {
+                let cond = vals
+                    .first()
+                    .copied()
+                    .ok_or_else(|| err(i.span, "an annotation needs a condition"))?;
+                self.emit(
+                    i,
+                    KOp::Annot {
+                        kind,
+                        cond,
+                        thread_local: true,
+                    },
+                );
+            }
+            Marker::Query(kind) => {
+                let (p, a) = f
+                    .returns
+                    .first()
+                    .zip(rets.first())
+                    .ok_or_else(|| err(i.span, "a query needs a result"))?;
+                let ty = data_type(p.ty).ok_or_else(|| err(i.span, "marker result type"))?;
+                let v = var_of(self, a)
+                    .ok_or_else(|| err(i.span, format!("marker result {a:?} is not a `.param`")))?;
+                let r = self.fresh_reg(ty);
+                self.emit(
+                    i,
+                    KOp::Query {
+                        kind,
+                        ty,
+                        dst: r,
+                        args: vals,
+                    },
+                );
+                self.emit(
+                    i,
+                    KOp::St {
+                        attrs: MemAttrs {
+                            space: Some(MemSpace::Local),
+                            ty: Some(ty),
+                            ..MemAttrs::default()
+                        },
+                        ty,
+                        src: vec![KOperand::Reg(r)],
+                        addr: Addr {
+                            base: AddrBase::Var(v),
+                            offset: 0,
+                        },
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn fresh_reg(&mut self, ty: DataType) -> Reg {
+        let name = format!("%weft_t{}", self.regs.len());
+        self.add_reg(name, ty);
+        Reg(self.regs.len() as u32 - 1)
+    }
+
+    fn emit(&mut self, i: &Instruction, op: KOp) {
+        self.code.push(KInstr {
+            guard: None,
+            op,
+            span: IrSpan::new(i.span.line, i.span.col),
+            loc: self.loc,
+        });
     }
 
     /// Keeps an error (once per distinct message) and carries on with the next instruction.
