@@ -76,6 +76,22 @@ __WEFT_GV_DECL int __weft_query_no_overflow_add(int, int);
 __WEFT_GV_DECL int __weft_query_no_overflow_add_unsigned(unsigned, unsigned);
 __WEFT_GV_DECL double __weft_query_uf(int, int, double, double, double);
 
+/* GPUVerify's file-scope `__axiom(e)`: a function holding the annotation, kept in the PTX
+ * (`__weft_axiom_LINE`) for the verifier; never called. */
+#define __WEFT_GV_CAT2(a, b) a##b
+#define __WEFT_GV_CAT(a, b) __WEFT_GV_CAT2(a, b)
+#ifdef __cplusplus
+#define __axiom(e)                                                                             \
+  extern "C" __attribute__((device)) void __WEFT_GV_CAT(__weft_axiom_, __LINE__)(void) {       \
+    __weft_annot_axiom(!!(e));                                                                 \
+  }
+#else
+#define __axiom(e)                                                                             \
+  void __WEFT_GV_CAT(__weft_axiom_, __LINE__)(void) { __weft_annot_axiom(!!(e)); }
+#endif
+__WEFT_GV_DECL void __weft_annot_fresh_array(__weft_gv_addr);
+#define __requires_fresh_array(p) __weft_annot_fresh_array((__weft_gv_addr)(p))
+
 /* ---- statements --------------------------------------------------------------------- */
 #define __assert(e) __weft_annot_assert(!!(e))
 #define __global_assert(e) __weft_annot_global_assert(!!(e))
@@ -84,7 +100,6 @@ __WEFT_GV_DECL double __weft_query_uf(int, int, double, double, double);
 #define __global_requires(e) __weft_annot_global_requires(!!(e))
 #define __ensures(e) __weft_annot_ensures(!!(e))
 #define __global_ensures(e) __weft_annot_global_ensures(!!(e))
-#define __axiom(e) __weft_annot_axiom(!!(e))
 #define __function_wide_invariant(e) __weft_annot_function_wide_invariant(!!(e))
 #define __function_wide_candidate_invariant(e) __weft_annot_candidate_invariant(!!(e))
 /* Loop invariants sit in the loop condition: `for (i = 0; __invariant(i <= n), i < n; i++)`. */

@@ -105,11 +105,21 @@ impl Default for CompileOptions {
             defines: Vec::new(),
             include_dirs: Vec::new(),
             extra_args: Vec::new(),
-            libclc: std::env::var_os("WEFT_LIBCLC")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from),
+            libclc: default_libclc(),
             allow_unresolved: false,
         }
+    }
+}
+
+/// Where Debian's libclc-19 puts the NVPTX OpenCL library.
+pub const DEBIAN_LIBCLC: &str = "/usr/lib/clc/nvptx64--nvidiacl.bc";
+
+/// `$WEFT_LIBCLC` (empty or `none`: no libclc), else Debian's libclc when installed.
+pub fn default_libclc() -> Option<PathBuf> {
+    match std::env::var_os("WEFT_LIBCLC") {
+        Some(v) if v.is_empty() || v == "none" => None,
+        Some(v) => Some(PathBuf::from(v)),
+        None => Some(PathBuf::from(DEBIAN_LIBCLC)).filter(|p| p.is_file()),
     }
 }
 

@@ -445,6 +445,8 @@ pub enum AnnotKind {
     CandidateInvariant,
     /// `__axiom(e)`: a fact about the launch (stands in a `__weft_axiom_N` function).
     Axiom,
+    /// `__requires_fresh_array(p)`: the array of `p` (the operand) aliases no other.
+    RequiresFreshArray,
 }
 
 impl AnnotKind {

@@ -118,6 +118,7 @@ fn annot_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::AnnotKind
         "function_wide_invariant" => A::FunctionWideInvariant,
         "candidate_invariant" => A::CandidateInvariant,
         "axiom" => A::Axiom,
+        "fresh_array" => A::RequiresFreshArray,
         other => return Err(err(i.span, format!("unknown annotation `__weft_annot_{other}`"))),
     })
 }
