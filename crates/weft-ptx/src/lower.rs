@@ -694,7 +694,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 Statement::Block { body, .. } => self.walk(body)?,
-                Statement::Pragma { .. } => {}
+                Statement::Pragma { .. } | Statement::CallPrototype { .. } => {}
                 Statement::Loc {
                     file, line, col, ..
                 } => {
@@ -752,6 +752,17 @@ impl<'a> Lowerer<'a> {
                 Operand::List(v) => lists.push((callee.is_some(), v)),
                 Operand::Symbol { name, offset: 0 } | Operand::Reg(name) if callee.is_none() => {
                     callee = Some(name.clone())
+                }
+                Operand::Symbol { name, .. } | Operand::Reg(name)
+                    if callee.as_deref().is_some_and(|c| c.starts_with('%'))
+                        || self.reg_ix.contains_key(&format!("{}{}", self.prefix, callee.clone().unwrap_or_default())) =>
+                {
+                    return Err(err(
+                        i.span,
+                        format!(
+                            "unsupported instruction `call` through a function pointer (indirect call with prototype `{name}`)"
+                        ),
+                    ))
                 }
                 o => return Err(err(i.span, format!("`call`: unsupported operand {o:?}"))),
             }
