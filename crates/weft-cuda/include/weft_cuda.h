@@ -459,6 +459,54 @@ static __device__ __forceinline__ void curand_init(unsigned long long seed,
 static __device__ __forceinline__ float curand_uniform(curandState *s) {
   return (curand(s) >> 8) * (1.0f / 16777216.0f) + (0.5f / 16777216.0f);
 }
+
+/* ---- the host side of a .cu file: declarations only (weft compiles device code) ------- */
+typedef enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 } cudaError_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+extern "C" {
+__host__ cudaError_t cudaMalloc(void **p, size_t n);
+__host__ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags = 1);
+__host__ cudaError_t cudaFree(void *p);
+__host__ cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k);
+__host__ cudaError_t cudaMemset(void *d, int v, size_t n);
+__host__ cudaError_t cudaDeviceSynchronize(void);
+__host__ cudaError_t cudaThreadSynchronize(void);
+__host__ cudaError_t cudaDeviceReset(void);
+__host__ cudaError_t cudaGetLastError(void);
+__host__ cudaError_t cudaPeekAtLastError(void);
+__host__ const char *cudaGetErrorString(cudaError_t e);
+__host__ cudaError_t cudaSetDevice(int d);
+__host__ cudaError_t cudaEventCreate(cudaEvent_t *e);
+__host__ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
+__host__ cudaError_t cudaEventSynchronize(cudaEvent_t e);
+__host__ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+__host__ unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shmem = 0,
+                                              cudaStream_t s = 0);
+__host__ cudaError_t cudaConfigureCall(dim3 g, dim3 b, size_t shmem = 0, cudaStream_t s = 0);
+__host__ cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **args,
+                                                 size_t shmem = 0, cudaStream_t s = 0);
+}
+template <class T> static __host__ cudaError_t cudaMalloc(T **p, size_t n) {
+  return cudaMalloc((void **)p, n);
+}
+template <class T> static __host__ cudaError_t cudaMallocManaged(T **p, size_t n) {
+  return cudaMallocManaged((void **)p, n);
+}
+template <class T>
+static __host__ cudaError_t cudaMemcpyToSymbol(const T &sym, const void *s, size_t n,
+                                               size_t off = 0,
+                                               enum cudaMemcpyKind k = cudaMemcpyHostToDevice);
+template <class T>
+static __host__ cudaError_t cudaMemcpyFromSymbol(void *d, const T &sym, size_t n, size_t off = 0,
+                                                 enum cudaMemcpyKind k = cudaMemcpyDeviceToHost);
 #endif /* !WEFT_NVCC */
 
 /* ---- weft's scoped memory-model helpers: exact PTX via inline asm -------------------------

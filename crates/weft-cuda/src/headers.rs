@@ -27,6 +27,10 @@ pub const ALL: &[(&str, &str)] = &[
     (GPUVERIFY_HEADER_NAME, GPUVERIFY_H),
     ("cuda.h", include_str!("../include/cuda.h")),
     ("cuda_runtime.h", include_str!("../include/cuda_runtime.h")),
+    (
+        "cooperative_groups.h",
+        include_str!("../include/cooperative_groups.h"),
+    ),
     ("cuda_runtime_api.h", include_str!("../include/cuda_runtime_api.h")),
     (
         "device_launch_parameters.h",
