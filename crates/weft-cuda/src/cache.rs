@@ -21,7 +21,11 @@ pub fn dir() -> Option<PathBuf> {
     if std::env::var_os("WEFT_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
         return None;
     }
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let nonempty = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     nonempty("WEFT_CACHE_DIR")
         .or_else(|| nonempty("XDG_CACHE_HOME").map(|d| d.join("weft").join("ptx")))
         .or_else(|| nonempty("HOME").map(|d| d.join(".cache").join("weft").join("ptx")))
@@ -83,7 +87,10 @@ pub fn key(
         if let Some(rest) = t.strip_prefix('#') {
             let rest = rest.trim_start();
             if let Some(inc) = rest.strip_prefix("include") {
-                if let Some(name) = inc.trim().strip_prefix('"').and_then(|s| s.split('"').next())
+                if let Some(name) = inc
+                    .trim()
+                    .strip_prefix('"')
+                    .and_then(|s| s.split('"').next())
                 {
                     if let Ok(text) = std::fs::read(base.join(name)) {
                         field(name, &text);
@@ -100,7 +107,7 @@ fn entry(key: &str) -> Option<PathBuf> {
 }
 
 /// The cached PTX for `key`, if any.
-pub fn get(key: &String) -> Option<String> {
+pub fn get(key: &str) -> Option<String> {
     std::fs::read_to_string(entry(key)?).ok()
 }
 

@@ -151,7 +151,8 @@ fn crash_summary(diagnostics: &str) -> String {
 /// Reads and compiles `path` with the launch description of its header overridden by
 /// `cli`; parses the PTX. `.ptx` files are read as they are.
 pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, FrontendError> {
-    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let header_of = |src: &str| {
         LaunchSpec::from_header(src).map_err(|e| bad(format!("{}:{e}", path.display())))
@@ -171,7 +172,14 @@ pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, Fronten
         let header = header_of(&text)?;
         let spec = LaunchSpec::overridden_by(&header, cli);
         let c = compile(path, &text, &spec)?;
-        (c.ptx, Some(text), header, c.warnings, c.cached, c.without_line_tables)
+        (
+            c.ptx,
+            Some(text),
+            header,
+            c.warnings,
+            c.cached,
+            c.without_line_tables,
+        )
     };
     let module = weft_ptx::parse(&ptx)
         .map_err(|e| bad(format!("{}: PTX {}: {e}", path.display(), ptx_origin(ext))))?;
@@ -279,7 +287,7 @@ pub fn compile(path: &Path, source: &str, spec: &LaunchSpec) -> Result<Compiled,
     for line_tables in [true, false] {
         let opts = compile_options(spec, line_tables);
         let key = cache::key(&compiler, lang, path, source, &opts);
-        if let Some(ptx) = key.as_ref().and_then(cache::get) {
+        if let Some(ptx) = key.as_deref().and_then(cache::get) {
             return Ok(Compiled {
                 ptx,
                 warnings: String::new(),
@@ -413,7 +421,10 @@ mod tests {
             crash_summary(d),
             "fatal error: error in backend: Cannot select: intrinsic"
         );
-        assert!(!is_crash(Some(1), "k.cu:3:1: error: unknown type name 'foo'"));
+        assert!(!is_crash(
+            Some(1),
+            "k.cu:3:1: error: unknown type name 'foo'"
+        ));
         assert!(is_crash(None, ""));
     }
 

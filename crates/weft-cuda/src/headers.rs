@@ -31,7 +31,10 @@ pub const ALL: &[(&str, &str)] = &[
         "cooperative_groups.h",
         include_str!("../include/cooperative_groups.h"),
     ),
-    ("cuda_runtime_api.h", include_str!("../include/cuda_runtime_api.h")),
+    (
+        "cuda_runtime_api.h",
+        include_str!("../include/cuda_runtime_api.h"),
+    ),
     (
         "device_launch_parameters.h",
         include_str!("../include/device_launch_parameters.h"),

@@ -69,11 +69,7 @@ impl Dims {
             match v {
                 Ok(0) => return Err(format!("`{text}`: a dimension cannot be 0")),
                 Ok(v) => out[i] = Some(v),
-                Err(_) => {
-                    return Err(format!(
-                        "`{text}`: `{p}` is not a positive integer or `*`"
-                    ))
-                }
+                Err(_) => return Err(format!("`{text}`: `{p}` is not a positive integer or `*`")),
             }
         }
         Ok(Dims(out))
@@ -358,8 +354,7 @@ impl LaunchSpec {
                 equality_abstraction: f.equality_abstraction || b.equality_abstraction,
                 adversarial_abstraction: f.adversarial_abstraction || b.adversarial_abstraction,
                 only_intra_group: f.only_intra_group || b.only_intra_group,
-                no_barrier_access_checks: f.no_barrier_access_checks
-                    || b.no_barrier_access_checks,
+                no_barrier_access_checks: f.no_barrier_access_checks || b.no_barrier_access_checks,
                 check_array_bounds: f.check_array_bounds || b.check_array_bounds,
             },
             ignored: join(&base.ignored, &cli.ignored, Clone::clone),
@@ -511,10 +506,12 @@ mod tests {
             .unwrap()
             .launch_config()
             .is_err());
-        assert!(LaunchSpec::from_header("//--global_size=100 --local_size=64\n")
-            .unwrap()
-            .launch_config()
-            .is_err());
+        assert!(
+            LaunchSpec::from_header("//--global_size=100 --local_size=64\n")
+                .unwrap()
+                .launch_config()
+                .is_err()
+        );
         assert_eq!(
             LaunchSpec::from_header("// just a comment\n//--blockDim=4\n").unwrap(),
             LaunchSpec::default()

@@ -24,8 +24,8 @@ pub mod launch;
 pub use compiler::{CompileOptions, CompiledPtx, Compiler, CompilerKind, Language, OpenClStd};
 pub use error::CudaError;
 pub use frontend::{load_kernel, load_module, FrontKernel, FrontModule, FrontendError};
-pub use launch::{AnalysisFlags, Dims, LaunchSpec};
 pub use geometry::{parse_header, Expectation, KernelHeader, LaunchConfig};
+pub use launch::{AnalysisFlags, Dims, LaunchSpec};
 
 use std::path::Path;
 

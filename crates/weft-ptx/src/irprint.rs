@@ -25,7 +25,11 @@ pub fn print_kernel(k: &Kernel) -> String {
             v.space,
             v.size,
             v.align,
-            if v.init.is_empty() { "" } else { " (initialised)" }
+            if v.init.is_empty() {
+                ""
+            } else {
+                " (initialised)"
+            }
         );
     }
     let _ = writeln!(s, "  {} registers", k.regs.len());

@@ -119,7 +119,12 @@ fn annot_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::AnnotKind
         "candidate_invariant" => A::CandidateInvariant,
         "axiom" => A::Axiom,
         "fresh_array" => A::RequiresFreshArray,
-        other => return Err(err(i.span, format!("unknown annotation `__weft_annot_{other}`"))),
+        other => {
+            return Err(err(
+                i.span,
+                format!("unknown annotation `__weft_annot_{other}`"),
+            ))
+        }
     })
 }
 
@@ -179,7 +184,9 @@ fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
             o(x, &mut r);
             o(b, &mut r);
         }
-        KOp::Mad { dst, a: x, b, c, .. } => {
+        KOp::Mad {
+            dst, a: x, b, c, ..
+        } => {
             w.push(*dst);
             for y in [x, b, c] {
                 o(y, &mut r);
@@ -214,7 +221,11 @@ fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
             o(src, &mut r);
         }
         KOp::Bfe {
-            dst, a: x, pos, len, ..
+            dst,
+            a: x,
+            pos,
+            len,
+            ..
         } => {
             w.push(*dst);
             for y in [x, pos, len] {
@@ -234,7 +245,9 @@ fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
                 o(y, &mut r);
             }
         }
-        KOp::Shf { dst, a: x, b, c, .. } => {
+        KOp::Shf {
+            dst, a: x, b, c, ..
+        } => {
             w.push(*dst);
             for y in [x, b, c] {
                 o(y, &mut r);
@@ -254,13 +267,21 @@ fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
             src.iter().for_each(|y| o(y, &mut r));
             a(addr, &mut r);
         }
-        KOp::Atom { dst, addr, args, .. } => {
+        KOp::Atom {
+            dst, addr, args, ..
+        } => {
             w.extend(dst.iter());
             args.iter().for_each(|y| o(y, &mut r));
             a(addr, &mut r);
         }
         KOp::Shfl {
-            dst, dst_pred, a: x, b, c, mask, ..
+            dst,
+            dst_pred,
+            a: x,
+            b,
+            c,
+            mask,
+            ..
         } => {
             w.push(*dst);
             w.extend(dst_pred.iter());
@@ -268,7 +289,9 @@ fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
                 o(y, &mut r);
             }
         }
-        KOp::Vote { dst, pred, mask, .. } => {
+        KOp::Vote {
+            dst, pred, mask, ..
+        } => {
             w.push(*dst);
             o(pred, &mut r);
             o(mask, &mut r);
@@ -304,7 +327,9 @@ fn settle_annotations(code: &mut [KInstr], nregs: usize, nvars: usize) {
         changed = false;
         for ins in code.iter() {
             let (r, w) = reads_writes(&ins.op);
-            let mut t = r.iter().any(|g| reg.get(g.index()).copied().unwrap_or(false));
+            let mut t = r
+                .iter()
+                .any(|g| reg.get(g.index()).copied().unwrap_or(false));
             match &ins.op {
                 KOp::Query { kind, .. } if !kind.thread_local() => t = true,
                 KOp::Ld {
@@ -1194,7 +1219,11 @@ impl<'a> Lowerer<'a> {
 
     /// Keeps an error (once per distinct message) and carries on with the next instruction.
     fn record(&mut self, e: LowerError) {
-        match self.errors.iter_mut().find(|(x, _, _)| x.message == e.message) {
+        match self
+            .errors
+            .iter_mut()
+            .find(|(x, _, _)| x.message == e.message)
+        {
             Some((_, _, n)) => *n += 1,
             None => self.errors.push((e, self.loc, 1)),
         }

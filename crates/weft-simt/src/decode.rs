@@ -7,8 +7,8 @@
 
 use weft_ir::attrs::{BarrierKind, DataType, FenceKind, MemSpace, Order, RmwOp, TypeKind};
 use weft_ir::kernel::{
-    AnnotKind, QueryKind,
-    AddrBase, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, Operand, ShflMode, SpecialReg, VoteMode,
+    AddrBase, AnnotKind, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, Operand, QueryKind, ShflMode,
+    SpecialReg, VoteMode,
 };
 use weft_ir::Scope;
 

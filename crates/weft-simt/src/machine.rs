@@ -10,7 +10,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use weft_ir::attrs::{DataType, MemSpace, RmwOp, TypeKind};
-use weft_ir::kernel::{AnnotKind, BarRed, QueryKind, KBoolOp, KCmp, Kernel, ShflMode, SpecialReg, VoteMode};
+use weft_ir::kernel::{
+    AnnotKind, BarRed, KBoolOp, KCmp, Kernel, QueryKind, ShflMode, SpecialReg, VoteMode,
+};
 
 use crate::alu;
 use crate::decode::{decode, DAddr, DInstr, DOp, DecodeError, FastBin, Layout, Src, TraceKind};

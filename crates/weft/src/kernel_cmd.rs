@@ -146,12 +146,10 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
             grid: l.grid,
             block: l.block,
         },
-        None => {
-            return Err(bad(
-                "no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)"
-                    .into(),
-            ))
-        }
+        None => return Err(bad(
+            "no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)"
+                .into(),
+        )),
     };
     let schedule = if a.schedule == "rr" {
         Schedule::RoundRobin
@@ -182,30 +180,31 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
     let local_idx = local_param_indices(&module, &kernel);
     let ptx_names: Vec<String> = kernel.params.iter().map(|p| p.name.clone()).collect();
     let names_of = |i: usize| -> Vec<String> {
-        let mut v = vec![
-            ptx_names[i].clone(),
-            format!("param_{i}"),
-            i.to_string(),
-        ];
+        let mut v = vec![ptx_names[i].clone(), format!("param_{i}"), i.to_string()];
         if let Some(n) = source_names.get(i) {
             v.push(n.clone());
         }
         v
     };
     let mut extra_locals = Vec::new();
-    specs.retain(|b| {
-        match local_idx.iter().find(|&&i| names_of(i).contains(&b.name)) {
+    specs.retain(
+        |b| match local_idx.iter().find(|&&i| names_of(i).contains(&b.name)) {
             Some(&i) => {
                 let elem = b
                     .elem
-                    .or_else(|| src_params.as_ref().and_then(|s| s.get(i)).and_then(|p| p.elem))
+                    .or_else(|| {
+                        src_params
+                            .as_ref()
+                            .and_then(|s| s.get(i))
+                            .and_then(|p| p.elem)
+                    })
                     .map_or(4, |e| e.size() as u64);
                 extra_locals.push((b.name.clone(), (b.count as u64 * elem).max(1)));
                 false
             }
             None => true,
-        }
-    });
+        },
+    );
     module.spec.locals.extend(extra_locals);
     let locals = weft_cuda::frontend::attach_locals(
         &module,
@@ -238,7 +237,9 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
             })
             .collect();
         for (v, &i) in spec.positional_args.iter().zip(&scalar_params) {
-            let bound = names_of(i).iter().any(|n| scalars.iter().any(|(s, _)| s == n));
+            let bound = names_of(i)
+                .iter()
+                .any(|n| scalars.iter().any(|(s, _)| s == n));
             if v != "*" && !bound {
                 scalars.push((format!("param_{i}"), v.clone()));
             }
@@ -395,7 +396,8 @@ fn local_param_indices(m: &weft_cuda::FrontModule, kernel: &weft_ir::kernel::Ker
                     p.ptr.as_ref().and_then(|a| a.space).is_some_and(|s| {
                         matches!(
                             s,
-                            weft_ptx::ast::StateSpace::Shared | weft_ptx::ast::StateSpace::SharedCta
+                            weft_ptx::ast::StateSpace::Shared
+                                | weft_ptx::ast::StateSpace::SharedCta
                         )
                     })
                 })

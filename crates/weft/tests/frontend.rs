@@ -110,12 +110,22 @@ fn ptx_names_each_unsupported_construct_once_and_exits_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().filter(|l| l.contains("unsupported")).collect();
     assert_eq!(lines.len(), 2, "{err}");
-    assert!(lines[0].contains("bad.ptx: PTX 7:1:") && lines[0].contains("mul24"), "{err}");
+    assert!(
+        lines[0].contains("bad.ptx: PTX 7:1:") && lines[0].contains("mul24"),
+        "{err}"
+    );
     assert!(lines[0].contains("[2 occurrences]"), "{err}");
-    assert!(lines[1].contains("9:1:") && lines[1].contains("sad"), "{err}");
+    assert!(
+        lines[1].contains("9:1:") && lines[1].contains("sad"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
     // A PTX parse error is exit 2 too, never 0.
-    std::fs::write(&f, ".version 7.0\n.target sm_70\n.entry k() { bogus %r1; }\n").unwrap();
+    std::fs::write(
+        &f,
+        ".version 7.0\n.target sm_70\n.entry k() { bogus %r1; }\n",
+    )
+    .unwrap();
     let out = weft().arg("ptx").arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
@@ -129,7 +139,15 @@ fn header_and_command_line_launch_options() {
         .join("../../tests/kernels/frontend/header_defines_star/kernel.cu");
     // The command line overrides the header: 1 block of 4 threads, WIDTH=5.
     let out = weft()
-        .args(["run-kernel", k.to_str().unwrap(), "--gridDim", "1", "--blockDim=4", "-D", "WIDTH=5"])
+        .args([
+            "run-kernel",
+            k.to_str().unwrap(),
+            "--gridDim",
+            "1",
+            "--blockDim=4",
+            "-D",
+            "WIDTH=5",
+        ])
         .args(["--buffer", "A=4"])
         .output()
         .unwrap();
