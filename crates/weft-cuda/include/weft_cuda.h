@@ -434,6 +434,9 @@ struct curandStateXORWOW {
 };
 typedef struct curandStateXORWOW curandState;
 typedef struct curandStateXORWOW curandState_t;
+/* MTGP32 states are drawn from with the same generator (one state shared by a block). */
+typedef struct curandStateXORWOW curandStateMtgp32_t;
+typedef struct curandStateXORWOW curandStateMtgp32;
 static __device__ __forceinline__ unsigned int curand(curandState *s) {
   unsigned int t = s->v[0] ^ (s->v[0] >> 2);
   s->v[0] = s->v[1];

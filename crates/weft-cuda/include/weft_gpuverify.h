@@ -72,6 +72,7 @@ __WEFT_GV_DECL int __weft_query_all(int);
 __WEFT_GV_DECL int __weft_query_at_most_one(int);
 __WEFT_GV_DECL int __weft_query_old_int(int);
 __WEFT_GV_DECL int __weft_query_return_val_int(void);
+__WEFT_GV_DECL __weft_gv_addr __weft_query_return_val_ptr(void);
 __WEFT_GV_DECL int __weft_query_no_overflow_add(int, int);
 __WEFT_GV_DECL int __weft_query_no_overflow_add_unsigned(unsigned, unsigned);
 __WEFT_GV_DECL double __weft_query_uf(int, int, double, double, double);
@@ -151,6 +152,8 @@ __WEFT_GV_DECL void __weft_annot_fresh_array(__weft_gv_addr);
 #define __old_bool(x) __weft_query_old_int(!!(x))
 #define __return_val_int() __weft_query_return_val_int()
 #define __return_val_bool() __weft_query_return_val_int()
+#define __return_val_ptr() __weft_query_return_val_ptr()
+#define __return_val_funptr(T) ((T)__weft_query_return_val_ptr())
 #define __is_pow2(x) (((x) != 0) && (((x) & ((x)-1)) == 0))
 #define __mod_pow2(x, y) ((x) & ((y)-1))
 

@@ -97,6 +97,21 @@ fn pick_kernel<'m>(module: &'m Module, name: Option<&str>) -> LResult<&'m Functi
     })
 }
 
+/// Where function `name` lives for function pointers: a window no memory maps to (so a
+/// load through a function pointer faults), 16 bytes per function of the module in order.
+pub const FUNCTION_WINDOW: u64 = 0x7c00_0000_0000;
+
+fn function_address(module: &Module, name: &str) -> u64 {
+    let mut names: Vec<&str> = Vec::new();
+    for f in module.functions() {
+        if !names.contains(&f.name.as_str()) {
+            names.push(&f.name);
+        }
+    }
+    let ix = names.iter().position(|n| *n == name).unwrap_or(names.len());
+    FUNCTION_WINDOW + 16 * (ix as u64 + 1)
+}
+
 /// What a marker call of `weft_gpuverify.h` becomes.
 enum Marker {
     Annot(weft_ir::kernel::AnnotKind),
@@ -148,7 +163,7 @@ fn query_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::QueryKind
         "all" => Q::All,
         "at_most_one" => Q::AtMostOne,
         "old_int" => Q::OldInt,
-        "return_val_int" => Q::ReturnVal,
+        "return_val_int" | "return_val_ptr" => Q::ReturnVal,
         "no_overflow_add" => Q::NoOverflowAdd,
         "no_overflow_add_unsigned" => Q::NoOverflowAddUnsigned,
         "uf" => Q::Uf,
@@ -778,18 +793,19 @@ impl<'a> Lowerer<'a> {
                 Operand::Symbol { name, offset: 0 } | Operand::Reg(name) if callee.is_none() => {
                     callee = Some(name.clone())
                 }
-                Operand::Symbol { name, .. } | Operand::Reg(name)
-                    if callee.as_deref().is_some_and(|c| c.starts_with('%'))
-                        || self.reg_ix.contains_key(&format!("{}{}", self.prefix, callee.clone().unwrap_or_default())) =>
-                {
-                    return Err(err(
-                        i.span,
-                        format!(
-                            "unsupported instruction `call` through a function pointer (indirect call with prototype `{name}`)"
-                        ),
-                    ))
-                }
+                // The prototype named after the arguments of an indirect call.
+                Operand::Symbol { .. } | Operand::Reg(_)
+                    if callee
+                        .as_deref()
+                        .is_some_and(|c| self.module.function(c).is_none()) => {}
                 o => return Err(err(i.span, format!("`call`: unsupported operand {o:?}"))),
+            }
+        }
+        if let Some(c) = callee.as_deref() {
+            if self.module.function(c).is_none()
+                && self.reg_ix.contains_key(&format!("{}{c}", self.prefix))
+            {
+                return self.indirect_call(i, c);
             }
         }
         let name = callee.ok_or_else(|| err(i.span, "`call` without a callee"))?;
@@ -967,6 +983,9 @@ impl<'a> Lowerer<'a> {
                     var: v,
                     offset: *offset,
                 },
+                None if self.module.function(name).is_some() => {
+                    KOperand::Imm(function_address(self.module, name).wrapping_add(*offset as u64))
+                }
                 None => {
                     return Err(err(
                         i.span,
@@ -1197,6 +1216,103 @@ impl<'a> Lowerer<'a> {
                         },
                     },
                 );
+            }
+        }
+        Ok(())
+    }
+
+    /// An indirect call through a function pointer (`call (r), %rd, (a), prototype;`): a
+    /// comparison of the pointer with the address of every function of the module with a
+    /// body and the call's number of arguments and results, each leading to that function
+    /// inlined; no match is a `trap` (a bad function pointer).
+    fn indirect_call(&mut self, i: &Instruction, reg: &str) -> LResult<()> {
+        let r = self.reg(reg, i.span)?;
+        let lists: Vec<&Vec<Operand>> = i
+            .operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::List(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let callee_pos = i
+            .operands
+            .iter()
+            .position(
+                |o| matches!(o, Operand::Reg(n) | Operand::Symbol { name: n, .. } if n == reg),
+            )
+            .unwrap_or(0);
+        let n_rets = if callee_pos > 0 {
+            lists.first().map_or(0, |v| v.len())
+        } else {
+            0
+        };
+        let n_args = lists.last().map_or(0, |v| v.len());
+        let mut seen = std::collections::HashSet::new();
+        let candidates: Vec<String> = self
+            .module
+            .functions()
+            .filter(|f| f.body.is_some() && f.kind != FunctionKind::Entry)
+            .filter(|f| f.params.len() == n_args && f.returns.len() == n_rets)
+            .filter(|f| seen.insert(f.name.clone()))
+            .map(|f| f.name.clone())
+            .collect();
+        let u64t = DataType {
+            kind: TypeKind::Unsigned,
+            bits: 64,
+        };
+        let mut branches = Vec::new();
+        for c in &candidates {
+            let p = self.fresh_reg(DataType::PRED);
+            self.emit(
+                i,
+                KOp::Setp {
+                    cmp: KCmp::Eq,
+                    ty: u64t,
+                    dst: p,
+                    dst2: None,
+                    a: KOperand::Reg(r),
+                    b: KOperand::Imm(function_address(self.module, c)),
+                    combine: None,
+                },
+            );
+            branches.push(self.code.len());
+            self.emit(i, KOp::Bra { target: 0 });
+            self.code.last_mut().expect("just pushed").guard = Some(KGuard {
+                reg: p,
+                negated: false,
+            });
+        }
+        self.emit(i, KOp::Trap);
+        let mut ends = Vec::new();
+        for (c, b) in candidates.iter().zip(branches) {
+            let start = self.code.len() as u32;
+            if let KOp::Bra { target } = &mut self.code[b].op {
+                *target = start;
+            }
+            let mut direct = i.clone();
+            for o in direct.operands.iter_mut() {
+                if matches!(o, Operand::Reg(n) | Operand::Symbol { name: n, .. } if n == reg) {
+                    *o = Operand::Symbol {
+                        name: c.clone(),
+                        offset: 0,
+                    };
+                }
+            }
+            // Drop the prototype operand (the last non-list operand after the arguments).
+            if let Some(last) = direct.operands.last() {
+                if !matches!(last, Operand::List(_)) {
+                    direct.operands.pop();
+                }
+            }
+            self.inline_call(&direct)?;
+            ends.push(self.code.len());
+            self.emit(i, KOp::Bra { target: 0 });
+        }
+        let end = self.code.len() as u32;
+        for e in ends {
+            if let KOp::Bra { target } = &mut self.code[e].op {
+                *target = end;
             }
         }
         Ok(())

@@ -10,7 +10,9 @@
 //! - cuda_types_math: v[t] = (t, t+1, t+2, 7); f[t] = t + 1.5 + min(2, t); c = 0+1+2+3;
 //!   ballot of the odd lanes of 4 = 0b1010 = 10;
 //! - header_defines_star: `*` block = 32 threads, 2 blocks, A[g] = 3·g;
-//! - grid_sync: out[g] = A[(g+32) mod 64] = (g+32) mod 64 after a grid barrier.
+//! - grid_sync: out[g] = A[(g+32) mod 64] = (g+32) mod 64 after a grid barrier;
+//! - function_pointers: out[t] = f(t) + 100·g(t), f = twice (even t) / square (odd t),
+//!   g = negate (which = 1) → 0, 1−100, 4−200, 9−300.
 //!
 //! Skipped (with a message) when no clang is installed.
 
