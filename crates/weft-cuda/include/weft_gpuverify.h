@@ -69,6 +69,7 @@ __WEFT_GV_DECL int __weft_query_uniform_int(int);
 __WEFT_GV_DECL int __weft_query_distinct_int(int);
 __WEFT_GV_DECL __weft_gv_addr __weft_query_other_ptr(__weft_gv_addr);
 __WEFT_GV_DECL int __weft_query_all(int);
+__WEFT_GV_DECL int __weft_query_atomic_has_taken_value(__weft_gv_addr, __weft_gv_addr, __weft_gv_addr);
 __WEFT_GV_DECL int __weft_query_at_most_one(int);
 __WEFT_GV_DECL int __weft_query_old_int(int);
 __WEFT_GV_DECL int __weft_query_return_val_int(void);
@@ -144,6 +145,10 @@ __WEFT_GV_DECL void __weft_annot_fresh_array(__weft_gv_addr);
 #define __distinct_int(x) __weft_query_distinct_int((int)(x))
 #define __distinct_bool(x) __weft_query_distinct_int(!!(x))
 #define __all(e) __weft_query_all(!!(e))
+/* the atomic counter at p + offset has, at some point, held value v */
+#define __atomic_has_taken_value(p, off, v)                                                    \
+  __weft_query_atomic_has_taken_value((__weft_gv_addr)(p), (__weft_gv_addr)(off),             \
+                                      (__weft_gv_addr)(v))
 #define __exclusive(e) __weft_query_at_most_one(!!(e))
 #define __at_most_one(e) __weft_query_at_most_one(!!(e))
 #define __enabled() __weft_query_enabled()

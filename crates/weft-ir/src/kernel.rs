@@ -508,6 +508,9 @@ pub enum QueryKind {
     NoOverflowAddUnsigned,
     /// An uninterpreted function (`DECLARE_UF_*`): args are `id, arity, a, b, c`.
     Uf,
+    /// `__atomic_has_taken_value(p, offset, v)`: the atomic counter at `p + offset` has held
+    /// `v` at some point.
+    AtomicHasTakenValue,
 }
 
 impl QueryKind {
