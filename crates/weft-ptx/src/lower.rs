@@ -1319,6 +1319,110 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// `mov.bN {a, b, ..}, r` (unpack: element k is bits `k·w .. (k+1)·w` of `r`, `w` = N /
+    /// elements) and `mov.bN r, {a, b, ..}` (pack), as shifts, masks and ors (PTX ISA §9.7.9.1).
+    fn mov_pack_unpack(&mut self, i: &Instruction, ty: DataType) -> LResult<()> {
+        let bits = DataType {
+            kind: TypeKind::Bits,
+            bits: ty.bits,
+        };
+        match (i.operands.first(), i.operands.get(1)) {
+            (Some(Operand::Vector(elems)), Some(_)) => {
+                let n = elems.len().max(1) as u32;
+                let w = u32::from(ty.bits) / n;
+                let src = self.src(i, 1, bits)?;
+                let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+                for (k, e) in elems.iter().enumerate() {
+                    let dst = match e {
+                        Operand::Reg(n) => self.reg(n, i.span)?,
+                        Operand::Sink => continue,
+                        o => return Err(err(i.span, format!("bad vector element {o:?}"))),
+                    };
+                    let t = self.fresh_reg(bits);
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::Shr,
+                            ty: bits,
+                            dst: t,
+                            a: src,
+                            b: KOperand::Imm(u64::from(k as u32 * w)),
+                        },
+                    )?;
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::And,
+                            ty: bits,
+                            dst,
+                            a: KOperand::Reg(t),
+                            b: KOperand::Imm(mask),
+                        },
+                    )?;
+                }
+                Ok(())
+            }
+            (Some(Operand::Reg(_)), Some(Operand::Vector(elems))) => {
+                let n = elems.len().max(1) as u32;
+                let w = u32::from(ty.bits) / n;
+                let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+                let dst = self.dst(i, 0)?;
+                let acc = self.fresh_reg(bits);
+                self.push(
+                    i,
+                    KOp::Mov {
+                        ty: bits,
+                        dst: acc,
+                        src: KOperand::Imm(0),
+                    },
+                )?;
+                for (k, e) in elems.iter().enumerate() {
+                    let v = self.operand(i, e, bits)?;
+                    let t = self.fresh_reg(bits);
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::And,
+                            ty: bits,
+                            dst: t,
+                            a: v,
+                            b: KOperand::Imm(mask),
+                        },
+                    )?;
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::Shl,
+                            ty: bits,
+                            dst: t,
+                            a: KOperand::Reg(t),
+                            b: KOperand::Imm(u64::from(k as u32 * w)),
+                        },
+                    )?;
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::Or,
+                            ty: bits,
+                            dst: acc,
+                            a: KOperand::Reg(acc),
+                            b: KOperand::Reg(t),
+                        },
+                    )?;
+                }
+                self.push(
+                    i,
+                    KOp::Mov {
+                        ty: bits,
+                        dst,
+                        src: KOperand::Reg(acc),
+                    },
+                )
+            }
+            _ => Err(self.unsupported(i, " (vector operands)")),
+        }
+    }
+
     fn fresh_reg(&mut self, ty: DataType) -> Reg {
         let name = format!("%weft_t{}", self.regs.len());
         self.add_reg(name, ty);
@@ -1490,7 +1594,7 @@ impl<'a> Lowerer<'a> {
                 if matches!(i.operands.get(1), Some(Operand::Vector(_)))
                     || matches!(i.operands.first(), Some(Operand::Vector(_)))
                 {
-                    return Err(self.unsupported(i, " (vector pack/unpack)"));
+                    return self.mov_pack_unpack(i, ty);
                 }
                 KOp::Mov {
                     ty,

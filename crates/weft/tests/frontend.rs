@@ -12,7 +12,9 @@
 //! - header_defines_star: `*` block = 32 threads, 2 blocks, A[g] = 3·g;
 //! - grid_sync: out[g] = A[(g+32) mod 64] = (g+32) mod 64 after a grid barrier;
 //! - function_pointers: out[t] = f(t) + 100·g(t), f = twice (even t) / square (odd t),
-//!   g = negate (which = 1) → 0, 1−100, 4−200, 9−300.
+//!   g = negate (which = 1) → 0, 1−100, 4−200, 9−300;
+//! - vector_pack: w = 2v; bytes 1 and 3 of w.y: 4.0f = 0x40800000 → 0 + 256·64 = 16384,
+//!   −6.0f = 0xC0C00000 → 256·192 = 49152; the bytes equal those of v.y + v.y (1).
 //!
 //! Skipped (with a message) when no clang is installed.
 
