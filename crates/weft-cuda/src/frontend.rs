@@ -70,6 +70,9 @@ pub struct FrontModule {
     pub cached: bool,
     /// Whether line tables had to be dropped because clang crashed with them.
     pub without_line_tables: bool,
+    /// Functions the kernel's source declares without defining them: calls are lowered as
+    /// GPUVerify treats them (no memory effect, arbitrary results).
+    pub external_functions: Vec<String>,
 }
 
 /// A lowered kernel, ready for an engine.
@@ -183,6 +186,10 @@ pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, Fronten
     };
     let module = weft_ptx::parse(&ptx)
         .map_err(|e| bad(format!("{}: PTX {}: {e}", path.display(), ptx_origin(ext))))?;
+    let external_functions = match (&source, ext) {
+        (Some(src), e) if e != "ptx" => external_functions(path, &module, src)?,
+        _ => Vec::new(),
+    };
     Ok(FrontModule {
         path: path.to_path_buf(),
         source,
@@ -192,7 +199,85 @@ pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, Fronten
         warnings,
         cached,
         without_line_tables: nolines,
+        external_functions,
     })
+}
+
+/// The functions the PTX calls but nothing defines, split: those the kernel's own source
+/// declares (returned: GPUVerify treats them as bodiless procedures) and the rest (built-ins
+/// weft lacks, such as an OpenCL math function without libclc: an error naming them).
+pub fn external_functions(
+    path: &Path,
+    module: &weft_ptx::Module,
+    source: &str,
+) -> Result<Vec<String>, FrontendError> {
+    let mut user = Vec::new();
+    let mut missing = Vec::new();
+    for f in module.functions() {
+        if f.body.is_some()
+            || crate::compiler::is_marker(&f.name)
+            || module.function(&f.name).is_some_and(|d| d.body.is_some())
+        {
+            continue;
+        }
+        let short = crate::compiler::demangle_simple(&f.name).to_string();
+        if declared_in(source, &short) {
+            if !user.contains(&short) {
+                user.push(short);
+            }
+        } else {
+            let n = if short == f.name {
+                short
+            } else {
+                format!("{short} ({})", f.name)
+            };
+            if !missing.contains(&n) {
+                missing.push(n);
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(bad(format!(
+            "{}: {}",
+            path.display(),
+            CudaError::UnresolvedFunctions { names: missing }
+        )));
+    }
+    Ok(user)
+}
+
+/// Whether `source` declares a function `name`: `name(` preceded by a type (a word other
+/// than `return`, or `*`/`&`), not by an operator as in a call.
+fn declared_in(source: &str, name: &str) -> bool {
+    let b = source.as_bytes();
+    let mut from = 0;
+    while let Some(i) = source[from..].find(name) {
+        let at = from + i;
+        from = at + name.len();
+        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        if at > 0 && ident(b[at - 1]) {
+            continue;
+        }
+        if !source[from..].trim_start().starts_with('(') {
+            continue;
+        }
+        let head = source[..at].trim_end();
+        let Some(&last) = head.as_bytes().last() else {
+            continue;
+        };
+        if last == b'*' || last == b'&' {
+            return true;
+        }
+        if ident(last) {
+            let word_start = head
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(0, |p| p + 1);
+            if &head[word_start..] != "return" {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn ptx_origin(ext: &str) -> &'static str {
@@ -235,7 +320,8 @@ pub fn lower(m: &FrontModule, name: Option<&str>) -> Result<Kernel, FrontendErro
             .find(|k| k.name == n || crate::compiler::demangle_simple(&k.name) == n)
             .map_or(n.to_string(), |k| k.name.clone())
     });
-    weft_ptx::lower::lower_kernel_all(&m.module, name.as_deref()).map_err(|errs| {
+    let havoc = !m.external_functions.is_empty();
+    weft_ptx::lower::lower_kernel_with(&m.module, name.as_deref(), havoc).map_err(|errs| {
         bad(errs
             .iter()
             .map(|e| format!("{}: PTX {}", m.path.display(), e))
@@ -261,6 +347,8 @@ pub fn compile_options(spec: &LaunchSpec, line_tables: bool) -> CompileOptions {
     let mut o = CompileOptions {
         defines: spec.defines.clone(),
         include_dirs: spec.include_dirs.clone(),
+        // Unresolved calls are sorted out by `external_functions` after compilation.
+        allow_unresolved: true,
         ..CompileOptions::default()
     };
     if let Some(s) = spec.opencl_std {
@@ -426,6 +514,17 @@ mod tests {
             "k.cu:3:1: error: unknown type name 'foo'"
         ));
         assert!(is_crash(None, ""));
+    }
+
+    #[test]
+    fn declarations_are_told_from_calls() {
+        assert!(declared_in("__device__ void bar(s x);", "bar"));
+        assert!(declared_in("void baz(int);", "baz"));
+        assert!(declared_in("float *get (int);", "get"));
+        assert!(!declared_in("a[0] = sqrt(a[1]);", "sqrt"));
+        assert!(!declared_in("return sqrt(x);", "sqrt"));
+        assert!(!declared_in("foo(bar(1));", "bar"));
+        assert!(!declared_in("int sqrtf(1)", "sqrt"));
     }
 
     #[test]

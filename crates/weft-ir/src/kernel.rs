@@ -511,6 +511,8 @@ pub enum QueryKind {
     /// `__atomic_has_taken_value(p, offset, v)`: the atomic counter at `p + offset` has held
     /// `v` at some point.
     AtomicHasTakenValue,
+    /// An arbitrary value: the result of a call of a function without a body.
+    Havoc,
 }
 
 impl QueryKind {

@@ -34,5 +34,5 @@ pub mod print;
 
 pub use ast::{Instruction, Module, Opcode, Operand};
 pub use error::ParseError;
-pub use lower::{lower_kernel, lower_kernel_all, LowerError};
+pub use lower::{lower_kernel, lower_kernel_all, lower_kernel_with, LowerError};
 pub use parser::parse;

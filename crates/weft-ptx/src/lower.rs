@@ -49,6 +49,21 @@ pub fn lower_kernel_all(module: &Module, name: Option<&str>) -> Result<Kernel, V
     Lowerer::new(module, f).map_err(|e| vec![e])?.run()
 }
 
+/// Like [`lower_kernel_all`]; with `havoc_external`, a call of a function declared but not
+/// defined in the module is lowered as GPUVerify treats a procedure without a body: no effect
+/// on memory, arbitrary results ([`weft_ir::kernel::QueryKind::Havoc`]). The front-end sets
+/// it only for functions the kernel's own source declares.
+pub fn lower_kernel_with(
+    module: &Module,
+    name: Option<&str>,
+    havoc_external: bool,
+) -> Result<Kernel, Vec<LowerError>> {
+    let f = pick_kernel(module, name).map_err(|e| vec![e])?;
+    let mut l = Lowerer::new(module, f).map_err(|e| vec![e])?;
+    l.havoc_external = havoc_external;
+    l.run()
+}
+
 fn pick_kernel<'m>(module: &'m Module, name: Option<&str>) -> LResult<&'m Function> {
     let kernels: Vec<&Function> = module.kernels().collect();
     Ok(match name {
@@ -469,6 +484,8 @@ struct Lowerer<'a> {
     shim_files: Vec<u32>,
     /// Unsupported instructions met so far: (error, source line, occurrences).
     errors: Vec<(LowerError, Option<SrcLoc>, usize)>,
+    /// Lower calls of bodiless functions as havoc (see [`lower_kernel_with`]).
+    havoc_external: bool,
 }
 
 fn var_size(ty: ScalarType, vector: Option<VecWidth>, dims: &[Option<u64>]) -> u64 {
@@ -543,6 +560,7 @@ impl<'a> Lowerer<'a> {
             call_stack: Vec::new(),
             inlined: 0,
             errors: Vec::new(),
+            havoc_external: false,
             shim_files: module
                 .items
                 .iter()
@@ -829,6 +847,9 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(kind) = name.strip_prefix("__weft_query_") {
             return self.marker(i, f, Marker::Query(query_kind(kind, i)?), &args, &rets);
+        }
+        if f.body.is_none() && self.havoc_external {
+            return self.havoc_call(i, f, &rets);
         }
         let body = f.body.as_ref().ok_or_else(|| {
             err(
@@ -1421,6 +1442,52 @@ impl<'a> Lowerer<'a> {
             }
             _ => Err(self.unsupported(i, " (vector operands)")),
         }
+    }
+
+    /// A call of a function without a body (GPUVerify's meaning): each result receives an
+    /// arbitrary value; memory is untouched.
+    fn havoc_call(&mut self, i: &Instruction, f: &Function, rets: &[&Operand]) -> LResult<()> {
+        for (p, a) in f.returns.iter().zip(rets) {
+            let ty = data_type(p.ty).ok_or_else(|| err(i.span, "result type"))?;
+            let v = match a {
+                Operand::Symbol { name, offset: 0 } | Operand::Reg(name) => self.var(name),
+                _ => None,
+            }
+            .ok_or_else(|| err(i.span, format!("`call`: result {a:?} is not a `.param`")))?;
+            let size = var_size(p.ty, p.vector, &p.dims);
+            let width = u64::from(ty.bits / 8).max(1);
+            let mut off = 0u64;
+            while off < size.max(width) {
+                let r = self.fresh_reg(ty);
+                self.emit(
+                    i,
+                    KOp::Query {
+                        kind: weft_ir::kernel::QueryKind::Havoc,
+                        ty,
+                        dst: r,
+                        args: Vec::new(),
+                    },
+                );
+                self.emit(
+                    i,
+                    KOp::St {
+                        attrs: MemAttrs {
+                            space: Some(MemSpace::Local),
+                            ty: Some(ty),
+                            ..MemAttrs::default()
+                        },
+                        ty,
+                        src: vec![KOperand::Reg(r)],
+                        addr: Addr {
+                            base: AddrBase::Var(v),
+                            offset: off as i64,
+                        },
+                    },
+                );
+                off += width;
+            }
+        }
+        Ok(())
     }
 
     fn fresh_reg(&mut self, ty: DataType) -> Reg {

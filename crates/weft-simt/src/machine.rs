@@ -624,7 +624,7 @@ fn query_value(kind: QueryKind, bits: u16, a: &[u64]) -> u64 {
         QueryKind::DistinctInt => 0,
         QueryKind::OtherInt | QueryKind::OtherPtr | QueryKind::OldInt | QueryKind::All => arg(0),
         QueryKind::Read | QueryKind::Write | QueryKind::Atomic => 0,
-        QueryKind::AtomicHasTakenValue => 0,
+        QueryKind::AtomicHasTakenValue | QueryKind::Havoc => 0,
         QueryKind::ReadOffset | QueryKind::WriteOffset | QueryKind::ReturnVal => 0,
         QueryKind::PtrBase => arg(0),
         QueryKind::PtrOffset => 0,

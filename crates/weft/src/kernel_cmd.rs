@@ -28,9 +28,15 @@ pub struct PtxArgs {
 }
 
 /// Prints the launch description's notes (ignored flags, `*` dimensions) to stderr.
-fn print_notes(spec: &weft_cuda::LaunchSpec) {
-    for n in spec.notes() {
+fn print_notes(m: &weft_cuda::FrontModule) {
+    for n in m.spec.notes() {
         eprintln!("weft: {n}");
+    }
+    if !m.external_functions.is_empty() {
+        eprintln!(
+            "weft: note: {} declared without a body: calls have no effect on memory and return arbitrary values (GPUVerify's meaning)",
+            m.external_functions.join(", ")
+        );
     }
 }
 
@@ -51,7 +57,7 @@ pub fn run_ptx(args: PtxArgs) -> i32 {
             return e.exit_code();
         }
     };
-    print_notes(&m.spec);
+    print_notes(&m);
     if m.without_line_tables {
         eprintln!(
             "weft: note: clang crashed compiling with line tables; compiled without (findings name PTX lines)"
@@ -138,7 +144,7 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
     let bad = |m: String| (exit::BAD_INPUT, m);
     let cli = a.launch.spec().map_err(bad)?;
     let fk = weft_cuda::load_kernel(&a.file, &cli).map_err(|e| (e.exit_code(), e.to_string()))?;
-    print_notes(&fk.module.spec);
+    print_notes(&fk.module);
     let spec = fk.module.spec.clone();
     let mut kernel = fk.kernel;
     let launch = match fk.launch {

@@ -14,7 +14,8 @@
 //! - function_pointers: out[t] = f(t) + 100·g(t), f = twice (even t) / square (odd t),
 //!   g = negate (which = 1) → 0, 1−100, 4−200, 9−300;
 //! - vector_pack: w = 2v; bytes 1 and 3 of w.y: 4.0f = 0x40800000 → 0 + 256·64 = 16384,
-//!   −6.0f = 0xC0C00000 → 256·192 = 49152; the bytes equal those of v.y + v.y (1).
+//!   −6.0f = 0xC0C00000 → 256·192 = 49152; the bytes equal those of v.y + v.y (1);
+//! - external_function: out[t] = 3·t; the call of the declared-only function changes nothing.
 //!
 //! Skipped (with a message) when no clang is installed.
 
@@ -167,6 +168,35 @@ fn header_and_command_line_launch_options() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no CUDA/OpenCL compiler found"));
+}
+
+#[test]
+fn missing_builtins_are_named_and_declared_functions_noted() {
+    if !have_clang() {
+        return;
+    }
+    let dir = tempfile_dir();
+    // Without libclc an OpenCL math built-in has no definition: exit 2 naming it.
+    let f = dir.join("m.cl");
+    std::fs::write(
+        &f,
+        "__kernel void k(__global float *a) { a[0] = sqrt(a[1]); }\n",
+    )
+    .unwrap();
+    let out = weft()
+        .env("WEFT_LIBCLC", "none")
+        .args(["ptx", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("sqrt"), "{err}");
+    // A function the source declares: a note, exit 0.
+    let k = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/kernels/frontend/external_function/kernel.cu");
+    let out = weft().args(["ptx", k.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("trace_value declared without a body"));
 }
 
 fn tempfile_dir() -> std::path::PathBuf {
