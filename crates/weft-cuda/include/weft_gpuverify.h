@@ -158,6 +158,17 @@ __WEFT_GV_DECL void __weft_annot_fresh_array(__weft_gv_addr);
 #define __return_val_int() __weft_query_return_val_int()
 #define __return_val_bool() __weft_query_return_val_int()
 #define __return_val_ptr() __weft_query_return_val_ptr()
+#ifndef __cplusplus
+/* OpenCL vector results: the query's value splatted (the verifier reads the element). */
+#define __WEFT_GV_RV(T) ((T)(__weft_query_return_val_int()))
+#define __return_val_int2() __WEFT_GV_RV(int2)
+#define __return_val_int3() __WEFT_GV_RV(int3)
+#define __return_val_int4() __WEFT_GV_RV(int4)
+#define __return_val_uint2() __WEFT_GV_RV(uint2)
+#define __return_val_uint4() __WEFT_GV_RV(uint4)
+#define __return_val_float2() __WEFT_GV_RV(float2)
+#define __return_val_float4() __WEFT_GV_RV(float4)
+#endif
 #define __return_val_funptr(T) ((T)__weft_query_return_val_ptr())
 #define __is_pow2(x) (((x) != 0) && (((x) & ((x)-1)) == 0))
 #define __mod_pow2(x, y) ((x) & ((y)-1))
