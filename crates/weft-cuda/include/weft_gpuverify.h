@@ -157,7 +157,7 @@ __WEFT_GV_DECL void __weft_annot_fresh_array(__weft_gv_addr);
 #define __old_bool(x) __weft_query_old_int(!!(x))
 #define __return_val_int() __weft_query_return_val_int()
 #define __return_val_bool() __weft_query_return_val_int()
-#define __return_val_ptr() __weft_query_return_val_ptr()
+#define __return_val_ptr() ((void *)__weft_query_return_val_ptr())
 #ifndef __cplusplus
 /* OpenCL vector results: the query's value splatted (the verifier reads the element). */
 #define __WEFT_GV_RV(T) ((T)(__weft_query_return_val_int()))
