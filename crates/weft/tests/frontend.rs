@@ -199,6 +199,42 @@ fn missing_builtins_are_named_and_declared_functions_noted() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("trace_value declared without a body"));
 }
 
+#[test]
+#[cfg(unix)]
+fn a_crashing_compiler_is_exit_3_without_a_backtrace() {
+    use std::os::unix::fs::PermissionsExt;
+    // A stand-in for a clang that aborts in its back-end: it prints LLVM's crash banner and
+    // stack dump, then dies of SIGABRT (what clang-19 does on some built-in calls).
+    let dir = tempfile_dir();
+    let fake = dir.join("crashing-clang");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'clang version 19 (fake)'; exit 0; fi\n\
+         echo 'fatal error: error in backend: Cannot select: intrinsic %llvm.nvvm.foo' >&2\n\
+         echo 'PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/' >&2\n\
+         echo 'Stack dump:' >&2\necho '0.\tProgram arguments: clang-19 ...' >&2\n\
+         echo '#0 0x00007f llvm::sys::PrintStackTrace' >&2\nkill -ABRT $$\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let k = dir.join("k.cl");
+    std::fs::write(&k, "__kernel void k(__global int *a) { a[0] = 1; }\n").unwrap();
+    let out = weft()
+        .env("WEFT_CLANG", &fake)
+        .args(["ptx", k.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("crashed"), "{err}");
+    assert!(err.contains("Cannot select"), "{err}");
+    assert!(
+        !err.contains("Stack dump") && !err.contains("PrintStackTrace"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 fn tempfile_dir() -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("weft-frontend-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
