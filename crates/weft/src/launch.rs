@@ -10,10 +10,10 @@ use weft_cuda::LaunchSpec;
 /// Launch options (geometry, buffers, arguments, compiler defines, analysis flags).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct LaunchArgs {
-    /// Blocks per grid X[,Y[,Z]] (aliases: --gridDim, --num_groups; `*` = any).
+    /// Blocks per grid X[,Y[,Z]] (`*` = any).
     #[arg(long, visible_aliases = ["gridDim", "num_groups"], value_name = "X[,Y[,Z]]")]
     pub grid: Option<String>,
-    /// Threads per block X[,Y[,Z]] (aliases: --blockDim, --local_size; `*` = any).
+    /// Threads per block X[,Y[,Z]] (`*` = any).
     #[arg(long, visible_aliases = ["blockDim", "local_size"], value_name = "X[,Y[,Z]]")]
     pub block: Option<String>,
     /// OpenCL global size X[,Y[,Z]]: the grid is this divided by --local_size.
@@ -37,7 +37,7 @@ pub struct LaunchArgs {
     /// An include directory passed to the compiler.
     #[arg(short = 'I', value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
-    /// Loop bound for bounded engines (alias: --loop-unwind).
+    /// Loop bound for bounded engines.
     #[arg(long, visible_alias = "loop-unwind", value_name = "N")]
     pub unroll: Option<u32>,
     /// Work-group-local memory for an OpenCL `__local` pointer parameter: NAME=BYTES or NAME=COUNTxTYPE.
