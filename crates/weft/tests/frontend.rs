@@ -52,7 +52,13 @@ fn frontend_kernels_run_with_expected_outputs() {
     dirs.sort();
     assert!(dirs.len() >= 8, "{} kernels", dirs.len());
     let mut failures = Vec::new();
+    // OpenCL built-ins beyond weft's shim come from libclc (scripts/deps.sh installs it).
+    let libclc = weft_cuda::compiler::default_libclc().is_some();
     for d in &dirs {
+        if !libclc && d.ends_with("opencl_async_copy") {
+            eprintln!("skipped {}: no libclc (install libclc-19)", d.display());
+            continue;
+        }
         let kernel = ["kernel.cu", "kernel.cl"]
             .iter()
             .map(|k| d.join(k))
