@@ -463,6 +463,26 @@ static __device__ __forceinline__ float curand_uniform(curandState *s) {
   return (curand(s) >> 8) * (1.0f / 16777216.0f) + (0.5f / 16777216.0f);
 }
 
+
+/* ---- textures: the host binds their contents, so a fetch yields an arbitrary value ------ */
+extern "C" __device__ double __weft_query_havoc(void);
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+template <class T, int Dim = 1, enum cudaTextureReadMode Mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
+  int normalized;
+};
+template <class T, int D, enum cudaTextureReadMode M>
+static __device__ __forceinline__ T tex1Dfetch(texture<T, D, M> t, int x) {
+  return (T)__weft_query_havoc();
+}
+template <class T, int D, enum cudaTextureReadMode M>
+static __device__ __forceinline__ T tex1D(texture<T, D, M> t, float x) {
+  return (T)__weft_query_havoc();
+}
+template <class T, int D, enum cudaTextureReadMode M>
+static __device__ __forceinline__ T tex2D(texture<T, D, M> t, float x, float y) {
+  return (T)__weft_query_havoc();
+}
 /* ---- the host side of a .cu file: declarations only (weft compiles device code) ------- */
 typedef enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 } cudaError_t;
 enum cudaMemcpyKind {

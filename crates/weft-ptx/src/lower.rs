@@ -183,6 +183,7 @@ fn query_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::QueryKind
         "no_overflow_add_unsigned" => Q::NoOverflowAddUnsigned,
         "uf" => Q::Uf,
         "atomic_has_taken_value" => Q::AtomicHasTakenValue,
+        "havoc" => Q::Havoc,
         other => return Err(err(i.span, format!("unknown query `__weft_query_{other}`"))),
     })
 }

@@ -563,7 +563,12 @@ impl Parser {
                 align = Some(self.expect_u32("an alignment")?);
             } else if let Some(v) = VecWidth::from_ptx(&d) {
                 vector = Some(v);
-            } else if let Some(t) = ScalarType::from_ptx(&d) {
+            } else if let Some(t) = ScalarType::from_ptx(&d).or_else(|| {
+                // Opaque texture/sampler/surface references (§5.3): a 64-bit handle; weft
+                // has no texture instructions, so only the declaration needs a shape.
+                matches!(d.as_str(), ".texref" | ".samplerref" | ".surfref")
+                    .then_some(ScalarType::B64)
+            }) {
                 if ty.is_some() {
                     return Err(Self::err_at(
                         dspan,
