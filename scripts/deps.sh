@@ -7,6 +7,7 @@ weft_install_deps() {
   local need=()
   command -v cc >/dev/null 2>&1 || need+=(build-essential)
   command -v clang-19 >/dev/null 2>&1 || command -v clang >/dev/null 2>&1 || need+=(clang-19)
+  [ -f /usr/lib/clc/nvptx64--nvidiacl.bc ] || need+=(libclc-19)  # OpenCL built-ins (weft-cuda)
   command -v dot >/dev/null 2>&1 || need+=(graphviz)
   # Mesa's lavapipe: a Vulkan device on the CPU, so wgpu runs litmus tests without a GPU.
   ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)

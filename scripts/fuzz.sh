@@ -7,7 +7,7 @@ secs="${1:-600}"
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 rustup run nightly rustc --version >/dev/null 2>&1 || { echo "fuzz: a nightly toolchain is needed (rustup toolchain install nightly)" >&2; exit 3; }
 mkdir -p fuzz/corpus
-for t in dat3m clitmus gpuptx json any stress; do mkdir -p "fuzz/corpus/$t"; done
+for t in dat3m clitmus gpuptx json any stress ptx; do mkdir -p "fuzz/corpus/$t"; done
 # Seeds: every litmus file we have, routed to the target of its format.
 for f in $(find tests/corpus ../shared/corpus/dat3m/litmus -name '*.litmus' 2>/dev/null); do
   # The targets replace the header line by their own, chosen by the first byte's parity.
@@ -24,6 +24,11 @@ for f in $(find tests/corpus -name '*.json' ! -name '*.meta.json' 2>/dev/null); 
 done
 # Stress files: ours and the GPUHarbor-style ones (numMemLocations/numOutputs).
 cp tests/stress/*.json fuzz/corpus/stress/
+# PTX: the seeds written for the call/label/prototype syntax, and every PTX file we have.
+cp fuzz/seeds/ptx/*.ptx fuzz/corpus/ptx/ 2>/dev/null
+for f in $(find tests/kernels crates/weft-ptx/tests/data -name '*.ptx' 2>/dev/null); do
+  cp "$f" "fuzz/corpus/ptx/$(echo "$f" | tr / _)"
+done
 run() {
   local t=$1
   cargo +nightly fuzz run "$t" "fuzz/corpus/$t" -- -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
@@ -34,4 +39,5 @@ run() {
 run dat3m & run clitmus & wait
 run gpuptx & run json & wait
 run any & run stress & wait
+run ptx & wait
 ls fuzz/regressions

@@ -196,6 +196,340 @@ WEFT_SHFL(__shfl_xor_sync, bfly, 0)
 static __device__ __forceinline__ unsigned int __weft_laneid(void) {
   return __nvvm_read_ptx_sreg_laneid();
 }
+
+/* ---- C/CUDA types: size_t, NULL, fixed-width integers, vector types ------------------- */
+#include <stddef.h>
+#include <stdint.h>
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __CUDA_ARCH__ 700
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned char uchar;
+typedef unsigned long ulong;
+#define WEFT_VEC(T, N)                                                                         \
+  struct __attribute__((aligned(sizeof(T)))) N##1 { T x; };              \
+  struct __attribute__((aligned(sizeof(T) * 2))) N##2 { T x, y; };                             \
+  struct N##3 { T x, y, z; };                                                                  \
+  struct __attribute__((aligned(sizeof(T) * 4 > 16 ? 16 : sizeof(T) * 4))) N##4 { T x, y, z, w; }; \
+  static __host__ __device__ __forceinline__ N##1 make_##N##1(T x) { N##1 v = {x}; return v; }      \
+  static __host__ __device__ __forceinline__ N##2 make_##N##2(T x, T y) { N##2 v = {x, y}; return v; } \
+  static __host__ __device__ __forceinline__ N##3 make_##N##3(T x, T y, T z) {                  \
+    N##3 v = {x, y, z};                                                                        \
+    return v;                                                                                  \
+  }                                                                                            \
+  static __host__ __device__ __forceinline__ N##4 make_##N##4(T x, T y, T z, T w) {             \
+    N##4 v = {x, y, z, w};                                                                     \
+    return v;                                                                                  \
+  }
+WEFT_VEC(signed char, char)
+WEFT_VEC(unsigned char, uchar)
+WEFT_VEC(short, short)
+WEFT_VEC(unsigned short, ushort)
+WEFT_VEC(int, int)
+WEFT_VEC(float, float)
+WEFT_VEC(long, long)
+WEFT_VEC(unsigned long, ulong)
+WEFT_VEC(long long, longlong)
+WEFT_VEC(unsigned long long, ulonglong)
+WEFT_VEC(double, double)
+#undef WEFT_VEC
+/* uint3 is declared above (threadIdx's type); the rest of the uint family: */
+struct uint1 { unsigned int x; };
+struct __attribute__((aligned(8))) uint2 { unsigned int x, y; };
+struct __attribute__((aligned(16))) uint4 { unsigned int x, y, z, w; };
+static __host__ __device__ __forceinline__ uint1 make_uint1(unsigned x) { uint1 v = {x}; return v; }
+static __host__ __device__ __forceinline__ uint2 make_uint2(unsigned x, unsigned y) {
+  uint2 v = {x, y};
+  return v;
+}
+static __host__ __device__ __forceinline__ uint3 make_uint3(unsigned x, unsigned y, unsigned z) {
+  uint3 v = {x, y, z};
+  return v;
+}
+static __host__ __device__ __forceinline__ uint4 make_uint4(unsigned x, unsigned y, unsigned z,
+                                                            unsigned w) {
+  uint4 v = {x, y, z, w};
+  return v;
+}
+
+/* ---- 64-bit atomics ------------------------------------------------------------------- */
+#define WEFT_ATOMIC_LL(NAME, BUILTIN)                                                          \
+  static __device__ __forceinline__ __weft_u64 NAME(__weft_u64 *p, __weft_u64 v) {             \
+    return (__weft_u64)BUILTIN((long long *)p, (long long)v);                                  \
+  }                                                                                            \
+  static __device__ __forceinline__ long long NAME(long long *p, long long v) {                \
+    return BUILTIN(p, v);                                                                      \
+  }
+WEFT_ATOMIC_LL(atomicExch, __nvvm_atom_xchg_gen_ll)
+WEFT_ATOMIC_LL(atomicAnd, __nvvm_atom_and_gen_ll)
+WEFT_ATOMIC_LL(atomicOr, __nvvm_atom_or_gen_ll)
+WEFT_ATOMIC_LL(atomicXor, __nvvm_atom_xor_gen_ll)
+#undef WEFT_ATOMIC_LL
+static __device__ __forceinline__ __weft_u64 atomicMin(__weft_u64 *p, __weft_u64 v) {
+  return __nvvm_atom_min_gen_ull(p, v);
+}
+static __device__ __forceinline__ __weft_u64 atomicMax(__weft_u64 *p, __weft_u64 v) {
+  return __nvvm_atom_max_gen_ull(p, v);
+}
+static __device__ __forceinline__ long long atomicMin(long long *p, long long v) {
+  return __nvvm_atom_min_gen_ll(p, v);
+}
+static __device__ __forceinline__ long long atomicMax(long long *p, long long v) {
+  return __nvvm_atom_max_gen_ll(p, v);
+}
+static __device__ __forceinline__ double atomicAdd(double *p, double v) {
+  return __nvvm_atom_add_gen_d(p, v);
+}
+/* _block / _system scoped variants of the remaining operations */
+#define WEFT_ATOMIC_SCOPED(NAME, OP)                                                           \
+  static __device__ __forceinline__ int NAME##_block(int *p, int v) {                          \
+    return __nvvm_atom_cta_##OP##_gen_i(p, v);                                                 \
+  }                                                                                            \
+  static __device__ __forceinline__ int NAME##_system(int *p, int v) {                         \
+    return __nvvm_atom_sys_##OP##_gen_i(p, v);                                                 \
+  }                                                                                            \
+  static __device__ __forceinline__ unsigned NAME##_block(unsigned *p, unsigned v) {           \
+    return (unsigned)__nvvm_atom_cta_##OP##_gen_i((int *)p, (int)v);                           \
+  }                                                                                            \
+  static __device__ __forceinline__ unsigned NAME##_system(unsigned *p, unsigned v) {          \
+    return (unsigned)__nvvm_atom_sys_##OP##_gen_i((int *)p, (int)v);                           \
+  }
+WEFT_ATOMIC_SCOPED(atomicAnd, and)
+WEFT_ATOMIC_SCOPED(atomicOr, or)
+WEFT_ATOMIC_SCOPED(atomicXor, xor)
+WEFT_ATOMIC_SCOPED(atomicMin, min)
+WEFT_ATOMIC_SCOPED(atomicMax, max)
+#undef WEFT_ATOMIC_SCOPED
+
+/* ---- math (device): single and double precision, through NVPTX instructions ------------ */
+#define WEFT_M1(NAME, EXPR)                                                                     \
+  static __device__ __forceinline__ float NAME##f(float x) { return (float)(EXPR); }           \
+  static __device__ __forceinline__ double NAME(double x) { return (double)(EXPR); }           \
+  static __device__ __forceinline__ float NAME(float x) { return (float)(EXPR); }
+WEFT_M1(sqrt, __builtin_sqrt(x))
+WEFT_M1(fabs, __builtin_fabs(x))
+WEFT_M1(floor, __builtin_floor(x))
+WEFT_M1(ceil, __builtin_ceil(x))
+WEFT_M1(trunc, __builtin_trunc(x))
+WEFT_M1(round, __builtin_round(x))
+WEFT_M1(rint, __builtin_rint(x))
+WEFT_M1(sin, __nvvm_sin_approx_f((float)x))
+WEFT_M1(cos, __nvvm_cos_approx_f((float)x))
+WEFT_M1(tan, __nvvm_sin_approx_f((float)x) / __nvvm_cos_approx_f((float)x))
+WEFT_M1(exp2, __nvvm_ex2_approx_f((float)x))
+WEFT_M1(exp, __nvvm_ex2_approx_f((float)x * 1.4426950408889634f))
+WEFT_M1(exp10, __nvvm_ex2_approx_f((float)x * 3.3219280948873622f))
+WEFT_M1(log2, __nvvm_lg2_approx_f((float)x))
+WEFT_M1(log, __nvvm_lg2_approx_f((float)x) * 0.6931471805599453f)
+WEFT_M1(log10, __nvvm_lg2_approx_f((float)x) * 0.3010299956639812f)
+WEFT_M1(rsqrt, 1.0 / __builtin_sqrt(x))
+#undef WEFT_M1
+static __device__ __forceinline__ float powf(float x, float y) {
+  return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x));
+}
+static __device__ __forceinline__ double pow(double x, double y) {
+  return __nvvm_ex2_approx_f((float)y * __nvvm_lg2_approx_f((float)x));
+}
+static __device__ __forceinline__ float fminf(float a, float b) { return __builtin_fminf(a, b); }
+static __device__ __forceinline__ float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+static __device__ __forceinline__ double fmin(double a, double b) { return __builtin_fmin(a, b); }
+static __device__ __forceinline__ double fmax(double a, double b) { return __builtin_fmax(a, b); }
+static __device__ __forceinline__ float fmaf(float a, float b, float c) { return a * b + c; }
+static __device__ __forceinline__ float fdividef(float a, float b) { return a / b; }
+static __device__ __forceinline__ float __fdividef(float a, float b) { return a / b; }
+static __device__ __forceinline__ float __sinf(float x) { return __nvvm_sin_approx_f(x); }
+static __device__ __forceinline__ float __cosf(float x) { return __nvvm_cos_approx_f(x); }
+static __device__ __forceinline__ float __expf(float x) { return expf(x); }
+static __device__ __forceinline__ float __exp10f(float x) { return exp10f(x); }
+static __device__ __forceinline__ float __logf(float x) { return logf(x); }
+static __device__ __forceinline__ float __log2f(float x) { return log2f(x); }
+static __device__ __forceinline__ float __powf(float x, float y) { return powf(x, y); }
+static __device__ __forceinline__ float __saturatef(float x) {
+  return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
+}
+static __device__ __forceinline__ int abs(int x) { return x < 0 ? -x : x; }
+static __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
+static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
+static __device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static __device__ __forceinline__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static __device__ __forceinline__ float min(float a, float b) { return fminf(a, b); }
+static __device__ __forceinline__ float max(float a, float b) { return fmaxf(a, b); }
+static __device__ __forceinline__ int __mul24(int a, int b) { return (a << 8 >> 8) * (b << 8 >> 8); }
+static __device__ __forceinline__ unsigned __umul24(unsigned a, unsigned b) {
+  return (a & 0xffffff) * (b & 0xffffff);
+}
+static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ __forceinline__ int __clz(int x) { return __builtin_clz((unsigned)x | 0) ; }
+static __device__ __forceinline__ int __ffs(int x) { return __builtin_ffs(x); }
+static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+static __device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+static __device__ __forceinline__ unsigned __float_as_uint(float x) {
+  return __builtin_bit_cast(unsigned, x);
+}
+static __device__ __forceinline__ float __uint_as_float(unsigned x) {
+  return __builtin_bit_cast(float, x);
+}
+static __device__ __forceinline__ int __float2int_rz(float x) { return (int)x; }
+static __device__ __forceinline__ float __int2float_rn(int x) { return (float)x; }
+
+/* ---- cooperative groups: this_thread_block(), this_grid() and their sync -------------- */
+/* A grid-wide barrier: the first thread of each block arrives on a global counter and spins
+ * on a generation number (the usual software grid barrier; it needs every block of the grid
+ * co-resident, as cudaLaunchCooperativeKernel does). */
+static __device__ unsigned int __weft_grid_barrier[2];
+static __device__ __forceinline__ void __weft_grid_sync(void) {
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    unsigned int nb = gridDim.x * gridDim.y * gridDim.z;
+    volatile unsigned int *gen = &__weft_grid_barrier[1];
+    unsigned int g = *gen;
+    __threadfence();
+    if (atomicAdd(&__weft_grid_barrier[0], 1u) == nb - 1) {
+      atomicExch(&__weft_grid_barrier[0], 0u);
+      __threadfence();
+      atomicAdd(&__weft_grid_barrier[1], 1u);
+    } else {
+      while (*gen == g) {
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+namespace cooperative_groups {
+struct thread_block {
+  __device__ void sync() const { __syncthreads(); }
+  __device__ unsigned thread_rank() const {
+    return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  }
+  __device__ unsigned size() const { return blockDim.x * blockDim.y * blockDim.z; }
+  __device__ unsigned num_threads() const { return size(); }
+};
+struct grid_group {
+  __device__ void sync() const { __weft_grid_sync(); }
+  __device__ bool is_valid() const { return true; }
+  __device__ unsigned long long size() const {
+    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z * blockDim.x * blockDim.y *
+           blockDim.z;
+  }
+  __device__ unsigned long long thread_rank() const {
+    unsigned long long b = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    return b * blockDim.x * blockDim.y * blockDim.z +
+           (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  }
+};
+static __device__ __forceinline__ thread_block this_thread_block() { return thread_block(); }
+static __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
+static __device__ __forceinline__ void synchronize(const thread_block &g) { g.sync(); }
+static __device__ __forceinline__ void synchronize(const grid_group &g) { g.sync(); }
+static __device__ __forceinline__ void sync(const thread_block &g) { g.sync(); }
+static __device__ __forceinline__ void sync(const grid_group &g) { g.sync(); }
+} // namespace cooperative_groups
+
+/* ---- curand (XORWOW, Marsaglia 2003), enough for kernels that draw numbers ------------ */
+struct curandStateXORWOW {
+  unsigned int d, v[5];
+};
+typedef struct curandStateXORWOW curandState;
+typedef struct curandStateXORWOW curandState_t;
+/* MTGP32 states are drawn from with the same generator (one state shared by a block). */
+typedef struct curandStateXORWOW curandStateMtgp32_t;
+typedef struct curandStateXORWOW curandStateMtgp32;
+static __device__ __forceinline__ unsigned int curand(curandState *s) {
+  unsigned int t = s->v[0] ^ (s->v[0] >> 2);
+  s->v[0] = s->v[1];
+  s->v[1] = s->v[2];
+  s->v[2] = s->v[3];
+  s->v[3] = s->v[4];
+  s->v[4] = (s->v[4] ^ (s->v[4] << 4)) ^ (t ^ (t << 1));
+  s->d += 362437;
+  return s->v[4] + s->d;
+}
+static __device__ __forceinline__ void curand_init(unsigned long long seed,
+                                                   unsigned long long subsequence,
+                                                   unsigned long long offset, curandState *s) {
+  unsigned int lo = (unsigned int)seed ^ 0xaad26b49u, hi = (unsigned int)(seed >> 32) ^ 0xf7dcefddu;
+  s->v[0] = 123456789u + lo * 1099087573u;
+  s->v[1] = 362436069u ^ hi * 2591861531u;
+  s->v[2] = 521288629u + (unsigned int)subsequence;
+  s->v[3] = 88675123u ^ (unsigned int)(subsequence >> 32);
+  s->v[4] = 5783321u + lo;
+  s->d = 6615241u + hi + lo;
+  for (unsigned long long i = 0; i < offset; i++) curand(s);
+}
+static __device__ __forceinline__ float curand_uniform(curandState *s) {
+  return (curand(s) >> 8) * (1.0f / 16777216.0f) + (0.5f / 16777216.0f);
+}
+
+
+/* ---- textures: the host binds their contents, so a fetch yields an arbitrary value ------ */
+extern "C" __device__ double __weft_query_havoc(void);
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+template <class T, int Dim = 1, enum cudaTextureReadMode Mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
+  int normalized;
+};
+template <class T, int D, enum cudaTextureReadMode M>
+static __device__ __forceinline__ T tex1Dfetch(texture<T, D, M> t, int x) {
+  return (T)__weft_query_havoc();
+}
+template <class T, int D, enum cudaTextureReadMode M>
+static __device__ __forceinline__ T tex1D(texture<T, D, M> t, float x) {
+  return (T)__weft_query_havoc();
+}
+template <class T, int D, enum cudaTextureReadMode M>
+static __device__ __forceinline__ T tex2D(texture<T, D, M> t, float x, float y) {
+  return (T)__weft_query_havoc();
+}
+/* ---- the host side of a .cu file: declarations only (weft compiles device code) ------- */
+typedef enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 } cudaError_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+extern "C" {
+__host__ cudaError_t cudaMalloc(void **p, size_t n);
+__host__ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags = 1);
+__host__ cudaError_t cudaFree(void *p);
+__host__ cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k);
+__host__ cudaError_t cudaMemset(void *d, int v, size_t n);
+__host__ cudaError_t cudaDeviceSynchronize(void);
+__host__ cudaError_t cudaThreadSynchronize(void);
+__host__ cudaError_t cudaDeviceReset(void);
+__host__ cudaError_t cudaGetLastError(void);
+__host__ cudaError_t cudaPeekAtLastError(void);
+__host__ const char *cudaGetErrorString(cudaError_t e);
+__host__ cudaError_t cudaSetDevice(int d);
+__host__ cudaError_t cudaEventCreate(cudaEvent_t *e);
+__host__ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
+__host__ cudaError_t cudaEventSynchronize(cudaEvent_t e);
+__host__ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+__host__ unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shmem = 0,
+                                              cudaStream_t s = 0);
+__host__ cudaError_t cudaConfigureCall(dim3 g, dim3 b, size_t shmem = 0, cudaStream_t s = 0);
+__host__ cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **args,
+                                                 size_t shmem = 0, cudaStream_t s = 0);
+}
+template <class T> static __host__ cudaError_t cudaMalloc(T **p, size_t n) {
+  return cudaMalloc((void **)p, n);
+}
+template <class T> static __host__ cudaError_t cudaMallocManaged(T **p, size_t n) {
+  return cudaMallocManaged((void **)p, n);
+}
+template <class T>
+static __host__ cudaError_t cudaMemcpyToSymbol(const T &sym, const void *s, size_t n,
+                                               size_t off = 0,
+                                               enum cudaMemcpyKind k = cudaMemcpyHostToDevice);
+template <class T>
+static __host__ cudaError_t cudaMemcpyFromSymbol(void *d, const T &sym, size_t n, size_t off = 0,
+                                                 enum cudaMemcpyKind k = cudaMemcpyDeviceToHost);
 #endif /* !WEFT_NVCC */
 
 /* ---- weft's scoped memory-model helpers: exact PTX via inline asm -------------------------

@@ -104,6 +104,19 @@ __WEFT_CL12_ALL(__global, int)
 __WEFT_CL12_ALL(__global, uint)
 __WEFT_CL12_ALL(__local, int)
 __WEFT_CL12_ALL(__local, uint)
+/* cl_khr_int64_base_atomics / extended_atomics: atom_* on 64-bit integers */
+__WEFT_CL12_ALL(__global, long)
+__WEFT_CL12_ALL(__global, ulong)
+__WEFT_CL12_ALL(__local, long)
+__WEFT_CL12_ALL(__local, ulong)
+/* atomic_xchg on float (OpenCL 1.1+): the bits are exchanged */
+#define __WEFT_CL12_XCHGF(AS)                                                                  \
+  __WEFT_CL_INLINE float __weft_atomic_xchg(volatile AS float *p, float v) {                   \
+    return as_float(__atomic_exchange_n((volatile AS int *)p, as_int(v), __ATOMIC_RELAXED));   \
+  }
+__WEFT_CL12_XCHGF(__global)
+__WEFT_CL12_XCHGF(__local)
+#undef __WEFT_CL12_XCHGF
 #undef __WEFT_CL12_ALL
 #undef __WEFT_CL12_RMW
 #define atomic_add(p, v) __weft_atomic_add(p, v)

@@ -105,11 +105,21 @@ impl Default for CompileOptions {
             defines: Vec::new(),
             include_dirs: Vec::new(),
             extra_args: Vec::new(),
-            libclc: std::env::var_os("WEFT_LIBCLC")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from),
+            libclc: default_libclc(),
             allow_unresolved: false,
         }
+    }
+}
+
+/// Where Debian's libclc-19 puts the NVPTX OpenCL library.
+pub const DEBIAN_LIBCLC: &str = "/usr/lib/clc/nvptx64--nvidiacl.bc";
+
+/// `$WEFT_LIBCLC` (empty or `none`: no libclc), else Debian's libclc when installed.
+pub fn default_libclc() -> Option<PathBuf> {
+    match std::env::var_os("WEFT_LIBCLC") {
+        Some(v) if v.is_empty() || v == "none" => None,
+        Some(v) => Some(PathBuf::from(v)),
+        None => Some(PathBuf::from(DEBIAN_LIBCLC)).filter(|p| p.is_file()),
     }
 }
 
@@ -274,6 +284,10 @@ impl Compiler {
                 s(&format!("-O{}", opts.opt_level.min(3)));
                 s("-include");
                 a.push(include_dir.join(headers::CUDA_HEADER_NAME).into());
+                a.push("-include".into());
+                a.push(include_dir.join(headers::GPUVERIFY_HEADER_NAME).into());
+                a.push("-I".into());
+                a.push(include_dir.into());
             }
             (CompilerKind::Clang, Language::OpenCl(std)) => {
                 s("-x");
@@ -291,6 +305,10 @@ impl Compiler {
                 s(&format!("-O{}", opts.opt_level.min(3)));
                 s("-include");
                 a.push(include_dir.join(headers::OPENCL_HEADER_NAME).into());
+                a.push("-include".into());
+                a.push(include_dir.join(headers::GPUVERIFY_HEADER_NAME).into());
+                a.push("-I".into());
+                a.push(include_dir.into());
                 if let Some(lib) = &opts.libclc {
                     for x in ["-Wno-linker-warnings", "-Xclang", "-mlink-builtin-bitcode"] {
                         a.push(x.into());
@@ -487,6 +505,12 @@ pub fn demangle_simple(name: &str) -> &str {
     }
 }
 
+/// Whether `name` is one of weft's annotation/query marker functions (lowered to IR
+/// statements, never called).
+pub fn is_marker(name: &str) -> bool {
+    name.starts_with("__weft_annot_") || name.starts_with("__weft_query_")
+}
+
 /// Functions the PTX declares and calls but defines nowhere (demangled where simple).
 pub fn unresolved_functions(ptx: &str) -> Vec<String> {
     let Ok(m) = weft_ptx::parse(ptx) else {
@@ -495,6 +519,7 @@ pub fn unresolved_functions(ptx: &str) -> Vec<String> {
     let mut out: Vec<String> = m
         .functions()
         .filter(|f| f.body.is_none() && m.function(&f.name).is_some_and(|d| d.body.is_none()))
+        .filter(|f| !is_marker(&f.name))
         .map(|f| {
             let d = demangle_simple(&f.name);
             if d == f.name {
@@ -543,7 +568,7 @@ mod tests {
             a.join(" "),
             "-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_70 \
              --cuda-feature=+ptx70 -fno-crash-diagnostics -S -O1 -include /inc/weft_cuda.h \
-             -o - k.cu"
+             -include /inc/weft_gpuverify.h -I /inc -o - k.cu"
         );
         let a: Vec<String> = c
             .command(
@@ -560,7 +585,7 @@ mod tests {
             a.join(" "),
             "-x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_70 -Xclang \
              -target-feature -Xclang +ptx70 -fno-crash-diagnostics -S -O1 -include \
-             /inc/weft_opencl.h -o - k.cl"
+             /inc/weft_opencl.h -include /inc/weft_gpuverify.h -I /inc -o - k.cl"
         );
     }
 

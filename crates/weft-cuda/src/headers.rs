@@ -1,5 +1,6 @@
 //! The shim headers shipped in `include/`, embedded in the library and written to a
-//! temporary directory for each compilation (then force-included with `-include`).
+//! temporary directory for each compilation (force-included with `-include`; the directory
+//! is also on the include path, so `#include "cuda.h"` finds weft's `cuda.h`).
 
 use crate::error::CudaError;
 
@@ -14,10 +15,38 @@ pub const WEFT_CUDA_H: &str = include_str!("../include/weft_cuda.h");
 /// (`include/weft_opencl.h`).
 pub const WEFT_OPENCL_H: &str = include_str!("../include/weft_opencl.h");
 
-/// Writes both headers into `dir`.
+/// File name of the GPUVerify specification dialect header.
+pub const GPUVERIFY_HEADER_NAME: &str = "weft_gpuverify.h";
+/// GPUVerify's annotation functions as marker calls (`include/weft_gpuverify.h`).
+pub const GPUVERIFY_H: &str = include_str!("../include/weft_gpuverify.h");
+
+/// Every header weft ships, by file name.
+pub const ALL: &[(&str, &str)] = &[
+    (CUDA_HEADER_NAME, WEFT_CUDA_H),
+    (OPENCL_HEADER_NAME, WEFT_OPENCL_H),
+    (GPUVERIFY_HEADER_NAME, GPUVERIFY_H),
+    ("cuda.h", include_str!("../include/cuda.h")),
+    ("cuda_runtime.h", include_str!("../include/cuda_runtime.h")),
+    (
+        "cooperative_groups.h",
+        include_str!("../include/cooperative_groups.h"),
+    ),
+    (
+        "cuda_runtime_api.h",
+        include_str!("../include/cuda_runtime_api.h"),
+    ),
+    (
+        "device_launch_parameters.h",
+        include_str!("../include/device_launch_parameters.h"),
+    ),
+];
+
+/// Writes every header into `dir`.
 pub fn write_to(dir: &std::path::Path) -> std::io::Result<()> {
-    std::fs::write(dir.join(CUDA_HEADER_NAME), WEFT_CUDA_H)?;
-    std::fs::write(dir.join(OPENCL_HEADER_NAME), WEFT_OPENCL_H)
+    for (name, text) in ALL {
+        std::fs::write(dir.join(name), text)?;
+    }
+    Ok(())
 }
 
 /// A fresh temporary directory holding both headers (removed when dropped).

@@ -6,18 +6,26 @@
 //! - [`headers`]: the embedded `weft_cuda.h` and `weft_opencl.h` shims;
 //! - [`geometry`]: launch geometry and expected verdicts from GPUVerify-style header
 //!   comments (`//--blockDim=64 --gridDim=4`, `//xfail:BOOGIE_ERROR`; paper 002 §2);
-//! - [`error`]: typed errors ([`CudaError`]).
+//! - [`error`]: typed errors ([`CudaError`]);
+//! - [`launch`]: the launch description shared by every kernel command ([`LaunchSpec`]);
+//! - [`frontend`]: file + [`LaunchSpec`] → compiled, parsed, lowered kernel ([`load_kernel`]);
+//! - [`cache`]: compiled PTX cached by content hash.
 //!
 //! The PTX is parsed by `weft-ptx` ([`CompiledPtx::module`]).
 
+pub mod cache;
 pub mod compiler;
 pub mod error;
+pub mod frontend;
 pub mod geometry;
 pub mod headers;
+pub mod launch;
 
 pub use compiler::{CompileOptions, CompiledPtx, Compiler, CompilerKind, Language, OpenClStd};
 pub use error::CudaError;
+pub use frontend::{load_kernel, load_module, FrontKernel, FrontModule, FrontendError};
 pub use geometry::{parse_header, Expectation, KernelHeader, LaunchConfig};
+pub use launch::{AnalysisFlags, Dims, LaunchSpec};
 
 use std::path::Path;
 

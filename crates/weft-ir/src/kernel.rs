@@ -394,10 +394,141 @@ pub enum KOp {
     },
     /// `activemask.b32`.
     Activemask { dst: Reg },
+    /// A specification statement of GPUVerify's kernel dialect (`__assert`, `__requires`,
+    /// `__invariant`, ...; `weft_gpuverify.h`): `cond` (non-zero = true) must hold, or is
+    /// assumed, where the statement stands. `thread_local` is false when `cond` depends on a
+    /// [`KOp::Query`] about a pair of threads, which a single-thread engine cannot evaluate.
+    Annot {
+        kind: AnnotKind,
+        cond: Operand,
+        thread_local: bool,
+    },
+    /// A specification predicate or value (`__read(p)`, `__other_int(x)`, `__enabled()`,
+    /// uninterpreted functions, ...): `dst` (of type `ty`) receives it.
+    Query {
+        kind: QueryKind,
+        ty: DataType,
+        dst: Reg,
+        args: Vec<Operand>,
+    },
     /// Does nothing (`nanosleep`, prefetches).
     Nop,
     /// `trap`: aborts the launch.
     Trap,
+}
+
+/// What a [`KOp::Annot`] states (GPUVerify's meanings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnnotKind {
+    /// `__assert(e)`: `e` holds whenever reached.
+    Assert,
+    /// `__global_assert(e)`: `e` holds for every thread.
+    GlobalAssert,
+    /// `__assume(e)`: only executions where `e` holds count.
+    Assume,
+    /// `__requires(e)`: precondition of the enclosing (inlined) function.
+    Requires,
+    /// `__global_requires(e)`: precondition over all threads.
+    GlobalRequires,
+    /// `__ensures(e)`: postcondition of the enclosing function (stands at its entry).
+    Ensures,
+    /// `__global_ensures(e)`.
+    GlobalEnsures,
+    /// `__invariant(e)`: a loop invariant, at the loop head (in the loop condition).
+    Invariant,
+    /// `__global_invariant(e)`.
+    GlobalInvariant,
+    /// `__function_wide_invariant(e)`: an invariant of every loop of the function.
+    FunctionWideInvariant,
+    /// `__candidate_invariant(e)`: a guess to be inferred or dropped.
+    CandidateInvariant,
+    /// `__axiom(e)`: a fact about the launch (stands in a `__weft_axiom_N` function).
+    Axiom,
+    /// `__requires_fresh_array(p)`: the array of `p` (the operand) aliases no other.
+    RequiresFreshArray,
+}
+
+impl AnnotKind {
+    /// Whether an emulator running concrete threads checks it where it stands.
+    pub fn checked_when_reached(self) -> bool {
+        matches!(
+            self,
+            AnnotKind::Assert
+                | AnnotKind::GlobalAssert
+                | AnnotKind::Invariant
+                | AnnotKind::GlobalInvariant
+        )
+    }
+}
+
+/// What a [`KOp::Query`] asks (GPUVerify's two-thread predicates and helpers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueryKind {
+    /// `__read(p)`: the thread read the array of `p` since the last barrier.
+    Read,
+    /// `__write(p)`.
+    Write,
+    /// `__atomic(p)`.
+    Atomic,
+    /// `__read_offset(p)`: the offset of that read.
+    ReadOffset,
+    /// `__write_offset(p)`.
+    WriteOffset,
+    /// `__ptr_base(p)`.
+    PtrBase,
+    /// `__ptr_offset(p)`.
+    PtrOffset,
+    /// `__enabled()`: the thread is enabled here.
+    Enabled,
+    /// `__dominator_enabled()`.
+    DominatorEnabled,
+    /// `__same_group`: the two threads are in one group.
+    SameGroup,
+    /// `__other_int(x)`: `x` in the other thread.
+    OtherInt,
+    /// `__uniform_int(x)`: `x` is equal in both threads.
+    UniformInt,
+    /// `__distinct_int(x)`: `x` differs between the threads.
+    DistinctInt,
+    /// `__other_ptr(p)`.
+    OtherPtr,
+    /// `__all(e)`: `e` holds in every thread.
+    All,
+    /// `__at_most_one(e)` / `__exclusive(e)`.
+    AtMostOne,
+    /// `__old_int(x)`: `x` on entry to the function.
+    OldInt,
+    /// `__return_val_int()`: the function's return value (in `__ensures`).
+    ReturnVal,
+    /// `a + b` does not overflow (signed).
+    NoOverflowAdd,
+    /// `a + b` does not overflow (unsigned).
+    NoOverflowAddUnsigned,
+    /// An uninterpreted function (`DECLARE_UF_*`): args are `id, arity, a, b, c`.
+    Uf,
+    /// `__atomic_has_taken_value(p, offset, v)`: the atomic counter at `p + offset` has held
+    /// `v` at some point.
+    AtomicHasTakenValue,
+    /// An arbitrary value: the result of a call of a function without a body.
+    Havoc,
+}
+
+impl QueryKind {
+    /// Whether a single concrete thread can evaluate it exactly (the others speak of a pair
+    /// of threads or of access history).
+    pub fn thread_local(self) -> bool {
+        matches!(
+            self,
+            QueryKind::PtrBase
+                | QueryKind::PtrOffset
+                | QueryKind::Enabled
+                | QueryKind::NoOverflowAdd
+                | QueryKind::NoOverflowAddUnsigned
+                | QueryKind::Uf
+        )
+    }
 }
 
 /// A source position from `.loc` debug information.
@@ -716,6 +847,11 @@ impl Kernel {
                     ops.extend([pred, mask]);
                 }
                 KOp::Activemask { dst } => regs.push(dst),
+                KOp::Annot { cond, .. } => ops.push(cond),
+                KOp::Query { dst, args, .. } => {
+                    regs.push(dst);
+                    ops.extend(args.iter());
+                }
                 KOp::Fence { .. } | KOp::Exit | KOp::Nop | KOp::Trap => {}
             }
             for r in regs {

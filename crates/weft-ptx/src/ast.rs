@@ -620,6 +620,13 @@ pub enum Statement {
         /// The statements inside.
         body: Vec<Statement>,
     },
+    /// `.callprototype ...;` (§10.1, indirect calls): its tokens, kept as text.
+    CallPrototype {
+        /// Where it is.
+        span: Span,
+        /// The declaration after `.callprototype`, tokens joined by spaces.
+        text: String,
+    },
     /// `.pragma "...";` (§11.4).
     Pragma {
         /// Where it is.

@@ -26,6 +26,7 @@
 
 pub mod ast;
 pub mod error;
+pub mod irprint;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
@@ -33,5 +34,5 @@ pub mod print;
 
 pub use ast::{Instruction, Module, Opcode, Operand};
 pub use error::ParseError;
-pub use lower::{lower_kernel, LowerError};
+pub use lower::{lower_kernel, lower_kernel_all, lower_kernel_with, LowerError};
 pub use parser::parse;

@@ -35,8 +35,38 @@ fn err(span: crate::lexer::Span, msg: impl Into<String>) -> LowerError {
 
 /// Lowers the kernel called `name` (or the only kernel, when `name` is `None`) of `module`.
 pub fn lower_kernel(module: &Module, name: Option<&str>) -> LResult<Kernel> {
+    let f = pick_kernel(module, name)?;
+    Lowerer::new(module, f)?
+        .run()
+        .map_err(|mut v| v.swap_remove(0))
+}
+
+/// Like [`lower_kernel`], but reports every distinct unsupported construct once (in source
+/// order, each message naming its first `line:col`, the kernel source line it came from when
+/// the PTX has line tables, and how often it occurs) instead of stopping at the first.
+pub fn lower_kernel_all(module: &Module, name: Option<&str>) -> Result<Kernel, Vec<LowerError>> {
+    let f = pick_kernel(module, name).map_err(|e| vec![e])?;
+    Lowerer::new(module, f).map_err(|e| vec![e])?.run()
+}
+
+/// Like [`lower_kernel_all`]; with `havoc_external`, a call of a function declared but not
+/// defined in the module is lowered as GPUVerify treats a procedure without a body: no effect
+/// on memory, arbitrary results ([`weft_ir::kernel::QueryKind::Havoc`]). The front-end sets
+/// it only for functions the kernel's own source declares.
+pub fn lower_kernel_with(
+    module: &Module,
+    name: Option<&str>,
+    havoc_external: bool,
+) -> Result<Kernel, Vec<LowerError>> {
+    let f = pick_kernel(module, name).map_err(|e| vec![e])?;
+    let mut l = Lowerer::new(module, f).map_err(|e| vec![e])?;
+    l.havoc_external = havoc_external;
+    l.run()
+}
+
+fn pick_kernel<'m>(module: &'m Module, name: Option<&str>) -> LResult<&'m Function> {
     let kernels: Vec<&Function> = module.kernels().collect();
-    let f = match name {
+    Ok(match name {
         Some(n) => kernels
             .iter()
             .find(|k| k.name == n || crate_demangle(&k.name) == n)
@@ -79,8 +109,308 @@ pub fn lower_kernel(module: &Module, name: Option<&str>) -> LResult<Kernel> {
                 ))
             }
         },
+    })
+}
+
+/// Where function `name` lives for function pointers: a window no memory maps to (so a
+/// load through a function pointer faults), 16 bytes per function of the module in order.
+pub const FUNCTION_WINDOW: u64 = 0x7c00_0000_0000;
+
+fn function_address(module: &Module, name: &str) -> u64 {
+    let mut names: Vec<&str> = Vec::new();
+    for f in module.functions() {
+        if !names.contains(&f.name.as_str()) {
+            names.push(&f.name);
+        }
+    }
+    let ix = names.iter().position(|n| *n == name).unwrap_or(names.len());
+    FUNCTION_WINDOW + 16 * (ix as u64 + 1)
+}
+
+/// What a marker call of `weft_gpuverify.h` becomes.
+enum Marker {
+    Annot(weft_ir::kernel::AnnotKind),
+    Query(weft_ir::kernel::QueryKind),
+}
+
+fn annot_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::AnnotKind> {
+    use weft_ir::kernel::AnnotKind as A;
+    Ok(match name {
+        "assert" => A::Assert,
+        "global_assert" => A::GlobalAssert,
+        "assume" => A::Assume,
+        "requires" => A::Requires,
+        "global_requires" => A::GlobalRequires,
+        "ensures" => A::Ensures,
+        "global_ensures" => A::GlobalEnsures,
+        "invariant" => A::Invariant,
+        "global_invariant" => A::GlobalInvariant,
+        "function_wide_invariant" => A::FunctionWideInvariant,
+        "candidate_invariant" => A::CandidateInvariant,
+        "axiom" => A::Axiom,
+        "fresh_array" => A::RequiresFreshArray,
+        other => {
+            return Err(err(
+                i.span,
+                format!("unknown annotation `__weft_annot_{other}`"),
+            ))
+        }
+    })
+}
+
+fn query_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::QueryKind> {
+    use weft_ir::kernel::QueryKind as Q;
+    Ok(match name {
+        "read" => Q::Read,
+        "write" => Q::Write,
+        "atomic" => Q::Atomic,
+        "read_offset" => Q::ReadOffset,
+        "write_offset" => Q::WriteOffset,
+        "ptr_base" => Q::PtrBase,
+        "ptr_offset" => Q::PtrOffset,
+        "enabled" => Q::Enabled,
+        "dominator_enabled" => Q::DominatorEnabled,
+        "same_group" => Q::SameGroup,
+        "other_int" => Q::OtherInt,
+        "uniform_int" => Q::UniformInt,
+        "distinct_int" => Q::DistinctInt,
+        "other_ptr" => Q::OtherPtr,
+        "all" => Q::All,
+        "at_most_one" => Q::AtMostOne,
+        "old_int" => Q::OldInt,
+        "return_val_int" | "return_val_ptr" => Q::ReturnVal,
+        "no_overflow_add" => Q::NoOverflowAdd,
+        "no_overflow_add_unsigned" => Q::NoOverflowAddUnsigned,
+        "uf" => Q::Uf,
+        "atomic_has_taken_value" => Q::AtomicHasTakenValue,
+        "havoc" => Q::Havoc,
+        other => return Err(err(i.span, format!("unknown query `__weft_query_{other}`"))),
+    })
+}
+
+/// Registers an operation reads and writes (for the annotation dependency analysis).
+fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
+    let mut r: Vec<Reg> = Vec::new();
+    let mut w: Vec<Reg> = Vec::new();
+    let o = |x: &KOperand, r: &mut Vec<Reg>| {
+        if let KOperand::Reg(g) = x {
+            r.push(*g)
+        }
     };
-    Lowerer::new(module, f)?.run()
+    let a = |x: &Addr, r: &mut Vec<Reg>| {
+        if let AddrBase::Reg(g) = x.base {
+            r.push(g)
+        }
+    };
+    match op {
+        KOp::Mov { dst, src, .. } => {
+            w.push(*dst);
+            o(src, &mut r);
+        }
+        KOp::Unary { dst, a: x, .. } => {
+            w.push(*dst);
+            o(x, &mut r);
+        }
+        KOp::Binary { dst, a: x, b, .. } => {
+            w.push(*dst);
+            o(x, &mut r);
+            o(b, &mut r);
+        }
+        KOp::Mad {
+            dst, a: x, b, c, ..
+        } => {
+            w.push(*dst);
+            for y in [x, b, c] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Setp {
+            dst,
+            dst2,
+            a: x,
+            b,
+            combine,
+            ..
+        } => {
+            w.push(*dst);
+            w.extend(dst2.iter());
+            o(x, &mut r);
+            o(b, &mut r);
+            if let Some((_, p, _)) = combine {
+                o(p, &mut r);
+            }
+        }
+        KOp::Selp {
+            dst, a: x, b, pred, ..
+        } => {
+            w.push(*dst);
+            for y in [x, b, pred] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Cvt { dst, src, .. } | KOp::Cvta { dst, src, .. } => {
+            w.push(*dst);
+            o(src, &mut r);
+        }
+        KOp::Bfe {
+            dst,
+            a: x,
+            pos,
+            len,
+            ..
+        } => {
+            w.push(*dst);
+            for y in [x, pos, len] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Bfi {
+            dst,
+            a: x,
+            b,
+            pos,
+            len,
+            ..
+        } => {
+            w.push(*dst);
+            for y in [x, b, pos, len] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Shf {
+            dst, a: x, b, c, ..
+        } => {
+            w.push(*dst);
+            for y in [x, b, c] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Prmt { dst, a: x, b, sel } => {
+            w.push(*dst);
+            for y in [x, b, sel] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Ld { dst, addr, .. } => {
+            w.extend(dst.iter().flatten());
+            a(addr, &mut r);
+        }
+        KOp::St { src, addr, .. } => {
+            src.iter().for_each(|y| o(y, &mut r));
+            a(addr, &mut r);
+        }
+        KOp::Atom {
+            dst, addr, args, ..
+        } => {
+            w.extend(dst.iter());
+            args.iter().for_each(|y| o(y, &mut r));
+            a(addr, &mut r);
+        }
+        KOp::Shfl {
+            dst,
+            dst_pred,
+            a: x,
+            b,
+            c,
+            mask,
+            ..
+        } => {
+            w.push(*dst);
+            w.extend(dst_pred.iter());
+            for y in [x, b, c, mask] {
+                o(y, &mut r);
+            }
+        }
+        KOp::Vote {
+            dst, pred, mask, ..
+        } => {
+            w.push(*dst);
+            o(pred, &mut r);
+            o(mask, &mut r);
+        }
+        KOp::Activemask { dst } => w.push(*dst),
+        KOp::Barrier { id, count, red, .. } => {
+            o(id, &mut r);
+            if let Some(c) = count {
+                o(c, &mut r);
+            }
+            if let Some((_, d, p, _)) = red {
+                w.push(*d);
+                o(p, &mut r);
+            }
+        }
+        KOp::Annot { cond, .. } => o(cond, &mut r),
+        KOp::Query { dst, args, .. } => {
+            w.push(*dst);
+            args.iter().for_each(|y| o(y, &mut r));
+        }
+        KOp::Fence { .. } | KOp::Bra { .. } | KOp::Exit | KOp::Nop | KOp::Trap => {}
+    }
+    (r, w)
+}
+
+/// Marks each annotation whose condition depends (through registers or variables, flow-
+/// insensitively) on a query that is not thread-local as not `thread_local`.
+fn settle_annotations(code: &mut [KInstr], nregs: usize, nvars: usize) {
+    let mut reg = vec![false; nregs];
+    let mut var = vec![false; nvars];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for ins in code.iter() {
+            let (r, w) = reads_writes(&ins.op);
+            let mut t = r
+                .iter()
+                .any(|g| reg.get(g.index()).copied().unwrap_or(false));
+            match &ins.op {
+                KOp::Query { kind, .. } if !kind.thread_local() => t = true,
+                KOp::Ld {
+                    addr:
+                        Addr {
+                            base: AddrBase::Var(v),
+                            ..
+                        },
+                    ..
+                } => t |= var.get(*v as usize).copied().unwrap_or(false),
+                KOp::St {
+                    addr:
+                        Addr {
+                            base: AddrBase::Var(v),
+                            ..
+                        },
+                    ..
+                } if t => {
+                    if let Some(x) = var.get_mut(*v as usize) {
+                        if !*x {
+                            *x = true;
+                            changed = true;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if t {
+                for g in w {
+                    if let Some(x) = reg.get_mut(g.index()) {
+                        if !*x {
+                            *x = true;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for ins in code.iter_mut() {
+        if let KOp::Annot {
+            cond: KOperand::Reg(g),
+            thread_local,
+            ..
+        } = &mut ins.op
+        {
+            *thread_local = !reg.get(g.index()).copied().unwrap_or(true);
+        }
+    }
 }
 
 /// `_Z6kernelPi` → `kernel` (the length-prefixed name of a simple Itanium mangling).
@@ -153,6 +483,10 @@ struct Lowerer<'a> {
     inlined: usize,
     /// `.file` indices of weft's shim headers: their lines are not the user's.
     shim_files: Vec<u32>,
+    /// Unsupported instructions met so far: (error, source line, occurrences).
+    errors: Vec<(LowerError, Option<SrcLoc>, usize)>,
+    /// Lower calls of bodiless functions as havoc (see [`lower_kernel_with`]).
+    havoc_external: bool,
 }
 
 fn var_size(ty: ScalarType, vector: Option<VecWidth>, dims: &[Option<u64>]) -> u64 {
@@ -226,6 +560,8 @@ impl<'a> Lowerer<'a> {
             prefix: String::new(),
             call_stack: Vec::new(),
             inlined: 0,
+            errors: Vec::new(),
+            havoc_external: false,
             shim_files: module
                 .items
                 .iter()
@@ -303,18 +639,50 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn run(mut self) -> LResult<Kernel> {
+    fn run(mut self) -> Result<Kernel, Vec<LowerError>> {
         let body = self
             .f
             .body
             .as_ref()
             .expect("kernels() yields defined functions");
-        self.walk(body)?;
+        if let Err(e) = self.walk(body) {
+            self.record(e);
+        }
+        if !self.errors.is_empty() {
+            let files: HashMap<u32, &str> = self
+                .module
+                .items
+                .iter()
+                .filter_map(|it| match it {
+                    Item::File { index, path, .. } => Some((*index, path.as_str())),
+                    _ => None,
+                })
+                .collect();
+            return Err(self
+                .errors
+                .into_iter()
+                .map(|(mut e, loc, n)| {
+                    if let Some(l) = loc {
+                        let file = files.get(&l.file).copied().unwrap_or("?");
+                        let file = file.rsplit('/').next().unwrap_or(file);
+                        e.message.push_str(&format!(" (from {file}:{}", l.line));
+                        if l.col > 0 {
+                            e.message.push_str(&format!(":{}", l.col));
+                        }
+                        e.message.push(')');
+                    }
+                    if n > 1 {
+                        e.message.push_str(&format!(" [{n} occurrences]"));
+                    }
+                    e
+                })
+                .collect());
+        }
         for (pc, label, span) in std::mem::take(&mut self.fixups) {
             let t = *self
                 .labels
                 .get(&label)
-                .ok_or_else(|| err(span, format!("branch to undefined label `{label}`")))?;
+                .ok_or_else(|| vec![err(span, format!("branch to undefined label `{label}`"))])?;
             if let KOp::Bra { target } = &mut self.code[pc].op {
                 *target = t;
             }
@@ -335,6 +703,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => None,
         });
+        settle_annotations(&mut self.code, self.regs.len(), self.vars.len());
         let param_bytes = self
             .params
             .iter()
@@ -379,9 +748,13 @@ impl<'a> Lowerer<'a> {
                     self.labels
                         .insert(format!("{}{name}", self.prefix), self.code.len() as u32);
                 }
-                Statement::Instr(i) => self.instr(i)?,
+                Statement::Instr(i) => {
+                    if let Err(e) = self.instr(i) {
+                        self.record(e);
+                    }
+                }
                 Statement::Block { body, .. } => self.walk(body)?,
-                Statement::Pragma { .. } => {}
+                Statement::Pragma { .. } | Statement::CallPrototype { .. } => {}
                 Statement::Loc {
                     file, line, col, ..
                 } => {
@@ -440,7 +813,19 @@ impl<'a> Lowerer<'a> {
                 Operand::Symbol { name, offset: 0 } | Operand::Reg(name) if callee.is_none() => {
                     callee = Some(name.clone())
                 }
+                // The prototype named after the arguments of an indirect call.
+                Operand::Symbol { .. } | Operand::Reg(_)
+                    if callee
+                        .as_deref()
+                        .is_some_and(|c| self.module.function(c).is_none()) => {}
                 o => return Err(err(i.span, format!("`call`: unsupported operand {o:?}"))),
+            }
+        }
+        if let Some(c) = callee.as_deref() {
+            if self.module.function(c).is_none()
+                && self.reg_ix.contains_key(&format!("{}{c}", self.prefix))
+            {
+                return self.indirect_call(i, c);
             }
         }
         let name = callee.ok_or_else(|| err(i.span, "`call` without a callee"))?;
@@ -458,6 +843,15 @@ impl<'a> Lowerer<'a> {
         let f = module
             .function(&name)
             .ok_or_else(|| err(i.span, format!("`call` of unknown function `{name}`")))?;
+        if let Some(kind) = name.strip_prefix("__weft_annot_") {
+            return self.marker(i, f, Marker::Annot(annot_kind(kind, i)?), &args, &rets);
+        }
+        if let Some(kind) = name.strip_prefix("__weft_query_") {
+            return self.marker(i, f, Marker::Query(query_kind(kind, i)?), &args, &rets);
+        }
+        if f.body.is_none() && self.havoc_external {
+            return self.havoc_call(i, f, &rets);
+        }
         let body = f.body.as_ref().ok_or_else(|| {
             err(
                 i.span,
@@ -612,6 +1006,9 @@ impl<'a> Lowerer<'a> {
                     var: v,
                     offset: *offset,
                 },
+                None if self.module.function(name).is_some() => {
+                    KOperand::Imm(function_address(self.module, name).wrapping_add(*offset as u64))
+                }
                 None => {
                     return Err(err(
                         i.span,
@@ -750,6 +1147,375 @@ impl<'a> Lowerer<'a> {
             loc: self.loc,
         });
         Ok(())
+    }
+
+    /// A call of a `weft_gpuverify.h` marker function: its arguments are loaded from their
+    /// call-sequence variables into fresh registers, then an [`KOp::Annot`] (whose
+    /// `thread_local` is settled after lowering) or a [`KOp::Query`] (whose result is stored to
+    /// the return variable) takes the call's place.
+    fn marker(
+        &mut self,
+        i: &Instruction,
+        f: &Function,
+        what: Marker,
+        args: &[&Operand],
+        rets: &[&Operand],
+    ) -> LResult<()> {
+        let var_of = |l: &Self, a: &Operand| match a {
+            Operand::Symbol { name, offset: 0 } | Operand::Reg(name) => l.var(name),
+            _ => None,
+        };
+        let mut vals = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let ty = data_type(p.ty).ok_or_else(|| err(i.span, "marker argument type"))?;
+            let v = var_of(self, a)
+                .ok_or_else(|| err(i.span, format!("marker argument {a:?} is not a `.param`")))?;
+            let r = self.fresh_reg(ty);
+            self.emit(
+                i,
+                KOp::Ld {
+                    attrs: MemAttrs {
+                        space: Some(MemSpace::Local),
+                        ty: Some(ty),
+                        ..MemAttrs::default()
+                    },
+                    ty,
+                    dst: vec![Some(r)],
+                    addr: Addr {
+                        base: AddrBase::Var(v),
+                        offset: 0,
+                    },
+                },
+            );
+            vals.push(KOperand::Reg(r));
+        }
+        match what {
+            Marker::Annot(kind) => {
+                let cond = vals
+                    .first()
+                    .copied()
+                    .ok_or_else(|| err(i.span, "an annotation needs a condition"))?;
+                self.emit(
+                    i,
+                    KOp::Annot {
+                        kind,
+                        cond,
+                        thread_local: true,
+                    },
+                );
+            }
+            Marker::Query(kind) => {
+                let (p, a) = f
+                    .returns
+                    .first()
+                    .zip(rets.first())
+                    .ok_or_else(|| err(i.span, "a query needs a result"))?;
+                let ty = data_type(p.ty).ok_or_else(|| err(i.span, "marker result type"))?;
+                let v = var_of(self, a)
+                    .ok_or_else(|| err(i.span, format!("marker result {a:?} is not a `.param`")))?;
+                let r = self.fresh_reg(ty);
+                self.emit(
+                    i,
+                    KOp::Query {
+                        kind,
+                        ty,
+                        dst: r,
+                        args: vals,
+                    },
+                );
+                self.emit(
+                    i,
+                    KOp::St {
+                        attrs: MemAttrs {
+                            space: Some(MemSpace::Local),
+                            ty: Some(ty),
+                            ..MemAttrs::default()
+                        },
+                        ty,
+                        src: vec![KOperand::Reg(r)],
+                        addr: Addr {
+                            base: AddrBase::Var(v),
+                            offset: 0,
+                        },
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// An indirect call through a function pointer (`call (r), %rd, (a), prototype;`): a
+    /// comparison of the pointer with the address of every function of the module with a
+    /// body and the call's number of arguments and results, each leading to that function
+    /// inlined; no match is a `trap` (a bad function pointer).
+    fn indirect_call(&mut self, i: &Instruction, reg: &str) -> LResult<()> {
+        let r = self.reg(reg, i.span)?;
+        let lists: Vec<&Vec<Operand>> = i
+            .operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::List(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let callee_pos = i
+            .operands
+            .iter()
+            .position(
+                |o| matches!(o, Operand::Reg(n) | Operand::Symbol { name: n, .. } if n == reg),
+            )
+            .unwrap_or(0);
+        let n_rets = if callee_pos > 0 {
+            lists.first().map_or(0, |v| v.len())
+        } else {
+            0
+        };
+        let n_args = lists.last().map_or(0, |v| v.len());
+        let mut seen = std::collections::HashSet::new();
+        let candidates: Vec<String> = self
+            .module
+            .functions()
+            .filter(|f| f.body.is_some() && f.kind != FunctionKind::Entry)
+            .filter(|f| f.params.len() == n_args && f.returns.len() == n_rets)
+            .filter(|f| seen.insert(f.name.clone()))
+            .map(|f| f.name.clone())
+            .collect();
+        let u64t = DataType {
+            kind: TypeKind::Unsigned,
+            bits: 64,
+        };
+        let mut branches = Vec::new();
+        for c in &candidates {
+            let p = self.fresh_reg(DataType::PRED);
+            self.emit(
+                i,
+                KOp::Setp {
+                    cmp: KCmp::Eq,
+                    ty: u64t,
+                    dst: p,
+                    dst2: None,
+                    a: KOperand::Reg(r),
+                    b: KOperand::Imm(function_address(self.module, c)),
+                    combine: None,
+                },
+            );
+            branches.push(self.code.len());
+            self.emit(i, KOp::Bra { target: 0 });
+            self.code.last_mut().expect("just pushed").guard = Some(KGuard {
+                reg: p,
+                negated: false,
+            });
+        }
+        self.emit(i, KOp::Trap);
+        let mut ends = Vec::new();
+        for (c, b) in candidates.iter().zip(branches) {
+            let start = self.code.len() as u32;
+            if let KOp::Bra { target } = &mut self.code[b].op {
+                *target = start;
+            }
+            let mut direct = i.clone();
+            for o in direct.operands.iter_mut() {
+                if matches!(o, Operand::Reg(n) | Operand::Symbol { name: n, .. } if n == reg) {
+                    *o = Operand::Symbol {
+                        name: c.clone(),
+                        offset: 0,
+                    };
+                }
+            }
+            // Drop the prototype operand (the last non-list operand after the arguments).
+            if let Some(last) = direct.operands.last() {
+                if !matches!(last, Operand::List(_)) {
+                    direct.operands.pop();
+                }
+            }
+            self.inline_call(&direct)?;
+            ends.push(self.code.len());
+            self.emit(i, KOp::Bra { target: 0 });
+        }
+        let end = self.code.len() as u32;
+        for e in ends {
+            if let KOp::Bra { target } = &mut self.code[e].op {
+                *target = end;
+            }
+        }
+        Ok(())
+    }
+
+    /// `mov.bN {a, b, ..}, r` (unpack: element k is bits `k·w .. (k+1)·w` of `r`, `w` = N /
+    /// elements) and `mov.bN r, {a, b, ..}` (pack), as shifts, masks and ors (PTX ISA §9.7.9.1).
+    fn mov_pack_unpack(&mut self, i: &Instruction, ty: DataType) -> LResult<()> {
+        let bits = DataType {
+            kind: TypeKind::Bits,
+            bits: ty.bits,
+        };
+        match (i.operands.first(), i.operands.get(1)) {
+            (Some(Operand::Vector(elems)), Some(_)) => {
+                let n = elems.len().max(1) as u32;
+                let w = u32::from(ty.bits) / n;
+                let src = self.src(i, 1, bits)?;
+                let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+                for (k, e) in elems.iter().enumerate() {
+                    let dst = match e {
+                        Operand::Reg(n) => self.reg(n, i.span)?,
+                        Operand::Sink => continue,
+                        o => return Err(err(i.span, format!("bad vector element {o:?}"))),
+                    };
+                    let t = self.fresh_reg(bits);
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::Shr,
+                            ty: bits,
+                            dst: t,
+                            a: src,
+                            b: KOperand::Imm(u64::from(k as u32 * w)),
+                        },
+                    )?;
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::And,
+                            ty: bits,
+                            dst,
+                            a: KOperand::Reg(t),
+                            b: KOperand::Imm(mask),
+                        },
+                    )?;
+                }
+                Ok(())
+            }
+            (Some(Operand::Reg(_)), Some(Operand::Vector(elems))) => {
+                let n = elems.len().max(1) as u32;
+                let w = u32::from(ty.bits) / n;
+                let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+                let dst = self.dst(i, 0)?;
+                let acc = self.fresh_reg(bits);
+                self.push(
+                    i,
+                    KOp::Mov {
+                        ty: bits,
+                        dst: acc,
+                        src: KOperand::Imm(0),
+                    },
+                )?;
+                for (k, e) in elems.iter().enumerate() {
+                    let v = self.operand(i, e, bits)?;
+                    let t = self.fresh_reg(bits);
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::And,
+                            ty: bits,
+                            dst: t,
+                            a: v,
+                            b: KOperand::Imm(mask),
+                        },
+                    )?;
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::Shl,
+                            ty: bits,
+                            dst: t,
+                            a: KOperand::Reg(t),
+                            b: KOperand::Imm(u64::from(k as u32 * w)),
+                        },
+                    )?;
+                    self.push(
+                        i,
+                        KOp::Binary {
+                            op: KBinOp::Or,
+                            ty: bits,
+                            dst: acc,
+                            a: KOperand::Reg(acc),
+                            b: KOperand::Reg(t),
+                        },
+                    )?;
+                }
+                self.push(
+                    i,
+                    KOp::Mov {
+                        ty: bits,
+                        dst,
+                        src: KOperand::Reg(acc),
+                    },
+                )
+            }
+            _ => Err(self.unsupported(i, " (vector operands)")),
+        }
+    }
+
+    /// A call of a function without a body (GPUVerify's meaning): each result receives an
+    /// arbitrary value; memory is untouched.
+    fn havoc_call(&mut self, i: &Instruction, f: &Function, rets: &[&Operand]) -> LResult<()> {
+        for (p, a) in f.returns.iter().zip(rets) {
+            let ty = data_type(p.ty).ok_or_else(|| err(i.span, "result type"))?;
+            let v = match a {
+                Operand::Symbol { name, offset: 0 } | Operand::Reg(name) => self.var(name),
+                _ => None,
+            }
+            .ok_or_else(|| err(i.span, format!("`call`: result {a:?} is not a `.param`")))?;
+            let size = var_size(p.ty, p.vector, &p.dims);
+            let width = u64::from(ty.bits / 8).max(1);
+            let mut off = 0u64;
+            while off < size.max(width) {
+                let r = self.fresh_reg(ty);
+                self.emit(
+                    i,
+                    KOp::Query {
+                        kind: weft_ir::kernel::QueryKind::Havoc,
+                        ty,
+                        dst: r,
+                        args: Vec::new(),
+                    },
+                );
+                self.emit(
+                    i,
+                    KOp::St {
+                        attrs: MemAttrs {
+                            space: Some(MemSpace::Local),
+                            ty: Some(ty),
+                            ..MemAttrs::default()
+                        },
+                        ty,
+                        src: vec![KOperand::Reg(r)],
+                        addr: Addr {
+                            base: AddrBase::Var(v),
+                            offset: off as i64,
+                        },
+                    },
+                );
+                off += width;
+            }
+        }
+        Ok(())
+    }
+
+    fn fresh_reg(&mut self, ty: DataType) -> Reg {
+        let name = format!("%weft_t{}", self.regs.len());
+        self.add_reg(name, ty);
+        Reg(self.regs.len() as u32 - 1)
+    }
+
+    fn emit(&mut self, i: &Instruction, op: KOp) {
+        self.code.push(KInstr {
+            guard: None,
+            op,
+            span: IrSpan::new(i.span.line, i.span.col),
+            loc: self.loc,
+        });
+    }
+
+    /// Keeps an error (once per distinct message) and carries on with the next instruction.
+    fn record(&mut self, e: LowerError) {
+        match self
+            .errors
+            .iter_mut()
+            .find(|(x, _, _)| x.message == e.message)
+        {
+            Some((_, _, n)) => *n += 1,
+            None => self.errors.push((e, self.loc, 1)),
+        }
     }
 
     fn unsupported(&self, i: &Instruction, why: &str) -> LowerError {
@@ -896,7 +1662,7 @@ impl<'a> Lowerer<'a> {
                 if matches!(i.operands.get(1), Some(Operand::Vector(_)))
                     || matches!(i.operands.first(), Some(Operand::Vector(_)))
                 {
-                    return Err(self.unsupported(i, " (vector pack/unpack)"));
+                    return self.mov_pack_unpack(i, ty);
                 }
                 KOp::Mov {
                     ty,

@@ -99,6 +99,17 @@ impl Parser {
         self.peek() == Some(&Tok::Punct(c))
     }
 
+    /// Skips debug labels clang's NVPTX back-end places between the operands of an
+    /// instruction (`call.uni \n$L__tmp0:\n f, (p);` with `-g`): they only mark positions
+    /// for the DWARF tables, which weft does not read.
+    fn skip_inline_labels(&mut self) {
+        while matches!(self.peek(), Some(Tok::Ident(_)))
+            && matches!(self.peek_at(1), Some(Tok::Punct(':')))
+        {
+            self.pos += 2;
+        }
+    }
+
     fn eat_punct(&mut self, c: char) -> bool {
         if self.is_punct(c) {
             self.pos += 1;
@@ -552,7 +563,12 @@ impl Parser {
                 align = Some(self.expect_u32("an alignment")?);
             } else if let Some(v) = VecWidth::from_ptx(&d) {
                 vector = Some(v);
-            } else if let Some(t) = ScalarType::from_ptx(&d) {
+            } else if let Some(t) = ScalarType::from_ptx(&d).or_else(|| {
+                // Opaque texture/sampler/surface references (§5.3): a 64-bit handle; weft
+                // has no texture instructions, so only the declaration needs a shape.
+                matches!(d.as_str(), ".texref" | ".samplerref" | ".surfref")
+                    .then_some(ScalarType::B64)
+            }) {
                 if ty.is_some() {
                     return Err(Self::err_at(
                         dspan,
@@ -689,6 +705,27 @@ impl Parser {
                     ".reg" => {
                         self.pos += 1;
                         out.push(Statement::Reg(self.reg_decl(span)?));
+                    }
+                    ".callprototype" => {
+                        self.pos += 1;
+                        let mut parts = Vec::new();
+                        loop {
+                            match self.peek() {
+                                None => return Err(self.err_here("unterminated `.callprototype`")),
+                                Some(Tok::Punct(';')) => {
+                                    self.pos += 1;
+                                    break;
+                                }
+                                Some(t) => {
+                                    parts.push(tok_text(t));
+                                    self.pos += 1;
+                                }
+                            }
+                        }
+                        out.push(Statement::CallPrototype {
+                            span,
+                            text: parts.join(" "),
+                        });
                     }
                     ".pragma" => {
                         self.pos += 1;
@@ -839,9 +876,12 @@ impl Parser {
         }
         check_modifiers(opcode, &mods).map_err(|m| Self::err_at(ospan, m))?;
         let mut operands = Vec::new();
+        self.skip_inline_labels();
         if !self.eat_punct(';') {
             loop {
+                self.skip_inline_labels();
                 operands.push(self.operand(&name, 0)?);
+                self.skip_inline_labels();
                 if self.eat_punct(';') {
                     break;
                 }
@@ -921,9 +961,12 @@ impl Parser {
             }
             Tok::Punct('(') => {
                 let mut elems = Vec::new();
+                self.skip_inline_labels();
                 if !self.eat_punct(')') {
                     loop {
+                        self.skip_inline_labels();
                         elems.push(self.operand(insn, depth + 1)?);
+                        self.skip_inline_labels();
                         if self.eat_punct(')') {
                             break;
                         }
@@ -1349,4 +1392,23 @@ pub fn check_modifiers(op: Opcode, m: &Modifiers) -> Result<(), String> {
         return Err("`bar.warp` must be `bar.warp.sync`".into());
     }
     Ok(())
+}
+
+/// A token as PTX text (for declarations kept verbatim, such as `.callprototype`).
+fn tok_text(t: &Tok) -> String {
+    match t {
+        Tok::Ident(s) | Tok::Dot(s) => s.clone(),
+        Tok::Int { value, unsigned } => {
+            if *unsigned {
+                format!("{}U", *value as u64)
+            } else {
+                value.to_string()
+            }
+        }
+        Tok::F32Bits(b) => format!("0f{b:08X}"),
+        Tok::F64Bits(b) => format!("0d{b:016X}"),
+        Tok::Float { text, .. } => text.clone(),
+        Tok::Str(s) => format!("{s:?}"),
+        Tok::Punct(c) => c.to_string(),
+    }
 }

@@ -347,6 +347,7 @@ fn statements(f: &mut fmt::Formatter<'_>, body: &[Statement], indent: usize) -> 
                 statements(f, body, indent + 1)?;
                 writeln!(f, "{pad}}}")?;
             }
+            Statement::CallPrototype { text, .. } => writeln!(f, "{pad}.callprototype {text};")?,
             Statement::Pragma { values, .. } => {
                 write!(f, "{pad}.pragma ")?;
                 strings(f, values)?;

@@ -7,7 +7,8 @@
 
 use weft_ir::attrs::{BarrierKind, DataType, FenceKind, MemSpace, Order, RmwOp, TypeKind};
 use weft_ir::kernel::{
-    AddrBase, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, Operand, ShflMode, SpecialReg, VoteMode,
+    AddrBase, AnnotKind, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, Operand, QueryKind, ShflMode,
+    SpecialReg, VoteMode,
 };
 use weft_ir::Scope;
 
@@ -309,6 +310,19 @@ pub enum DOp {
     },
     Activemask {
         dst: u32,
+    },
+    /// A checked specification statement (`__assert`, `__invariant`): lanes where `cond` is
+    /// zero fail it.
+    Assert {
+        kind: AnnotKind,
+        cond: Src,
+    },
+    /// A specification query, evaluated for the thread paired with itself.
+    Query {
+        kind: QueryKind,
+        dst: u32,
+        bits: u16,
+        args: Vec<Src>,
     },
     Nop,
     Trap,
@@ -793,6 +807,26 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
                 mask: src(mask),
             },
             KOp::Activemask { dst } => DOp::Activemask { dst: dst.0 },
+            KOp::Annot {
+                kind,
+                cond,
+                thread_local,
+            } if *thread_local && kind.checked_when_reached() => DOp::Assert {
+                kind: *kind,
+                cond: src(cond),
+            },
+            KOp::Annot { .. } => DOp::Nop,
+            KOp::Query {
+                kind,
+                ty,
+                dst,
+                args,
+            } => DOp::Query {
+                kind: *kind,
+                dst: dst.0,
+                bits: ty.bits,
+                args: args.iter().map(src).collect(),
+            },
             KOp::Nop => DOp::Nop,
             KOp::Trap => DOp::Trap,
         };

@@ -10,7 +10,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use weft_ir::attrs::{DataType, MemSpace, RmwOp, TypeKind};
-use weft_ir::kernel::{BarRed, KBoolOp, KCmp, Kernel, ShflMode, SpecialReg, VoteMode};
+use weft_ir::kernel::{
+    AnnotKind, BarRed, KBoolOp, KCmp, Kernel, QueryKind, ShflMode, SpecialReg, VoteMode,
+};
 
 use crate::alu;
 use crate::decode::{decode, DAddr, DInstr, DOp, DecodeError, FastBin, Layout, Src, TraceKind};
@@ -171,6 +173,13 @@ pub enum Finding {
     },
     /// `trap` was executed.
     Trap { site: Site, threads: Vec<u32> },
+    /// A checked annotation (`__assert`, `__invariant`) was false (reported once per
+    /// instruction, with the threads of the first failing warp).
+    AssertionFailed {
+        site: Site,
+        kind: AnnotKind,
+        threads: Vec<u32>,
+    },
     /// More divergence findings than `max_reports` (count of the unrecorded ones).
     Suppressed { count: u64 },
 }
@@ -239,6 +248,17 @@ impl fmt::Display for Finding {
             Finding::Trap { site, threads } => write!(
                 f,
                 "trap at {}: CTA {} threads {}",
+                site.pos,
+                cta(&site.cta),
+                fmt_threads(threads)
+            ),
+            Finding::AssertionFailed { site, kind, threads } => write!(
+                f,
+                "{} failed at {}: CTA {} threads {}",
+                match kind {
+                    AnnotKind::Invariant | AnnotKind::GlobalInvariant => "loop invariant",
+                    _ => "assertion",
+                },
                 site.pos,
                 cta(&site.cta),
                 fmt_threads(threads)
@@ -373,6 +393,7 @@ enum Post {
     BarDiv { em: u32, live: u32, stop: Stop },
     WarpSyncDiv(u32),
     Trap(u32),
+    Assert(u32, AnnotKind),
 }
 
 enum Stop {
@@ -402,6 +423,8 @@ struct Machine<'a> {
     ctas: Vec<Cta>,
     findings: Vec<Finding>,
     suppressed: u64,
+    /// Instructions whose assertion failure was reported already.
+    failed_asserts: Vec<u32>,
     stats: Stats,
     trace: Option<&'a mut dyn Write>,
     io_error: Option<std::io::Error>,
@@ -512,6 +535,7 @@ pub fn run<'a>(
         ctas: Vec::with_capacity(resident),
         findings: Vec::new(),
         suppressed: 0,
+        failed_asserts: Vec::new(),
         stats: Stats::default(),
         trace,
         io_error: None,
@@ -588,6 +612,43 @@ macro_rules! for_lanes {
 }
 
 #[inline(always)]
+/// The value of a specification query for one thread, paired with itself (the emulator
+/// runs concrete threads: the other thread of GPUVerify's pair is the thread itself, every
+/// executing thread is enabled, and no access history is kept, so `__read`/`__write` are
+/// false). Annotations that depend on the non-thread-local ones are not checked (decode).
+fn query_value(kind: QueryKind, bits: u16, a: &[u64]) -> u64 {
+    let arg = |i: usize| a.get(i).copied().unwrap_or(0);
+    let v = match kind {
+        QueryKind::Enabled | QueryKind::DominatorEnabled | QueryKind::SameGroup => 1,
+        QueryKind::UniformInt | QueryKind::AtMostOne => 1,
+        QueryKind::DistinctInt => 0,
+        QueryKind::OtherInt | QueryKind::OtherPtr | QueryKind::OldInt | QueryKind::All => arg(0),
+        QueryKind::Read | QueryKind::Write | QueryKind::Atomic => 0,
+        QueryKind::AtomicHasTakenValue | QueryKind::Havoc => 0,
+        QueryKind::ReadOffset | QueryKind::WriteOffset | QueryKind::ReturnVal => 0,
+        QueryKind::PtrBase => arg(0),
+        QueryKind::PtrOffset => 0,
+        QueryKind::NoOverflowAdd => {
+            let (x, y) = (arg(0) as u32 as i32, arg(1) as u32 as i32);
+            u64::from(x.checked_add(y).is_some())
+        }
+        QueryKind::NoOverflowAddUnsigned => {
+            u64::from((arg(0) as u32).checked_add(arg(1) as u32).is_some())
+        }
+        QueryKind::Uf => {
+            // A fixed function of (id, arguments): splitmix64 of their bits, as a small
+            // double (the UF's return value is converted by the caller).
+            let mut h = 0x9e37_79b9_7f4a_7c15u64;
+            for x in a {
+                h = (h ^ x).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                h ^= h >> 31;
+            }
+            ((h % 1024) as f64).to_bits()
+        }
+    };
+    alu::trunc(v, bits)
+}
+
 fn rv(regs: &[u64], s: Src, lane: usize, sp: &dyn Fn(SpecialReg, usize) -> u64) -> u64 {
     match s {
         Src::R(r) => regs[r as usize * WARP + lane],
@@ -1012,6 +1073,19 @@ impl<'a> Machine<'a> {
                     site,
                     missing: lanes_to_threads(wic, missing),
                 });
+                None
+            }
+            Post::Assert(failed, kind) => {
+                if !self.failed_asserts.contains(&top.pc) {
+                    self.failed_asserts.push(top.pc);
+                    let site = self.site(w, top.pc);
+                    let wic = self.warps[w].warp_in_cta;
+                    self.report(Finding::AssertionFailed {
+                        site,
+                        kind,
+                        threads: lanes_to_threads(wic, failed),
+                    });
+                }
                 None
             }
             Post::Trap(em) => {
@@ -1745,6 +1819,30 @@ impl<'a> Machine<'a> {
             DOp::Activemask { dst } => {
                 for_lanes!(em, l, {
                     set!(*dst, l, u64::from(mask));
+                });
+            }
+            DOp::Assert { kind, cond } => {
+                let mut failed = 0u32;
+                for_lanes!(em, l, {
+                    if rv(regs, *cond, l, &sp) == 0 {
+                        failed |= 1 << l;
+                    }
+                });
+                if failed != 0 {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                    return Post::Assert(failed, *kind);
+                }
+            }
+            DOp::Query {
+                kind,
+                dst,
+                bits,
+                args,
+            } => {
+                for_lanes!(em, l, {
+                    let a: Vec<u64> = args.iter().map(|x| rv(regs, *x, l, &sp)).collect();
+                    let v = query_value(*kind, *bits, &a);
+                    set!(*dst, l, v);
                 });
             }
         }

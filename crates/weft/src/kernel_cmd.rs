@@ -7,99 +7,105 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
 use weft_simt::{LaunchConfig, Options, Schedule};
 
 use crate::exit;
+use crate::launch::LaunchArgs;
 use crate::out;
-
-/// A kernel file turned into PTX, with what its source says.
-pub struct Loaded {
-    /// The PTX text.
-    pub ptx: String,
-    /// The CUDA/OpenCL source (`None` for `.ptx` input).
-    pub source: Option<String>,
-    /// Geometry from the GPUVerify-style header, if any.
-    pub header_launch: Option<weft_cuda::LaunchConfig>,
-}
-
-/// Reads `path`: `.ptx` as is, `.cu`/`.cuh`/`.cl` compiled with clang-19 (with line tables,
-/// so findings name source lines).
-pub fn load(path: &Path) -> Result<Loaded, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext == "ptx" {
-        // A sibling kernel.cu / kernel.cl names the parameters and gives the geometry.
-        let sibling = ["cu", "cl"]
-            .iter()
-            .map(|e| path.with_extension(e))
-            .find(|p| p.is_file())
-            .and_then(|p| std::fs::read_to_string(p).ok());
-        let header_launch = sibling
-            .as_deref()
-            .and_then(|s| weft_cuda::parse_header(s).ok())
-            .and_then(|h| h.launch);
-        return Ok(Loaded {
-            ptx: text,
-            source: sibling,
-            header_launch,
-        });
-    }
-    let header = weft_cuda::parse_header(&text).map_err(|e| format!("{}:{e}", path.display()))?;
-    let opts = weft_cuda::CompileOptions {
-        extra_args: vec!["-gline-tables-only".into()],
-        ..weft_cuda::CompileOptions::default()
-    };
-    let k = weft_cuda::compile_kernel_file(path, &opts)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Loaded {
-        ptx: k.ptx.ptx,
-        source: Some(text),
-        header_launch: header.launch,
-    })
-}
 
 #[derive(clap::Args)]
 pub struct PtxArgs {
-    /// A .cu, .cuh or .cl kernel file (a .ptx file is printed as is).
+    /// A .cu, .cuh, .cl or .ptx kernel file.
     file: PathBuf,
+    /// Print the lowered kernel IR instead of the PTX.
+    #[arg(long)]
+    ir: bool,
+    #[command(flatten)]
+    launch: LaunchArgs,
 }
 
-/// `weft ptx FILE`.
+/// Prints the launch description's notes (ignored flags, `*` dimensions) to stderr.
+fn print_notes(m: &weft_cuda::FrontModule) {
+    for n in m.spec.notes() {
+        eprintln!("weft: {n}");
+    }
+    if !m.external_functions.is_empty() {
+        eprintln!(
+            "weft: note: {} declared without a body: calls have no effect on memory and return arbitrary values (GPUVerify's meaning)",
+            m.external_functions.join(", ")
+        );
+    }
+}
+
+/// `weft ptx FILE`: compile, parse and lower every kernel (or `--kernel`); print the PTX
+/// (or `--ir`). Exit 2 naming each unsupported construct once.
 pub fn run_ptx(args: PtxArgs) -> i32 {
-    match load(&args.file) {
-        Ok(l) => {
-            out::print(&l.ptx);
-            exit::OK
-        }
+    let cli = match args.launch.spec() {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("weft: {e}");
-            exit::BAD_INPUT
+            return exit::BAD_INPUT;
+        }
+    };
+    let m = match weft_cuda::load_module(&args.file, &cli) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("weft: {e}");
+            return e.exit_code();
+        }
+    };
+    print_notes(&m);
+    if m.without_line_tables {
+        eprintln!(
+            "weft: note: clang crashed compiling with line tables; compiled without (findings name PTX lines)"
+        );
+    }
+    let names: Vec<String> = match &m.spec.kernel {
+        Some(k) => vec![k.clone()],
+        None => m.module.kernels().map(|k| k.name.clone()).collect(),
+    };
+    if names.is_empty() {
+        eprintln!(
+            "weft: {}: the module defines no kernel (no `__global__`/`__kernel` function)",
+            args.file.display()
+        );
+        return exit::BAD_INPUT;
+    }
+    let mut failed = false;
+    let mut ir = String::new();
+    for n in &names {
+        match weft_cuda::frontend::lower(&m, Some(n)) {
+            Ok(k) => {
+                if args.ir {
+                    ir.push_str(&weft_ptx::irprint::print_kernel(&k));
+                }
+            }
+            Err(e) => {
+                eprintln!("weft: {e}");
+                failed = true;
+            }
         }
     }
+    if failed {
+        return exit::BAD_INPUT;
+    }
+    if args.ir {
+        out::print(&ir);
+    } else {
+        out::print(&m.ptx);
+    }
+    exit::OK
 }
 
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// The kernel: .cu, .cuh, .cl (compiled with clang-19) or .ptx.
     file: PathBuf,
-    /// Which kernel of the module (PTX or source name); needed when there are several.
-    #[arg(long)]
-    kernel: Option<String>,
-    /// CTAs per grid: X[,Y[,Z]] (default: the file's `//--gridDim=` header).
-    #[arg(long)]
-    grid: Option<String>,
-    /// Threads per CTA: X[,Y[,Z]] (default: the file's `//--blockDim=` header).
-    #[arg(long)]
-    block: Option<String>,
-    /// A scalar argument NAME=VALUE (NAME: source name, param_N or N).
-    #[arg(long = "arg", value_name = "NAME=VALUE")]
-    args: Vec<String>,
-    /// A buffer argument NAME=COUNT[xTYPE][:INIT], INIT = zero | iota | N | list:a,b,.. | rand:SEED[:MAX].
-    #[arg(long = "buffer", value_name = "NAME=COUNT[xTYPE][:INIT]")]
-    buffers: Vec<String>,
+    #[command(flatten)]
+    launch: LaunchArgs,
     /// Warp schedule: `rr` (round-robin) or a seed for a random interleaving.
     #[arg(long, default_value = "rr")]
     schedule: String,
@@ -123,10 +129,6 @@ pub struct RunArgs {
     json: bool,
 }
 
-fn dims(s: &str) -> Result<[u32; 3], String> {
-    weft_cuda::geometry::parse_dims(s)
-}
-
 /// `weft run-kernel`.
 pub fn run_kernel(a: RunArgs) -> i32 {
     match run_inner(a) {
@@ -140,31 +142,17 @@ pub fn run_kernel(a: RunArgs) -> i32 {
 
 fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
     let bad = |m: String| (exit::BAD_INPUT, m);
-    let loaded = load(&a.file).map_err(bad)?;
-    let module = weft_ptx::parse(&loaded.ptx).map_err(|e| {
-        bad(format!(
-            "{} (PTX of {}): {e}",
-            "parse error",
-            a.file.display()
-        ))
-    })?;
-    let kernel = weft_ptx::lower_kernel(&module, a.kernel.as_deref())
-        .map_err(|e| bad(format!("{} (PTX): {e}", a.file.display())))?;
-    let launch = match (&a.grid, &a.block, loaded.header_launch) {
-        (g, b, h) if g.is_some() || b.is_some() || h.is_some() => {
-            let hg = h.map(|h| h.grid).unwrap_or([1, 1, 1]);
-            let hb = h.map(|h| h.block).unwrap_or([1, 1, 1]);
-            let grid = match g {
-                Some(s) => dims(s).map_err(|e| bad(format!("--grid {s}: {e}")))?,
-                None => hg,
-            };
-            let block = match b {
-                Some(s) => dims(s).map_err(|e| bad(format!("--block {s}: {e}")))?,
-                None => hb,
-            };
-            LaunchConfig { grid, block }
-        }
-        _ => return Err(bad(
+    let cli = a.launch.spec().map_err(bad)?;
+    let fk = weft_cuda::load_kernel(&a.file, &cli).map_err(|e| (e.exit_code(), e.to_string()))?;
+    print_notes(&fk.module);
+    let spec = fk.module.spec.clone();
+    let mut kernel = fk.kernel;
+    let launch = match fk.launch {
+        Some(l) => LaunchConfig {
+            grid: l.grid,
+            block: l.block,
+        },
+        None => return Err(bad(
             "no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)"
                 .into(),
         )),
@@ -179,25 +167,90 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
             ))
         })?)
     };
-    let specs: Vec<BufferSpec> = a
+    let src_params = fk.module.source.as_deref().and_then(|s| {
+        let short = demangle(&kernel.name);
+        source_params(s, short)
+    });
+    let source_names: Vec<String> = src_params
+        .as_ref()
+        .map(|v| v.iter().map(|p| p.name.clone()).collect())
+        .unwrap_or_default();
+    let mut specs: Vec<BufferSpec> = spec
         .buffers
         .iter()
         .map(|s| parse_buffer_spec(s))
         .collect::<Result<_, _>>()
         .map_err(|e| bad(format!("--buffer {e}")))?;
-    let scalars: Vec<(String, String)> = a
-        .args
-        .iter()
-        .map(|s| {
-            s.split_once('=')
-                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| bad(format!("--arg {s}: expected NAME=VALUE")))
-        })
-        .collect::<Result<_, _>>()?;
-    let src_params = loaded.source.as_deref().and_then(|s| {
-        let short = demangle(&kernel.name);
-        source_params(s, short)
-    });
+    // `__local` pointer parameters: a `--buffer` naming one gives its size.
+    let mut module = fk.module;
+    let local_idx = local_param_indices(&module, &kernel);
+    let ptx_names: Vec<String> = kernel.params.iter().map(|p| p.name.clone()).collect();
+    let names_of = |i: usize| -> Vec<String> {
+        let mut v = vec![ptx_names[i].clone(), format!("param_{i}"), i.to_string()];
+        if let Some(n) = source_names.get(i) {
+            v.push(n.clone());
+        }
+        v
+    };
+    let mut extra_locals = Vec::new();
+    specs.retain(
+        |b| match local_idx.iter().find(|&&i| names_of(i).contains(&b.name)) {
+            Some(&i) => {
+                let elem = b
+                    .elem
+                    .or_else(|| {
+                        src_params
+                            .as_ref()
+                            .and_then(|s| s.get(i))
+                            .and_then(|p| p.elem)
+                    })
+                    .map_or(4, |e| e.size() as u64);
+                extra_locals.push((b.name.clone(), (b.count as u64 * elem).max(1)));
+                false
+            }
+            None => true,
+        },
+    );
+    module.spec.locals.extend(extra_locals);
+    let locals = weft_cuda::frontend::attach_locals(
+        &module,
+        &mut kernel,
+        &source_names,
+        Some(&weft_cuda::LaunchConfig {
+            grid: launch.grid,
+            block: launch.block,
+        }),
+    );
+    let mut scalars: Vec<(String, String)> = spec.args.clone();
+    for l in &locals {
+        if l.defaulted {
+            eprintln!(
+                "weft: warning: __local parameter `{}` gets {} bytes per work-group (give --local {}=SIZE)",
+                l.name, l.bytes, l.name
+            );
+        }
+        scalars.push((format!("param_{}", l.param), l.offset.to_string()));
+    }
+    // GPUVerify's --kernel-args: values of the scalar parameters in order (`*`: left free).
+    if !spec.positional_args.is_empty() {
+        let scalar_params: Vec<usize> = (0..kernel.params.len())
+            .filter(|&i| {
+                !local_idx.contains(&i)
+                    && src_params
+                        .as_ref()
+                        .and_then(|s| s.get(i))
+                        .map_or(kernel.params[i].ty.bits != 64, |p| !p.pointer)
+            })
+            .collect();
+        for (v, &i) in spec.positional_args.iter().zip(&scalar_params) {
+            let bound = names_of(i)
+                .iter()
+                .any(|n| scalars.iter().any(|(s, _)| s == n));
+            if v != "*" && !bound {
+                scalars.push((format!("param_{i}"), v.clone()));
+            }
+        }
+    }
     let (args, buffers) = bind(&kernel, src_params.as_deref(), &specs, &scalars).map_err(bad)?;
     let opts = Options {
         schedule,
@@ -335,6 +388,29 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
         rate / 1e6
     );
     Ok(code)
+}
+
+/// Indices of the `__local` (`.ptr .shared`) pointer parameters of `kernel`.
+fn local_param_indices(m: &weft_cuda::FrontModule, kernel: &weft_ir::kernel::Kernel) -> Vec<usize> {
+    m.module
+        .function(&kernel.name)
+        .map(|f| {
+            f.params
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    p.ptr.as_ref().and_then(|a| a.space).is_some_and(|s| {
+                        matches!(
+                            s,
+                            weft_ptx::ast::StateSpace::Shared
+                                | weft_ptx::ast::StateSpace::SharedCta
+                        )
+                    })
+                })
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `_Z6kernelPi` → `kernel`.

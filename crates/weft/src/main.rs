@@ -8,6 +8,7 @@ mod cmd;
 mod hw;
 mod inputs;
 mod kernel_cmd;
+mod launch;
 mod out;
 
 use clap::{Parser, Subcommand};
@@ -30,7 +31,7 @@ enum Command {
     Sim(cmd::sim::Args),
     /// Run a CUDA/OpenCL/PTX kernel on the SIMT emulator; print buffers and findings.
     RunKernel(kernel_cmd::RunArgs),
-    /// Print the PTX a CUDA/OpenCL kernel compiles to (clang-19).
+    /// Compile, parse and lower a kernel; print its PTX (or --ir); exit 2 naming what is unsupported.
     Ptx(kernel_cmd::PtxArgs),
     /// List, show and export recorded litmus runs (the results database).
     Results(cmd::results::Args),
