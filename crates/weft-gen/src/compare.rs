@@ -1,0 +1,135 @@
+//! Structural comparison of two litmus tests up to register naming and the order of
+//! locations and parameters: what "the same test" means when weft's generated tests are
+//! checked against diy7's (issue acceptance: threads and condition equal up to registers).
+
+use std::collections::HashMap;
+
+use weft_ir::{Expr, Program, Prop, Stmt, StmtKind, Term};
+
+/// A canonical text of a program: threads (statements with locations by name and
+/// registers renamed in order of definition) and the condition's atoms, sorted.
+pub fn signature(p: &Program) -> String {
+    let mut out = String::new();
+    let mut maps: Vec<HashMap<u32, usize>> = Vec::new();
+    for t in &p.threads {
+        let mut map = HashMap::new();
+        out.push_str("thread\n");
+        stmts(p, &t.code, &mut map, &mut out, 1);
+        maps.push(map);
+    }
+    let mut atoms = Vec::new();
+    if let Some(c) = &p.condition {
+        out.push_str(c.quantifier.keyword());
+        out.push('\n');
+        conj(p, &c.prop, &maps, &mut atoms);
+    }
+    atoms.sort();
+    for a in atoms {
+        out.push_str(&a);
+        out.push('\n');
+    }
+    out
+}
+
+/// `Ok` when the two programs are the same test, otherwise the first differing line.
+pub fn same_test(a: &Program, b: &Program) -> Result<(), String> {
+    let (sa, sb) = (signature(a), signature(b));
+    if sa == sb {
+        return Ok(());
+    }
+    for (x, y) in sa.lines().zip(sb.lines()) {
+        if x != y {
+            return Err(format!("`{x}` differs from `{y}`\n--- left\n{sa}--- right\n{sb}"));
+        }
+    }
+    Err(format!("lengths differ\n--- left\n{sa}--- right\n{sb}"))
+}
+
+fn reg(map: &mut HashMap<u32, usize>, r: u32) -> String {
+    let n = map.len();
+    format!("r{}", map.entry(r).or_insert(n))
+}
+
+fn expr(p: &Program, e: &Expr, map: &mut HashMap<u32, usize>) -> String {
+    match e {
+        Expr::Int(i) => i.to_string(),
+        Expr::Reg(r) => reg(map, r.0),
+        Expr::Addr(l) => format!("&{}", p.loc(*l).name),
+        Expr::Un(op, a) => format!("{op:?}({})", expr(p, a, map)),
+        Expr::Bin(op, a, b) => format!("({} {op:?} {})", expr(p, a, map), expr(p, b, map)),
+    }
+}
+
+fn stmts(p: &Program, code: &[Stmt], map: &mut HashMap<u32, usize>, out: &mut String, d: usize) {
+    for s in code {
+        out.push_str(&"  ".repeat(d));
+        if let Some(g) = s.guard {
+            out.push_str(&format!("@{}{} ", if g.negated { "!" } else { "" }, reg(map, g.reg.0)));
+        }
+        match &s.kind {
+            StmtKind::Load(l) => {
+                let a = expr(p, &l.addr, map);
+                let r = reg(map, l.dst.0);
+                out.push_str(&format!("{r} = load {a} {:?}\n", l.attrs.order));
+            }
+            StmtKind::Store(st) => {
+                let a = expr(p, &st.addr, map);
+                let v = expr(p, &st.value, map);
+                out.push_str(&format!("store {a} {v} {:?}\n", st.attrs.order));
+            }
+            StmtKind::Fence(f) => out.push_str(&format!("fence {:?} {:?}\n", f.kind, f.attrs.order)),
+            StmtKind::Assign { dst, value } => {
+                let v = expr(p, value, map);
+                let r = reg(map, dst.0);
+                out.push_str(&format!("{r} = {v}\n"));
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let c = expr(p, cond, map);
+                out.push_str(&format!("if {c}\n"));
+                stmts(p, then_branch, map, out, d + 1);
+                if !else_branch.is_empty() {
+                    out.push_str(&"  ".repeat(d));
+                    out.push_str("else\n");
+                    stmts(p, else_branch, map, out, d + 1);
+                }
+            }
+            other => out.push_str(&format!("{other:?}\n")),
+        }
+    }
+}
+
+fn term(p: &Program, t: &Term, maps: &[HashMap<u32, usize>]) -> String {
+    match t {
+        Term::Reg { thread, reg } => {
+            let r = maps
+                .get(*thread)
+                .and_then(|m| m.get(&reg.0))
+                .map(|i| format!("r{i}"))
+                .unwrap_or_else(|| format!("?{}", reg.0));
+            format!("{thread}:{r}")
+        }
+        Term::Mem { loc, index } => format!("[{}+{index}]", p.loc(*loc).name),
+        Term::Int(i) => i.to_string(),
+        Term::Addr(l) => format!("&{}", p.loc(*l).name),
+    }
+}
+
+fn conj(p: &Program, prop: &Prop, maps: &[HashMap<u32, usize>], out: &mut Vec<String>) {
+    match prop {
+        Prop::And(a, b) => {
+            conj(p, a, maps, out);
+            conj(p, b, maps, out);
+        }
+        Prop::Cmp(a, op, b) => out.push(format!(
+            "{} {} {}",
+            term(p, a, maps),
+            op.symbol(),
+            term(p, b, maps)
+        )),
+        other => out.push(format!("{other:?}")),
+    }
+}

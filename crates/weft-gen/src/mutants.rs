@@ -1,0 +1,1 @@
+//! MC-Mutants (paper 001 §3.1).
