@@ -72,7 +72,7 @@ pub fn loc_name(i: usize) -> String {
 
 /// Whether `b` may follow `a` in a cycle (diy7's composition rules, learnt from its output:
 /// two program-order or fence edges never follow each other, nor two dependencies; two
-/// communications only when the second is a read-from).
+/// external communications only when the second is a read-from).
 pub fn composable(a: &Edge, b: &Edge) -> bool {
     if a.tgt != b.src {
         return false;
@@ -85,7 +85,11 @@ pub fn composable(a: &Edge, b: &Edge) -> bool {
     match (a.class(), b.class()) {
         (0 | 2, 0 | 2) => false,
         (1, 1) => false,
-        (3, 3) => matches!(b.kind, Kind::Com { com: Com::Rf, .. }),
+        (3, 3) => {
+            let co = |e: &Edge| matches!(e.kind, Kind::Com { com: Com::Co, .. });
+            !(co(a) && co(b))
+                && (!a.is_ext() || !b.is_ext() || matches!(b.kind, Kind::Com { com: Com::Rf, .. }))
+        }
         _ => true,
     }
 }
@@ -174,6 +178,16 @@ impl Cycle {
             return false;
         }
         let lay = self.layout();
+        // A location is accessed either only atomically or only plainly.
+        let plain = |a: Option<Ann>| matches!(a, None | Some(Ann::Na));
+        for l in 0..lay.nlocs {
+            let mut kinds = lay.events.iter().filter(|e| e.loc == l).map(|e| plain(e.ann));
+            if let Some(k0) = kinds.next() {
+                if kinds.any(|k| k != k0) {
+                    return false;
+                }
+            }
+        }
         for t in &lay.threads {
             let mut runs: Vec<usize> = Vec::new();
             for (k, &ev) in t.iter().enumerate() {
@@ -324,6 +338,28 @@ impl Cycle {
             finals,
             regions,
         }
+    }
+
+    /// The cycle with every edge carrying the annotations its events end up with, so that
+    /// `Rfe` between two `Rlx` events and `RfeRlxRlx` give the same test.
+    pub fn annotated(&self) -> Cycle {
+        let n = self.edges.len();
+        let lay = self.layout();
+        let any = lay.events.iter().any(|e| !matches!(e.ann, None | Some(Ann::Na)));
+        let edges = (0..n)
+            .map(|i| {
+                let mut e = self.edges[i];
+                if any {
+                    let (a, b) = (lay.events[i].ann, lay.events[(i + 1) % n].ann);
+                    if a.is_some() || b.is_some() {
+                        e.src_ann = Some(a.unwrap_or(Ann::Na));
+                        e.tgt_ann = Some(b.unwrap_or(Ann::Na));
+                    }
+                }
+                e
+            })
+            .collect();
+        Cycle { edges }
     }
 
     /// The edges written with spaces.

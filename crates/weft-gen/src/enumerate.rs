@@ -49,6 +49,7 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
         }
     }
     let mut out: BTreeMap<Vec<Edge>, Generated> = BTreeMap::new();
+    let mut tests = std::collections::HashSet::new();
     for (relax, safe) in &pools {
         let mut alphabet: Vec<Edge> = relax.clone();
         for s in safe {
@@ -76,6 +77,10 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
                 continue;
             };
             if !c.diy_valid() {
+                continue;
+            }
+            // Two cycles differing only in annotations their neighbours imply are one test.
+            if !tests.insert(c.annotated().rotation_key()) {
                 continue;
             }
             let used_safe: Vec<Edge> =

@@ -260,18 +260,21 @@ fn fallback_name(c: &Cycle) -> String {
 }
 
 /// Chooses the rotation diy7 builds the test from and names it: among the rotations that
-/// start at a thread start and belong to a named family, the one with the least name.
+/// start at a thread start and belong to a named family, the one whose threads' lengths
+/// come least in order, then the least name with dependencies ordered addr, data, ctrl.
 pub fn normalise(c: &Cycle) -> (Cycle, String) {
-    let mut best: Option<(String, Cycle)> = None;
+    let mut best: Option<((Vec<usize>, String, String), Cycle)> = None;
     for r in c.thread_rotations() {
         if let Some(n) = name_of(&r) {
-            if best.as_ref().is_none_or(|(b, _)| n < *b) {
-                best = Some((n, r));
+            let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
+            let k = (lens, n.replace("ctrl", "dz"), n);
+            if best.as_ref().is_none_or(|(b, _)| k < *b) {
+                best = Some((k, r));
             }
         }
     }
     match best {
-        Some((n, r)) => (r, n),
+        Some(((_, _, n), r)) => (r, n),
         None => {
             let mut best: Option<(String, Cycle)> = None;
             for r in c.thread_rotations() {
