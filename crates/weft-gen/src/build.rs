@@ -136,6 +136,9 @@ fn placements(c: &Cycle, lay: &Layout, target: Target, opts: &BuildOptions) -> V
         }
         ids[t] = (w, cta, gpu);
     }
+    // Name the warp level only when two threads share a warp, or when two threads share a
+    // CTA (so that the printers say they are in different warps of it).
+    let share_warp = (0..nt).any(|a| (0..nt).any(|b| a != b && ids[a].1 == ids[b].1 && ids[a].2 == ids[b].2));
     ids.into_iter()
         .map(|(w, c, g)| match target {
             Target::Vulkan => Placement::new(vec![
@@ -145,10 +148,10 @@ fn placements(c: &Cycle, lay: &Layout, target: Target, opts: &BuildOptions) -> V
             ]),
             Target::OpenCl => Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, g)]),
             Target::Ptx => {
-                if w > 0 || c > 0 || g > 0 {
+                if share_warp {
                     Placement::new(vec![(Scope::Warp, w), (Scope::Cta, c), (Scope::Gpu, g)])
                 } else {
-                    Placement::new(vec![(Scope::Warp, 0), (Scope::Cta, 0), (Scope::Gpu, 0)])
+                    Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, g)])
                 }
             }
             Target::WebGpu => Placement::new(vec![(Scope::Cta, c)]),
@@ -478,7 +481,7 @@ fn access_attrs(
                     target.name()
                 )));
             }
-            if matches!(ev.cache, Some(CacheOp::Ca) | Some(CacheOp::Cg)) {
+            if matches!(ev.cache, Some(CacheOp::Ca) | Some(CacheOp::Cg)) || ev.volatile {
                 a.ty = Some(DataType::S32);
             }
         }

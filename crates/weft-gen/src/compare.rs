@@ -17,6 +17,30 @@ pub fn signature(p: &Program) -> String {
         stmts(p, &t.code, &mut map, &mut out, 1);
         maps.push(map);
     }
+    // Scope tree: which pairs of threads share a warp, a CTA, a GPU.
+    for a in 0..p.threads.len() {
+        for b in a + 1..p.threads.len() {
+            let (pa, pb) = (&p.threads[a].placement, &p.threads[b].placement);
+            if !pa.levels.is_empty() || !pb.levels.is_empty() {
+                let share: Vec<bool> = [weft_ir::Scope::Warp, weft_ir::Scope::Cta, weft_ir::Scope::Gpu]
+                    .iter()
+                    .map(|s| pa.same_instance(pb, *s))
+                    .collect();
+                out.push_str(&format!("share {a} {b} {share:?}\n"));
+            }
+        }
+    }
+    // Memory map.
+    let mut spaces: Vec<String> = p
+        .locations
+        .iter()
+        .map(|l| format!("{}: {}", l.name, l.space.name()))
+        .collect();
+    spaces.sort();
+    for s in spaces {
+        out.push_str(&s);
+        out.push('\n');
+    }
     let mut atoms = Vec::new();
     if let Some(c) = &p.condition {
         out.push_str(c.quantifier.keyword());
@@ -45,6 +69,10 @@ pub fn same_test(a: &Program, b: &Program) -> Result<(), String> {
     Err(format!("lengths differ\n--- left\n{sa}--- right\n{sb}"))
 }
 
+fn attrs(a: &weft_ir::MemAttrs) -> String {
+    format!("{:?} {:?} {:?} vol={}", a.order, a.scope, a.cache, a.volatile)
+}
+
 fn reg(map: &mut HashMap<u32, usize>, r: u32) -> String {
     let n = map.len();
     format!("r{}", map.entry(r).or_insert(n))
@@ -70,14 +98,14 @@ fn stmts(p: &Program, code: &[Stmt], map: &mut HashMap<u32, usize>, out: &mut St
             StmtKind::Load(l) => {
                 let a = expr(p, &l.addr, map);
                 let r = reg(map, l.dst.0);
-                out.push_str(&format!("{r} = load {a} {:?}\n", l.attrs.order));
+                out.push_str(&format!("{r} = load {a} {}\n", attrs(&l.attrs)));
             }
             StmtKind::Store(st) => {
                 let a = expr(p, &st.addr, map);
                 let v = expr(p, &st.value, map);
-                out.push_str(&format!("store {a} {v} {:?}\n", st.attrs.order));
+                out.push_str(&format!("store {a} {v} {}\n", attrs(&st.attrs)));
             }
-            StmtKind::Fence(f) => out.push_str(&format!("fence {:?} {:?}\n", f.kind, f.attrs.order)),
+            StmtKind::Fence(f) => out.push_str(&format!("fence {:?} {}\n", f.kind, attrs(&f.attrs))),
             StmtKind::Assign { dst, value } => {
                 let v = expr(p, value, map);
                 let r = reg(map, dst.0);

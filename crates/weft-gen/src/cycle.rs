@@ -316,9 +316,10 @@ impl Cycle {
                     if !e.is_com() && !matches!(e.kind, Kind::Fence(..)) {
                         scope = scope.or(e.quals.scope);
                     }
-                    cache = cache.or(e.quals.cache.map(|c| c.op()));
-                    volatile |= e.quals.volatile;
                 }
+                // Cache operators and volatile qualify the event an edge leads to.
+                cache = inc.quals.cache.map(|c| c.op());
+                volatile = inc.quals.volatile;
                 Event {
                     dir: out.src,
                     loc: locs[i],
