@@ -101,11 +101,55 @@ fn c_order(a: Option<Ann>) -> Order {
 fn fence_order(f: FenceName) -> Order {
     match f {
         FenceName::Sc | FenceName::Membar => Order::SeqCst,
+        FenceName::Bar => Order::AcqRel,
         FenceName::Acq => Order::Acquire,
         FenceName::Rel => Order::Release,
         FenceName::AR => Order::AcqRel,
         FenceName::Rlx => Order::Relaxed,
         FenceName::Con => Order::Consume,
+    }
+}
+
+/// Whether the placement qualifiers of a cycle's external communications can all hold:
+/// the edge closing the cycle (last thread to thread 0) must name the scope those two
+/// threads end up sharing.
+pub fn placement_consistent(c: &Cycle, default: Scope) -> bool {
+    let lay = c.layout();
+    let places = placements(c, &lay, Target::Vulkan, &BuildOptions {
+        default_placement: default,
+        ..BuildOptions::default()
+    });
+    let nt = lay.threads.len();
+    let mut ok = true;
+    for t in 0..nt {
+        let e = &c.edges[*lay.threads[t].last().unwrap()];
+        let u = (t + 1) % nt;
+        let want = normal(e.quals.scope.unwrap_or(default));
+        let got = narrowest_shared(&places[t], &places[u]);
+        ok &= want == got;
+    }
+    ok
+}
+
+fn normal(s: Scope) -> Scope {
+    match s {
+        Scope::Thread => Scope::Warp,
+        Scope::QueueFamily => Scope::Gpu,
+        s => s,
+    }
+}
+
+fn narrowest_shared(a: &Placement, b: &Placement) -> Scope {
+    let (wa, ca, ga) = (a.levels[0].1, a.levels[1].1, a.levels[2].1);
+    let (wb, cb, gb) = (b.levels[0].1, b.levels[1].1, b.levels[2].1);
+    if ga != gb {
+        Scope::System
+    } else if ca != cb {
+        Scope::Gpu
+    } else if wa != wb {
+        Scope::Cta
+    } else {
+        Scope::Warp
     }
 }
 
@@ -154,7 +198,7 @@ fn placements(c: &Cycle, lay: &Layout, target: Target, opts: &BuildOptions) -> V
                     Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, g)])
                 }
             }
-            Target::WebGpu => Placement::new(vec![(Scope::Cta, c)]),
+            Target::WebGpu => Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, 0)]),
             Target::C => Placement::default(),
         })
         .collect()
@@ -189,6 +233,11 @@ pub fn build(
     }
     if target == Target::WebGpu {
         check_webgpu(c, &lay)?;
+    }
+    if target != Target::C && !placement_consistent(c, opts.default_placement) {
+        return Err(BuildError(
+            "the placement qualifiers of the communications contradict each other".into(),
+        ));
     }
     let places = placements(c, &lay, target, opts);
     // Shared memory is per CTA: every thread touching a shared location must share a CTA.
@@ -275,15 +324,36 @@ pub fn build(
                         if gpu {
                             attrs.scope = Some(e.quals.scope.unwrap_or(opts.default_scope));
                         }
-                        push(
-                            &mut blocks,
+                        let stmt = if f == FenceName::Bar {
+                            if target == Target::C {
+                                return Err(BuildError("C has no execution barriers".into()));
+                            }
+                            // A CTA/workgroup barrier; WebGPU's storage barrier covers
+                            // storage (global) memory with acquire-release semantics.
+                            let (battrs, spaces) = if target == Target::WebGpu {
+                                (
+                                    MemAttrs::scoped(Order::AcqRel, Scope::Cta),
+                                    vec![MemSpace::Global],
+                                )
+                            } else {
+                                (MemAttrs::default(), Vec::new())
+                            };
+                            StmtKind::Barrier(weft_ir::Barrier {
+                                kind: weft_ir::BarrierKind::Sync,
+                                scope: Scope::Cta,
+                                id: Expr::Int(0),
+                                operands: Vec::new(),
+                                attrs: battrs,
+                                spaces,
+                            })
+                        } else {
                             StmtKind::Fence(Fence {
                                 kind,
                                 attrs,
                                 spaces: Vec::new(),
-                            }),
-                            guard,
-                        );
+                            })
+                        };
+                        push(&mut blocks, stmt, guard);
                     }
                     Kind::Dp(dk, _) => {
                         let src = ev_reg[t[k - 1]].expect("dependency from a read");
@@ -487,6 +557,7 @@ fn access_attrs(
         }
         Target::WebGpu => {
             a.order = Order::Relaxed;
+            a.scope = Some(Scope::Gpu);
         }
     }
     Ok(a)
@@ -502,9 +573,10 @@ fn check_webgpu(c: &Cycle, lay: &Layout) -> Result<(), BuildError> {
                     "WebGPU tests have no dependencies (GPUHarbor's subset)".into(),
                 ))
             }
-            Kind::Fence(..) => {
+            Kind::Fence(f, _) if f != FenceName::Bar => {
                 return Err(BuildError(
-                    "WebGPU's model has no fences (GPUHarbor's subset)".into(),
+                    "WebGPU's model has no fences but workgroup barriers (GPUHarbor's subset)"
+                        .into(),
                 ))
             }
             _ => {}

@@ -64,7 +64,8 @@ impl DpKind {
 }
 
 /// A fence kind: diy7's C fences (`FenceSc` = `atomic_thread_fence(memory_order_seq_cst)`)
-/// and, for GPU targets, PTX's legacy `membar` (weft extension).
+/// and, for GPU targets, PTX's legacy `membar` and the CTA/workgroup execution barrier
+/// `Bar` (`bar.sync 0`, WGSL `workgroupBarrier`/`storageBarrier`) (weft extensions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FenceName {
     Sc,
@@ -74,10 +75,11 @@ pub enum FenceName {
     Rlx,
     Con,
     Membar,
+    Bar,
 }
 
 impl FenceName {
-    pub const ALL: [FenceName; 7] = [
+    pub const ALL: [FenceName; 8] = [
         FenceName::Sc,
         FenceName::Acq,
         FenceName::Rel,
@@ -85,6 +87,7 @@ impl FenceName {
         FenceName::Rlx,
         FenceName::Con,
         FenceName::Membar,
+        FenceName::Bar,
     ];
 
     pub fn name(self) -> &'static str {
@@ -96,6 +99,7 @@ impl FenceName {
             FenceName::Rlx => "Rlx",
             FenceName::Con => "Con",
             FenceName::Membar => "Membar",
+            FenceName::Bar => "Bar",
         }
     }
 }
@@ -349,7 +353,7 @@ impl Edge {
         }
         if let Some(rest) = s.strip_prefix("Fence") {
             for f in FenceName::ALL {
-                if f == FenceName::Membar {
+                if matches!(f, FenceName::Membar | FenceName::Bar) {
                     continue;
                 }
                 if let Some(r) = rest.strip_prefix(f.name()) {
@@ -363,17 +367,19 @@ impl Edge {
             }
             return Err("expected FenceSc, FenceAcq, FenceRel, FenceAR, FenceRlx or FenceCon, then s or d, then two of R/W".into());
         }
-        if let Some(r) = s.strip_prefix("Membar") {
-            let rb = r.as_bytes();
-            if rb.len() >= 3 {
-                if let (Some(l), Some(a), Some(c)) = (loc(rb[0]), dir(rb[1]), dir(rb[2])) {
-                    return mk(Kind::Fence(FenceName::Membar, l), a, c, &r[3..]);
+        for (p, f) in [("Membar", FenceName::Membar), ("Bar", FenceName::Bar)] {
+            if let Some(r) = s.strip_prefix(p) {
+                let rb = r.as_bytes();
+                if rb.len() >= 3 {
+                    if let (Some(l), Some(a), Some(c)) = (loc(rb[0]), dir(rb[1]), dir(rb[2])) {
+                        return mk(Kind::Fence(f, l), a, c, &r[3..]);
+                    }
                 }
+                return Err(format!("expected {p}, then s or d, then two of R/W"));
             }
-            return Err("expected Membar, then s or d, then two of R/W".into());
         }
         let _ = b;
-        Err("unknown edge (expected Po, Dp, Fence, Membar, Rf, Fr, Co or Ws edges)".into())
+        Err("unknown edge (expected Po, Dp, Fence, Membar, Bar, Rf, Fr, Co or Ws edges)".into())
     }
 
     /// Parses a whitespace- or comma-separated list of edges.
@@ -455,8 +461,8 @@ impl fmt::Display for Edge {
             Kind::Po(lc) => write!(f, "Po{}{}{}", l(lc), self.src.letter(), self.tgt.letter())?,
             Kind::Dp(k, lc) => write!(f, "Dp{}{}{}", k.name(), l(lc), self.tgt.letter())?,
             Kind::Fence(n, lc) => {
-                if n == FenceName::Membar {
-                    write!(f, "Membar")?;
+                if matches!(n, FenceName::Membar | FenceName::Bar) {
+                    write!(f, "{}", n.name())?;
                 } else {
                     write!(f, "Fence{}", n.name())?;
                 }
@@ -504,6 +510,7 @@ mod tests {
             "FreRlxRlx",
             "Rfe.cta",
             "MembardWW.gpu",
+            "BardWR",
             "PodWR.shared.cg",
         ] {
             assert_eq!(Edge::parse(s).unwrap().to_string(), s);

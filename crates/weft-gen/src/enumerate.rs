@@ -23,6 +23,8 @@ pub struct Spec {
     pub mix: bool,
     /// With `mix`, at most this many kinds of relaxed edges per cycle.
     pub max_relax: usize,
+    /// Placement of threads joined by an unqualified communication (GPU cycles).
+    pub placement: weft_ir::Scope,
 }
 
 /// One generated test: the cycle in the rotation the test is built from, its name, and
@@ -77,6 +79,11 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
                 continue;
             };
             if !c.diy_valid() {
+                continue;
+            }
+            if c.edges.iter().any(|e| e.quals.scope.is_some())
+                && !crate::build::placement_consistent(&c, spec.placement)
+            {
                 continue;
             }
             // Two cycles differing only in annotations their neighbours imply are one test.

@@ -112,6 +112,7 @@ fn base_word(e: &Edge) -> String {
                 FenceName::Rlx => "fencerlx",
                 FenceName::Con => "fencecon",
                 FenceName::Membar => "membar",
+                FenceName::Bar => "bar",
             };
             format!("{w}{}", s(l))
         }

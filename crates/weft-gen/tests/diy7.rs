@@ -25,6 +25,7 @@ fn spec_of(cmd: &str) -> Spec {
         nprocs: 4,
         mix: false,
         max_relax: 100,
+        placement: weft_ir::Scope::Gpu,
     };
     let mut i = 0;
     while i < w.len() {

@@ -175,6 +175,7 @@ pub fn run(args: Args) -> i32 {
         nprocs: args.nprocs,
         mix: args.mix || args.max_relax.is_some(),
         max_relax: args.max_relax.unwrap_or(usize::MAX),
+        placement: opts.default_placement,
     };
     let tests = enumerate(&spec);
     // Build everything first so that nothing is half-written on error.
