@@ -110,81 +110,87 @@ fn fence_order(f: FenceName) -> Order {
     }
 }
 
-/// Whether the placement qualifiers of a cycle's external communications can all hold:
-/// the edge closing the cycle (last thread to thread 0) must name the scope those two
-/// threads end up sharing.
+/// Whether the placement qualifiers of a cycle's external communications can all hold.
 pub fn placement_consistent(c: &Cycle, default: Scope) -> bool {
-    let lay = c.layout();
-    let places = placements(c, &lay, Target::Vulkan, &BuildOptions {
-        default_placement: default,
-        ..BuildOptions::default()
-    });
-    let nt = lay.threads.len();
-    let mut ok = true;
-    for t in 0..nt {
-        let e = &c.edges[*lay.threads[t].last().unwrap()];
-        let u = (t + 1) % nt;
-        let want = normal(e.quals.scope.unwrap_or(default));
-        let got = narrowest_shared(&places[t], &places[u]);
-        ok &= want == got;
-    }
-    ok
+    groups(c, &c.layout(), default).is_some()
 }
 
-fn normal(s: Scope) -> Scope {
+fn level(s: Scope) -> usize {
     match s {
-        Scope::Thread => Scope::Warp,
-        Scope::QueueFamily => Scope::Gpu,
-        s => s,
+        Scope::Thread | Scope::Warp => 0,
+        Scope::Cta => 1,
+        Scope::QueueFamily | Scope::Gpu => 2,
+        Scope::System => 3,
     }
 }
 
-fn narrowest_shared(a: &Placement, b: &Placement) -> Scope {
-    let (wa, ca, ga) = (a.levels[0].1, a.levels[1].1, a.levels[2].1);
-    let (wb, cb, gb) = (b.levels[0].1, b.levels[1].1, b.levels[2].1);
-    if ga != gb {
-        Scope::System
-    } else if ca != cb {
-        Scope::Gpu
-    } else if wa != wb {
-        Scope::Cta
-    } else {
-        Scope::Warp
+fn find(parent: &mut [usize], x: usize) -> usize {
+    let mut r = x;
+    while parent[r] != r {
+        r = parent[r];
     }
+    parent[x] = r;
+    r
 }
 
-/// Placement of each thread from the placement qualifiers of the external communication
-/// edges: consecutive threads share the scope instance the edge names.
-fn placements(c: &Cycle, lay: &Layout, target: Target, opts: &BuildOptions) -> Vec<Placement> {
+/// For each thread, its warp, CTA and GPU group: an external communication qualified
+/// with scope `s` joins its two threads at `s` and every wider level and separates them
+/// below `s`. `None` when the qualifiers contradict each other.
+fn groups(c: &Cycle, lay: &Layout, default: Scope) -> Option<Vec<[u32; 3]>> {
     let nt = lay.threads.len();
-    // ids[t] = (warp, cta, gpu) counters.
-    let mut ids: Vec<(u32, u32, u32)> = vec![(0, 0, 0); nt];
-    let (mut w, mut cta, mut gpu) = (0u32, 0u32, 0u32);
-    for t in 0..nt {
-        if t > 0 {
-            let e = &c.edges[*lay.threads[t - 1].last().unwrap()];
-            let p = e.quals.scope.unwrap_or(opts.default_placement);
-            match p {
-                Scope::Thread | Scope::Warp => {}
-                Scope::Cta => w += 1,
-                Scope::QueueFamily | Scope::Gpu => {
-                    w += 1;
-                    cta += 1;
-                }
-                Scope::System => {
-                    w += 1;
-                    cta += 1;
-                    gpu += 1;
-                }
+    let links: Vec<(usize, usize, usize)> = (0..nt)
+        .map(|t| {
+            let e = &c.edges[*lay.threads[t].last().unwrap()];
+            (t, (t + 1) % nt, level(e.quals.scope.unwrap_or(default)))
+        })
+        .collect();
+    let mut ids = vec![[0u32; 3]; nt];
+    for (lv, slot) in [(0usize, 0usize), (1, 1), (2, 2)] {
+        let mut parent: Vec<usize> = (0..nt).collect();
+        for &(a, b, l) in &links {
+            if l <= lv {
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                parent[ra] = rb;
             }
         }
-        ids[t] = (w, cta, gpu);
+        for &(a, b, l) in &links {
+            if l > lv && find(&mut parent, a) == find(&mut parent, b) {
+                return None;
+            }
+        }
+        let mut names: Vec<usize> = Vec::new();
+        for (t, id) in ids.iter_mut().enumerate() {
+            let r = find(&mut parent, t);
+            let k = match names.iter().position(|&x| x == r) {
+                Some(k) => k,
+                None => {
+                    names.push(r);
+                    names.len() - 1
+                }
+            };
+            id[slot] = k as u32;
+        }
     }
-    // Name the warp level only when two threads share a warp, or when two threads share a
-    // CTA (so that the printers say they are in different warps of it).
-    let share_warp = (0..nt).any(|a| (0..nt).any(|b| a != b && ids[a].1 == ids[b].1 && ids[a].2 == ids[b].2));
-    ids.into_iter()
-        .map(|(w, c, g)| match target {
+    Some(ids)
+}
+
+/// Placement of each thread in the scope tree of `target`.
+fn placements(
+    c: &Cycle,
+    lay: &Layout,
+    target: Target,
+    opts: &BuildOptions,
+) -> Result<Vec<Placement>, BuildError> {
+    let ids = groups(c, lay, opts.default_placement).ok_or_else(|| {
+        BuildError("the placement qualifiers of the communications contradict each other".into())
+    })?;
+    let nt = ids.len();
+    // Name the warp level only when two threads share a warp: without it, threads of one
+    // CTA are in different warps (Dat3M's PTX dialect has no warp level).
+    let share_warp = (0..nt).any(|a| (0..nt).any(|b| a != b && ids[a] == ids[b]));
+    Ok(ids
+        .into_iter()
+        .map(|[w, c, g]| match target {
             Target::Vulkan => Placement::new(vec![
                 (Scope::Warp, w),
                 (Scope::Cta, c),
@@ -201,7 +207,7 @@ fn placements(c: &Cycle, lay: &Layout, target: Target, opts: &BuildOptions) -> V
             Target::WebGpu => Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, 0)]),
             Target::C => Placement::default(),
         })
-        .collect()
+        .collect())
 }
 
 /// Builds the test of a cycle (in its own rotation) for `target`, named `name`.
@@ -234,12 +240,7 @@ pub fn build(
     if target == Target::WebGpu {
         check_webgpu(c, &lay)?;
     }
-    if target != Target::C && !placement_consistent(c, opts.default_placement) {
-        return Err(BuildError(
-            "the placement qualifiers of the communications contradict each other".into(),
-        ));
-    }
-    let places = placements(c, &lay, target, opts);
+    let places = placements(c, &lay, target, opts)?;
     // Shared memory is per CTA: every thread touching a shared location must share a CTA.
     for l in 0..lay.nlocs {
         if lay.regions[l] == Region::Shared {
@@ -323,6 +324,9 @@ pub fn build(
                         };
                         if gpu {
                             attrs.scope = Some(e.quals.scope.unwrap_or(opts.default_scope));
+                        }
+                        if target == Target::Vulkan {
+                            attrs.vulkan.sem_classes = vec![0];
                         }
                         let stmt = if f == FenceName::Bar {
                             if target == Target::C {
@@ -537,9 +541,10 @@ fn access_attrs(
             a.cache = ev.cache;
             a.volatile = ev.volatile;
             if target == Target::Vulkan {
+                // Every location is in storage class 0; acquire/release semantics cover it.
                 a.vulkan.storage_class = Some(0);
-                if order.is_atomic() {
-                    a.vulkan.nonpriv = false;
+                if order.is_atomic() && order != Order::Relaxed {
+                    a.vulkan.sem_classes = vec![0];
                 }
             }
             if lay.regions[ev.loc] == Region::Shared && target == Target::Ptx {

@@ -307,8 +307,6 @@ impl Cycle {
                 let out = &self.edges[i];
                 let ann = out.src_ann.or(inc.tgt_ann);
                 let mut scope = None;
-                let mut cache = None;
-                let mut volatile = false;
                 for e in [inc, out] {
                     if let Some(r) = e.quals.region {
                         regions[locs[i]] = r;
@@ -318,8 +316,8 @@ impl Cycle {
                     }
                 }
                 // Cache operators and volatile qualify the event an edge leads to.
-                cache = inc.quals.cache.map(|c| c.op());
-                volatile = inc.quals.volatile;
+                let cache = inc.quals.cache.map(|c| c.op());
+                let volatile = inc.quals.volatile;
                 Event {
                     dir: out.src,
                     loc: locs[i],
