@@ -126,3 +126,38 @@ fn extension_operators() {
     );
     assert!(weaken_scope(&narrowed).is_err());
 }
+
+#[test]
+fn stored_mutants_carry_their_webgpu_verdicts() {
+    // tests/corpus/gpuharbor/mc-mutants holds the 6 coherence conformance tests and the
+    // 32 mutants (written by `weft gen --mutants tests/corpus/gpuharbor -o ...`); each
+    // meta file's verdict must agree with the model: conformance forbidden, mutants allowed.
+    let dir = corpus().join("mc-mutants");
+    let (mut conf, mut mutants) = (0, 0);
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let n = p.file_name().unwrap().to_string_lossy().to_string();
+        if !n.ends_with(".json") || n.ends_with(".meta.json") {
+            continue;
+        }
+        let prog = weft_litmus::parse(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let meta: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(p.with_extension("meta.json")).unwrap(),
+        )
+        .unwrap();
+        let v = if allowed(&prog) { "allowed" } else { "forbidden" };
+        assert_eq!(meta["webgpu_model"], v, "{n}");
+        match meta["role"].as_str().unwrap() {
+            "conformance" => {
+                conf += 1;
+                assert_eq!(v, "forbidden", "{n}");
+            }
+            _ => {
+                mutants += 1;
+                assert_eq!(v, "allowed", "{n}");
+                assert!(meta["paired_with"].is_string(), "{n}");
+            }
+        }
+    }
+    assert_eq!((conf, mutants), (6, 32));
+}

@@ -52,6 +52,11 @@ pub struct Args {
     /// Model for --check (bundled name or .cat path).
     #[arg(short = 'm', long)]
     model: Option<String>,
+    /// MC-Mutants: read GPUHarbor's conformance tests (weft names, JSON) from this
+    /// directory and write its 32 tuning mutants and the coherence conformance tests into
+    /// -o DIR, each with a .meta.json (pairing, operator, target, webgpu verdict).
+    #[arg(long, conflicts_with_all = ["cycle", "relax", "safe"])]
+    mutants: Option<PathBuf>,
 }
 
 fn target_of(f: Format) -> Target {
@@ -109,6 +114,9 @@ pub fn run(args: Args) -> i32 {
         None
     };
     let target = target_of(format);
+    if let Some(src) = &args.mutants {
+        return mutants(src, args.out.as_deref());
+    }
     if let Some(text) = &args.cycle {
         let c = match Cycle::parse(text) {
             Ok(c) => c,
@@ -274,4 +282,127 @@ fn verdict(p: &weft_ir::Program, m: &weft_cat::Model) -> Result<&'static str, St
     };
     let r = weft_sim::simulate(p, m, &opts).map_err(|e| e.to_string())?;
     Ok(if r.validated { "allowed" } else { "forbidden" })
+}
+
+/// `weft gen --mutants SRC -o DIR`.
+fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> i32 {
+    use weft_gen::mutants::{coherency_test, gpuharbor_mutants, COHERENCY};
+    let Some(out) = out else {
+        eprintln!("weft gen: --mutants needs -o DIR");
+        return exit::BAD_INPUT;
+    };
+    let mut errors = Vec::new();
+    let load = |name: &str| -> Option<weft_ir::Program> {
+        let path = src.join(format!("{name}.json"));
+        crate::inputs::load(&path).ok()
+    };
+    let ms = match gpuharbor_mutants(&load) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("weft gen: {}: {e}", src.display());
+            return exit::BAD_INPUT;
+        }
+    };
+    let model = match weft_sim::models::load("webgpu") {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("weft gen: cannot load the webgpu model: {}", e.render());
+            return exit::INTERNAL;
+        }
+    };
+    // (program, meta) pairs, all built before anything is written.
+    let mut files: Vec<(weft_ir::Program, serde_json::Value)> = Vec::new();
+    for (plain, name, gname) in COHERENCY {
+        let Some(p) = load(plain) else {
+            errors.push(format!("missing {plain}.json"));
+            continue;
+        };
+        match coherency_test(&p, name) {
+            Ok(q) => files.push((
+                q,
+                serde_json::json!({
+                    "test": name,
+                    "gpuharbor_name": gname,
+                    "role": "conformance",
+                    "operator": "aliasing (x and y name one location, writes renumbered)",
+                    "built_from": plain,
+                }),
+            )),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    for m in ms {
+        files.push((
+            m.program.clone(),
+            serde_json::json!({
+                "test": m.name,
+                "gpuharbor_name": m.gpuharbor_name,
+                "role": "mutant",
+                "paired_with": m.paired_with,
+                "operator": m.operator.name(),
+                "target": m.target.name(),
+            }),
+        ));
+    }
+    if !errors.is_empty() {
+        for e in errors {
+            eprintln!("weft gen: {e}");
+        }
+        return exit::BAD_INPUT;
+    }
+    let mut written = Vec::new();
+    for (p, mut meta) in files {
+        let v = match verdict(&p, &model) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("weft gen: {}: simulation failed: {e}", p.name);
+                return exit::INTERNAL;
+            }
+        };
+        let sc = weft_litmus::classify::classify(&p)
+            .map(|c| c.class_of_prop(&p.condition.as_ref().map(|c| c.prop.clone()).unwrap_or(weft_ir::Prop::True)).name())
+            .unwrap_or("unknown");
+        meta["source"] = serde_json::json!({
+            "paper": "001",
+            "title": "Levine et al., GPUHarbor: Testing GPU Memory Consistency at Large, ISSTA 2023",
+            "section": "3.1 (MC-Mutants)",
+        });
+        meta["webgpu_model"] = serde_json::json!(v);
+        meta["sc_class"] = serde_json::json!(sc);
+        meta["generator"] = serde_json::json!("weft gen --mutants");
+        let text = match weft_litmus::print(&p, Format::Json) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("weft gen: {}: {e}", p.name);
+                return exit::INTERNAL;
+            }
+        };
+        written.push((p.name.clone(), text, meta));
+    }
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("weft gen: cannot create {}: {e}", out.display());
+        return exit::INTERNAL;
+    }
+    let mut index = String::from("# weft gen --mutants: GPUHarbor's coherence conformance tests and 32 tuning mutants\n");
+    for (name, text, meta) in &written {
+        let meta_text = serde_json::to_string_pretty(meta).unwrap_or_default() + "\n";
+        let r = std::fs::write(out.join(format!("{name}.json")), text)
+            .and_then(|_| std::fs::write(out.join(format!("{name}.meta.json")), meta_text));
+        if let Err(e) = r {
+            eprintln!("weft gen: cannot write {name}: {e}");
+            return exit::INTERNAL;
+        }
+        index.push_str(&format!(
+            "{name}.json # {} {} {}\n",
+            meta["role"].as_str().unwrap_or(""),
+            meta["gpuharbor_name"].as_str().unwrap_or(""),
+            meta["webgpu_model"].as_str().unwrap_or("")
+        ));
+    }
+    if let Err(e) = std::fs::write(out.join("@all"), index) {
+        eprintln!("weft gen: cannot write @all: {e}");
+        return exit::INTERNAL;
+    }
+    crate::out::line(&format!("wrote {} tests to {}", written.len(), out.display()));
+    exit::OK
 }
