@@ -136,14 +136,17 @@ impl Cycle {
                 }
             }
         }
-        let Some(last_ext) = edges.iter().rposition(|e| e.is_ext()) else {
+        // As diyone7: a cycle ending with an external communication starts at a thread
+        // start already; otherwise it starts after its first external communication.
+        let Some(first_ext) = edges.iter().position(|e| e.is_ext()) else {
             return Err(CycleError(
                 "a cycle needs external communication edges (Rfe, Fre, Coe) between threads"
                     .into(),
             ));
         };
-        let mut e = edges[last_ext + 1..].to_vec();
-        e.extend_from_slice(&edges[..=last_ext]);
+        let cut = if edges[n - 1].is_ext() { n - 1 } else { first_ext };
+        let mut e = edges[cut + 1..].to_vec();
+        e.extend_from_slice(&edges[..=cut]);
         let c = Cycle { edges: e };
         if c.nthreads() < 2 {
             return Err(CycleError("a cycle needs at least two threads".into()));

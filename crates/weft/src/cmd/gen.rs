@@ -125,7 +125,12 @@ pub fn run(args: Args) -> i32 {
                 return exit::BAD_INPUT;
             }
         };
-        let name = normalise(&c).1;
+        // As diyone7: the test keeps the cycle's rotation when its family names it;
+        // otherwise it is built from the rotation diy7 would choose.
+        let (c, name) = match weft_gen::name::name_of(&c) {
+            Some(n) => (c, n),
+            None => normalise(&c),
+        };
         let p = match build(&c, &name, target, &opts) {
             Ok(p) => p,
             Err(e) => {
