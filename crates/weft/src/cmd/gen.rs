@@ -160,10 +160,6 @@ pub fn run(args: Args) -> i32 {
         }
         return exit::OK;
     }
-    let Some(dir) = &args.out else {
-        eprintln!("weft gen: give --cycle, or --relax/--safe with -o DIR");
-        return exit::BAD_INPUT;
-    };
     let parse = |s: &Option<String>| -> Result<Vec<Edge>, String> {
         match s {
             Some(t) => Edge::parse_list(t).map_err(|e| e.to_string()),
@@ -178,9 +174,13 @@ pub fn run(args: Args) -> i32 {
         }
     };
     if relax.is_empty() && safe.is_empty() {
-        eprintln!("weft gen: give --relax and/or --safe edges");
+        eprintln!("weft gen: give --cycle, or --relax/--safe edges with -o DIR");
         return exit::BAD_INPUT;
     }
+    let Some(dir) = &args.out else {
+        eprintln!("weft gen: an enumeration needs -o DIR");
+        return exit::BAD_INPUT;
+    };
     let spec = Spec {
         relax,
         safe,
