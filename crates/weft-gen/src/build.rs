@@ -8,8 +8,8 @@
 
 use weft_ir::{
     Arch, BinOp, CacheOp, Condition, DataType, Expr, Fence, FenceKind, Guard, Load, LocId,
-    Location, MemAttrs, MemSpace, Order, Param, Placement, Program, Prop, Quantifier, Reg,
-    RegDecl, Scope, Stmt, StmtKind, Store, Term, Thread,
+    Location, MemAttrs, MemSpace, Order, Param, Placement, Program, Prop, Quantifier, Reg, RegDecl,
+    Scope, Stmt, StmtKind, Store, Term, Thread,
 };
 
 use crate::cycle::{loc_name, seq_text, Cycle, Layout};
@@ -309,7 +309,11 @@ pub fn build(
         };
         for (k, &i) in t.iter().enumerate() {
             let ev = &lay.events[i];
-            let inc: Option<&Edge> = if k > 0 { Some(&c.edges[t[k - 1]]) } else { None };
+            let inc: Option<&Edge> = if k > 0 {
+                Some(&c.edges[t[k - 1]])
+            } else {
+                None
+            };
             let loc = LocId(ev.loc as u32);
             let mut addr = Expr::Addr(loc);
             let mut value = Expr::Int(ev.value);
@@ -408,11 +412,7 @@ pub fn build(
                                             dst: pr,
                                             value: Expr::bin(
                                                 BinOp::Eq,
-                                                Expr::bin(
-                                                    BinOp::Add,
-                                                    Expr::Reg(src),
-                                                    dep,
-                                                ),
+                                                Expr::bin(BinOp::Add, Expr::Reg(src), dep),
                                                 Expr::Int(expect),
                                             ),
                                         },
@@ -456,11 +456,7 @@ pub fn build(
                 }
                 Dir::W => push(
                     &mut blocks,
-                    StmtKind::Store(Store {
-                        addr,
-                        value,
-                        attrs,
-                    }),
+                    StmtKind::Store(Store { addr, value, attrs }),
                     guard,
                 ),
             }
@@ -502,10 +498,7 @@ pub fn build(
             Term::Int(v),
         ));
     }
-    let prop = atoms
-        .into_iter()
-        .reduce(Prop::and)
-        .unwrap_or(Prop::True);
+    let prop = atoms.into_iter().reduce(Prop::and).unwrap_or(Prop::True);
     p.condition = Some(Condition {
         quantifier: Quantifier::Exists,
         prop,
@@ -587,7 +580,9 @@ fn check_webgpu(c: &Cycle, lay: &Layout) -> Result<(), BuildError> {
             _ => {}
         }
         if e.quals.cache.is_some() || e.quals.volatile {
-            return Err(BuildError("WebGPU has no cache operators nor volatile".into()));
+            return Err(BuildError(
+                "WebGPU has no cache operators nor volatile".into(),
+            ));
         }
     }
     for ev in &lay.events {

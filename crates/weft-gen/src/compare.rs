@@ -22,10 +22,14 @@ pub fn signature(p: &Program) -> String {
         for b in a + 1..p.threads.len() {
             let (pa, pb) = (&p.threads[a].placement, &p.threads[b].placement);
             if !pa.levels.is_empty() || !pb.levels.is_empty() {
-                let share: Vec<bool> = [weft_ir::Scope::Warp, weft_ir::Scope::Cta, weft_ir::Scope::Gpu]
-                    .iter()
-                    .map(|s| pa.same_instance(pb, *s))
-                    .collect();
+                let share: Vec<bool> = [
+                    weft_ir::Scope::Warp,
+                    weft_ir::Scope::Cta,
+                    weft_ir::Scope::Gpu,
+                ]
+                .iter()
+                .map(|s| pa.same_instance(pb, *s))
+                .collect();
                 out.push_str(&format!("share {a} {b} {share:?}\n"));
             }
         }
@@ -63,14 +67,19 @@ pub fn same_test(a: &Program, b: &Program) -> Result<(), String> {
     }
     for (x, y) in sa.lines().zip(sb.lines()) {
         if x != y {
-            return Err(format!("`{x}` differs from `{y}`\n--- left\n{sa}--- right\n{sb}"));
+            return Err(format!(
+                "`{x}` differs from `{y}`\n--- left\n{sa}--- right\n{sb}"
+            ));
         }
     }
     Err(format!("lengths differ\n--- left\n{sa}--- right\n{sb}"))
 }
 
 fn attrs(a: &weft_ir::MemAttrs) -> String {
-    format!("{:?} {:?} {:?} vol={}", a.order, a.scope, a.cache, a.volatile)
+    format!(
+        "{:?} {:?} {:?} vol={}",
+        a.order, a.scope, a.cache, a.volatile
+    )
 }
 
 fn reg(map: &mut HashMap<u32, usize>, r: u32) -> String {
@@ -92,7 +101,11 @@ fn stmts(p: &Program, code: &[Stmt], map: &mut HashMap<u32, usize>, out: &mut St
     for s in code {
         out.push_str(&"  ".repeat(d));
         if let Some(g) = s.guard {
-            out.push_str(&format!("@{}{} ", if g.negated { "!" } else { "" }, reg(map, g.reg.0)));
+            out.push_str(&format!(
+                "@{}{} ",
+                if g.negated { "!" } else { "" },
+                reg(map, g.reg.0)
+            ));
         }
         match &s.kind {
             StmtKind::Load(l) => {
@@ -105,7 +118,9 @@ fn stmts(p: &Program, code: &[Stmt], map: &mut HashMap<u32, usize>, out: &mut St
                 let v = expr(p, &st.value, map);
                 out.push_str(&format!("store {a} {v} {}\n", attrs(&st.attrs)));
             }
-            StmtKind::Fence(f) => out.push_str(&format!("fence {:?} {}\n", f.kind, attrs(&f.attrs))),
+            StmtKind::Fence(f) => {
+                out.push_str(&format!("fence {:?} {}\n", f.kind, attrs(&f.attrs)))
+            }
             StmtKind::Assign { dst, value } => {
                 let v = expr(p, value, map);
                 let r = reg(map, dst.0);

@@ -87,8 +87,8 @@ pub fn composable(a: &Edge, b: &Edge) -> bool {
         (1, 1) => false,
         (3, 3) => {
             let co = |e: &Edge| matches!(e.kind, Kind::Com { com: Com::Co, .. });
-            !(co(a) && co(b))
-                && (!a.is_ext() || !b.is_ext() || matches!(b.kind, Kind::Com { com: Com::Rf, .. }))
+            let into_rf = matches!(b.kind, Kind::Com { com: Com::Rf, .. });
+            !(co(a) && co(b) || a.is_ext() && b.is_ext() && !into_rf)
         }
         _ => true,
     }
@@ -140,11 +140,14 @@ impl Cycle {
         // start already; otherwise it starts after its first external communication.
         let Some(first_ext) = edges.iter().position(|e| e.is_ext()) else {
             return Err(CycleError(
-                "a cycle needs external communication edges (Rfe, Fre, Coe) between threads"
-                    .into(),
+                "a cycle needs external communication edges (Rfe, Fre, Coe) between threads".into(),
             ));
         };
-        let cut = if edges[n - 1].is_ext() { n - 1 } else { first_ext };
+        let cut = if edges[n - 1].is_ext() {
+            n - 1
+        } else {
+            first_ext
+        };
         let mut e = edges[cut + 1..].to_vec();
         e.extend_from_slice(&edges[..=cut]);
         let c = Cycle { edges: e };
@@ -184,7 +187,11 @@ impl Cycle {
         // A location is accessed either only atomically or only plainly.
         let plain = |a: Option<Ann>| matches!(a, None | Some(Ann::Na));
         for l in 0..lay.nlocs {
-            let mut kinds = lay.events.iter().filter(|e| e.loc == l).map(|e| plain(e.ann));
+            let mut kinds = lay
+                .events
+                .iter()
+                .filter(|e| e.loc == l)
+                .map(|e| plain(e.ann));
             if let Some(k0) = kinds.next() {
                 if kinds.any(|k| k != k0) {
                     return false;
@@ -265,8 +272,8 @@ impl Cycle {
         // Threads.
         let mut thread = vec![0usize; n];
         let mut threads: Vec<Vec<usize>> = vec![Vec::new()];
-        for i in 0..n {
-            thread[i] = threads.len() - 1;
+        for (i, th) in thread.iter_mut().enumerate() {
+            *th = threads.len() - 1;
             threads.last_mut().unwrap().push(i);
             if self.edges[i].is_ext() && i + 1 < n {
                 threads.push(Vec::new());
@@ -347,7 +354,10 @@ impl Cycle {
     pub fn annotated(&self) -> Cycle {
         let n = self.edges.len();
         let lay = self.layout();
-        let any = lay.events.iter().any(|e| !matches!(e.ann, None | Some(Ann::Na)));
+        let any = lay
+            .events
+            .iter()
+            .any(|e| !matches!(e.ann, None | Some(Ann::Na)));
         let edges = (0..n)
             .map(|i| {
                 let mut e = self.edges[i];

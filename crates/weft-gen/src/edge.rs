@@ -520,7 +520,9 @@ mod tests {
 
     #[test]
     fn rejects_bad_edges() {
-        for s in ["", "Pod", "PodXR", "DpDatadR", "Rfe.foo", "PodWRRlx", "Fence"] {
+        for s in [
+            "", "Pod", "PodXR", "DpDatadR", "Rfe.foo", "PodWRRlx", "Fence",
+        ] {
             assert!(Edge::parse(s).is_err(), "{s}");
         }
     }

@@ -90,8 +90,11 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
             if !tests.insert(c.annotated().rotation_key()) {
                 continue;
             }
-            let used_safe: Vec<Edge> =
-                dedup_sorted(edges.iter().filter(|e| !relax.contains(e) && safe.contains(e)));
+            let used_safe: Vec<Edge> = dedup_sorted(
+                edges
+                    .iter()
+                    .filter(|e| !relax.contains(e) && safe.contains(e)),
+            );
             let (cycle, name) = normalise(&c);
             out.insert(
                 key,
@@ -126,7 +129,13 @@ fn dedup_sorted<'a>(it: impl Iterator<Item = &'a Edge>) -> Vec<Edge> {
 
 /// Depth-first extension of `seq`, keeping only sequences that are their own least
 /// rotation (so each cycle is met once) and whose neighbours compose.
-fn extend(spec: &Spec, alphabet: &[Edge], seq: &mut Vec<Edge>, ext: usize, found: &mut Vec<Vec<Edge>>) {
+fn extend(
+    spec: &Spec,
+    alphabet: &[Edge],
+    seq: &mut Vec<Edge>,
+    ext: usize,
+    found: &mut Vec<Vec<Edge>>,
+) {
     if seq.len() >= 2 {
         let first = &seq[0];
         let last = &seq[seq.len() - 1];

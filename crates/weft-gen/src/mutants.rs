@@ -15,9 +15,7 @@
 //! of every atomic access and fence from device to workgroup, and **moving a thread** to
 //! another workgroup (`move_thread`).
 
-use weft_ir::{
-    Expr, LocId, Program, Prop, Scope, Stmt, StmtKind, Term,
-};
+use weft_ir::{Expr, LocId, Program, Prop, Scope, Stmt, StmtKind, Term};
 
 /// The three operators of paper 001, and weft's extensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,7 +87,9 @@ impl std::error::Error for MutantError {}
 
 fn has_barrier(code: &[Stmt]) -> bool {
     let mut found = false;
-    weft_ir::code::walk(code, &mut |s| found |= matches!(s.kind, StmtKind::Barrier(_)));
+    weft_ir::code::walk(code, &mut |s| {
+        found |= matches!(s.kind, StmtKind::Barrier(_))
+    });
     found
 }
 
@@ -121,14 +121,14 @@ pub fn weaken_sw(p: &Program, keep: Option<usize>) -> Result<Program, MutantErro
         .filter(|&t| has_barrier(&p.threads[t].code))
         .collect();
     if with.is_empty() || (keep.is_some() && with.len() < 2) {
-        return Err(MutantError(format!(
-            "{} has no barrier to remove",
-            p.name
-        )));
+        return Err(MutantError(format!("{} has no barrier to remove", p.name)));
     }
     if let Some(k) = keep {
         if !with.contains(&k) {
-            return Err(MutantError(format!("thread {k} of {} has no barrier", p.name)));
+            return Err(MutantError(format!(
+                "thread {k} of {} has no barrier",
+                p.name
+            )));
         }
     }
     let mut q = p.clone();
@@ -200,7 +200,10 @@ fn writes_to(p: &Program, l: LocId) -> Vec<i64> {
 /// when the target already constrains `into`'s final value).
 pub fn alias(p: &Program, from: &str, into: &str, name: &str) -> Result<Program, MutantError> {
     let (Some(f), Some(t)) = (p.loc_by_name(from), p.loc_by_name(into)) else {
-        return Err(MutantError(format!("{} has no locations {from} and {into}", p.name)));
+        return Err(MutantError(format!(
+            "{} has no locations {from} and {into}",
+            p.name
+        )));
     };
     let shift = writes_to(p, t).into_iter().max().unwrap_or(0);
     let mut q = p.clone();
@@ -415,7 +418,10 @@ pub fn move_thread(p: &Program, t: usize) -> Result<Program, MutantError> {
         }
     }
     if !found {
-        return Err(MutantError(format!("thread {t} of {} has no workgroup", p.name)));
+        return Err(MutantError(format!(
+            "thread {t} of {} has no workgroup",
+            p.name
+        )));
     }
     Ok(q)
 }

@@ -264,7 +264,9 @@ fn fallback_name(c: &Cycle) -> String {
 /// start at a thread start and belong to a named family, the one whose threads' lengths
 /// come least in order, then the least name with dependencies ordered addr, data, ctrl.
 pub fn normalise(c: &Cycle) -> (Cycle, String) {
-    let mut best: Option<((Vec<usize>, String, String), Cycle)> = None;
+    // (thread sizes, name with ctrl sorted after data, name), rotation
+    type Best = ((Vec<usize>, String, String), Cycle);
+    let mut best: Option<Best> = None;
     for r in c.thread_rotations() {
         if let Some(n) = name_of(&r) {
             let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
@@ -303,7 +305,10 @@ mod tests {
         assert_eq!(nm("PodWR Fre PodWR Fre"), "SB");
         assert_eq!(nm("Fre PodWR Fre PodWR"), "SB");
         assert_eq!(nm("PodWW Rfe PodRR Fre"), "MP");
-        assert_eq!(nm("PodWRRlxRlx FreRlxRlx PodWRRlxRlx FreRlxRlx"), "SB+porlxrlxs");
+        assert_eq!(
+            nm("PodWRRlxRlx FreRlxRlx PodWRRlxRlx FreRlxRlx"),
+            "SB+porlxrlxs"
+        );
         assert_eq!(nm("Rfe PodRR Fre Rfe DpCtrldR Fre"), "IRIW+ctrl+po");
         assert_eq!(
             nm("DpAddrdW Rfe DpAddrdW PodWR DpAddrdW Rfe"),

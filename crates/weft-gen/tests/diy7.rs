@@ -54,9 +54,17 @@ fn spec_of(cmd: &str) -> Spec {
 fn strip_meta(src: &str) -> String {
     src.lines()
         .filter(|l| {
-            !["Cycle=", "Relax=", "Safe=", "Generator=", "Prefetch=", "Com=", "Orig="]
-                .iter()
-                .any(|k| l.starts_with(k))
+            ![
+                "Cycle=",
+                "Relax=",
+                "Safe=",
+                "Generator=",
+                "Prefetch=",
+                "Com=",
+                "Orig=",
+            ]
+            .iter()
+            .any(|k| l.starts_with(k))
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -89,8 +97,8 @@ fn same_names_and_tests_as_diy7() {
                 let theirs = weft_litmus::parse(&strip_meta(&src))
                     .unwrap_or_else(|e| panic!("{}: {e:?}", p.display()));
                 let cycle = Cycle::parse(orig).unwrap();
-                let ours = build(&cycle, &theirs.name, Target::C, &BuildOptions::default())
-                    .unwrap();
+                let ours =
+                    build(&cycle, &theirs.name, Target::C, &BuildOptions::default()).unwrap();
                 if let Err(m) = same_test(&ours, &theirs) {
                     failures.push(format!("{}: {m}", p.display()));
                 }
@@ -114,6 +122,11 @@ fn same_names_and_tests_as_diy7() {
         failures.is_empty(),
         "{} differences:\n{}",
         failures.len(),
-        failures.iter().take(80).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(80)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -34,8 +34,8 @@ fn suite(spec: &Spec, target: Target, format: Format, model: &str) -> Vec<(Strin
         let Ok(text) = weft_litmus::print(&p, format) else {
             continue;
         };
-        let back = weft_litmus::parse(&text)
-            .unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", g.name));
+        let back =
+            weft_litmus::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", g.name));
         let r = weft_sim::simulate(&back, &model, &opts).unwrap();
         out.push((g.name, r.validated));
     }

@@ -60,10 +60,19 @@ fn aliased_mp_is_the_corpus_mp_co() {
     // The target of the aliased test is one of the corpus test's weak outcomes.
     let mut eqs = Vec::new();
     equalities(&mine.condition.as_ref().unwrap().prop, &mut eqs);
-    let sat = theirs.condition.as_ref().unwrap().prop.eval(&mut |t| match t {
-        Term::Int(v) => *v,
-        _ => eqs.iter().find(|(x, _)| x == t).map(|(_, v)| *v).unwrap_or(-1),
-    });
+    let sat = theirs
+        .condition
+        .as_ref()
+        .unwrap()
+        .prop
+        .eval(&mut |t| match t {
+            Term::Int(v) => *v,
+            _ => eqs
+                .iter()
+                .find(|(x, _)| x == t)
+                .map(|(_, v)| *v)
+                .unwrap_or(-1),
+        });
     assert!(sat, "{eqs:?} vs {:?}", theirs.condition);
 }
 
@@ -88,12 +97,22 @@ fn gpuharbor_32_mutants() {
     assert_eq!(count(ReversePoLoc), 8);
     let names: BTreeSet<&str> = ms.iter().map(|m| m.gpuharbor_name.as_str()).collect();
     assert_eq!(names.len(), 32);
-    for n in ["messagePassing", "messagePassingBarrier1", "storeBufferRMWBarrier2",
-        "twoPlusTwoWriteCoherencyTuning", "rrMutant", "wwRMWMutant"] {
+    for n in [
+        "messagePassing",
+        "messagePassingBarrier1",
+        "storeBufferRMWBarrier2",
+        "twoPlusTwoWriteCoherencyTuning",
+        "rrMutant",
+        "wwRMWMutant",
+    ] {
         assert!(names.contains(n), "{n}");
     }
     for m in &ms {
-        assert!(allowed(&m.program), "{}: target must be allowed by webgpu", m.name);
+        assert!(
+            allowed(&m.program),
+            "{}: target must be allowed by webgpu",
+            m.name
+        );
         let class = sc_class(&m.program);
         match m.target {
             TargetKind::Weak => assert_eq!(class, Class::Weak, "{}", m.name),
@@ -107,7 +126,12 @@ fn gpuharbor_32_mutants() {
                 .map(|(p, n, _)| coherency_test(&load(p).unwrap(), n).unwrap())
         });
         let conf = conf.unwrap_or_else(|| panic!("{}: no {}", m.name, m.paired_with));
-        assert!(!allowed(&conf), "{}: {} must be forbidden", m.name, m.paired_with);
+        assert!(
+            !allowed(&conf),
+            "{}: {} must be forbidden",
+            m.name,
+            m.paired_with
+        );
     }
 }
 
@@ -141,11 +165,14 @@ fn stored_mutants_carry_their_webgpu_verdicts() {
             continue;
         }
         let prog = weft_litmus::parse(&std::fs::read_to_string(&p).unwrap()).unwrap();
-        let meta: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(p.with_extension("meta.json")).unwrap(),
-        )
-        .unwrap();
-        let v = if allowed(&prog) { "allowed" } else { "forbidden" };
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p.with_extension("meta.json")).unwrap())
+                .unwrap();
+        let v = if allowed(&prog) {
+            "allowed"
+        } else {
+            "forbidden"
+        };
         assert_eq!(meta["webgpu_model"], v, "{n}");
         match meta["role"].as_str().unwrap() {
             "conformance" => {

@@ -12,14 +12,35 @@ use weft_gen::cycle::Cycle;
 const CASES: &[(&str, &str)] = &[
     ("coRR", "Rfe.cta.cg PosRR.cg Fre.cta.cg"),
     ("coRR-L2-L1", "Rfe.cta.cg PosRR.ca Fre.cta.cg"),
-    ("coRR-L2-L1+membar.cta", "Rfe.cta.cg MembarsRR.cta.ca Fre.cta.cg"),
-    ("coRR-L2-L1+membar.gl", "Rfe.cta.cg MembarsRR.gl.ca Fre.cta.cg"),
-    ("coRR-L2-L1+membar.sys", "Rfe.cta.cg MembarsRR.sys.ca Fre.cta.cg"),
+    (
+        "coRR-L2-L1+membar.cta",
+        "Rfe.cta.cg MembarsRR.cta.ca Fre.cta.cg",
+    ),
+    (
+        "coRR-L2-L1+membar.gl",
+        "Rfe.cta.cg MembarsRR.gl.ca Fre.cta.cg",
+    ),
+    (
+        "coRR-L2-L1+membar.sys",
+        "Rfe.cta.cg MembarsRR.sys.ca Fre.cta.cg",
+    ),
     ("mp-L1", "PodWW.cg Rfe.gpu.ca PodRR.ca Fre.gpu.cg"),
-    ("mp-L1+membar.cta", "MembardWW.cta.cg Rfe.gpu.ca MembardRR.cta.ca Fre.gpu.cg"),
-    ("mp-L1+membar.gl", "MembardWW.gl.cg Rfe.gpu.ca MembardRR.gl.ca Fre.gpu.cg"),
-    ("mp-L1+membar.sys", "MembardWW.sys.cg Rfe.gpu.ca MembardRR.sys.ca Fre.gpu.cg"),
-    ("mp-volatile", "PodWW.vol Rfe.cta.vol.shared PodRR.vol Fre.cta.vol.shared"),
+    (
+        "mp-L1+membar.cta",
+        "MembardWW.cta.cg Rfe.gpu.ca MembardRR.cta.ca Fre.gpu.cg",
+    ),
+    (
+        "mp-L1+membar.gl",
+        "MembardWW.gl.cg Rfe.gpu.ca MembardRR.gl.ca Fre.gpu.cg",
+    ),
+    (
+        "mp-L1+membar.sys",
+        "MembardWW.sys.cg Rfe.gpu.ca MembardRR.sys.ca Fre.gpu.cg",
+    ),
+    (
+        "mp-volatile",
+        "PodWW.vol Rfe.cta.vol.shared PodRR.vol Fre.cta.vol.shared",
+    ),
 ];
 
 #[test]

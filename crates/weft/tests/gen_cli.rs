@@ -37,14 +37,27 @@ fn tmp(name: &str) -> PathBuf {
 
 #[test]
 fn one_cycle_prints_the_diy7_test() {
-    let o = weft(&["gen", "--cycle", "PodWRRlxRlx FreRlxRlx PodWRRlxRlx FreRlxRlx", "--check"]);
+    let o = weft(&[
+        "gen",
+        "--cycle",
+        "PodWRRlxRlx FreRlxRlx PodWRRlxRlx FreRlxRlx",
+        "--check",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("C SB+porlxrlxs\n"), "{out}");
-    assert!(out.contains("atomic_store_explicit(x, 1, memory_order_relaxed)") || out.contains("atomic_store_explicit(x,1,memory_order_relaxed)"), "{out}");
+    assert!(
+        out.contains("atomic_store_explicit(x, 1, memory_order_relaxed)")
+            || out.contains("atomic_store_explicit(x,1,memory_order_relaxed)"),
+        "{out}"
+    );
     assert!(out.contains("exists (0:r0=0 /\\ 1:r0=0)"), "{out}");
     // SB with relaxed atomics is allowed by RC11.
-    assert!(stderr(&o).contains("SB+porlxrlxs: allowed"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("SB+porlxrlxs: allowed"),
+        "{}",
+        stderr(&o)
+    );
     // The output parses back.
     let f = tmp("sb").with_extension("litmus");
     std::fs::write(&f, out).unwrap();
@@ -56,12 +69,24 @@ fn one_cycle_prints_the_diy7_test() {
 fn enumeration_writes_the_diy7_names_and_an_index() {
     let d = tmp("mix6");
     let o = weft(&[
-        "gen", "--size", "6", "--nprocs", "4",
-        "--relax", "PodWR,PodWW,PodRR,PodRW,Rfe,Fre,Coe,DpAddrdW,DpDatadW,DpCtrldR",
-        "--mix", "--check", "-o", d.to_str().unwrap(),
+        "gen",
+        "--size",
+        "6",
+        "--nprocs",
+        "4",
+        "--relax",
+        "PodWR,PodWW,PodRR,PodRW,Rfe,Fre,Coe,DpAddrdW,DpDatadW,DpCtrldR",
+        "--mix",
+        "--check",
+        "-o",
+        d.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("generated 327 tests"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("generated 327 tests"),
+        "{}",
+        stdout(&o)
+    );
     let mut ours: Vec<String> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -82,23 +107,54 @@ fn enumeration_writes_the_diy7_names_and_an_index() {
 
 #[test]
 fn gpu_formats_and_skips() {
-    let o = weft(&["gen", "--cycle", "MembardWW.gl.cg Rfe.gpu.ca MembardRR.gl.ca Fre.gpu.cg", "--format", "gpu_ptx", "--check"]);
+    let o = weft(&[
+        "gen",
+        "--cycle",
+        "MembardWW.gl.cg Rfe.gpu.ca MembardRR.gl.ca Fre.gpu.cg",
+        "--format",
+        "gpu_ptx",
+        "--check",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("membar.gl") && out.contains("ld.ca.s32") && out.contains("st.cg.s32"), "{out}");
+    assert!(
+        out.contains("membar.gl") && out.contains("ld.ca.s32") && out.contains("st.cg.s32"),
+        "{out}"
+    );
     assert!(out.contains("ScopeTree(grid(cta"), "{out}");
     // Paper 000 Fig. 3: mp-L1 with membar.gl is forbidden by its model.
     assert!(stderr(&o).contains("forbidden"), "{}", stderr(&o));
     // A false dependency in GPU_PTX: and.b32 with 0x80000000, never xor.
-    let o = weft(&["gen", "--cycle", "PodWW Rfe DpAddrdR Fre", "--format", "gpu_ptx"]);
+    let o = weft(&[
+        "gen",
+        "--cycle",
+        "PodWW Rfe DpAddrdR Fre",
+        "--format",
+        "gpu_ptx",
+    ]);
     let out = stdout(&o);
-    assert!(out.contains("and.b32") && out.contains("2147483648") && !out.contains("xor"), "{out}");
+    assert!(
+        out.contains("and.b32") && out.contains("2147483648") && !out.contains("xor"),
+        "{out}"
+    );
     // Dat3M's Vulkan dialect has no seq_cst fence: refused with the reason, exit 2.
-    let o = weft(&["gen", "--cycle", "FenceScdWWRlxRlx Rfe FenceScdRRRlxRlx Fre", "--format", "vulkan"]);
+    let o = weft(&[
+        "gen",
+        "--cycle",
+        "FenceScdWWRlxRlx Rfe FenceScdRRRlxRlx Fre",
+        "--format",
+        "vulkan",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot express"), "{}", stderr(&o));
     // WebGPU has no dependencies.
-    let o = weft(&["gen", "--cycle", "PodWW Rfe DpAddrdR Fre", "--format", "json"]);
+    let o = weft(&[
+        "gen",
+        "--cycle",
+        "PodWW Rfe DpAddrdR Fre",
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no dependencies"), "{}", stderr(&o));
 }
@@ -106,13 +162,25 @@ fn gpu_formats_and_skips() {
 #[test]
 fn mutants_from_the_gpuharbor_corpus() {
     let d = tmp("mutants");
-    let o = weft(&["gen", "--mutants", "tests/corpus/gpuharbor", "-o", d.to_str().unwrap()]);
+    let o = weft(&[
+        "gen",
+        "--mutants",
+        "tests/corpus/gpuharbor",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("wrote 38 tests"), "{}", stdout(&o));
     let index = std::fs::read_to_string(d.join("@all")).unwrap();
     assert_eq!(index.matches(" mutant ").count(), 32);
-    assert!(index.contains("CoRR-mutant.json # mutant rrMutant allowed"), "{index}");
-    assert!(index.contains("LB-CO.json # conformance loadBufferCoherency forbidden"), "{index}");
+    assert!(
+        index.contains("CoRR-mutant.json # mutant rrMutant allowed"),
+        "{index}"
+    );
+    assert!(
+        index.contains("LB-CO.json # conformance loadBufferCoherency forbidden"),
+        "{index}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -121,10 +189,26 @@ fn bad_input_exits_2_and_writes_nothing() {
     for (args, needle) in [
         (vec!["gen", "--cycle", "PodWR Fre PodRR Fre"], "starts with"),
         (vec!["gen", "--cycle", "PodXY Fre"], "bad edge `PodXY`"),
-        (vec!["gen", "--cycle", "PodWR Fre", "--format", "cobol"], "unknown format"),
-        (vec!["gen", "--cycle", "Rfe.foo PodRR Fre"], "unknown qualifier"),
+        (
+            vec!["gen", "--cycle", "PodWR Fre", "--format", "cobol"],
+            "unknown format",
+        ),
+        (
+            vec!["gen", "--cycle", "Rfe.foo PodRR Fre"],
+            "unknown qualifier",
+        ),
         (vec!["gen", "--relax", "Pod"], "bad edge"),
-        (vec!["gen", "--cycle", "PodWR Fre PodWR Fre", "--check", "-m", "nosuchmodel"], "cannot load model"),
+        (
+            vec![
+                "gen",
+                "--cycle",
+                "PodWR Fre PodWR Fre",
+                "--check",
+                "-m",
+                "nosuchmodel",
+            ],
+            "cannot load model",
+        ),
     ] {
         let o = weft(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

@@ -102,7 +102,10 @@ pub fn run(args: Args) -> i32 {
         ..BuildOptions::default()
     };
     let model = if args.check {
-        let name = args.model.clone().unwrap_or_else(|| default_model(format).into());
+        let name = args
+            .model
+            .clone()
+            .unwrap_or_else(|| default_model(format).into());
         match weft_sim::models::load(&name) {
             Ok(m) => Some(m),
             Err(e) => {
@@ -141,7 +144,10 @@ pub fn run(args: Args) -> i32 {
         let text = match weft_litmus::print(&p, format) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("weft gen: {name}: {} cannot express this test: {e}", format.name());
+                eprintln!(
+                    "weft gen: {name}: {} cannot express this test: {e}",
+                    format.name()
+                );
                 return exit::BAD_INPUT;
             }
         };
@@ -192,7 +198,11 @@ pub fn run(args: Args) -> i32 {
     };
     let tests = enumerate(&spec);
     // Build everything first so that nothing is half-written on error.
-    let ext = if format == Format::Json { "json" } else { "litmus" };
+    let ext = if format == Format::Json {
+        "json"
+    } else {
+        "litmus"
+    };
     let mut files: Vec<(String, String, Option<bool>)> = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
     let built: Vec<Result<(String, String, Option<bool>), String>> = {
@@ -232,8 +242,14 @@ pub fn run(args: Args) -> i32 {
         "# weft gen --size {} --nprocs {}{}{}{} --format {}\n",
         args.size,
         args.nprocs,
-        args.relax.as_ref().map(|r| format!(" --relax {r}")).unwrap_or_default(),
-        args.safe.as_ref().map(|r| format!(" --safe {r}")).unwrap_or_default(),
+        args.relax
+            .as_ref()
+            .map(|r| format!(" --relax {r}"))
+            .unwrap_or_default(),
+        args.safe
+            .as_ref()
+            .map(|r| format!(" --safe {r}"))
+            .unwrap_or_default(),
         if spec.mix { " --mix" } else { "" },
         format.name()
     );
@@ -365,7 +381,15 @@ fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> i32 {
             }
         };
         let sc = weft_litmus::classify::classify(&p)
-            .map(|c| c.class_of_prop(&p.condition.as_ref().map(|c| c.prop.clone()).unwrap_or(weft_ir::Prop::True)).name())
+            .map(|c| {
+                c.class_of_prop(
+                    &p.condition
+                        .as_ref()
+                        .map(|c| c.prop.clone())
+                        .unwrap_or(weft_ir::Prop::True),
+                )
+                .name()
+            })
             .unwrap_or("unknown");
         meta["source"] = serde_json::json!({
             "paper": "001",
@@ -388,7 +412,9 @@ fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> i32 {
         eprintln!("weft gen: cannot create {}: {e}", out.display());
         return exit::INTERNAL;
     }
-    let mut index = String::from("# weft gen --mutants: GPUHarbor's coherence conformance tests and 32 tuning mutants\n");
+    let mut index = String::from(
+        "# weft gen --mutants: GPUHarbor's coherence conformance tests and 32 tuning mutants\n",
+    );
     for (name, text, meta) in &written {
         let meta_text = serde_json::to_string_pretty(meta).unwrap_or_default() + "\n";
         let r = std::fs::write(out.join(format!("{name}.json")), text)
@@ -408,6 +434,10 @@ fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> i32 {
         eprintln!("weft gen: cannot write @all: {e}");
         return exit::INTERNAL;
     }
-    crate::out::line(&format!("wrote {} tests to {}", written.len(), out.display()));
+    crate::out::line(&format!(
+        "wrote {} tests to {}",
+        written.len(),
+        out.display()
+    ));
     exit::OK
 }
