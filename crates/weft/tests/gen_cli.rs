@@ -220,3 +220,62 @@ fn bad_input_exits_2_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!d.exists());
 }
+
+#[test]
+fn generated_webgpu_tests_run_on_lavapipe() {
+    // A generated WebGPU suite (two threads, relaxed atomics and workgroup barriers) runs
+    // through `weft run` on the machine's wgpu adapter (lavapipe in CI) with its
+    // checksums holding; lavapipe shows no outcome the webgpu model forbids (exit 0).
+    let d = tmp("lavapipe");
+    let o = weft(&[
+        "gen",
+        "--size",
+        "4",
+        "--nprocs",
+        "2",
+        "--relax",
+        "PodWW,PodWR,PodRW,PodRR,BardWW,BardRR",
+        "--safe",
+        "Rfe,Fre,Coe",
+        "--mix",
+        "--format",
+        "json",
+        "--check",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let n = std::fs::read_dir(&d)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "json")
+        })
+        .count();
+    assert!(n >= 6, "{n}");
+    let db = d.join("results.db");
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(repo())
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .args([
+            "run",
+            d.to_str().unwrap(),
+            "--iterations",
+            "4",
+            "--stress",
+            "none",
+            "-m",
+            "webgpu",
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", stderr(&o));
+    assert_eq!(out.matches("checksum   ok").count(), n, "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
