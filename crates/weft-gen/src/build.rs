@@ -285,7 +285,7 @@ pub fn build(
                     } else {
                         None
                     },
-                    atomic: atomic_loc[l] || target == Target::OpenCl,
+                    atomic: atomic_loc[l],
                     volatile: !atomic_loc[l] && target == Target::C,
                     base: "int".into(),
                 });

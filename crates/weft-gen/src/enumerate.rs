@@ -25,6 +25,8 @@ pub struct Spec {
     pub max_relax: usize,
     /// Placement of threads joined by an unqualified communication (GPU cycles).
     pub placement: weft_ir::Scope,
+    /// Most accesses per thread (diy7's `-ins`, default 4).
+    pub ins: usize,
 }
 
 /// One generated test: the cycle in the rotation the test is built from, its name, and
@@ -79,6 +81,9 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
                 continue;
             };
             if !c.diy_valid() {
+                continue;
+            }
+            if c.layout().threads.iter().any(|t| t.len() > spec.ins) {
                 continue;
             }
             if c.edges.iter().any(|e| e.quals.scope.is_some())

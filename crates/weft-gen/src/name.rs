@@ -252,12 +252,24 @@ fn suffix(c: &Cycle, lay: &Layout) -> String {
     s
 }
 
-/// A name for a cycle whose family diy7 does not name: the thread shapes joined, as a
-/// readable fallback (weft extension).
+/// The name diy7 gives a cycle of a family it does not name: the shapes of the threads
+/// joined by `+` (`W+RR+WW+RW`: a lone write, then read-read, write-write and read-write
+/// threads), then the usual parts.
 fn fallback_name(c: &Cycle) -> String {
     let lay = c.layout();
-    let key = family_key(c, &lay).replace(' ', "");
-    format!("Cy{}{}", key, suffix(c, &lay))
+    let shapes: Vec<String> = lay
+        .threads
+        .iter()
+        .map(|t| {
+            let first = lay.events[t[0]].dir.letter();
+            if t.len() == 1 {
+                first.to_string()
+            } else {
+                format!("{first}{}", lay.events[*t.last().unwrap()].dir.letter())
+            }
+        })
+        .collect();
+    format!("{}{}", shapes.join("+"), suffix(c, &lay))
 }
 
 /// Chooses the rotation diy7 builds the test from and names it: among the rotations that
@@ -279,15 +291,19 @@ pub fn normalise(c: &Cycle) -> (Cycle, String) {
     match best {
         Some(((_, _, n), r)) => (r, n),
         None => {
-            let mut best: Option<(String, Cycle)> = None;
+            let mut best: Option<Best> = None;
             for r in c.thread_rotations() {
                 let n = fallback_name(&r);
-                if best.as_ref().is_none_or(|(b, _)| n < *b) {
-                    best = Some((n, r));
+                let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
+                let k = (lens, n.replace("ctrl", "dz"), n);
+                if best.as_ref().is_none_or(|(b, _)| k < *b) {
+                    best = Some((k, r));
                 }
             }
-            let (n, r) = best.unwrap_or_else(|| (fallback_name(c), c.clone()));
-            (r, n)
+            match best {
+                Some(((_, _, n), r)) => (r, n),
+                None => (c.clone(), fallback_name(c)),
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ fn spec_of(cmd: &str) -> Spec {
         mix: false,
         max_relax: 100,
         placement: weft_ir::Scope::Gpu,
+        ins: 4,
     };
     let mut i = 0;
     while i < w.len() {

@@ -18,6 +18,7 @@ fn spec(relax: &str) -> Spec {
         mix: true,
         max_relax: 3,
         placement: weft_ir::Scope::Gpu,
+        ins: 4,
     }
 }
 

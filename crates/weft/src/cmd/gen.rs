@@ -31,6 +31,9 @@ pub struct Args {
     /// Largest number of threads (diy7 -nprocs).
     #[arg(long, default_value_t = 4)]
     nprocs: usize,
+    /// Most accesses per thread (diy7 -ins).
+    #[arg(long, default_value_t = 4)]
+    ins: usize,
     /// Mix relaxations in one cycle (diy7 -mix true).
     #[arg(long)]
     mix: bool,
@@ -195,6 +198,7 @@ pub fn run(args: Args) -> i32 {
         mix: args.mix || args.max_relax.is_some(),
         max_relax: args.max_relax.unwrap_or(usize::MAX),
         placement: opts.default_placement,
+        ins: args.ins,
     };
     let tests = enumerate(&spec);
     // Build everything first so that nothing is half-written on error.
