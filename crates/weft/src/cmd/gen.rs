@@ -138,7 +138,11 @@ pub fn run(args: Args) -> i32 {
             None => normalise(&c),
         };
         let p = match build(&c, &name, target, &opts) {
-            Ok(p) => p,
+            Ok(mut p) => {
+                // diyone7 writes no `Cycle=` line for a single cycle.
+                p.meta.retain(|(k, _)| k != "Cycle");
+                p
+            }
             Err(e) => {
                 eprintln!("weft gen: {name}: cannot build for {}: {e}", target.name());
                 return exit::BAD_INPUT;
