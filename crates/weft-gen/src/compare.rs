@@ -13,8 +13,25 @@ pub fn signature(p: &Program) -> String {
     let mut maps: Vec<HashMap<u32, usize>> = Vec::new();
     for t in &p.threads {
         let mut map = HashMap::new();
+        // Registers holding constants (initial addresses, `mov r, 1`) stand for them.
+        let mut consts: HashMap<u32, String> = HashMap::new();
+        for (i, r) in t.regs.iter().enumerate() {
+            match r.init {
+                Some(weft_ir::Value::Int(v)) => {
+                    consts.insert(i as u32, v.to_string());
+                }
+                Some(weft_ir::Value::Addr(l)) => {
+                    consts.insert(i as u32, format!("&{}", p.loc(l).name));
+                }
+                None => {}
+            }
+        }
         out.push_str("thread\n");
-        stmts(p, &t.code, &mut map, &mut out, 1);
+        let mut cx = Cx {
+            map: &mut map,
+            consts: &mut consts,
+        };
+        stmts(p, &t.code, &mut cx, &mut out, 1);
         maps.push(map);
     }
     // Scope tree: which pairs of threads share a warp, a CTA, a GPU.
@@ -87,43 +104,67 @@ fn reg(map: &mut HashMap<u32, usize>, r: u32) -> String {
     format!("r{}", map.entry(r).or_insert(n))
 }
 
-fn expr(p: &Program, e: &Expr, map: &mut HashMap<u32, usize>) -> String {
+/// Renaming of registers and the constants some of them hold.
+struct Cx<'a> {
+    map: &'a mut HashMap<u32, usize>,
+    consts: &'a mut HashMap<u32, String>,
+}
+
+fn expr(p: &Program, e: &Expr, cx: &mut Cx) -> String {
     match e {
         Expr::Int(i) => i.to_string(),
-        Expr::Reg(r) => reg(map, r.0),
+        Expr::Reg(r) => match cx.consts.get(&r.0) {
+            Some(c) => c.clone(),
+            None => reg(cx.map, r.0),
+        },
         Expr::Addr(l) => format!("&{}", p.loc(*l).name),
-        Expr::Un(op, a) => format!("{op:?}({})", expr(p, a, map)),
-        Expr::Bin(op, a, b) => format!("({} {op:?} {})", expr(p, a, map), expr(p, b, map)),
+        Expr::Un(op, a) => format!("{op:?}({})", expr(p, a, cx)),
+        Expr::Bin(op, a, b) => format!("({} {op:?} {})", expr(p, a, cx), expr(p, b, cx)),
     }
 }
 
-fn stmts(p: &Program, code: &[Stmt], map: &mut HashMap<u32, usize>, out: &mut String, d: usize) {
+fn stmts(p: &Program, code: &[Stmt], cx: &mut Cx, out: &mut String, d: usize) {
     for s in code {
+        if let (StmtKind::Assign { dst, value }, None) = (&s.kind, s.guard) {
+            let constant = match value {
+                Expr::Int(_) | Expr::Addr(_) => true,
+                Expr::Reg(r) => cx.consts.contains_key(&r.0),
+                _ => false,
+            };
+            if constant {
+                let v = expr(p, value, cx);
+                cx.consts.insert(dst.0, v);
+                continue;
+            }
+        }
+        if let Some(r) = s.kind.def() {
+            cx.consts.remove(&r.0);
+        }
         out.push_str(&"  ".repeat(d));
         if let Some(g) = s.guard {
             out.push_str(&format!(
                 "@{}{} ",
                 if g.negated { "!" } else { "" },
-                reg(map, g.reg.0)
+                reg(cx.map, g.reg.0)
             ));
         }
         match &s.kind {
             StmtKind::Load(l) => {
-                let a = expr(p, &l.addr, map);
-                let r = reg(map, l.dst.0);
+                let a = expr(p, &l.addr, cx);
+                let r = reg(cx.map, l.dst.0);
                 out.push_str(&format!("{r} = load {a} {}\n", attrs(&l.attrs)));
             }
             StmtKind::Store(st) => {
-                let a = expr(p, &st.addr, map);
-                let v = expr(p, &st.value, map);
+                let a = expr(p, &st.addr, cx);
+                let v = expr(p, &st.value, cx);
                 out.push_str(&format!("store {a} {v} {}\n", attrs(&st.attrs)));
             }
             StmtKind::Fence(f) => {
                 out.push_str(&format!("fence {:?} {}\n", f.kind, attrs(&f.attrs)))
             }
             StmtKind::Assign { dst, value } => {
-                let v = expr(p, value, map);
-                let r = reg(map, dst.0);
+                let v = expr(p, value, cx);
+                let r = reg(cx.map, dst.0);
                 out.push_str(&format!("{r} = {v}\n"));
             }
             StmtKind::If {
@@ -131,13 +172,13 @@ fn stmts(p: &Program, code: &[Stmt], map: &mut HashMap<u32, usize>, out: &mut St
                 then_branch,
                 else_branch,
             } => {
-                let c = expr(p, cond, map);
+                let c = expr(p, cond, cx);
                 out.push_str(&format!("if {c}\n"));
-                stmts(p, then_branch, map, out, d + 1);
+                stmts(p, then_branch, cx, out, d + 1);
                 if !else_branch.is_empty() {
                     out.push_str(&"  ".repeat(d));
                     out.push_str("else\n");
-                    stmts(p, else_branch, map, out, d + 1);
+                    stmts(p, else_branch, cx, out, d + 1);
                 }
             }
             other => out.push_str(&format!("{other:?}\n")),
