@@ -213,7 +213,9 @@ pub fn run(args: Args) -> i32 {
     };
     let mut files: Vec<(String, String, Option<bool>)> = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
-    let built: Vec<Result<(String, String, Option<bool>), String>> = {
+    // (name, text, verdict) of each test, or why it was skipped.
+    type Built = Result<(String, String, Option<bool>), String>;
+    let built: Vec<Built> = {
         use rayon::prelude::*;
         tests
             .par_iter()
