@@ -27,7 +27,34 @@ pub struct Spec {
     pub placement: weft_ir::Scope,
     /// Most accesses per thread (diy7's `-ins`, default 4).
     pub ins: usize,
+    /// Most tests; more is an error rather than an unbounded run.
+    pub max_tests: usize,
+    /// Give up past this instant.
+    pub deadline: Option<std::time::Instant>,
 }
+
+/// An enumeration that went past its bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EnumError {
+    /// More than `max_tests` tests.
+    TooMany(usize),
+    /// The deadline passed.
+    Timeout,
+}
+
+impl std::fmt::Display for EnumError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EnumError::TooMany(n) => write!(
+                f,
+                "more than {n} tests (raise the limit, or lower --size/--nprocs)"
+            ),
+            EnumError::Timeout => write!(f, "the enumeration ran past its time limit"),
+        }
+    }
+}
+
+impl std::error::Error for EnumError {}
 
 /// One generated test: the cycle in the rotation the test is built from, its name, and
 /// the relaxed and safe edges it uses.
@@ -39,8 +66,9 @@ pub struct Generated {
     pub safe: Vec<Edge>,
 }
 
-/// Every cycle of `spec`, sorted by name (names are unique; a clash gets a numeric suffix).
-pub fn enumerate(spec: &Spec) -> Vec<Generated> {
+/// Every cycle of `spec`, sorted by name (names are unique; a clash gets a numeric suffix),
+/// or an error past `spec.max_tests` tests or `spec.deadline`.
+pub fn enumerate(spec: &Spec) -> Result<Vec<Generated>, EnumError> {
     let mut pools: Vec<(Vec<Edge>, Vec<Edge>)> = Vec::new();
     if spec.relax.is_empty() {
         pools.push((Vec::new(), spec.safe.clone()));
@@ -54,6 +82,7 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
     }
     let mut out: BTreeMap<Vec<Edge>, Generated> = BTreeMap::new();
     let mut tests = std::collections::HashSet::new();
+    let mut failure: Option<EnumError> = None;
     for (relax, safe) in &pools {
         let mut alphabet: Vec<Edge> = relax.clone();
         for s in safe {
@@ -63,37 +92,38 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
         }
         alphabet.sort();
         let mut seq = Vec::with_capacity(spec.size);
-        let mut found = Vec::new();
-        extend(spec, &alphabet, &mut seq, 0, &mut found);
-        for edges in found {
+        let mut visit = |edges: &[Edge]| -> bool {
+            if spec.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                failure = Some(EnumError::Timeout);
+                return false;
+            }
             let used_relax: Vec<Edge> = dedup_sorted(edges.iter().filter(|e| relax.contains(e)));
             if relax.is_empty() != used_relax.is_empty() {
-                continue;
+                return true;
             }
             if spec.mix && used_relax.len() > spec.max_relax {
-                continue;
+                return true;
             }
-            let key = edges.clone();
-            if out.contains_key(&key) {
-                continue;
+            if out.contains_key(edges) {
+                return true;
             }
-            let Ok(c) = Cycle::new(edges.clone()) else {
-                continue;
+            let Ok(c) = Cycle::new(edges.to_vec()) else {
+                return true;
             };
             if !c.diy_valid() {
-                continue;
+                return true;
             }
             if c.layout().threads.iter().any(|t| t.len() > spec.ins) {
-                continue;
+                return true;
             }
             if c.edges.iter().any(|e| e.quals.scope.is_some())
                 && !crate::build::placement_consistent(&c, spec.placement)
             {
-                continue;
+                return true;
             }
             // Two cycles differing only in annotations their neighbours imply are one test.
             if !tests.insert(c.annotated().rotation_key()) {
-                continue;
+                return true;
             }
             let used_safe: Vec<Edge> = dedup_sorted(
                 edges
@@ -102,7 +132,7 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
             );
             let (cycle, name) = normalise(&c);
             out.insert(
-                key,
+                edges.to_vec(),
                 Generated {
                     cycle,
                     name,
@@ -110,7 +140,18 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
                     safe: used_safe,
                 },
             );
+            if out.len() > spec.max_tests {
+                failure = Some(EnumError::TooMany(spec.max_tests));
+                return false;
+            }
+            true
+        };
+        if !extend(spec, &alphabet, &mut seq, 0, &mut visit) {
+            break;
         }
+    }
+    if let Some(e) = failure {
+        return Err(e);
     }
     let mut v: Vec<Generated> = out.into_values().collect();
     v.sort_by(|a, b| a.name.cmp(&b.name));
@@ -122,7 +163,7 @@ pub fn enumerate(spec: &Spec) -> Vec<Generated> {
             g.name = format!("{}{:03}", g.name, *k - 1);
         }
     }
-    v
+    Ok(v)
 }
 
 fn dedup_sorted<'a>(it: impl Iterator<Item = &'a Edge>) -> Vec<Edge> {
@@ -132,24 +173,25 @@ fn dedup_sorted<'a>(it: impl Iterator<Item = &'a Edge>) -> Vec<Edge> {
     v
 }
 
-/// Depth-first extension of `seq`, keeping only sequences that are their own least
-/// rotation (so each cycle is met once) and whose neighbours compose.
+/// Depth-first extension of `seq`, handing `visit` each sequence that is its own least
+/// rotation (so each cycle is met once) and whose neighbours compose; stops (returning
+/// false) when `visit` does.
 fn extend(
     spec: &Spec,
     alphabet: &[Edge],
     seq: &mut Vec<Edge>,
     ext: usize,
-    found: &mut Vec<Vec<Edge>>,
-) {
+    visit: &mut dyn FnMut(&[Edge]) -> bool,
+) -> bool {
     if seq.len() >= 2 {
         let first = &seq[0];
         let last = &seq[seq.len() - 1];
-        if composable(last, first) && ext >= 2 && is_least_rotation(seq) {
-            found.push(seq.clone());
+        if composable(last, first) && ext >= 2 && is_least_rotation(seq) && !visit(seq) {
+            return false;
         }
     }
     if seq.len() == spec.size {
-        return;
+        return true;
     }
     for e in alphabet {
         if let Some(last) = seq.last() {
@@ -157,7 +199,7 @@ fn extend(
                 continue;
             }
         }
-        // A necklace never starts with an edge greater than a later one it begins with.
+        // A least rotation never has an edge smaller than its first.
         if let Some(first) = seq.first() {
             if e < first {
                 continue;
@@ -168,9 +210,13 @@ fn extend(
             continue;
         }
         seq.push(*e);
-        extend(spec, alphabet, seq, ne, found);
+        let go_on = extend(spec, alphabet, seq, ne, visit);
         seq.pop();
+        if !go_on {
+            return false;
+        }
     }
+    true
 }
 
 fn is_least_rotation(s: &[Edge]) -> bool {

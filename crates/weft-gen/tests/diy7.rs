@@ -30,6 +30,8 @@ fn spec_of(cmd: &str) -> Spec {
         max_relax: 100,
         placement: weft_ir::Scope::Gpu,
         ins: 4,
+        max_tests: 1_000_000,
+        deadline: None,
     };
     let mut i = 0;
     while i < w.len() {
@@ -161,7 +163,7 @@ fn same_names_and_tests_as_diy7() {
             // Single cycles: bodies only (diyone7 names every test `A`).
             continue;
         }
-        let gens = enumerate(&spec);
+        let gens = enumerate(&spec).unwrap();
         // `Relax=` and `Safe=` (edges of the cycle in each set, in diy7's order), for
         // tests without C annotations (diy7 prints their safe edges stripped).
         for g in &gens {
@@ -220,7 +222,7 @@ fn same_cycles_as_diy7_at_sizes_7_and_8() {
             names.insert(name.to_string());
             theirs.insert(Cycle::parse(orig).unwrap().rotation_key());
         }
-        let gens = enumerate(&spec);
+        let gens = enumerate(&spec).unwrap();
         let ours: BTreeSet<_> = gens.iter().map(|g| g.cycle.rotation_key()).collect();
         assert_eq!(ours.len(), theirs.len(), "{file}");
         assert!(ours == theirs, "{file}: cycle sets differ");

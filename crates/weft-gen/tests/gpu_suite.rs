@@ -19,6 +19,8 @@ fn spec(relax: &str) -> Spec {
         max_relax: 3,
         placement: weft_ir::Scope::Gpu,
         ins: 4,
+        max_tests: 1_000_000,
+        deadline: None,
     }
 }
 
@@ -30,7 +32,7 @@ fn suite(spec: &Spec, target: Target, format: Format, model: &str) -> Vec<(Strin
         ..weft_sim::SimOptions::default()
     };
     let mut out = Vec::new();
-    for g in enumerate(spec) {
+    for g in enumerate(spec).unwrap() {
         let p = build(&g.cycle, &g.name, target, &BuildOptions::default()).unwrap();
         let Ok(text) = weft_litmus::print(&p, format) else {
             continue;

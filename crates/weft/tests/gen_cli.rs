@@ -215,6 +215,23 @@ fn bad_input_exits_2_and_writes_nothing() {
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
         assert!(!stderr(&o).contains("panicked"));
     }
+    // Bounded: more tests than --max-tests is refused before anything is written.
+    let d = tmp("bounded");
+    let o = weft(&[
+        "gen",
+        "--size",
+        "8",
+        "--relax",
+        "PodWR,PodWW,PodRR,PodRW,Rfe,Fre,Coe",
+        "--mix",
+        "--max-tests",
+        "50",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("more than 50 tests"), "{}", stderr(&o));
+    assert!(!d.exists());
     let d = tmp("bad");
     let o = weft(&["gen", "--relax", "PodWR,Nope", "-o", d.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));

@@ -31,6 +31,12 @@ pub struct Args {
     /// Largest number of threads (diy7 -nprocs).
     #[arg(long, default_value_t = 4)]
     nprocs: usize,
+    /// Most tests an enumeration may produce (exit 2 beyond).
+    #[arg(long, default_value_t = 100_000)]
+    max_tests: usize,
+    /// Give up an enumeration after this many seconds (exit 3).
+    #[arg(long)]
+    timeout: Option<u64>,
     /// Most accesses per thread (diy7 -ins).
     #[arg(long, default_value_t = 4)]
     ins: usize,
@@ -203,8 +209,21 @@ pub fn run(args: Args) -> i32 {
         max_relax: args.max_relax.unwrap_or(usize::MAX),
         placement: opts.default_placement,
         ins: args.ins,
+        max_tests: args.max_tests,
+        deadline: args
+            .timeout
+            .map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s)),
     };
-    let tests = enumerate(&spec);
+    let tests = match enumerate(&spec) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("weft gen: {e}");
+            return match e {
+                weft_gen::enumerate::EnumError::TooMany(_) => exit::BAD_INPUT,
+                weft_gen::enumerate::EnumError::Timeout => exit::INTERNAL,
+            };
+        }
+    };
     // Build everything first so that nothing is half-written on error.
     let ext = if format == Format::Json {
         "json"
