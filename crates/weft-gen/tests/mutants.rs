@@ -153,10 +153,10 @@ fn extension_operators() {
 
 #[test]
 fn stored_mutants_carry_their_webgpu_verdicts() {
-    // tests/corpus/gpuharbor/mc-mutants holds the 6 coherence conformance tests and the
+    // tests/corpus/gpuharbor-mutants holds the 6 coherence conformance tests and the
     // 32 mutants (written by `weft gen --mutants tests/corpus/gpuharbor -o ...`); each
     // meta file's verdict must agree with the model: conformance forbidden, mutants allowed.
-    let dir = corpus().join("mc-mutants");
+    let dir = corpus().join("../gpuharbor-mutants");
     let (mut conf, mut mutants) = (0, 0);
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();
