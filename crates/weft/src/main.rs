@@ -41,6 +41,8 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Run conformance tests under tuned stress; report outcomes the model forbids.
     Conform(cmd::conform::Args),
+    /// Generate litmus tests from cycles of relaxations (diy7-style, GPU extensions).
+    Gen(cmd::gen::Args),
 }
 
 /// Process exit codes.
@@ -74,6 +76,7 @@ fn main() {
         Command::Run(a) => cmd::run::run(a),
         Command::Tune(a) => cmd::tune::run(a),
         Command::Conform(a) => cmd::conform::run(a),
+        Command::Gen(a) => cmd::gen::run(a),
     };
     std::process::exit(code);
 }

@@ -1,0 +1,632 @@
+//! From a cycle to a litmus test (`weft_ir::Program`) as diy7 builds it: one thread per
+//! run of program-order edges, writes storing their coherence rank, reads observing the
+//! value the cycle needs, dependencies and fences between accesses, and a final condition
+//! over every read and every location written twice. GPU targets add the placement of
+//! threads in the scope tree, access and fence scopes, memory regions and cache operators
+//! (paper 000 §4), and dependencies as *false* dependencies ptxas cannot fold away
+//! (paper 000 §4.5, Fig. 13: `and.b32 r, rX, 0x80000000`).
+
+use weft_ir::{
+    Arch, BinOp, CacheOp, Condition, DataType, Expr, Fence, FenceKind, Guard, Load, LocId,
+    Location, MemAttrs, MemSpace, Order, Param, Placement, Program, Prop, Quantifier, Reg, RegDecl,
+    Scope, Stmt, StmtKind, Store, Term, Thread,
+};
+
+use crate::cycle::{loc_name, seq_text, Cycle, Layout};
+use crate::edge::{Ann, Com, Dir, DpKind, Edge, FenceName, Kind, Region};
+
+/// The architecture a generated test is built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// herd C11 (diy7's `-arch C`).
+    C,
+    /// PTX: Dat3M's PTX dialect or herd's GPU_PTX, depending on the printer chosen.
+    Ptx,
+    /// Dat3M's Vulkan dialect.
+    Vulkan,
+    /// OpenCL C.
+    OpenCl,
+    /// WebGPU (GPUHarbor JSON): relaxed atomics only, the coherence-only subset.
+    WebGpu,
+}
+
+impl Target {
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::C => "c",
+            Target::Ptx => "ptx",
+            Target::Vulkan => "vulkan",
+            Target::OpenCl => "opencl",
+            Target::WebGpu => "webgpu",
+        }
+    }
+
+    pub fn arch(self) -> Arch {
+        match self {
+            Target::C => Arch::C,
+            Target::Ptx => Arch::Ptx,
+            Target::Vulkan => Arch::Vulkan,
+            Target::OpenCl => Arch::OpenCl,
+            Target::WebGpu => Arch::WebGpu,
+        }
+    }
+}
+
+/// Options of the build that are not in the cycle.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Scope of atomic accesses without a scope qualifier (GPU targets).
+    pub default_scope: Scope,
+    /// Placement of threads joined by an external communication without a placement
+    /// qualifier: the narrowest scope they share (`Gpu`: different CTAs of one GPU).
+    pub default_placement: Scope,
+    /// Generator line written in the metadata.
+    pub generator: String,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            default_scope: Scope::Gpu,
+            default_placement: Scope::Gpu,
+            generator: format!("weft gen (version {})", env!("CARGO_PKG_VERSION")),
+        }
+    }
+}
+
+/// Why a cycle cannot be built for a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError(pub String);
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+fn c_order(a: Option<Ann>) -> Order {
+    match a {
+        None | Some(Ann::Na) => Order::Plain,
+        Some(Ann::Rlx) => Order::Relaxed,
+        Some(Ann::Acq) => Order::Acquire,
+        Some(Ann::Rel) => Order::Release,
+        Some(Ann::AR) => Order::AcqRel,
+        Some(Ann::Sc) => Order::SeqCst,
+        Some(Ann::Con) => Order::Consume,
+    }
+}
+
+fn fence_order(f: FenceName) -> Order {
+    match f {
+        FenceName::Sc | FenceName::Membar => Order::SeqCst,
+        FenceName::Bar => Order::AcqRel,
+        FenceName::Acq => Order::Acquire,
+        FenceName::Rel => Order::Release,
+        FenceName::AR => Order::AcqRel,
+        FenceName::Rlx => Order::Relaxed,
+        FenceName::Con => Order::Consume,
+    }
+}
+
+/// Whether the placement qualifiers of a cycle's external communications can all hold.
+pub fn placement_consistent(c: &Cycle, default: Scope) -> bool {
+    groups(c, &c.layout(), default).is_some()
+}
+
+fn level(s: Scope) -> usize {
+    match s {
+        Scope::Thread | Scope::Warp => 0,
+        Scope::Cta => 1,
+        Scope::QueueFamily | Scope::Gpu => 2,
+        Scope::System => 3,
+    }
+}
+
+fn find(parent: &mut [usize], x: usize) -> usize {
+    let mut r = x;
+    while parent[r] != r {
+        r = parent[r];
+    }
+    parent[x] = r;
+    r
+}
+
+/// For each thread, its warp, CTA and GPU group: an external communication qualified
+/// with scope `s` joins its two threads at `s` and every wider level and separates them
+/// below `s`. `None` when the qualifiers contradict each other.
+fn groups(c: &Cycle, lay: &Layout, default: Scope) -> Option<Vec<[u32; 3]>> {
+    let nt = lay.threads.len();
+    let links: Vec<(usize, usize, usize)> = (0..nt)
+        .map(|t| {
+            let e = &c.edges[*lay.threads[t].last().unwrap()];
+            (t, (t + 1) % nt, level(e.quals.scope.unwrap_or(default)))
+        })
+        .collect();
+    let mut ids = vec![[0u32; 3]; nt];
+    for (lv, slot) in [(0usize, 0usize), (1, 1), (2, 2)] {
+        let mut parent: Vec<usize> = (0..nt).collect();
+        for &(a, b, l) in &links {
+            if l <= lv {
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                parent[ra] = rb;
+            }
+        }
+        for &(a, b, l) in &links {
+            if l > lv && find(&mut parent, a) == find(&mut parent, b) {
+                return None;
+            }
+        }
+        let mut names: Vec<usize> = Vec::new();
+        for (t, id) in ids.iter_mut().enumerate() {
+            let r = find(&mut parent, t);
+            let k = match names.iter().position(|&x| x == r) {
+                Some(k) => k,
+                None => {
+                    names.push(r);
+                    names.len() - 1
+                }
+            };
+            id[slot] = k as u32;
+        }
+    }
+    Some(ids)
+}
+
+/// Placement of each thread in the scope tree of `target`.
+fn placements(
+    c: &Cycle,
+    lay: &Layout,
+    target: Target,
+    opts: &BuildOptions,
+) -> Result<Vec<Placement>, BuildError> {
+    let ids = groups(c, lay, opts.default_placement).ok_or_else(|| {
+        BuildError("the placement qualifiers of the communications contradict each other".into())
+    })?;
+    let nt = ids.len();
+    // Name the warp level only when two threads share a warp: without it, threads of one
+    // CTA are in different warps (Dat3M's PTX dialect has no warp level).
+    let share_warp = (0..nt).any(|a| (0..nt).any(|b| a != b && ids[a] == ids[b]));
+    Ok(ids
+        .into_iter()
+        .map(|[w, c, g]| match target {
+            Target::Vulkan => Placement::new(vec![
+                (Scope::Warp, w),
+                (Scope::Cta, c),
+                (Scope::QueueFamily, g),
+            ]),
+            Target::OpenCl => Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, g)]),
+            Target::Ptx => {
+                if share_warp {
+                    Placement::new(vec![(Scope::Warp, w), (Scope::Cta, c), (Scope::Gpu, g)])
+                } else {
+                    Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, g)])
+                }
+            }
+            Target::WebGpu => Placement::new(vec![(Scope::Cta, c), (Scope::Gpu, 0)]),
+            Target::C => Placement::default(),
+        })
+        .collect())
+}
+
+/// Builds the test of a cycle (in its own rotation) for `target`, named `name`.
+pub fn build(
+    c: &Cycle,
+    name: &str,
+    target: Target,
+    opts: &BuildOptions,
+) -> Result<Program, BuildError> {
+    let lay = c.layout();
+    let n = c.edges.len();
+    let mut p = Program::new(target.arch(), name);
+    p.doc.push(c.text());
+    p.meta = meta(c, &lay, opts);
+    let gpu = target != Target::C;
+    for l in 0..lay.nlocs {
+        let mut loc = Location::scalar(loc_name(l), 0);
+        if lay.regions[l] == Region::Shared {
+            loc.space = MemSpace::Shared;
+        }
+        p.locations.push(loc);
+    }
+    // Which locations some annotated (atomic) event touches: C params are atomic_int then.
+    let mut atomic_loc = vec![false; lay.nlocs];
+    for ev in &lay.events {
+        if !matches!(ev.ann, None | Some(Ann::Na)) {
+            atomic_loc[ev.loc] = true;
+        }
+    }
+    if target == Target::WebGpu {
+        check_webgpu(c, &lay)?;
+    }
+    let places = placements(c, &lay, target, opts)?;
+    // Shared memory is per CTA: every thread touching a shared location must share a CTA.
+    for l in 0..lay.nlocs {
+        if lay.regions[l] == Region::Shared {
+            let ts: Vec<usize> = lay
+                .events
+                .iter()
+                .filter(|e| e.loc == l)
+                .map(|e| e.thread)
+                .collect();
+            for &a in &ts {
+                for &b in &ts {
+                    if a != b && !places[a].same_instance(&places[b], Scope::Cta) && gpu {
+                        return Err(BuildError(format!(
+                            "location {} is in shared memory but threads P{a} and P{b} are in different CTAs",
+                            loc_name(l)
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    let mut read_regs: Vec<(usize, Reg, i64)> = Vec::new();
+    for (ti, t) in lay.threads.iter().enumerate() {
+        let mut th = Thread::new(format!("P{ti}"));
+        th.placement = places[ti].clone();
+        let mut used: Vec<usize> = t.iter().map(|&i| lay.events[i].loc).collect();
+        used.sort();
+        used.dedup();
+        if target == Target::C || target == Target::OpenCl {
+            let mut names: Vec<usize> = used.clone();
+            names.sort_by_key(|l| std::cmp::Reverse(loc_name(*l)));
+            for l in names {
+                th.params.push(Param {
+                    name: loc_name(l),
+                    loc: LocId(l as u32),
+                    space: if target == Target::OpenCl {
+                        Some(if lay.regions[l] == Region::Shared {
+                            MemSpace::Shared
+                        } else {
+                            MemSpace::Global
+                        })
+                    } else {
+                        None
+                    },
+                    atomic: atomic_loc[l],
+                    volatile: !atomic_loc[l] && target == Target::C,
+                    base: "int".into(),
+                });
+            }
+        }
+        // Code, innermost block last (control dependencies nest the rest of the thread).
+        let mut blocks: Vec<(Vec<Stmt>, Option<Expr>)> = vec![(Vec::new(), None)];
+        let mut ev_reg: Vec<Option<Reg>> = vec![None; n];
+        let mut guard: Option<Guard> = None;
+        let mut nregs = 0u32;
+        let new_reg = |th: &mut Thread, nregs: &mut u32, ty: DataType| -> Reg {
+            let name = format!("r{}", *nregs);
+            *nregs += 1;
+            th.regs.push(RegDecl {
+                name,
+                ty: Some(ty),
+                init: None,
+                temp: false,
+            });
+            Reg(th.regs.len() as u32 - 1)
+        };
+        for (k, &i) in t.iter().enumerate() {
+            let ev = &lay.events[i];
+            let inc: Option<&Edge> = if k > 0 {
+                Some(&c.edges[t[k - 1]])
+            } else {
+                None
+            };
+            let loc = LocId(ev.loc as u32);
+            let mut addr = Expr::Addr(loc);
+            let mut value = Expr::Int(ev.value);
+            if let Some(e) = inc {
+                match e.kind {
+                    Kind::Fence(f, _) => {
+                        let mut attrs = MemAttrs::with_order(fence_order(f));
+                        let kind = if f == FenceName::Membar {
+                            FenceKind::Membar
+                        } else {
+                            FenceKind::Fence
+                        };
+                        if gpu {
+                            attrs.scope = Some(e.quals.scope.unwrap_or(opts.default_scope));
+                        }
+                        if target == Target::Vulkan {
+                            attrs.vulkan.sem_classes = vec![0];
+                        }
+                        let stmt = if f == FenceName::Bar {
+                            if target == Target::C {
+                                return Err(BuildError("C has no execution barriers".into()));
+                            }
+                            // A CTA/workgroup barrier; WebGPU's storage barrier covers
+                            // storage (global) memory with acquire-release semantics.
+                            let (battrs, spaces) = if target == Target::WebGpu {
+                                (
+                                    MemAttrs::scoped(Order::AcqRel, Scope::Cta),
+                                    vec![MemSpace::Global],
+                                )
+                            } else {
+                                (MemAttrs::default(), Vec::new())
+                            };
+                            StmtKind::Barrier(weft_ir::Barrier {
+                                kind: weft_ir::BarrierKind::Sync,
+                                scope: Scope::Cta,
+                                id: Expr::Int(0),
+                                operands: Vec::new(),
+                                attrs: battrs,
+                                spaces,
+                            })
+                        } else {
+                            StmtKind::Fence(Fence {
+                                kind,
+                                attrs,
+                                spaces: Vec::new(),
+                            })
+                        };
+                        push(&mut blocks, stmt, guard);
+                    }
+                    Kind::Dp(dk, _) => {
+                        let src = ev_reg[t[k - 1]].expect("dependency from a read");
+                        // C: `r & 128` as diy7 writes it; GPU: a false dependency that
+                        // ptxas cannot fold (paper 000 Fig. 13).
+                        let mask = if gpu { 0x8000_0000 } else { 128 };
+                        let dep = if gpu {
+                            let d = new_reg(&mut th, &mut nregs, DataType::B32);
+                            push(
+                                &mut blocks,
+                                StmtKind::Assign {
+                                    dst: d,
+                                    value: Expr::bin(BinOp::And, Expr::Reg(src), Expr::Int(mask)),
+                                },
+                                guard,
+                            );
+                            Expr::Reg(d)
+                        } else {
+                            Expr::bin(BinOp::And, Expr::Reg(src), Expr::Int(mask))
+                        };
+                        match dk {
+                            DpKind::Addr => {
+                                if gpu {
+                                    let a = new_reg(&mut th, &mut nregs, DataType::B64);
+                                    push(
+                                        &mut blocks,
+                                        StmtKind::Assign {
+                                            dst: a,
+                                            value: Expr::bin(BinOp::Add, Expr::Addr(loc), dep),
+                                        },
+                                        guard,
+                                    );
+                                    addr = Expr::Reg(a);
+                                } else {
+                                    addr = Expr::bin(BinOp::Add, Expr::Addr(loc), dep);
+                                }
+                            }
+                            DpKind::Data => {
+                                value = Expr::bin(BinOp::Add, Expr::Int(ev.value), dep);
+                            }
+                            DpKind::Ctrl => {
+                                let expect = lay.events[t[k - 1]].value;
+                                if gpu {
+                                    let pr = new_reg(&mut th, &mut nregs, DataType::PRED);
+                                    push(
+                                        &mut blocks,
+                                        StmtKind::Assign {
+                                            dst: pr,
+                                            value: Expr::bin(
+                                                BinOp::Eq,
+                                                Expr::bin(BinOp::Add, Expr::Reg(src), dep),
+                                                Expr::Int(expect),
+                                            ),
+                                        },
+                                        guard,
+                                    );
+                                    guard = Some(Guard {
+                                        reg: pr,
+                                        negated: false,
+                                    });
+                                } else {
+                                    blocks.push((
+                                        Vec::new(),
+                                        Some(Expr::bin(
+                                            BinOp::Eq,
+                                            Expr::Reg(src),
+                                            Expr::Int(expect),
+                                        )),
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let attrs = access_attrs(ev, target, opts, &lay)?;
+            match ev.dir {
+                Dir::R => {
+                    let r = new_reg(&mut th, &mut nregs, DataType::S32);
+                    ev_reg[i] = Some(r);
+                    read_regs.push((ti, r, ev.value));
+                    push(
+                        &mut blocks,
+                        StmtKind::Load(Load {
+                            dst: r,
+                            addr,
+                            attrs,
+                        }),
+                        guard,
+                    );
+                }
+                Dir::W => push(
+                    &mut blocks,
+                    StmtKind::Store(Store { addr, value, attrs }),
+                    guard,
+                ),
+            }
+        }
+        while blocks.len() > 1 {
+            let (body, cond) = blocks.pop().unwrap();
+            let cond = cond.unwrap_or(Expr::Int(1));
+            push(
+                &mut blocks,
+                StmtKind::If {
+                    cond,
+                    then_branch: body,
+                    else_branch: Vec::new(),
+                },
+                None,
+            );
+        }
+        th.code = blocks.pop().unwrap().0;
+        p.threads.push(th);
+    }
+    // Condition: final values of locations written twice, then every read.
+    let mut atoms: Vec<Prop> = Vec::new();
+    for (l, f) in lay.finals.iter().enumerate() {
+        if let Some(v) = f {
+            atoms.push(Prop::Cmp(
+                Term::Mem {
+                    loc: LocId(l as u32),
+                    index: 0,
+                },
+                weft_ir::CmpOp::Eq,
+                Term::Int(*v),
+            ));
+        }
+    }
+    for (t, r, v) in read_regs {
+        atoms.push(Prop::Cmp(
+            Term::Reg { thread: t, reg: r },
+            weft_ir::CmpOp::Eq,
+            Term::Int(v),
+        ));
+    }
+    let prop = atoms.into_iter().reduce(Prop::and).unwrap_or(Prop::True);
+    p.condition = Some(Condition {
+        quantifier: Quantifier::Exists,
+        prop,
+    });
+    Ok(p)
+}
+
+fn push(blocks: &mut [(Vec<Stmt>, Option<Expr>)], kind: StmtKind, guard: Option<Guard>) {
+    let mut s = Stmt::new(kind, Default::default());
+    s.guard = guard;
+    blocks.last_mut().unwrap().0.push(s);
+}
+
+fn access_attrs(
+    ev: &crate::cycle::Event,
+    target: Target,
+    opts: &BuildOptions,
+    lay: &Layout,
+) -> Result<MemAttrs, BuildError> {
+    let order = c_order(ev.ann);
+    let mut a = MemAttrs::with_order(order);
+    match target {
+        Target::C => {
+            a.volatile = order == Order::Plain;
+            if ev.scope.is_some() || ev.cache.is_some() {
+                return Err(BuildError("C has no scopes nor cache operators".into()));
+            }
+        }
+        Target::Ptx | Target::Vulkan | Target::OpenCl => {
+            if order.is_atomic() {
+                a.scope = Some(ev.scope.unwrap_or(opts.default_scope));
+            }
+            a.cache = ev.cache;
+            a.volatile = ev.volatile;
+            if target == Target::Vulkan {
+                // Every location is in storage class 0; acquire/release semantics cover it.
+                a.vulkan.storage_class = Some(0);
+                if order.is_atomic() && order != Order::Relaxed {
+                    a.vulkan.sem_classes = vec![0];
+                }
+            }
+            if lay.regions[ev.loc] == Region::Shared && target == Target::Ptx {
+                a.space = None;
+            }
+            if ev.cache.is_some() && target != Target::Ptx {
+                return Err(BuildError(format!(
+                    "{} has no cache operators",
+                    target.name()
+                )));
+            }
+            if matches!(ev.cache, Some(CacheOp::Ca) | Some(CacheOp::Cg)) || ev.volatile {
+                a.ty = Some(DataType::S32);
+            }
+        }
+        Target::WebGpu => {
+            a.order = Order::Relaxed;
+            a.scope = Some(Scope::Gpu);
+        }
+    }
+    Ok(a)
+}
+
+/// WebGPU's coherence-only subset (GPUHarbor): relaxed atomics, no fences but workgroup
+/// barriers, no dependencies, threads in different workgroups.
+fn check_webgpu(c: &Cycle, lay: &Layout) -> Result<(), BuildError> {
+    for e in &c.edges {
+        match e.kind {
+            Kind::Dp(..) => {
+                return Err(BuildError(
+                    "WebGPU tests have no dependencies (GPUHarbor's subset)".into(),
+                ))
+            }
+            Kind::Fence(f, _) if f != FenceName::Bar => {
+                return Err(BuildError(
+                    "WebGPU's model has no fences but workgroup barriers (GPUHarbor's subset)"
+                        .into(),
+                ))
+            }
+            _ => {}
+        }
+        if e.quals.cache.is_some() || e.quals.volatile {
+            return Err(BuildError(
+                "WebGPU has no cache operators nor volatile".into(),
+            ));
+        }
+    }
+    for ev in &lay.events {
+        if !matches!(ev.ann, None | Some(Ann::Rlx) | Some(Ann::Na)) {
+            return Err(BuildError(
+                "WebGPU atomics are relaxed only (GPUHarbor's subset)".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// diy7's metadata lines (`Cycle=`, `Relax=`, `Safe=` are set by the enumerator).
+fn meta(c: &Cycle, lay: &Layout, opts: &BuildOptions) -> Vec<(String, String)> {
+    let mut m = Vec::new();
+    m.push(("Cycle".into(), seq_text(&c.canonical_rotation())));
+    m.push(("Generator".into(), opts.generator.clone()));
+    let mut pf = Vec::new();
+    for (ti, t) in lay.threads.iter().enumerate() {
+        if t.len() < 2 {
+            continue;
+        }
+        let first = lay.events[t[0]].loc;
+        let last_i = *t.last().unwrap();
+        let out = &c.edges[last_i];
+        pf.push(format!("{ti}:{}=F", loc_name(first)));
+        let kind = match out.kind {
+            Kind::Com { com: Com::Fr, .. } => "T",
+            _ => "W",
+        };
+        pf.push(format!("{ti}:{}={kind}", loc_name(lay.events[last_i].loc)));
+    }
+    m.push(("Prefetch".into(), pf.join(",")));
+    let com: Vec<&str> = c
+        .edges
+        .iter()
+        .filter(|e| e.is_ext())
+        .map(|e| match e.kind {
+            Kind::Com { com: Com::Rf, .. } => "Rf",
+            Kind::Com { com: Com::Fr, .. } => "Fr",
+            _ => "Co",
+        })
+        .collect();
+    m.push(("Com".into(), com.join(" ")));
+    m.push(("Orig".into(), c.text()));
+    m
+}

@@ -1,0 +1,334 @@
+//! Test names as diy7 writes them with `-num false`: a family named by the shape of the
+//! threads and the communications between them (`MP`, `SB`, `IRIW`, `Z6.3`, ...), then one
+//! part per thread of two or more events (`po`, `addr`, `fencesc`, `porlxrlx`,
+//! `addrW-po`), collapsed to `part`+`s` when all agree and left out when all are `po`.
+//! weft's GPU extension appends the qualifiers of an edge after its part, so GPU names stay
+//! unique and readable (docs/gen.md, "Names").
+
+use crate::cycle::{Cycle, Layout};
+use crate::edge::{Ann, Com, Dir, DpKind, Edge, FenceName, Kind, Loc, Region};
+use weft_ir::Scope;
+
+/// The families diy7 knows, keyed by thread shapes and communications: each thread is its
+/// first and last event (`W` alone for a single write) followed by the communication out
+/// of it.
+const FAMILIES: &[(&str, &str)] = &[
+    ("MP", "WW Rf RR Fr"),
+    ("SB", "WR Fr WR Fr"),
+    ("LB", "RW Rf RW Rf"),
+    ("S", "WW Rf RW Co"),
+    ("R", "WW Co WR Fr"),
+    ("2+2W", "WW Co WW Co"),
+    ("3.SB", "WR Fr WR Fr WR Fr"),
+    ("3.LB", "RW Rf RW Rf RW Rf"),
+    ("3.2W", "WW Co WW Co WW Co"),
+    ("WRC", "W Rf RW Rf RR Fr"),
+    ("RWC", "W Rf RR Fr WR Fr"),
+    ("WRR+2W", "W Rf RR Fr WW Co"),
+    ("WRW+WR", "W Rf RW Co WR Fr"),
+    ("WRW+2W", "W Rf RW Co WW Co"),
+    ("WWC", "W Rf RW Rf RW Co"),
+    ("W+RWC", "WW Rf RR Fr WR Fr"),
+    ("ISA2", "WW Rf RW Rf RR Fr"),
+    ("Z6.0", "WW Rf RW Co WR Fr"),
+    ("Z6.1", "WW Co WW Rf RW Co"),
+    ("Z6.2", "WW Rf RW Rf RW Co"),
+    ("Z6.3", "WW Co WW Rf RR Fr"),
+    ("Z6.4", "WW Co WR Fr WR Fr"),
+    ("Z6.5", "WW Co WW Co WR Fr"),
+    ("IRIW", "W Rf RR Fr W Rf RR Fr"),
+    ("IRWIW", "W Rf RW Co W Rf RW Co"),
+    ("IRRWIW", "W Rf RR Fr W Rf RW Co"),
+    ("4.SB", "WR Fr WR Fr WR Fr WR Fr"),
+    ("4.LB", "RW Rf RW Rf RW Rf RW Rf"),
+    ("4.2W", "WW Co WW Co WW Co WW Co"),
+];
+
+/// The family key of a cycle that starts at a thread start.
+pub fn family_key(c: &Cycle, lay: &Layout) -> String {
+    let mut out = Vec::new();
+    for t in &lay.threads {
+        let first = lay.events[t[0]].dir;
+        let last = lay.events[*t.last().unwrap()].dir;
+        let shape = if t.len() == 1 {
+            first.letter().to_string()
+        } else {
+            format!("{}{}", first.letter(), last.letter())
+        };
+        out.push(shape);
+        let e = &c.edges[*t.last().unwrap()];
+        out.push(
+            match e.kind {
+                Kind::Com { com: Com::Rf, .. } => "Rf",
+                Kind::Com { com: Com::Fr, .. } => "Fr",
+                _ => "Co",
+            }
+            .to_string(),
+        );
+    }
+    out.join(" ")
+}
+
+/// The family of a cycle starting at a thread start, if diy7 names it.
+pub fn family(c: &Cycle, lay: &Layout) -> Option<&'static str> {
+    let k = family_key(c, lay);
+    FAMILIES.iter().find(|(_, key)| *key == k).map(|(n, _)| *n)
+}
+
+fn ann_word(a: Option<Ann>) -> &'static str {
+    match a {
+        None | Some(Ann::Na) => "na",
+        Some(Ann::Rlx) => "rlx",
+        Some(Ann::Acq) => "acq",
+        Some(Ann::Rel) => "rel",
+        Some(Ann::AR) => "ar",
+        Some(Ann::Sc) => "sc",
+        Some(Ann::Con) => "con",
+    }
+}
+
+fn is_plain(a: Option<Ann>) -> bool {
+    matches!(a, None | Some(Ann::Na))
+}
+
+fn base_word(e: &Edge) -> String {
+    let s = |l: Loc| if l == Loc::Same { "s" } else { "" };
+    match e.kind {
+        Kind::Po(l) => format!("po{}", s(l)),
+        Kind::Dp(k, l) => {
+            let w = match k {
+                DpKind::Addr => "addr",
+                DpKind::Data => "data",
+                DpKind::Ctrl => "ctrl",
+            };
+            format!("{w}{}", s(l))
+        }
+        Kind::Fence(f, l) => {
+            let w = match f {
+                FenceName::Sc => "fencesc",
+                FenceName::Acq => "fenceacq",
+                FenceName::Rel => "fencerel",
+                FenceName::AR => "fencear",
+                FenceName::Rlx => "fencerlx",
+                FenceName::Con => "fencecon",
+                FenceName::Membar => "membar",
+                FenceName::Bar => "bar",
+            };
+            format!("{w}{}", s(l))
+        }
+        Kind::Com { com, .. } => match com {
+            Com::Rf => "rfi",
+            Com::Fr => "fri",
+            Com::Co => "coi",
+        }
+        .to_string(),
+    }
+}
+
+fn target_implied(e: &Edge) -> bool {
+    e.is_com()
+}
+
+fn source_implied(e: &Edge) -> bool {
+    e.is_com() || matches!(e.kind, Kind::Dp(..))
+}
+
+fn scope_word(s: Scope) -> &'static str {
+    match s {
+        Scope::Thread => "th",
+        Scope::Warp => "wp",
+        Scope::Cta => "cta",
+        Scope::QueueFamily => "qf",
+        Scope::Gpu => "gpu",
+        Scope::System => "sys",
+    }
+}
+
+/// weft's GPU suffix of an edge's part: its qualifiers after dots.
+fn gpu_suffix(e: &Edge) -> String {
+    let mut s = String::new();
+    if let Some(sc) = e.quals.scope {
+        s.push('.');
+        s.push_str(scope_word(sc));
+    }
+    if e.quals.region == Some(Region::Shared) {
+        s.push_str(".sh");
+    }
+    if let Some(c) = e.quals.cache {
+        s.push('.');
+        s.push_str(c.op().name());
+    }
+    if e.quals.volatile {
+        s.push_str(".vol");
+    }
+    s
+}
+
+/// The name part of one thread (its internal edges).
+fn thread_part(c: &Cycle, lay: &Layout, t: &[usize]) -> String {
+    let edges: Vec<usize> = t[..t.len() - 1].to_vec();
+    let mut words = Vec::new();
+    for (k, &i) in edges.iter().enumerate() {
+        let e = &c.edges[i];
+        let mut w = base_word(e);
+        let sa = lay.events[i].ann;
+        let ta = lay.events[(i + 1) % c.edges.len()].ann;
+        if !(is_plain(sa) && is_plain(ta)) {
+            w.push_str(ann_word(sa));
+            w.push_str(ann_word(ta));
+        }
+        if let Some(&nx) = edges.get(k + 1) {
+            if !target_implied(e) && !source_implied(&c.edges[nx]) {
+                w.push(match e.tgt {
+                    Dir::R => 'R',
+                    Dir::W => 'W',
+                });
+            }
+        }
+        w.push_str(&gpu_suffix(e));
+        words.push(w);
+    }
+    words.join("-")
+}
+
+/// The suffix weft adds for the placement of threads and regions carried by external
+/// communication edges (`+rfe.cta` ...), empty for diy7's own cycles.
+fn com_suffix(c: &Cycle) -> String {
+    let mut parts = Vec::new();
+    for e in &c.edges {
+        if e.is_ext() {
+            let g = gpu_suffix(e);
+            if !g.is_empty() {
+                let w = match e.kind {
+                    Kind::Com { com: Com::Rf, .. } => "rfe",
+                    Kind::Com { com: Com::Fr, .. } => "fre",
+                    _ => "coe",
+                };
+                parts.push(format!("{w}{g}"));
+            } else {
+                parts.push(String::new());
+            }
+        }
+    }
+    if parts.iter().all(|p| p.is_empty()) {
+        return String::new();
+    }
+    if parts.windows(2).all(|w| w[0] == w[1]) {
+        return format!("+{}s", parts[0]);
+    }
+    parts
+        .into_iter()
+        .map(|p| format!("+{}", if p.is_empty() { "_" } else { &p }))
+        .collect()
+}
+
+/// The name of the test built from `c` in its own rotation, or `None` when the family is
+/// not one diy7 names.
+pub fn name_of(c: &Cycle) -> Option<String> {
+    let lay = c.layout();
+    let fam = family(c, &lay)?;
+    Some(format!("{fam}{}", suffix(c, &lay)))
+}
+
+fn suffix(c: &Cycle, lay: &Layout) -> String {
+    let parts: Vec<String> = lay
+        .threads
+        .iter()
+        .filter(|t| t.len() > 1)
+        .map(|t| thread_part(c, lay, t))
+        .collect();
+    let mut s = String::new();
+    if !parts.is_empty() && !parts.iter().all(|p| p == "po") {
+        if parts.len() > 1 && parts.windows(2).all(|w| w[0] == w[1]) {
+            s = format!("+{}s", parts[0]);
+        } else {
+            for p in parts {
+                s.push('+');
+                s.push_str(&p);
+            }
+        }
+    }
+    s.push_str(&com_suffix(c));
+    s
+}
+
+/// The name diy7 gives a cycle of a family it does not name: the shapes of the threads
+/// joined by `+` (`W+RR+WW+RW`: a lone write, then read-read, write-write and read-write
+/// threads), then the usual parts.
+fn fallback_name(c: &Cycle) -> String {
+    let lay = c.layout();
+    let shapes: Vec<String> = lay
+        .threads
+        .iter()
+        .map(|t| {
+            let first = lay.events[t[0]].dir.letter();
+            if t.len() == 1 {
+                first.to_string()
+            } else {
+                format!("{first}{}", lay.events[*t.last().unwrap()].dir.letter())
+            }
+        })
+        .collect();
+    format!("{}{}", shapes.join("+"), suffix(c, &lay))
+}
+
+/// Chooses the rotation diy7 builds the test from and names it: among the rotations that
+/// start at a thread start and belong to a named family, the one whose threads' lengths
+/// come least in order, then the least name with dependencies ordered addr, data, ctrl.
+pub fn normalise(c: &Cycle) -> (Cycle, String) {
+    // (thread sizes, name with ctrl sorted after data, name), rotation
+    type Best = ((Vec<usize>, String, String), Cycle);
+    let mut best: Option<Best> = None;
+    for r in c.thread_rotations() {
+        if let Some(n) = name_of(&r) {
+            let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
+            let k = (lens, n.replace("ctrl", "dz"), n);
+            if best.as_ref().is_none_or(|(b, _)| k < *b) {
+                best = Some((k, r));
+            }
+        }
+    }
+    match best {
+        Some(((_, _, n), r)) => (r, n),
+        None => {
+            let mut best: Option<Best> = None;
+            for r in c.thread_rotations() {
+                let n = fallback_name(&r);
+                let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
+                let k = (lens, n.replace("ctrl", "dz"), n);
+                if best.as_ref().is_none_or(|(b, _)| k < *b) {
+                    best = Some((k, r));
+                }
+            }
+            match best {
+                Some(((_, _, n), r)) => (r, n),
+                None => (c.clone(), fallback_name(c)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nm(s: &str) -> String {
+        normalise(&Cycle::parse(s).unwrap()).1
+    }
+
+    #[test]
+    fn classic_names() {
+        assert_eq!(nm("PodWR Fre PodWR Fre"), "SB");
+        assert_eq!(nm("Fre PodWR Fre PodWR"), "SB");
+        assert_eq!(nm("PodWW Rfe PodRR Fre"), "MP");
+        assert_eq!(
+            nm("PodWRRlxRlx FreRlxRlx PodWRRlxRlx FreRlxRlx"),
+            "SB+porlxrlxs"
+        );
+        assert_eq!(nm("Rfe PodRR Fre Rfe DpCtrldR Fre"), "IRIW+ctrl+po");
+        assert_eq!(
+            nm("DpAddrdW Rfe DpAddrdW PodWR DpAddrdW Rfe"),
+            "LB+addr+addrW-po-addr"
+        );
+    }
+}
