@@ -32,6 +32,8 @@ enum Command {
     RunKernel(kernel_cmd::RunArgs),
     /// Print the PTX a CUDA/OpenCL kernel compiles to (clang-19).
     Ptx(kernel_cmd::PtxArgs),
+    /// Find data races in a kernel run on the SIMT emulator (BARRACUDA's analysis).
+    Race(cmd::race::Args),
     /// List, show and export recorded litmus runs (the results database).
     Results(cmd::results::Args),
     /// Run litmus tests on a GPU (wgpu or CUDA): outcome histograms, checksums, results DB.
@@ -69,6 +71,7 @@ fn main() {
         Command::Sim(a) => cmd::sim::run(a),
         Command::RunKernel(a) => kernel_cmd::run_kernel(a),
         Command::Ptx(a) => kernel_cmd::run_ptx(a),
+        Command::Race(a) => cmd::race::run(a),
         Command::Results(a) => cmd::results::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Tune(a) => cmd::tune::run(a),

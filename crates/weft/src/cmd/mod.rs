@@ -2,6 +2,7 @@
 
 pub mod conform;
 pub mod parse;
+pub mod race;
 pub mod results;
 pub mod run;
 pub mod show;
