@@ -230,6 +230,14 @@ impl<C: Clocks> Detector<C> {
         }
     }
 
+    /// The concurrent entry with the smallest thread index (deterministic reports).
+    fn first_conc(&self, t: u32, set: &HashMap<u32, Rec>) -> Option<(u32, Rec)> {
+        set.iter()
+            .filter(|(&u, r)| self.conc(t, u, r.clk))
+            .map(|(&u, &r)| (u, r))
+            .min_by_key(|&(u, _)| u)
+    }
+
     #[inline]
     fn conc(&self, t: u32, u: u32, c: u32) -> bool {
         u != t && c > self.clocks.knows(t, u)
@@ -288,59 +296,55 @@ impl<C: Clocks> Detector<C> {
                 } else {
                     RaceKind::ReadWrite
                 };
-                for (&u, r) in &ext.reads {
-                    if self.conc(t, u, r.clk) {
-                        self.found.push(Conflict {
-                            tid: u,
-                            clk: r.clk,
-                            pc: r.pc,
-                            kind,
-                            access: "read",
-                        });
-                        break;
-                    }
+                if let Some((u, r)) = self.first_conc(t, &ext.reads) {
+                    self.found.push(Conflict {
+                        tid: u,
+                        clk: r.clk,
+                        pc: r.pc,
+                        kind,
+                        access: "read",
+                    });
                 }
             }
             if !cur.atomic {
-                for (&u, r) in &ext.atomic_writes {
-                    if self.conc(t, u, r.clk) {
+                if let Some((u, r)) = self.first_conc(t, &ext.atomic_writes) {
+                    self.found.push(Conflict {
+                        tid: u,
+                        clk: r.clk,
+                        pc: r.pc,
+                        kind: RaceKind::AtomicPlain,
+                        access: "atomic",
+                    });
+                }
+                if cur.write {
+                    if let Some((u, r)) = self.first_conc(t, &ext.atomic_reads) {
                         self.found.push(Conflict {
                             tid: u,
                             clk: r.clk,
                             pc: r.pc,
                             kind: RaceKind::AtomicPlain,
-                            access: "atomic",
+                            access: "acquire",
                         });
-                        break;
-                    }
-                }
-                if cur.write {
-                    for (&u, r) in &ext.atomic_reads {
-                        if self.conc(t, u, r.clk) {
-                            self.found.push(Conflict {
-                                tid: u,
-                                clk: r.clk,
-                                pc: r.pc,
-                                kind: RaceKind::AtomicPlain,
-                                access: "acquire",
-                            });
-                            break;
-                        }
                     }
                 }
             } else if cur.write && self.def == Definition::ScopedRc11 {
                 let b = self.geo.cta_of(t);
-                for (&c, &(u, r)) in &ext.atomic_by_cta {
-                    if c != b && (r.block || cur.block_atomic) && self.conc(t, u, r.clk) {
-                        self.found.push(Conflict {
-                            tid: u,
-                            clk: r.clk,
-                            pc: r.pc,
-                            kind: RaceKind::AtomicScope,
-                            access: "atomic",
-                        });
-                        break;
-                    }
+                let hit = ext
+                    .atomic_by_cta
+                    .iter()
+                    .filter(|(&c, &(u, r))| {
+                        c != b && (r.block || cur.block_atomic) && self.conc(t, u, r.clk)
+                    })
+                    .map(|(_, &(u, r))| (u, r))
+                    .min_by_key(|&(u, _)| u);
+                if let Some((u, r)) = hit {
+                    self.found.push(Conflict {
+                        tid: u,
+                        clk: r.clk,
+                        pc: r.pc,
+                        kind: RaceKind::AtomicScope,
+                        access: "atomic",
+                    });
                 }
             }
             *self.shadow.ext(m.ext) = ext;
