@@ -11,9 +11,9 @@
 //!
 //! Two race definitions ([`Definition`]): BARRACUDA's (a global-scope release synchronises
 //! with a block-scope acquire in another CTA and vice versa; atomics never race with each
-//! other), and scoped RC11's mutual scope inclusion (both sides of a synchronisation in two
-//! CTAs must be at global scope, and two atomics of different CTAs race when one of them is
-//! block-scoped, `atomicAdd_block`).
+//! other), and `scoped`: the same lock-step warps with scoped RC11's mutual scope inclusion
+//! (both sides of a synchronisation in two CTAs must be at global scope, and two atomics of
+//! different CTAs race when one of them is block-scoped, `atomicAdd_block`).
 
 use std::collections::HashMap;
 
@@ -31,22 +31,23 @@ use crate::vc::Vc;
 pub enum Definition {
     /// Paper 003 §3.2.
     Barracuda,
-    /// Scoped RC11 (paper 004's model checker): synchronisation and atomicity need mutual
-    /// scope inclusion.
-    ScopedRc11,
+    /// BARRACUDA's lock-step warps with scoped RC11's mutual scope inclusion (the model
+    /// checker's definition, paper 004): a synchronisation between two CTAs needs both sides
+    /// at global scope, and two atomics of different CTAs race when one is block-scoped.
+    Scoped,
 }
 
 impl Definition {
     pub fn name(self) -> &'static str {
         match self {
             Definition::Barracuda => "barracuda",
-            Definition::ScopedRc11 => "scoped-rc11",
+            Definition::Scoped => "scoped",
         }
     }
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "barracuda" => Some(Definition::Barracuda),
-            "scoped-rc11" | "scoped" => Some(Definition::ScopedRc11),
+            "scoped-rc11" | "scoped" => Some(Definition::Scoped),
             _ => None,
         }
     }
@@ -178,7 +179,7 @@ impl<C: Clocks> Detector<C> {
         if let Some(sl) = self.sync.get(&key) {
             let global_ok = |origin: u32| match (self.def, scope) {
                 (Definition::Barracuda, _) => true,
-                (Definition::ScopedRc11, _) => origin == b || scope == Scope2::Global,
+                (Definition::Scoped, _) => origin == b || scope == Scope2::Global,
             };
             let own_block = sl.per_block.get(&b);
             match &sl.global {
@@ -327,7 +328,7 @@ impl<C: Clocks> Detector<C> {
                         });
                     }
                 }
-            } else if cur.write && self.def == Definition::ScopedRc11 {
+            } else if cur.write && self.def == Definition::Scoped {
                 let b = self.geo.cta_of(t);
                 let hit = ext
                     .atomic_by_cta
@@ -389,7 +390,7 @@ impl<C: Clocks> Detector<C> {
             if m.ext == 0 {
                 m.ext = self.shadow.new_ext(Ext::default());
             }
-            let scoped = self.def == Definition::ScopedRc11;
+            let scoped = self.def == Definition::Scoped;
             let b = self.geo.cta_of(t);
             let e = self.shadow.ext(m.ext);
             if cur.write {

@@ -211,7 +211,7 @@ proptest! {
     #[test]
     fn compressed_clocks_report_what_full_clocks_report(seed in any::<u64>(), len in 5usize..160, scoped in any::<bool>()) {
         let (geo, info, evs) = gen_trace(seed, len);
-        let def = if scoped { Definition::ScopedRc11 } else { Definition::Barracuda };
+        let def = if scoped { Definition::Scoped } else { Definition::Barracuda };
         let mut c: Detector<Compressed> = Detector::with_info(info.clone(), geo, def);
         let mut f: Detector<Full> = Detector::with_info(info, geo, def);
         feed(&mut c, &evs);

@@ -42,7 +42,8 @@ pub struct Args {
     /// Runs to check: the first schedule, then seeds 1, 2, ... (after a seed S: S+1, ...).
     #[arg(long, default_value_t = 1)]
     schedules: u32,
-    /// Race definition: `barracuda` (paper 003) or `scoped-rc11` (mutual scope inclusion).
+    /// Race definition: `barracuda` (paper 003) or `scoped` (lock-step warps with scoped
+    /// RC11's mutual scope inclusion for synchronisation and atomics).
     #[arg(long, default_value = "barracuda")]
     definition: String,
     /// CTAs resident at once.
@@ -95,7 +96,7 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
     let bad = |m: String| (exit::BAD_INPUT, m);
     let def = Definition::parse(&a.definition).ok_or_else(|| {
         bad(format!(
-            "--definition {}: expected `barracuda` or `scoped-rc11`",
+            "--definition {}: expected `barracuda` or `scoped`",
             a.definition
         ))
     })?;
