@@ -68,20 +68,26 @@ fn reported(v: &Value, file_name: &str) -> BTreeSet<Item> {
     }
     for f in v["findings"].as_array().expect("findings") {
         let f = f.as_str().unwrap();
-        if f.starts_with("barrier divergence") {
-            let lines: Vec<u32> = f
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter_map(|w| w.strip_prefix(&format!("{file_name}:")))
-                .filter_map(|n| n.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok())
-                .collect();
-            let (a, b) = (
-                lines.iter().copied().min().unwrap_or(0),
-                lines.iter().copied().max().unwrap_or(0),
-            );
-            s.insert(("barrier-divergence".into(), a, b));
+        let kind = if f.starts_with("barrier divergence") {
+            "barrier-divergence"
+        } else if f.starts_with("deadlock") {
+            "deadlock"
+        } else if f.starts_with("warp-sync divergence") {
+            "warp-sync-divergence"
         } else {
             s.insert((format!("finding: {f}"), 0, 0));
-        }
+            continue;
+        };
+        let lines: Vec<u32> = f
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+            .filter_map(|w| w.strip_prefix(&format!("{file_name}:")))
+            .filter_map(|n| n.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok())
+            .collect();
+        let (a, b) = (
+            lines.iter().copied().min().unwrap_or(0),
+            lines.iter().copied().max().unwrap_or(0),
+        );
+        s.insert((kind.into(), a, b));
     }
     s
 }
