@@ -20,8 +20,9 @@
 //!   acquires/releases at their own scope (`.cta` block, otherwise global) — they are what
 //!   the fence idioms of rules 1-5 are shorthand for;
 //! - E3 `ld.relaxed`/`st.relaxed` with a scope are strong (atomic) accesses in the PTX memory
-//!   model: they are traced as `atm` (they do not race with other atomics and do not
-//!   synchronise), while `ld.volatile`/`st.volatile` stay plain accesses as in the paper.
+//!   model: without an adjacent fence they are traced as `atm` (they do not race with other
+//!   atomics and do not synchronise); with one, rules 1-2 make them releases/acquires as any
+//!   load or store. `ld.volatile`/`st.volatile` stay plain accesses as in the paper.
 
 use weft_ir::attrs::{FenceKind, MemSpace, Order, RmwOp};
 use weft_ir::kernel::{KOp, Kernel};
@@ -141,21 +142,25 @@ pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
             if matches!(attrs.space, Some(MemSpace::Param)) {
                 return None;
             }
-            if let Some(o) = order_op(attrs.order, attrs.scope, true, false) {
-                return plain(o);
+            if attrs.order != Order::Relaxed {
+                if let Some(o) = order_op(attrs.order, attrs.scope, true, false) {
+                    return plain(o);
+                }
             }
             match adjacent_fence(k, pc, 1) {
                 Some(s) => plain(SyncOp::Acq(s)),
-                None => plain(SyncOp::Plain),
+                None => plain(order_op(attrs.order, attrs.scope, true, false).unwrap_or(SyncOp::Plain)),
             }
         }
         KOp::St { attrs, .. } => {
-            if let Some(o) = order_op(attrs.order, attrs.scope, false, true) {
-                return plain(o);
+            if attrs.order != Order::Relaxed {
+                if let Some(o) = order_op(attrs.order, attrs.scope, false, true) {
+                    return plain(o);
+                }
             }
             match adjacent_fence(k, pc, -1) {
                 Some(s) => plain(SyncOp::Rel(s)),
-                None => plain(SyncOp::Plain),
+                None => plain(order_op(attrs.order, attrs.scope, false, true).unwrap_or(SyncOp::Plain)),
             }
         }
         KOp::Atom {
