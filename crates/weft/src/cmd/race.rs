@@ -102,9 +102,15 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
     })?;
     let loaded = load(&a.file).map_err(bad)?;
     let module = weft_ptx::parse(&loaded.ptx)
-        .map_err(|e| bad(format!("parse error (PTX of {}): {e}", a.file.display())))?;
-    let kernel = weft_ptx::lower_kernel(&module, a.kernel.as_deref())
-        .map_err(|e| bad(format!("{} (PTX): {e}", a.file.display())))?;
+        .map_err(|e| bad(format!("{}: PTX parse error: {e}", a.file.display())))?;
+    let is_ptx = a.file.extension().is_some_and(|e| e == "ptx");
+    let kernel = weft_ptx::lower_kernel(&module, a.kernel.as_deref()).map_err(|e| {
+        if is_ptx {
+            bad(format!("{}:{e}", a.file.display()))
+        } else {
+            bad(format!("{} (generated PTX, line:col) {e}", a.file.display()))
+        }
+    })?;
     let h = loaded.header_launch;
     if a.grid.is_none() && a.block.is_none() && h.is_none() {
         return Err(bad(
