@@ -176,3 +176,49 @@ fn barrier_divergence_and_step_limit_are_findings() {
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("no termination after"), "{t}");
 }
+
+#[test]
+fn instrumented_ptx_trace_finds_the_same_race() {
+    if !clang() {
+        return;
+    }
+    let base = [
+        "race",
+        "tests/race/shared_missing_sync.cu",
+        "--buffer",
+        "in=64:iota",
+        "--buffer",
+        "out=64",
+        "--json",
+    ];
+    let lines = |o: &Output| -> Vec<(String, String, String)> {
+        let v: Value = serde_json::from_slice(&o.stdout).expect("json");
+        let mut r: Vec<(String, String, String)> = v["races"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let a = r["first"]["line"].as_str().unwrap().to_string();
+                let b = r["second"]["line"].as_str().unwrap().to_string();
+                (r["kind"].as_str().unwrap().to_string(), a.clone().min(b.clone()), a.max(b))
+            })
+            .collect();
+        r.sort();
+        r.dedup();
+        r
+    };
+    let native = weft(&base);
+    let mut a = base.to_vec();
+    a.push("--instrumented");
+    let inst = weft(&a);
+    assert_eq!(inst.status.code(), Some(1));
+    assert_eq!(lines(&native), lines(&inst));
+    let v: Value = serde_json::from_slice(&inst.stdout).unwrap();
+    assert_eq!(v["trace"], "instrumented-ptx");
+    // A queue too small for the run is an internal error, not a silent partial analysis.
+    a.extend(["--queue-records", "3"]);
+    let o = weft(&a);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("queue overflow"));
+    assert!(o.stdout.is_empty());
+}

@@ -55,6 +55,13 @@ pub struct Args {
     /// Stop (exit 1) after this many warp-instructions per run.
     #[arg(long, default_value_t = 1u64 << 32)]
     max_steps: u64,
+    /// Get the trace from instrumented PTX (paper 003 §4.1-4.2): the kernel is rewritten to
+    /// log its operations into a device-side queue, run, and the queue decoded.
+    #[arg(long)]
+    instrumented: bool,
+    /// With --instrumented: queue capacity in records (an overflow is an error, exit 3).
+    #[arg(long, default_value_t = 1 << 16)]
+    queue_records: u32,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -156,6 +163,24 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         block_threads: launch.block_threads() as u32,
         ctas: launch.grid_ctas() as u32,
     };
+    let instrumented = if a.instrumented {
+        let inst = weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: false })
+            .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
+        let pruned = weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: true })
+            .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
+        let st = pruned.stats;
+        eprintln!(
+            "weft: instrumented {} of {} instructions ({} after pruning), {} control-flow logging points",
+            st.instrumented, st.instructions, st.instrumented_pruned, st.control_points
+        );
+        let m = weft_ptx::parse(&inst.ptx)
+            .map_err(|e| (exit::INTERNAL, format!("instrumented PTX: {e}")))?;
+        let ik = weft_ptx::lower_kernel(&m, None)
+            .map_err(|e| (exit::INTERNAL, format!("instrumented PTX: {e}")))?;
+        Some((ik, inst.sites))
+    } else {
+        None
+    };
     let mut report = Report::default();
     let mut findings: Vec<String> = Vec::new();
     let mut completed = true;
@@ -172,21 +197,38 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
             ..Options::default()
         };
         let mut det: Detector<Compressed> = Detector::new(&kernel, geo, def);
-        let outcome = weft_simt::run_with_sink(
-            &kernel,
-            launch,
-            &args,
-            buffers.clone(),
-            &opts,
-            None,
-            Some(&mut det),
-        )
-        .map_err(|e| match e {
+        let sim_err = |e| match e {
             weft_simt::SimtError::Decode { pos, message } => {
                 bad(format!("{}: {pos}: {message}", a.file.display()))
             }
             e => bad(e.to_string()),
-        })?;
+        };
+        let outcome = if let Some((ik, sites)) = &instrumented {
+            let qbytes = weft_instrument::QUEUE_HEADER
+                + a.queue_records as usize * weft_instrument::RECORD_BYTES;
+            let mut q = weft_simt::Buffer::zeroed("__wq_queue", weft_simt::ElemType::U8, qbytes);
+            q.data[4..8].copy_from_slice(&a.queue_records.to_le_bytes());
+            let mut iargs = args.clone();
+            iargs.push(weft_simt::Arg::Buffer(buffers.len()));
+            let mut ibufs = buffers.clone();
+            ibufs.push(q);
+            let mut o = weft_simt::run(ik, launch, &iargs, ibufs, &opts, None).map_err(sim_err)?;
+            let queue = o.buffers.pop().expect("queue buffer").data;
+            weft_instrument::decode(&queue, sites, geo.block_threads, geo.ctas, &mut det)
+                .map_err(|e| (exit::INTERNAL, format!("instrumentation queue: {e}")))?;
+            o
+        } else {
+            weft_simt::run_with_sink(
+                &kernel,
+                launch,
+                &args,
+                buffers.clone(),
+                &opts,
+                None,
+                Some(&mut det),
+            )
+            .map_err(sim_err)?
+        };
         completed &= outcome.completed;
         for f in &outcome.findings {
             let f = f.to_string();
@@ -227,6 +269,7 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
             "grid": launch.grid,
             "block": launch.block,
             "definition": def.name(),
+            "trace": if a.instrumented { "instrumented-ptx" } else { "emulator" },
             "schedules": sched_names,
             "completed": completed,
             "races": races,
