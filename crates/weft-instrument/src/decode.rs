@@ -92,7 +92,9 @@ pub fn decode(
             .ok_or_else(|| DecodeError(format!("record {r}: unknown site {site_id}")))?;
         let cta = gw / wpc;
         if cta >= ctas {
-            return Err(DecodeError(format!("record {r}: warp {gw} outside the grid")));
+            return Err(DecodeError(format!(
+                "record {r}: warp {gw} outside the grid"
+            )));
         }
         let ws = warps.entry(gw).or_insert_with(|| WarpState {
             live: launched(block_threads, wpc, gw),
@@ -141,7 +143,9 @@ pub fn decode(
                             SpaceHint::Global => (AccessSpace::Global, a),
                             SpaceHint::Shared => (AccessSpace::Shared(u64::from(cta)), a),
                             SpaceHint::Generic => match resolve_generic(a) {
-                                Some((Region::Shared, off)) => (AccessSpace::Shared(u64::from(cta)), off),
+                                Some((Region::Shared, off)) => {
+                                    (AccessSpace::Shared(u64::from(cta)), off)
+                                }
                                 Some((Region::Global, _)) => (AccessSpace::Global, a),
                                 Some((_, off)) => (AccessSpace::Local, off),
                                 None => (AccessSpace::Global, a),
@@ -155,7 +159,11 @@ pub fn decode(
                             space: sp,
                             addr,
                             width,
-                            value: if op == AccessOp::Store { vals[l as usize] } else { 0 },
+                            value: if op == AccessOp::Store {
+                                vals[l as usize]
+                            } else {
+                                0
+                            },
                         });
                     }
                 }

@@ -27,6 +27,6 @@ mod rewrite;
 
 pub use decode::{decode, DecodeError};
 pub use rewrite::{
-    instrument, Instrumented, Options, Site, SiteKind, SpaceHint, Stats, HEADER_BYTES, QUEUE_HEADER,
-    RECORD_BYTES,
+    instrument, Instrumented, Options, Site, SiteKind, SpaceHint, Stats, HEADER_BYTES,
+    QUEUE_HEADER, RECORD_BYTES,
 };

@@ -113,7 +113,11 @@ fn rmw_of(opcode: &str) -> weft_ir::attrs::RmwOp {
 
 /// `[reg+off]` → (base, offset).
 fn split_addr(a: &str) -> (String, i64) {
-    let a = a.trim().trim_start_matches('[').trim_end_matches(']').trim();
+    let a = a
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim();
     let cut = a.find('+').or_else(|| a[1..].find('-').map(|i| i + 1));
     if let Some(i) = cut {
         let (b, o) = a.split_at(i);
@@ -177,7 +181,11 @@ fn value_to_d2(src: &str, width: u8) -> String {
             s.trim_end_matches(['U', 'u']).parse().unwrap_or(0)
         };
         let bits = u32::from(width) * 8;
-        let m: u128 = if bits >= 64 { u64::MAX as u128 } else { (1u128 << bits) - 1 };
+        let m: u128 = if bits >= 64 {
+            u64::MAX as u128
+        } else {
+            (1u128 << bits) - 1
+        };
         format!("mov.u64 %wq_d2, {};\n", (v as u128) & m)
     }
 }
@@ -319,7 +327,13 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             in_body = true;
             continue;
         }
-        if !in_body || t.is_empty() || t.starts_with("//") || t.starts_with('.') || t == "{" || t == "}" {
+        if !in_body
+            || t.is_empty()
+            || t.starts_with("//")
+            || t.starts_with('.')
+            || t == "{"
+            || t == "}"
+        {
             if t.ends_with(':') {
                 covered.clear();
             }
@@ -349,7 +363,12 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             out.push_str(&log(sites.len() - 1, "0"));
         }
         let body = t.trim_end_matches(';').trim();
-        let body = body.split("//").next().unwrap_or(body).trim().trim_end_matches(';');
+        let body = body
+            .split("//")
+            .next()
+            .unwrap_or(body)
+            .trim()
+            .trim_end_matches(';');
         let (guard, rest) = if let Some(g) = body.strip_prefix('@') {
             let (g, r) = g.split_once(char::is_whitespace).unwrap_or((g, ""));
             (Some(g.to_string()), r.trim())
@@ -389,7 +408,8 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             } else {
                 SpaceHint::Generic
             };
-            let width = width_of(opcode).ok_or_else(|| format!("line {line_no}: no type in `{opcode}`"))?;
+            let width =
+                width_of(opcode).ok_or_else(|| format!("line {line_no}: no type in `{opcode}`"))?;
             let elems: usize = if opcode.contains(".v4") {
                 4
             } else if opcode.contains(".v2") {
@@ -408,9 +428,9 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             let pruned = opts.prune
                 && !opcode.starts_with("atom.")
                 && !opcode.starts_with("red.")
-                && covered.iter().any(|c| {
-                    c.0 == addr_op && c.2 == width && c.3 == elems && (c.4 || !is_write)
-                });
+                && covered
+                    .iter()
+                    .any(|c| c.0 == addr_op && c.2 == width && c.3 == elems && (c.4 || !is_write));
             if !pruned {
                 stats.instrumented_pruned += 1;
                 let srcs: Vec<String> = if store {
@@ -456,11 +476,15 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             }
             covered.clear();
             if ops.len() > 1 && !opcode.contains(".red") {
-                return Err(format!("line {line_no}: barriers with a thread count are not supported"));
+                return Err(format!(
+                    "line {line_no}: barriers with a thread count are not supported"
+                ));
             }
             let id = ops.first().cloned().unwrap_or_else(|| "0".into());
             if id.parse::<u32>().is_err() {
-                return Err(format!("line {line_no}: barrier id `{id}` is not an immediate"));
+                return Err(format!(
+                    "line {line_no}: barrier id `{id}` is not an immediate"
+                ));
             }
             let wait = !opcode.contains("arrive");
             stats.instrumented += 1;

@@ -18,8 +18,8 @@ use weft_instrument::{decode, instrument, Options, QUEUE_HEADER, RECORD_BYTES};
 use weft_race::{Compressed, Definition, Detector, Geometry};
 use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
 use weft_simt::{
-    AccessEvent, AccessSpace, Arg, BranchEvent, Buffer, ElemType, LaunchConfig, Options as SimOptions,
-    Schedule, TraceSink,
+    AccessEvent, AccessSpace, Arg, BranchEvent, Buffer, ElemType, LaunchConfig,
+    Options as SimOptions, Schedule, TraceSink,
 };
 
 fn root() -> PathBuf {
@@ -71,10 +71,16 @@ impl TraceSink for Rec {
             BranchEvent::Else => "else",
             BranchEvent::Fi => "fi",
         };
-        self.warps.entry(warp).or_default().push(Ev::Branch(k, mask));
+        self.warps
+            .entry(warp)
+            .or_default()
+            .push(Ev::Branch(k, mask));
     }
     fn bar_arrive(&mut self, _cta: u64, warp: u64, mask: u32, id: u32, wait: bool, _pc: u32) {
-        self.warps.entry(warp).or_default().push(Ev::Arrive(mask, id, wait));
+        self.warps
+            .entry(warp)
+            .or_default()
+            .push(Ev::Arrive(mask, id, wait));
     }
     fn bar(&mut self, cta: u64, id: u32, _all: bool) {
         self.bars.entry(cta).or_default().push(id);
@@ -118,14 +124,20 @@ struct Case {
 
 fn load(expect: &Path) -> Option<Case> {
     let name = expect.file_stem()?.to_str()?.to_string();
-    let src = ["cu", "cl"].iter().map(|e| expect.with_extension(e)).find(|p| p.is_file())?;
+    let src = ["cu", "cl"]
+        .iter()
+        .map(|e| expect.with_extension(e))
+        .find(|p| p.is_file())?;
     let source = std::fs::read_to_string(&src).ok()?;
     let opts = weft_cuda::CompileOptions {
         extra_args: vec!["-gline-tables-only".into()],
         ..weft_cuda::CompileOptions::default()
     };
     let k = weft_cuda::compile_kernel_file(&src, &opts).expect("compiles");
-    let mut launch = k.header.launch.map(|l| LaunchConfig { grid: l.grid, block: l.block });
+    let mut launch = k.header.launch.map(|l| LaunchConfig {
+        grid: l.grid,
+        block: l.block,
+    });
     let text = std::fs::read_to_string(expect).ok()?;
     let args: Vec<String> = text
         .lines()
@@ -147,7 +159,10 @@ fn load(expect: &Path) -> Option<Case> {
             "--schedule" if v != "rr" => schedule = Schedule::Random(v.parse().expect("seed")),
             "--grid" | "--block" => {
                 let d = weft_cuda::geometry::parse_dims(v).expect("dims");
-                let l = launch.get_or_insert(LaunchConfig { grid: [1; 3], block: [1; 3] });
+                let l = launch.get_or_insert(LaunchConfig {
+                    grid: [1; 3],
+                    block: [1; 3],
+                });
                 if args[i] == "--grid" {
                     l.grid = d
                 } else {
@@ -171,7 +186,11 @@ fn load(expect: &Path) -> Option<Case> {
 
 #[test]
 fn queue_contents_decode_to_the_native_trace() {
-    if std::process::Command::new("clang-19").arg("--version").output().is_err() {
+    if std::process::Command::new("clang-19")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("clang-19 not installed: skipped");
         return;
     }
@@ -189,7 +208,10 @@ fn queue_contents_decode_to_the_native_trace() {
         checked += 1;
         let module = weft_ptx::parse(&c.ptx).unwrap();
         let kernel = weft_ptx::lower_kernel(&module, None).unwrap();
-        let sp = source_params(&c.source, weft_cuda::compiler::demangle_simple(&kernel.name));
+        let sp = source_params(
+            &c.source,
+            weft_cuda::compiler::demangle_simple(&kernel.name),
+        );
         let (args, buffers) = bind(&kernel, sp.as_deref(), &c.specs, &c.scalars).unwrap();
         let geo = Geometry {
             block_threads: c.launch.block_threads() as u32,
@@ -233,19 +255,29 @@ fn queue_contents_decode_to_the_native_trace() {
         let im = match weft_ptx::parse(&inst.ptx) {
             Ok(m) => m,
             Err(err) => {
-                problems.push(format!("{}: instrumented PTX does not parse: {err}", c.name));
+                problems.push(format!(
+                    "{}: instrumented PTX does not parse: {err}",
+                    c.name
+                ));
                 continue;
             }
         };
         let ik = match weft_ptx::lower_kernel(&im, None) {
             Ok(k) => k,
             Err(err) => {
-                problems.push(format!("{}: instrumented PTX does not lower: {err}", c.name));
+                problems.push(format!(
+                    "{}: instrumented PTX does not lower: {err}",
+                    c.name
+                ));
                 continue;
             }
         };
         let cap: u32 = 1 << 16;
-        let mut q = Buffer::zeroed("__wq_queue", ElemType::U8, QUEUE_HEADER + cap as usize * RECORD_BYTES);
+        let mut q = Buffer::zeroed(
+            "__wq_queue",
+            ElemType::U8,
+            QUEUE_HEADER + cap as usize * RECORD_BYTES,
+        );
         q.data[4..8].copy_from_slice(&cap.to_le_bytes());
         let mut iargs: Vec<Arg> = args.clone();
         iargs.push(Arg::Buffer(buffers.len()));
@@ -264,7 +296,13 @@ fn queue_contents_decode_to_the_native_trace() {
             ..Rec::default()
         };
         let mut dd: Detector<Compressed> = Detector::new(&kernel, geo, Definition::Barracuda);
-        if let Err(err) = decode(queue, &inst.sites, geo.block_threads, geo.ctas, &mut Both(&mut decoded, &mut dd)) {
+        if let Err(err) = decode(
+            queue,
+            &inst.sites,
+            geo.block_threads,
+            geo.ctas,
+            &mut Both(&mut decoded, &mut dd),
+        ) {
             problems.push(format!("{}: {err}", c.name));
             continue;
         }
@@ -272,7 +310,11 @@ fn queue_contents_decode_to_the_native_trace() {
         for (w, evs) in &native.warps {
             let got = decoded.warps.get(w).cloned().unwrap_or_default();
             if &got != evs {
-                let k = evs.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(evs.len().min(got.len()));
+                let k = evs
+                    .iter()
+                    .zip(&got)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(evs.len().min(got.len()));
                 problems.push(format!(
                     "{}: warp {w}: event {k} differs: native {:?} vs queue {:?} ({} vs {} events; native run completed: {}, instrumented: {})",
                     c.name,
@@ -288,7 +330,12 @@ fn queue_contents_decode_to_the_native_trace() {
             }
         }
         if ok && decoded.warps.len() != native.warps.len() {
-            problems.push(format!("{}: {} warps logged, {} in the native trace", c.name, decoded.warps.len(), native.warps.len()));
+            problems.push(format!(
+                "{}: {} warps logged, {} in the native trace",
+                c.name,
+                decoded.warps.len(),
+                native.warps.len()
+            ));
             ok = false;
         }
         if ok && decoded.bars != native.bars {
@@ -305,7 +352,11 @@ fn queue_contents_decode_to_the_native_trace() {
                 .iter()
                 .map(|x| {
                     let (a, b) = (x.first.line.clone(), x.second.line.clone());
-                    (x.kind.name().to_string(), a.clone().min(b.clone()), a.max(b))
+                    (
+                        x.kind.name().to_string(),
+                        a.clone().min(b.clone()),
+                        a.max(b),
+                    )
                 })
                 .collect();
             v.sort();
@@ -313,7 +364,12 @@ fn queue_contents_decode_to_the_native_trace() {
             v
         };
         if ok && key(&rn) != key(&rd) {
-            problems.push(format!("{}: race reports differ: {:?} vs {:?}", c.name, key(&rn), key(&rd)));
+            problems.push(format!(
+                "{}: race reports differ: {:?} vs {:?}",
+                c.name,
+                key(&rn),
+                key(&rd)
+            ));
             ok = false;
         }
         if ok {

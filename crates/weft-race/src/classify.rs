@@ -46,7 +46,10 @@ pub enum SyncOp {
     Acq(Scope2),
     Rel(Scope2),
     /// Acquire (scope of the following fence) and release (scope of the preceding fence).
-    Ar { acq: Scope2, rel: Scope2 },
+    Ar {
+        acq: Scope2,
+        rel: Scope2,
+    },
 }
 
 /// What the detector needs to know about one instruction.
@@ -149,7 +152,9 @@ pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
             }
             match adjacent_fence(k, pc, 1) {
                 Some(s) => plain(SyncOp::Acq(s)),
-                None => plain(order_op(attrs.order, attrs.scope, true, false).unwrap_or(SyncOp::Plain)),
+                None => {
+                    plain(order_op(attrs.order, attrs.scope, true, false).unwrap_or(SyncOp::Plain))
+                }
             }
         }
         KOp::St { attrs, .. } => {
@@ -160,12 +165,12 @@ pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
             }
             match adjacent_fence(k, pc, -1) {
                 Some(s) => plain(SyncOp::Rel(s)),
-                None => plain(order_op(attrs.order, attrs.scope, false, true).unwrap_or(SyncOp::Plain)),
+                None => {
+                    plain(order_op(attrs.order, attrs.scope, false, true).unwrap_or(SyncOp::Plain))
+                }
             }
         }
-        KOp::Atom {
-            op: rmw, attrs, ..
-        } => {
+        KOp::Atom { op: rmw, attrs, .. } => {
             let block = matches!(
                 attrs.scope,
                 Some(Scope::Cta) | Some(Scope::Warp) | Some(Scope::Thread)

@@ -231,7 +231,10 @@ impl Compressed {
         if top.mask >> lane & 1 == 1 {
             return Some(top);
         }
-        st.iter().rev().find(|g| g.mask >> lane & 1 == 1).or(Some(top))
+        st.iter()
+            .rev()
+            .find(|g| g.mask >> lane & 1 == 1)
+            .or(Some(top))
     }
 
     fn lanes_vals(g: &Group) -> [u32; 32] {
@@ -295,7 +298,10 @@ impl Clocks for Compressed {
     fn same_instruction(&self, t: u32, u: u32, c: u32) -> bool {
         let (wt, _) = self.geo.warp_lane(t);
         let (wu, lu) = self.geo.warp_lane(u);
-        wt == wu && self.top(wt).is_some_and(|g| g.mask >> lu & 1 == 1 && g.own == c)
+        wt == wu
+            && self
+                .top(wt)
+                .is_some_and(|g| g.mask >> lu & 1 == 1 && g.own == c)
     }
 
     fn endi(&mut self, w: u32) {
@@ -489,7 +495,11 @@ impl Clocks for Compressed {
 
     fn barrier_partial(&mut self, arrived: &Vc, waiters: &[(u32, u32)], arrivers: &[(u32, u32)]) {
         for &(w, _) in waiters {
-            if let Some(g) = self.warps.get_mut(w as usize).and_then(|s| s.stack.last_mut()) {
+            if let Some(g) = self
+                .warps
+                .get_mut(w as usize)
+                .and_then(|s| s.stack.last_mut())
+            {
                 match &mut g.sparse {
                     Some(s) => s.join(arrived),
                     None => g.sparse = Some(Box::new(arrived.clone())),
@@ -498,14 +508,19 @@ impl Clocks for Compressed {
             }
         }
         for &(w, _) in arrivers {
-            if let Some(g) = self.warps.get_mut(w as usize).and_then(|s| s.stack.last_mut()) {
+            if let Some(g) = self
+                .warps
+                .get_mut(w as usize)
+                .and_then(|s| s.stack.last_mut())
+            {
                 g.own += 1;
             }
         }
     }
 
     fn bytes(&self) -> usize {
-        let mut b = std::mem::size_of::<Self>() + self.warps.capacity() * std::mem::size_of::<WarpState>();
+        let mut b =
+            std::mem::size_of::<Self>() + self.warps.capacity() * std::mem::size_of::<WarpState>();
         for ws in &self.warps {
             b += ws.stack.capacity() * std::mem::size_of::<Group>();
             for g in &ws.stack {

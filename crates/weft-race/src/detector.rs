@@ -195,8 +195,7 @@ impl<C: Clocks> Detector<C> {
                 None => {}
             }
             for (&c, v) in &sl.per_block {
-                let ok = c == b
-                    || (self.def == Definition::Barracuda && scope == Scope2::Global);
+                let ok = c == b || (self.def == Definition::Barracuda && scope == Scope2::Global);
                 if ok {
                     got.join(v);
                 } else {
@@ -576,7 +575,8 @@ impl<C: Clocks> TraceSink for Detector<C> {
             let acc = self.bars.entry((cta as u32, id)).or_default();
             acc.arrived.join(&snap);
             acc.arrive_only = true;
-            self.clocks.barrier_partial(&Vc::default(), &[], &[(w, mask)]);
+            self.clocks
+                .barrier_partial(&Vc::default(), &[], &[(w, mask)]);
         }
     }
 
@@ -594,4 +594,3 @@ impl<C: Clocks> TraceSink for Detector<C> {
         }
     }
 }
-

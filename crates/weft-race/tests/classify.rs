@@ -39,7 +39,10 @@ fn rule2_load_followed_by_fence_is_acquire() {
     // Preceded by a fence: a plain read.
     assert_eq!(op("membar.gl;\nld.global.u32 %r1, [%rd1];"), [Plain]);
     // Volatile loads are inferred the same way (and are plain reads without a fence).
-    assert_eq!(op("ld.volatile.global.u32 %r1, [%rd1];\nmembar.gl;"), [Acq(Global)]);
+    assert_eq!(
+        op("ld.volatile.global.u32 %r1, [%rd1];\nmembar.gl;"),
+        [Acq(Global)]
+    );
     assert_eq!(op("ld.volatile.global.u32 %r1, [%rd1];"), [Plain]);
 }
 
@@ -63,11 +66,23 @@ fn rule3_atomic_between_fences_is_acquire_release() {
 
 #[test]
 fn rules4_5_cas_acquires_exch_releases() {
-    assert_eq!(op("atom.global.cas.b32 %r1, [%rd1], 0, 1;\nmembar.gl;"), [Acq(Global)]);
-    assert_eq!(op("membar.gl;\natom.global.exch.b32 %r1, [%rd1], 0;"), [Rel(Global)]);
+    assert_eq!(
+        op("atom.global.cas.b32 %r1, [%rd1], 0, 1;\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    assert_eq!(
+        op("membar.gl;\natom.global.exch.b32 %r1, [%rd1], 0;"),
+        [Rel(Global)]
+    );
     // The other way round they are plain atomics.
-    assert_eq!(op("membar.gl;\natom.global.cas.b32 %r1, [%rd1], 0, 1;"), [Atm]);
-    assert_eq!(op("atom.global.exch.b32 %r1, [%rd1], 0;\nmembar.gl;"), [Atm]);
+    assert_eq!(
+        op("membar.gl;\natom.global.cas.b32 %r1, [%rd1], 0, 1;"),
+        [Atm]
+    );
+    assert_eq!(
+        op("atom.global.exch.b32 %r1, [%rd1], 0;\nmembar.gl;"),
+        [Atm]
+    );
 }
 
 #[test]
@@ -100,7 +115,10 @@ fn e1_skips_arithmetic_and_follows_the_fall_through() {
         [Plain]
     );
     // A barrier ends it too.
-    assert_eq!(op("membar.gl;\nbar.sync 0;\nst.global.u32 [%rd1], 1;"), [Plain]);
+    assert_eq!(
+        op("membar.gl;\nbar.sync 0;\nst.global.u32 [%rd1], 1;"),
+        [Plain]
+    );
 }
 
 #[test]
@@ -116,7 +134,10 @@ fn e2_explicit_orders() {
             rel: Global
         }]
     );
-    assert_eq!(op("atom.acquire.cta.global.cas.b32 %r1, [%rd1], 0, 1;"), [Acq(Block)]);
+    assert_eq!(
+        op("atom.acquire.cta.global.cas.b32 %r1, [%rd1], 0, 1;"),
+        [Acq(Block)]
+    );
 }
 
 #[test]
@@ -124,8 +145,14 @@ fn e3_relaxed_scoped_accesses_are_atomic() {
     assert_eq!(op("ld.relaxed.gpu.global.u32 %r1, [%rd1];"), [Atm]);
     assert_eq!(op("st.relaxed.cta.global.u32 [%rd1], 1;"), [Atm]);
     // A relaxed load followed by a fence is an acquire (rule 2 applies to it as to ld).
-    assert_eq!(op("ld.relaxed.gpu.global.u32 %r1, [%rd1];\nmembar.gl;"), [Acq(Global)]);
-    assert_eq!(op("membar.cta;\nst.relaxed.gpu.global.u32 [%rd1], 1;"), [Rel(Block)]);
+    assert_eq!(
+        op("ld.relaxed.gpu.global.u32 %r1, [%rd1];\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    assert_eq!(
+        op("membar.cta;\nst.relaxed.gpu.global.u32 [%rd1], 1;"),
+        [Rel(Block)]
+    );
 }
 
 #[test]

@@ -6,9 +6,7 @@
 
 use proptest::prelude::*;
 use weft_ir::attrs::RmwOp;
-use weft_race::{
-    Compressed, Definition, Detector, Full, Geometry, PcInfo, Scope2, SyncOp,
-};
+use weft_race::{Compressed, Definition, Detector, Full, Geometry, PcInfo, Scope2, SyncOp};
 use weft_simt::decode::TraceKind;
 use weft_simt::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
 
@@ -86,7 +84,8 @@ fn gen_trace(seed: u64, len: usize) -> (Geometry, Vec<Option<PcInfo>>, Vec<Ev>) 
     };
     let (info, ops) = gen_info(&mut r);
     let nw = geo.warps();
-    let mut stacks: Vec<Vec<(u32, FK)>> = (0..nw).map(|w| vec![(geo.launched(w), FK::Base)]).collect();
+    let mut stacks: Vec<Vec<(u32, FK)>> =
+        (0..nw).map(|w| vec![(geo.launched(w), FK::Base)]).collect();
     let mut evs = Vec::new();
     for _ in 0..len {
         let w = r.below(u64::from(nw)) as u32;
@@ -113,7 +112,12 @@ fn gen_trace(seed: u64, len: usize) -> (Geometry, Vec<Option<PcInfo>>, Vec<Ev>) 
                     }
                     let t = geo.thread(w, l);
                     let slot = r.below(6);
-                    let addr = (slot * 4 + if width < 4 { r.below(4) & !(u64::from(width) - 1) } else { 0 })
+                    let addr = (slot * 4
+                        + if width < 4 {
+                            r.below(4) & !(u64::from(width) - 1)
+                        } else {
+                            0
+                        })
                         & !(u64::from(width) - 1);
                     evs.push(Ev::Access(AccessEvent {
                         tid: u64::from(t),
@@ -165,12 +169,19 @@ fn gen_trace(seed: u64, len: usize) -> (Geometry, Vec<Option<PcInfo>>, Vec<Ev>) 
             8 => {
                 // Full CTA barrier, when every warp of the CTA is converged.
                 let cta = w / geo.warps_per_cta();
-                let ws: Vec<u32> = (cta * geo.warps_per_cta()..(cta + 1) * geo.warps_per_cta()).collect();
+                let ws: Vec<u32> =
+                    (cta * geo.warps_per_cta()..(cta + 1) * geo.warps_per_cta()).collect();
                 if ws.iter().any(|&x| stacks[x as usize].len() != 1) {
                     continue;
                 }
                 for &x in &ws {
-                    evs.push(Ev::Arrive(u64::from(cta), u64::from(x), geo.launched(x), 0, true));
+                    evs.push(Ev::Arrive(
+                        u64::from(cta),
+                        u64::from(x),
+                        geo.launched(x),
+                        0,
+                        true,
+                    ));
                 }
                 evs.push(Ev::Bar(u64::from(cta), 0, true));
             }
@@ -185,7 +196,13 @@ fn gen_trace(seed: u64, len: usize) -> (Geometry, Vec<Option<PcInfo>>, Vec<Ev>) 
                 }
                 for &x in &ws {
                     let wait = r.below(3) != 0;
-                    evs.push(Ev::Arrive(u64::from(cta), u64::from(x), geo.launched(x), 1, wait));
+                    evs.push(Ev::Arrive(
+                        u64::from(cta),
+                        u64::from(x),
+                        geo.launched(x),
+                        1,
+                        wait,
+                    ));
                 }
                 evs.push(Ev::Bar(u64::from(cta), 1, false));
             }
@@ -234,7 +251,13 @@ fn generated_traces_have_races() {
         }
     }
     use weft_race::RaceKind::*;
-    for k in [WriteWrite, ReadWrite, AtomicPlain, BranchOrdering, FenceScope] {
+    for k in [
+        WriteWrite,
+        ReadWrite,
+        AtomicPlain,
+        BranchOrdering,
+        FenceScope,
+    ] {
         assert!(kinds.contains(&k), "{k:?} never generated: {kinds:?}");
     }
 }

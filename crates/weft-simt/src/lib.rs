@@ -28,9 +28,9 @@ pub mod mem;
 pub mod sink;
 pub mod spec;
 
+pub use machine::run_with_sink;
 pub use machine::{
     run, Arg, Finding, LaunchConfig, Options, Outcome, Schedule, SimtError, Site, Stats,
 };
 pub use mem::{Buffer, ElemType, Value};
-pub use machine::run_with_sink;
 pub use sink::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};

@@ -62,7 +62,12 @@ fn race_free_kernel_exits_0() {
         "--schedules",
         "3",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 races, 0 findings"));
 }
 
@@ -105,7 +110,12 @@ fn scoped_definition_reports_block_atomics_across_blocks() {
     if !clang() {
         return;
     }
-    let args = ["race", "tests/race/atomic_block_across_ctas.cu", "--buffer", "count=1"];
+    let args = [
+        "race",
+        "tests/race/atomic_block_across_ctas.cu",
+        "--buffer",
+        "count=1",
+    ];
     assert_eq!(weft(&args).status.code(), Some(0));
     let mut a: Vec<&str> = args.to_vec();
     a.extend(["--definition", "scoped"]);
@@ -128,21 +138,57 @@ fn unsupported_instruction_is_bad_input_with_position() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
-    assert!(e.contains("unsupported.ptx:10:1: unsupported instruction `mul24.lo.s32`"), "{e}");
+    assert!(
+        e.contains("unsupported.ptx:10:1: unsupported instruction `mul24.lo.s32`"),
+        "{e}"
+    );
     assert!(o.stdout.is_empty(), "no half-written report");
 }
 
 #[test]
 fn bad_options_are_bad_input() {
     for args in [
-        vec!["race", "tests/race/cli/unsupported.ptx", "--definition", "nope"],
-        vec!["race", "tests/race/does-not-exist.cu", "--grid", "1", "--block", "1"],
+        vec![
+            "race",
+            "tests/race/cli/unsupported.ptx",
+            "--definition",
+            "nope",
+        ],
+        vec![
+            "race",
+            "tests/race/does-not-exist.cu",
+            "--grid",
+            "1",
+            "--block",
+            "1",
+        ],
         vec!["race", "tests/race/cli/unsupported.ptx"],
-        vec!["race", "tests/race/cli/unsupported.ptx", "--grid", "1", "--block", "2000"],
-        vec!["race", "tests/race/cli/unsupported.ptx", "--grid", "1", "--block", "1", "--schedule", "x"],
+        vec![
+            "race",
+            "tests/race/cli/unsupported.ptx",
+            "--grid",
+            "1",
+            "--block",
+            "2000",
+        ],
+        vec![
+            "race",
+            "tests/race/cli/unsupported.ptx",
+            "--grid",
+            "1",
+            "--block",
+            "1",
+            "--schedule",
+            "x",
+        ],
     ] {
         let o = weft(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
 }
 
@@ -160,7 +206,10 @@ fn barrier_divergence_and_step_limit_are_findings() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(v["findings"][0].as_str().unwrap().starts_with("barrier divergence at barrier_divergent_branch.cu:7"));
+    assert!(v["findings"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("barrier divergence at barrier_divergent_branch.cu:7"));
     // The SIMT spin-lock livelock of tests/kernels: reported, never a silent "no race".
     let o = weft(&[
         "race",
@@ -200,7 +249,11 @@ fn instrumented_ptx_trace_finds_the_same_race() {
             .map(|r| {
                 let a = r["first"]["line"].as_str().unwrap().to_string();
                 let b = r["second"]["line"].as_str().unwrap().to_string();
-                (r["kind"].as_str().unwrap().to_string(), a.clone().min(b.clone()), a.max(b))
+                (
+                    r["kind"].as_str().unwrap().to_string(),
+                    a.clone().min(b.clone()),
+                    a.max(b),
+                )
             })
             .collect();
         r.sort();

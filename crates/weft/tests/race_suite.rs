@@ -43,10 +43,17 @@ fn parse_label(text: &str, marks: &HashMap<String, u32>, what: &str) -> BTreeSet
     }
     for part in text.split(';') {
         let w: Vec<&str> = part.split_whitespace().collect();
-        assert!(w.len() == 3, "{what}: bad race `{part}` (want `kind @A @B`)");
+        assert!(
+            w.len() == 3,
+            "{what}: bad race `{part}` (want `kind @A @B`)"
+        );
         let line = |m: &str| -> u32 {
-            let n = m.strip_prefix('@').unwrap_or_else(|| panic!("{what}: `{m}` is not a @marker"));
-            *marks.get(n).unwrap_or_else(|| panic!("{what}: no `// @{n}` in the kernel"))
+            let n = m
+                .strip_prefix('@')
+                .unwrap_or_else(|| panic!("{what}: `{m}` is not a @marker"));
+            *marks
+                .get(n)
+                .unwrap_or_else(|| panic!("{what}: no `// @{n}` in the kernel"))
         };
         let (a, b) = (line(w[1]), line(w[2]));
         s.insert((w[0].to_string(), a.min(b), a.max(b)));
@@ -55,7 +62,10 @@ fn parse_label(text: &str, marks: &HashMap<String, u32>, what: &str) -> BTreeSet
 }
 
 fn line_of(pos: &str) -> u32 {
-    pos.rsplit(':').next().and_then(|x| x.parse().ok()).unwrap_or(0)
+    pos.rsplit(':')
+        .next()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0)
 }
 
 /// What `weft race --json` reported, in the label's terms.
@@ -81,7 +91,11 @@ fn reported(v: &Value, file_name: &str) -> BTreeSet<Item> {
         let lines: Vec<u32> = f
             .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
             .filter_map(|w| w.strip_prefix(&format!("{file_name}:")))
-            .filter_map(|n| n.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok())
+            .filter_map(|n| {
+                n.trim_end_matches(|c: char| !c.is_ascii_digit())
+                    .parse()
+                    .ok()
+            })
             .collect();
         let (a, b) = (
             lines.iter().copied().min().unwrap_or(0),
@@ -128,7 +142,9 @@ fn race_suite_precision_and_recall() {
             if l.is_empty() || l.starts_with('#') {
                 continue;
             }
-            let (k, v) = l.split_once(':').unwrap_or_else(|| panic!("{stem}.expect: `{l}`"));
+            let (k, v) = l
+                .split_once(':')
+                .unwrap_or_else(|| panic!("{stem}.expect: `{l}`"));
             if k.trim() == "args" {
                 args = v.split_whitespace().map(String::from).collect();
             } else {
@@ -147,7 +163,10 @@ fn race_suite_precision_and_recall() {
         );
         let ptx_path = tmp.join(format!("{stem}.ptx"));
         std::fs::write(&ptx_path, &ptx.stdout).unwrap();
-        let bar = labels.get("barracuda").unwrap_or_else(|| panic!("{stem}: no barracuda label")).clone();
+        let bar = labels
+            .get("barracuda")
+            .unwrap_or_else(|| panic!("{stem}: no barracuda label"))
+            .clone();
         for def in ["barracuda", "scoped"] {
             let label = match labels.get(def).map(String::as_str) {
                 None | Some("same") => bar.clone(),
@@ -183,7 +202,9 @@ fn race_suite_precision_and_recall() {
             let got = reported(&v, &format!("{stem}.{ext}"));
             let expected_code = if want.is_empty() { 0 } else { 1 };
             if code != expected_code {
-                problems.push(format!("{stem} [{def}]: exit {code}, expected {expected_code}"));
+                problems.push(format!(
+                    "{stem} [{def}]: exit {code}, expected {expected_code}"
+                ));
             }
             for w in &want {
                 if got.contains(w) {
@@ -205,7 +226,10 @@ fn race_suite_precision_and_recall() {
     eprintln!(
         "race suite: {kernels} kernels ({racy} racy, {free} race-free under barracuda); {tp} expected reports found, {fp} false positives, {fneg} missed"
     );
-    assert!(kernels >= 70, "the suite has {kernels} kernels (at least 70 expected)");
+    assert!(
+        kernels >= 70,
+        "the suite has {kernels} kernels (at least 70 expected)"
+    );
     assert!(
         problems.is_empty(),
         "precision/recall below 100%:\n{}",

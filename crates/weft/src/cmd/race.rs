@@ -115,7 +115,10 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         if is_ptx {
             bad(format!("{}:{e}", a.file.display()))
         } else {
-            bad(format!("{} (generated PTX, line:col) {e}", a.file.display()))
+            bad(format!(
+                "{} (generated PTX, line:col) {e}",
+                a.file.display()
+            ))
         }
     })?;
     let h = loaded.header_launch;
@@ -127,7 +130,9 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
     }
     let dims = |s: &Option<String>, what: &str, d: [u32; 3]| -> Result<[u32; 3], (i32, String)> {
         match s {
-            Some(s) => weft_cuda::geometry::parse_dims(s).map_err(|e| bad(format!("--{what} {s}: {e}"))),
+            Some(s) => {
+                weft_cuda::geometry::parse_dims(s).map_err(|e| bad(format!("--{what} {s}: {e}")))
+            }
             None => Ok(d),
         }
     };
@@ -137,7 +142,9 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
     };
     let threads = launch.grid_ctas() * launch.block_threads();
     if launch.grid_ctas() > u64::from(u32::MAX / 1024) || threads > u64::from(u32::MAX) {
-        return Err(bad(format!("{threads} threads: at most 2^32 for race analysis")));
+        return Err(bad(format!(
+            "{threads} threads: at most 2^32 for race analysis"
+        )));
     }
     let scheds = schedules(&a.schedule, a.schedules).map_err(bad)?;
     let specs: Vec<BufferSpec> = a
@@ -155,19 +162,22 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
                 .ok_or_else(|| bad(format!("--arg {s}: expected NAME=VALUE")))
         })
         .collect::<Result<_, _>>()?;
-    let src_params = loaded.source.as_deref().and_then(|s| {
-        source_params(s, weft_cuda::compiler::demangle_simple(&kernel.name))
-    });
+    let src_params = loaded
+        .source
+        .as_deref()
+        .and_then(|s| source_params(s, weft_cuda::compiler::demangle_simple(&kernel.name)));
     let (args, buffers) = bind(&kernel, src_params.as_deref(), &specs, &scalars).map_err(bad)?;
     let geo = Geometry {
         block_threads: launch.block_threads() as u32,
         ctas: launch.grid_ctas() as u32,
     };
     let instrumented = if a.instrumented {
-        let inst = weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: false })
-            .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
-        let pruned = weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: true })
-            .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
+        let inst =
+            weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: false })
+                .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
+        let pruned =
+            weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: true })
+                .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
         let st = pruned.stats;
         eprintln!(
             "weft: instrumented {} of {} instructions ({} after pruning), {} control-flow logging points",
@@ -349,4 +359,3 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
     );
     Ok(code)
 }
-
