@@ -297,13 +297,11 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
     for (i, raw) in lines.iter().enumerate() {
         let line_no = (i + 1) as u32;
         let t = raw.trim();
-        if i == entry {
-            if t.contains("()") {
-                out.push_str(&raw.replace("()", "(.param .u64 __wq_queue)"));
-                out.push('\n');
-                params_done = true;
-                continue;
-            }
+        if i == entry && t.contains("()") {
+            out.push_str(&raw.replace("()", "(.param .u64 __wq_queue)"));
+            out.push('\n');
+            params_done = true;
+            continue;
         }
         if i > entry && !params_done {
             if t.starts_with(')') {

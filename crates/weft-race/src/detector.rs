@@ -182,17 +182,14 @@ impl<C: Clocks> Detector<C> {
                 (Definition::Scoped, _) => origin == b || scope == Scope2::Global,
             };
             let own_block = sl.per_block.get(&b);
-            match &sl.global {
-                Some((v, origin)) => {
-                    // A block-scope acquire of a CTA with its own later release reads that.
-                    let shadowed = scope == Scope2::Block && own_block.is_some();
-                    if !shadowed && global_ok(*origin) {
-                        got.join(v);
-                    } else if !shadowed {
-                        missed.join(v);
-                    }
+            if let Some((v, origin)) = &sl.global {
+                // A block-scope acquire of a CTA with its own later release reads that.
+                let shadowed = scope == Scope2::Block && own_block.is_some();
+                if !shadowed && global_ok(*origin) {
+                    got.join(v);
+                } else if !shadowed {
+                    missed.join(v);
                 }
-                None => {}
             }
             for (&c, v) in &sl.per_block {
                 let ok = c == b || (self.def == Definition::Barracuda && scope == Scope2::Global);
