@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 /// Granules per page.
-const PAGE_BITS: u32 = 12;
+const PAGE_BITS: u32 = 8;
 const PAGE: usize = 1 << PAGE_BITS;
 
 /// The metadata of one location (a granule, or one byte of a split granule).
@@ -55,16 +55,32 @@ pub struct Ext {
     pub atomic_by_cta: HashMap<u32, (u32, Rec)>,
 }
 
+impl Default for Shadow {
+    fn default() -> Self {
+        Shadow {
+            index: HashMap::new(),
+            pages: Vec::new(),
+            splits: Vec::new(),
+            exts: Vec::new(),
+            free_exts: Vec::new(),
+            cache: [(0, 0); CACHE],
+        }
+    }
+}
+
 /// The shadow of all traced memory.
-#[derive(Default)]
 pub struct Shadow {
     index: HashMap<u64, u32>,
     pages: Vec<Box<[Meta]>>,
     splits: Vec<[Meta; 4]>,
     exts: Vec<Ext>,
     free_exts: Vec<u32>,
-    last: Option<(u64, u32)>,
+    /// Direct-mapped cache of page indices (page number, index + 1; 0 = empty).
+    cache: [(u64, u32); CACHE],
 }
+
+/// Entries of the page cache (kernels touch a few arrays in turn).
+const CACHE: usize = 16;
 
 impl Shadow {
     /// The granule record for granule index `g` (a location key divided by 4).
@@ -72,17 +88,18 @@ impl Shadow {
     pub fn granule(&mut self, g: u64) -> &mut Meta {
         let page = g >> PAGE_BITS;
         let idx = (g as usize) & (PAGE - 1);
-        let pi = match self.last {
-            Some((p, i)) if p == page => i,
-            _ => {
-                let pages = &mut self.pages;
-                let i = *self.index.entry(page).or_insert_with(|| {
-                    pages.push(vec![Meta::default(); PAGE].into_boxed_slice());
-                    (pages.len() - 1) as u32
-                });
-                self.last = Some((page, i));
-                i
-            }
+        let slot = (page as usize ^ (page >> 4) as usize ^ (page >> 20) as usize) % CACHE;
+        let (p, i1) = self.cache[slot];
+        let pi = if i1 != 0 && p == page {
+            i1 - 1
+        } else {
+            let pages = &mut self.pages;
+            let i = *self.index.entry(page).or_insert_with(|| {
+                pages.push(vec![Meta::default(); PAGE].into_boxed_slice());
+                (pages.len() - 1) as u32
+            });
+            self.cache[slot] = (page, i + 1);
+            i
         };
         &mut self.pages[pi as usize][idx]
     }

@@ -195,6 +195,7 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
     let mut findings: Vec<String> = Vec::new();
     let mut completed = true;
     let (mut events, mut accesses, mut warp_instrs) = (0u64, 0u64, 0u64);
+    let mut run_secs = 0f64;
     let (mut clock_bytes, mut shadow_bytes) = (0usize, 0usize);
     let mut formats = [0u64; 4];
     let start = Instant::now();
@@ -249,6 +250,7 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         events += det.events;
         accesses += det.accesses;
         warp_instrs += outcome.stats.warp_instrs;
+        run_secs += outcome.stats.seconds;
         let (c, sh) = det.bytes();
         clock_bytes = clock_bytes.max(c);
         shadow_bytes = shadow_bytes.max(sh);
@@ -293,6 +295,7 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
                 "shadow_bytes": shadow_bytes,
                 "formats": {"converged": formats[0], "diverged": formats[1], "nested_diverged": formats[2], "sparse_vc": formats[3]},
                 "seconds": secs,
+                "run_seconds": run_secs,
             }
         });
         out::line(&j.to_string());
@@ -348,11 +351,12 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         out::print(&t);
     }
     eprintln!(
-        "weft: {} warp-instructions, {} events, {} accesses checked in {:.3} s; analysis state {} B clocks + {} B shadow ({:.1} B/thread)",
+        "weft: {} warp-instructions, {} events, {} accesses checked in {:.3} s ({:.3} s emulating and analysing); analysis state {} B clocks + {} B shadow ({:.1} B/thread)",
         warp_instrs,
         events,
         accesses,
         secs,
+        run_secs,
         clock_bytes,
         shadow_bytes,
         (clock_bytes + shadow_bytes) as f64 / threads.max(1) as f64
