@@ -75,7 +75,8 @@ pub fn decode(
     }
     let wpc = block_threads.div_ceil(32);
     let mut warps: HashMap<u32, WarpState> = HashMap::new();
-    let mut bars: HashMap<(u32, u32), u32> = HashMap::new();
+    // Per (CTA, barrier): threads arrived, thread count (0: every live thread).
+    let mut bars: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
     let mut live_per_cta: HashMap<u32, u32> = HashMap::new();
     let thread = |w: u32, lane: u32| (w / wpc) * block_threads + (w % wpc) * 32 + lane;
     for r in 0..head {
@@ -214,7 +215,7 @@ pub fn decode(
                 let live = live_per_cta[&cta];
                 let done: Vec<(u32, u32)> = bars
                     .iter()
-                    .filter(|(&(c, _), &a)| c == cta && a > 0 && a >= live)
+                    .filter(|(&(c, _), &(a, n))| c == cta && n == 0 && a > 0 && a >= live)
                     .map(|(&k, _)| k)
                     .collect();
                 for k in done {
@@ -224,12 +225,15 @@ pub fn decode(
             }
             SiteKind::Barrier { wait } => {
                 flush_else(ws, mask, sink);
-                sink.bar_arrive(u64::from(cta), u64::from(gw), mask, aux, wait, site.pc);
-                let a = bars.entry((cta, aux)).or_insert(0);
-                *a += mask.count_ones();
-                if *a >= live_per_cta[&cta] {
-                    bars.remove(&(cta, aux));
-                    sink.bar(u64::from(cta), aux, true);
+                let (id, count) = (aux & 0xffff, aux >> 16);
+                sink.bar_arrive(u64::from(cta), u64::from(gw), mask, id, wait, site.pc);
+                let a = bars.entry((cta, id)).or_insert((0, count));
+                a.0 += mask.count_ones();
+                let need = if a.1 > 0 { a.1 } else { live_per_cta[&cta] };
+                if a.0 >= need {
+                    let all = a.1 == 0;
+                    bars.remove(&(cta, id));
+                    sink.bar(u64::from(cta), id, all);
                 }
             }
         }

@@ -19,8 +19,7 @@
 //! Design limits (errors, never a wrong trace): one queue (records are totally ordered by
 //! the head atomic; the paper's queues per group of blocks are drained concurrently),
 //! drained after the kernel (no commit index needed), no `call`s left after clang's
-//! inlining, immediate barrier ids without a thread count, scalar and vector accesses of
-//! registers or immediates.
+//! inlining, scalar and vector accesses of registers or immediates.
 
 mod decode;
 mod rewrite;

@@ -44,7 +44,7 @@ pub enum SiteKind {
     Branch { rpc: u32 },
     /// The reconvergence point of some branch.
     Reconv,
-    /// A barrier arrival (aux = barrier id).
+    /// A barrier arrival (aux = barrier id | thread count << 16, count 0 = the whole CTA).
     Barrier { wait: bool },
     /// `ret`/`exit`.
     Exit,
@@ -473,15 +473,18 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                 continue;
             }
             covered.clear();
-            if ops.len() > 1 && !opcode.contains(".red") {
-                return Err(format!(
-                    "line {line_no}: barriers with a thread count are not supported"
-                ));
-            }
-            let id = ops.first().cloned().unwrap_or_else(|| "0".into());
-            if id.parse::<u32>().is_err() {
-                return Err(format!(
-                    "line {line_no}: barrier id `{id}` is not an immediate"
+            // `bar.red.op.type d, id, {count,} p`: the id is the second operand.
+            let (id_op, count_op) = if opcode.contains(".red") {
+                (ops.get(1), if ops.len() > 3 { ops.get(2) } else { None })
+            } else {
+                (ops.first(), ops.get(1))
+            };
+            let id = id_op.cloned().unwrap_or_else(|| "0".into());
+            // aux = id | count << 16 (count 0: every thread of the CTA).
+            let mut aux_code = format!("mov.u32 %wq_r10, {id};\n");
+            if let Some(c) = count_op {
+                aux_code.push_str(&format!(
+                    "mov.u32 %wq_r11, {c};\nshl.b32 %wq_r11, %wq_r11, 16;\nor.b32 %wq_r10, %wq_r10, %wq_r11;\n"
                 ));
             }
             let wait = !opcode.contains("arrive");
@@ -491,8 +494,9 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                 kind: SiteKind::Barrier { wait },
                 pc,
             });
+            pre.push_str(&aux_code);
             pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
-            pre.push_str(&log(sites.len() - 1, &id));
+            pre.push_str(&log(sites.len() - 1, "%wq_r10"));
             wrap = guard.is_some();
         } else if opcode.starts_with("membar") || opcode.starts_with("fence") {
             covered.clear();

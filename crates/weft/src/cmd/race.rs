@@ -242,6 +242,9 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         };
         completed &= outcome.completed;
         for f in &outcome.findings {
+            if is_arrive_pairing(&kernel, f) {
+                continue;
+            }
             let f = f.to_string();
             if !findings.contains(&f) {
                 findings.push(f);
@@ -362,4 +365,29 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         (clock_bytes + shadow_bytes) as f64 / threads.max(1) as f64
     );
     Ok(code)
+}
+
+/// A "met at barrier N from different instructions" finding where one side is `bar.arrive`:
+/// producer/consumer named barriers pair `bar.arrive` with `bar.sync` by design (PTX ISA,
+/// `bar.arrive`), so this is not barrier divergence.
+fn is_arrive_pairing(kernel: &weft_ir::kernel::Kernel, f: &weft_simt::Finding) -> bool {
+    let weft_simt::Finding::BarrierMismatch { positions, .. } = f else {
+        return false;
+    };
+    let arrive: Vec<String> = kernel
+        .code
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| {
+            matches!(
+                i.op,
+                weft_ir::kernel::KOp::Barrier {
+                    kind: weft_ir::BarrierKind::Arrive,
+                    ..
+                }
+            )
+        })
+        .map(|(pc, _)| kernel.describe_pos(pc))
+        .collect();
+    positions.len() == 2 && positions.iter().any(|p| arrive.contains(p))
 }
