@@ -66,24 +66,38 @@ pub fn decode(
     if queue.len() < QUEUE_HEADER {
         return Err(DecodeError("queue buffer too small".into()));
     }
-    let head = u32_at(queue, 0) as usize;
-    let cap = u32_at(queue, 4) as usize;
-    if head > cap {
-        return Err(DecodeError(format!(
-            "queue overflow: {head} records logged, room for {cap}"
-        )));
+    let nq = u32_at(queue, 4).max(1) as usize;
+    let cap = u32_at(queue, 8) as usize;
+    let qbytes = QUEUE_HEADER + cap * RECORD_BYTES;
+    if queue.len() < QUEUE_HEADER + nq * qbytes {
+        return Err(DecodeError(
+            "queue buffer smaller than its header says".into(),
+        ));
     }
+    // Records of every queue, in global ticket order (each queue alone is in order).
+    let mut order: Vec<(u32, usize)> = Vec::new();
+    for q in 0..nq {
+        let base = QUEUE_HEADER + q * qbytes;
+        let head = u32_at(queue, base) as usize;
+        if head > cap {
+            return Err(DecodeError(format!(
+                "queue {q} overflow: {head} records logged, room for {cap}"
+            )));
+        }
+        for i in 0..head {
+            let o = base + QUEUE_HEADER + i * RECORD_BYTES;
+            order.push((u32_at(queue, o + 16), o));
+        }
+    }
+    order.sort_unstable();
+    let head = order.len();
     let wpc = block_threads.div_ceil(32);
     let mut warps: HashMap<u32, WarpState> = HashMap::new();
     // Per (CTA, barrier): threads arrived, thread count (0: every live thread).
     let mut bars: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
     let mut live_per_cta: HashMap<u32, u32> = HashMap::new();
     let thread = |w: u32, lane: u32| (w / wpc) * block_threads + (w % wpc) * 32 + lane;
-    for r in 0..head {
-        let o = QUEUE_HEADER + r * RECORD_BYTES;
-        if o + RECORD_BYTES > queue.len() {
-            return Err(DecodeError(format!("record {r} past the end of the queue")));
-        }
+    for (r, &(_, o)) in order.iter().enumerate() {
         let gw = u32_at(queue, o);
         let site_id = u32_at(queue, o + 4) as usize;
         let mask = u32_at(queue, o + 8);

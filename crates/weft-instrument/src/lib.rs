@@ -16,16 +16,17 @@
 //! ([`weft_simt::TraceSink`]), re-running the warp's reconvergence stack from the logged
 //! branch, reconvergence and exit records to place `if`/`else`/`fi`.
 //!
-//! Design limits (errors, never a wrong trace): one queue (records are totally ordered by
-//! the head atomic; the paper's queues per group of blocks are drained concurrently),
-//! drained after the kernel (no commit index needed), no `call`s left after clang's
-//! inlining, scalar and vector accesses of registers or immediates.
+//! Queues: CTA `c` logs into queue `c % queues` ([`queue_buffer`]); every record also takes
+//! a global ticket so that the decoder can merge the queues in execution order. The queues
+//! are drained after the kernel (the paper drains them concurrently, with a commit index).
+//! Not handled, refused with an error rather than mis-logged: `call`s left after clang's
+//! inlining.
 
 mod decode;
 mod rewrite;
 
 pub use decode::{decode, DecodeError};
 pub use rewrite::{
-    instrument, Instrumented, Options, Site, SiteKind, SpaceHint, Stats, HEADER_BYTES,
-    QUEUE_HEADER, RECORD_BYTES,
+    instrument, queue_buffer, Instrumented, Options, Site, SiteKind, SpaceHint, Stats,
+    HEADER_BYTES, QUEUE_HEADER, RECORD_BYTES,
 };

@@ -7,12 +7,24 @@ use std::collections::HashMap;
 use weft_ir::kernel::{KOp, Kernel};
 use weft_simt::AccessOp;
 
-/// Bytes of a record header: warp, site, active mask, auxiliary word.
-pub const HEADER_BYTES: usize = 16;
+/// Bytes of a record header: warp, site, active mask, auxiliary word, global ticket, padding.
+pub const HEADER_BYTES: usize = 32;
 /// Bytes of a record: header, 32 addresses, 32 values.
 pub const RECORD_BYTES: usize = HEADER_BYTES + 32 * 8 + 32 * 8;
-/// Bytes before the first record: head (u32), capacity in records (u32), padding.
+/// Bytes of the buffer header (ticket counter, number of queues, records per queue) and of
+/// each queue's header (its head).
 pub const QUEUE_HEADER: usize = 64;
+
+/// A zeroed queue buffer for `queues` queues of `capacity` records each (CTA `c` logs into
+/// queue `c % queues`; §4.2's queues per group of blocks).
+pub fn queue_buffer(queues: u32, capacity: u32) -> Vec<u8> {
+    let q = queues.max(1);
+    let bytes = QUEUE_HEADER + q as usize * (QUEUE_HEADER + capacity as usize * RECORD_BYTES);
+    let mut v = vec![0u8; bytes];
+    v[4..8].copy_from_slice(&q.to_le_bytes());
+    v[8..12].copy_from_slice(&capacity.to_le_bytes());
+    v
+}
 
 /// Rewrite options.
 #[derive(Clone, Copy, Debug, Default)]
@@ -202,22 +214,23 @@ fn addr_to_d1(base: &str, off: i64) -> String {
 }
 
 /// The logging sequence: one record for the warp (addresses in `%wq_d1`, values in
-/// `%wq_d2`, auxiliary word `aux`).
+/// `%wq_d2`, auxiliary word `aux`) in the warp's queue (`%wq_d5`), with a global ticket.
 fn log(site: usize, aux: &str) -> String {
     format!(
         "activemask.b32 %wq_r1;\n\
          mov.u32 %wq_r2, %lanemask_lt;\n\
          and.b32 %wq_r2, %wq_r2, %wq_r1;\n\
          setp.eq.u32 %wq_p1, %wq_r2, 0;\n\
-         @%wq_p1 atom.global.add.u32 %wq_r3, [%wq_d0], 1;\n\
+         @%wq_p1 atom.global.add.u32 %wq_r3, [%wq_d5], 1;\n\
+         @%wq_p1 atom.global.add.u32 %wq_r7, [%wq_d0], 1;\n\
          neg.s32 %wq_r2, %wq_r1;\n\
          and.b32 %wq_r2, %wq_r2, %wq_r1;\n\
          bfind.u32 %wq_r2, %wq_r2;\n\
          shfl.sync.idx.b32 %wq_r3, %wq_r3, %wq_r2, 31, %wq_r1;\n\
-         ld.global.u32 %wq_r4, [%wq_d0+4];\n\
+         ld.global.u32 %wq_r4, [%wq_d0+8];\n\
          setp.lt.u32 %wq_p2, %wq_r3, %wq_r4;\n\
          mul.wide.u32 %wq_d3, %wq_r3, {RECORD_BYTES};\n\
-         add.s64 %wq_d3, %wq_d3, %wq_d0;\n\
+         add.s64 %wq_d3, %wq_d3, %wq_d5;\n\
          mov.u32 %wq_r5, %laneid;\n\
          mul.wide.u32 %wq_d4, %wq_r5, 8;\n\
          add.s64 %wq_d4, %wq_d4, %wq_d3;\n\
@@ -227,17 +240,19 @@ fn log(site: usize, aux: &str) -> String {
          @%wq_p3 st.global.u32 [%wq_d3+{h0}], %wq_r0;\n\
          @%wq_p3 st.global.u32 [%wq_d3+{h1}], {site};\n\
          @%wq_p3 st.global.u32 [%wq_d3+{h2}], %wq_r1;\n\
-         @%wq_p3 st.global.u32 [%wq_d3+{h3}], {aux};\n",
+         @%wq_p3 st.global.u32 [%wq_d3+{h3}], {aux};\n\
+         @%wq_p3 st.global.u32 [%wq_d3+{h4}], %wq_r7;\n",
         a = QUEUE_HEADER + HEADER_BYTES,
         v = QUEUE_HEADER + HEADER_BYTES + 256,
         h0 = QUEUE_HEADER,
         h1 = QUEUE_HEADER + 4,
         h2 = QUEUE_HEADER + 8,
         h3 = QUEUE_HEADER + 12,
+        h4 = QUEUE_HEADER + 16,
     )
 }
 
-const PROLOGUE: &str = ".reg .b32 %wq_r<12>;\n.reg .b64 %wq_d<8>;\n.reg .pred %wq_p<4>;\n\
+const PROLOGUE_TEMPLATE: &str = ".reg .b32 %wq_r<12>;\n.reg .b64 %wq_d<8>;\n.reg .pred %wq_p<4>;\n\
 ld.param.u64 %wq_d0, [__wq_queue];\n\
 mov.u32 %wq_r1, %tid.x;\nmov.u32 %wq_r2, %tid.y;\nmov.u32 %wq_r3, %tid.z;\n\
 mov.u32 %wq_r4, %ntid.x;\nmov.u32 %wq_r5, %ntid.y;\nmov.u32 %wq_r6, %ntid.z;\n\
@@ -247,7 +262,11 @@ add.s32 %wq_r7, %wq_r7, 31;\nshr.u32 %wq_r7, %wq_r7, 5;\n\
 mov.u32 %wq_r2, %ctaid.x;\nmov.u32 %wq_r3, %ctaid.y;\nmov.u32 %wq_r4, %ctaid.z;\n\
 mov.u32 %wq_r5, %nctaid.x;\nmov.u32 %wq_r6, %nctaid.y;\n\
 mad.lo.s32 %wq_r4, %wq_r4, %wq_r6, %wq_r3;\nmad.lo.s32 %wq_r2, %wq_r4, %wq_r5, %wq_r2;\n\
-shr.u32 %wq_r1, %wq_r1, 5;\nmad.lo.s32 %wq_r0, %wq_r2, %wq_r7, %wq_r1;\n";
+shr.u32 %wq_r1, %wq_r1, 5;\nmad.lo.s32 %wq_r0, %wq_r2, %wq_r7, %wq_r1;\n\
+ld.global.u32 %wq_r9, [%wq_d0+8];\nld.global.u32 %wq_r10, [%wq_d0+4];\n\
+rem.u32 %wq_r8, %wq_r2, %wq_r10;\nmul.wide.u32 %wq_d6, %wq_r9, {RB};\n\
+add.s64 %wq_d6, %wq_d6, {QH};\ncvt.u64.u32 %wq_d7, %wq_r8;\nmul.lo.s64 %wq_d5, %wq_d6, %wq_d7;\n\
+add.s64 %wq_d5, %wq_d5, %wq_d0;\nadd.s64 %wq_d5, %wq_d5, {QH};\n";
 
 /// Rewrites `ptx` (one kernel entry, as clang emits it) to log into the queue passed as an
 /// extra last parameter `__wq_queue`.
@@ -321,7 +340,11 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
         if params_done && !in_body && t == "{" {
             out.push_str(raw);
             out.push('\n');
-            out.push_str(PROLOGUE);
+            out.push_str(
+                &PROLOGUE_TEMPLATE
+                    .replace("{RB}", &RECORD_BYTES.to_string())
+                    .replace("{QH}", &QUEUE_HEADER.to_string()),
+            );
             in_body = true;
             continue;
         }

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use weft_instrument::{decode, instrument, Options, QUEUE_HEADER, RECORD_BYTES};
+use weft_instrument::{decode, instrument, queue_buffer, Options};
 use weft_race::{Compressed, Definition, Detector, Geometry};
 use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
 use weft_simt::{
@@ -272,13 +272,9 @@ fn queue_contents_decode_to_the_native_trace() {
                 continue;
             }
         };
-        let cap: u32 = 1 << 16;
-        let mut q = Buffer::zeroed(
-            "__wq_queue",
-            ElemType::U8,
-            QUEUE_HEADER + cap as usize * RECORD_BYTES,
-        );
-        q.data[4..8].copy_from_slice(&cap.to_le_bytes());
+        // Three queues (CTA c logs into queue c % 3), merged by ticket when decoding.
+        let mut q = Buffer::zeroed("__wq_queue", ElemType::U8, 0);
+        q.data = queue_buffer(3, 1 << 14);
         let mut iargs: Vec<Arg> = args.clone();
         iargs.push(Arg::Buffer(buffers.len()));
         let mut ibufs = buffers.clone();

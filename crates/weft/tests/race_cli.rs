@@ -268,10 +268,12 @@ fn instrumented_ptx_trace_finds_the_same_race() {
     assert_eq!(lines(&native), lines(&inst));
     let v: Value = serde_json::from_slice(&inst.stdout).unwrap();
     assert_eq!(v["trace"], "instrumented-ptx");
-    // A queue too small for the run is an internal error, not a silent partial analysis.
+    // A queue too small for the run is an internal error, not a silent partial analysis
+    // (one CTA: 2 warps x (4 memory records + 1 exit record) = 10 records in queue 0).
     a.extend(["--queue-records", "3"]);
     let o = weft(&a);
     assert_eq!(o.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("queue overflow"));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("queue 0 overflow: 10 records logged, room for 3"));
     assert!(o.stdout.is_empty());
 }

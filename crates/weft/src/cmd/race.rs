@@ -59,9 +59,12 @@ pub struct Args {
     /// log its operations into a device-side queue, run, and the queue decoded.
     #[arg(long)]
     instrumented: bool,
-    /// With --instrumented: queue capacity in records (an overflow is an error, exit 3).
-    #[arg(long, default_value_t = 1 << 16)]
+    /// With --instrumented: capacity of each queue in records (an overflow is an error, exit 3).
+    #[arg(long, default_value_t = 1 << 14)]
     queue_records: u32,
+    /// With --instrumented: number of queues (CTA c logs into queue c % N).
+    #[arg(long, default_value_t = 4)]
+    queues: u32,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -215,10 +218,8 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
             e => bad(e.to_string()),
         };
         let outcome = if let Some((ik, sites)) = &instrumented {
-            let qbytes = weft_instrument::QUEUE_HEADER
-                + a.queue_records as usize * weft_instrument::RECORD_BYTES;
-            let mut q = weft_simt::Buffer::zeroed("__wq_queue", weft_simt::ElemType::U8, qbytes);
-            q.data[4..8].copy_from_slice(&a.queue_records.to_le_bytes());
+            let mut q = weft_simt::Buffer::zeroed("__wq_queue", weft_simt::ElemType::U8, 0);
+            q.data = weft_instrument::queue_buffer(a.queues, a.queue_records);
             let mut iargs = args.clone();
             iargs.push(weft_simt::Arg::Buffer(buffers.len()));
             let mut ibufs = buffers.clone();
