@@ -277,3 +277,32 @@ fn instrumented_ptx_trace_finds_the_same_race() {
         .contains("queue 0 overflow: 10 records logged, room for 3"));
     assert!(o.stdout.is_empty());
 }
+
+#[test]
+fn timeout_stops_without_a_report() {
+    // The SIMT spin-lock livelock runs until the step limit; the timeout fires first.
+    let o = weft(&[
+        "race",
+        "tests/kernels/spinlock_livelock/kernel.cu",
+        "--buffer",
+        "mutex=1",
+        "--buffer",
+        "count=1",
+        "--timeout",
+        "1.5",
+    ]);
+    if o.status.code() == Some(2) {
+        eprintln!("clang-19 missing: skipped");
+        return;
+    }
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did not finish in 1.5 s"));
+    assert!(o.stdout.is_empty());
+    let o = weft(&["race", "tests/race/cli/unsupported.ptx", "--timeout", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+}

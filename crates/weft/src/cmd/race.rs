@@ -4,7 +4,7 @@
 //!
 //! Exit codes: 0 no race and no finding; 1 a race, barrier divergence, deadlock, livelock or
 //! memory fault; 2 bad input (file, compile/parse/lowering error, unsupported instruction,
-//! launch options); 3 internal error.
+//! launch options); 3 internal error, instrumentation queue overflow, `--timeout` reached.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -65,6 +65,9 @@ pub struct Args {
     /// With --instrumented: number of queues (CTA c logs into queue c % N).
     #[arg(long, default_value_t = 4)]
     queues: u32,
+    /// Give up after this many seconds (exit 3, no report: the analysis is incomplete).
+    #[arg(long)]
+    timeout: Option<f64>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -72,6 +75,19 @@ pub struct Args {
 
 /// `weft race`.
 pub fn run(a: Args) -> i32 {
+    if let Some(t) = a.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            eprintln!("weft: --timeout {t}: expected a positive number of seconds");
+            return exit::BAD_INPUT;
+        }
+        // Watchdog: the emulator and the analysis run to completion or until this fires;
+        // nothing has been printed to stdout before the report, so nothing is half-written.
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs_f64(t));
+            eprintln!("weft: --timeout: the analysis did not finish in {t} s; no report");
+            std::process::exit(exit::INTERNAL);
+        });
+    }
     match inner(a) {
         Ok(c) => c,
         Err((c, m)) => {
