@@ -15,7 +15,8 @@
 //! - [`decode`]: the compact pre-decoded instruction form;
 //! - [`alu`]: typed lane arithmetic;
 //! - [`mem`]: buffers, state spaces and generic addresses;
-//! - [`machine`]: warps, CTAs, barriers, the scheduler and the trace.
+//! - [`machine`]: warps, CTAs, barriers, the scheduler and the trace;
+//! - [`sink`]: the structured trace events a race detector consumes.
 //!
 //! Semantics, trace format and limits: `docs/simt.md`.
 
@@ -24,9 +25,12 @@ pub mod decode;
 pub mod ipdom;
 pub mod machine;
 pub mod mem;
+pub mod sink;
 pub mod spec;
 
+pub use machine::run_with_sink;
 pub use machine::{
     run, Arg, Finding, LaunchConfig, Options, Outcome, Schedule, SimtError, Site, Stats,
 };
 pub use mem::{Buffer, ElemType, Value};
+pub use sink::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};

@@ -17,6 +17,7 @@ use weft_ir::kernel::{
 use crate::alu;
 use crate::decode::{decode, DAddr, DInstr, DOp, DecodeError, FastBin, Layout, Src, TraceKind};
 use crate::mem::{self, resolve_generic, Buffer, Region, GLOBAL_BASE};
+use crate::sink::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
 
 /// Lanes per warp.
 pub const WARP: usize = 32;
@@ -427,6 +428,7 @@ struct Machine<'a> {
     failed_asserts: Vec<u32>,
     stats: Stats,
     trace: Option<&'a mut dyn Write>,
+    sink: Option<&'a mut dyn TraceSink>,
     io_error: Option<std::io::Error>,
     steps: u64,
 }
@@ -440,6 +442,19 @@ pub fn run<'a>(
     buffers: Vec<Buffer>,
     opts: &Options,
     trace: Option<&'a mut dyn Write>,
+) -> Result<Outcome, SimtError> {
+    run_with_sink(kernel, cfg, args, buffers, opts, trace, None)
+}
+
+/// [`run`], also delivering structured events to `sink` when given (a race detector).
+pub fn run_with_sink<'a>(
+    kernel: &'a Kernel,
+    cfg: LaunchConfig,
+    args: &[Arg],
+    buffers: Vec<Buffer>,
+    opts: &Options,
+    trace: Option<&'a mut dyn Write>,
+    sink: Option<&'a mut dyn TraceSink>,
 ) -> Result<Outcome, SimtError> {
     kernel.validate().map_err(SimtError::Launch)?;
     if cfg.grid.contains(&0) || cfg.block.contains(&0) {
@@ -538,6 +553,7 @@ pub fn run<'a>(
         failed_asserts: Vec::new(),
         stats: Stats::default(),
         trace,
+        sink,
         io_error: None,
         steps: 0,
         layout,
@@ -939,6 +955,9 @@ impl<'a> Machine<'a> {
             let linear = self.ctas[slot].linear;
             self.emit(format_args!("bar {linear}\n"));
         }
+        if let Some(sk) = self.sink.as_mut() {
+            sk.bar(self.ctas[slot].linear, id as u32, b.expected.is_none());
+        }
         for &(wi, mask) in &b.waiting {
             let warp = &mut self.warps[wi];
             let top = warp.stack.last_mut().expect("blocked warp has a frame");
@@ -976,7 +995,7 @@ impl<'a> Machine<'a> {
 
     /// Runs warp `w` for up to `quantum` warp-instructions.
     fn run_warp(&mut self, w: usize, quantum: u32) -> Stop {
-        let tracing = self.trace.is_some();
+        let tracing = self.trace.is_some() || self.sink.is_some();
         let mut budget = quantum;
         while budget > 0 {
             // Pop finished frames.
@@ -994,6 +1013,16 @@ impl<'a> Machine<'a> {
                 if tracing {
                     let nt = *warp.stack.last().expect("nonempty");
                     let gw = self.global_warp(w);
+                    if let Some(sk) = self.sink.as_mut() {
+                        let m = nt.mask & self.warps[w].live;
+                        match (top.kind, nt.kind) {
+                            (FrameKind::Then, FrameKind::Else) => {
+                                sk.branch(BranchEvent::Else, gw, m)
+                            }
+                            (FrameKind::Else, _) => sk.branch(BranchEvent::Fi, gw, m),
+                            _ => {}
+                        }
+                    }
                     match (top.kind, nt.kind) {
                         (FrameKind::Then, FrameKind::Else) => self.emit(format_args!(
                             "else {gw} {:08x}\n",
@@ -1101,7 +1130,7 @@ impl<'a> Machine<'a> {
 
     fn exec_inner(&mut self, w: usize, top: Frame) -> Post {
         let pc = top.pc;
-        let tracing = self.trace.is_some();
+        let tracing = self.trace.is_some() || self.sink.is_some();
         let Machine {
             code,
             warps,
@@ -1113,6 +1142,7 @@ impl<'a> Machine<'a> {
             layout,
             block_threads,
             trace,
+            sink,
             io_error,
             stats,
             warps_per_cta,
@@ -1510,6 +1540,20 @@ impl<'a> Machine<'a> {
                             set!(*d, l, alu::trunc(v, reg_bits[*d as usize]));
                         }
                         if tracing && *tk != TraceKind::None {
+                            if let Some(sk) = sink.as_mut() {
+                                sk.access(&access_event(
+                                    region,
+                                    off,
+                                    a,
+                                    cta.linear,
+                                    gt_base + l as u64,
+                                    pc,
+                                    AccessOp::Load,
+                                    *tk,
+                                    width as u8,
+                                    v,
+                                ));
+                            }
                             let loc = Loc(region, off, a, cta.linear, gt_base + l as u64);
                             emit_access(
                                 trace,
@@ -1530,6 +1574,9 @@ impl<'a> Machine<'a> {
                 }
                 if tracing && *tk != TraceKind::None && em != 0 {
                     let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    if let Some(sk) = sink.as_mut() {
+                        sk.endi(gw, em, pc);
+                    }
                     emit_warp(trace, io_error, stats, "endi", gw, em);
                 }
             }
@@ -1568,6 +1615,20 @@ impl<'a> Machine<'a> {
                             break;
                         };
                         if tracing {
+                            if let Some(sk) = sink.as_mut() {
+                                sk.access(&access_event(
+                                    region,
+                                    off,
+                                    a,
+                                    cta.linear,
+                                    gt_base + l as u64,
+                                    pc,
+                                    AccessOp::Store,
+                                    *tk,
+                                    width as u8,
+                                    alu::trunc(v, (width * 8) as u16),
+                                ));
+                            }
                             let loc = Loc(region, off, a, cta.linear, gt_base + l as u64);
                             emit_access(
                                 trace,
@@ -1588,6 +1649,9 @@ impl<'a> Machine<'a> {
                 }
                 if tracing && em != 0 {
                     let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    if let Some(sk) = sink.as_mut() {
+                        sk.endi(gw, em, pc);
+                    }
                     emit_warp(trace, io_error, stats, "endi", gw, em);
                 }
             }
@@ -1620,13 +1684,28 @@ impl<'a> Machine<'a> {
                         fault = Some((l, ad, "out-of-bounds atomic"));
                         break;
                     };
-                    if let Some(new) = atom_apply(*op, *ty, old, x, y) {
+                    let after = atom_apply(*op, *ty, old, x, y);
+                    if let Some(new) = after {
                         mem::write(m, off, width, new);
                     }
                     if let Some(d) = dst {
                         set!(*d, l, old);
                     }
                     if tracing {
+                        if let Some(sk) = sink.as_mut() {
+                            sk.access(&access_event(
+                                region,
+                                off,
+                                ad,
+                                cta.linear,
+                                gt_base + l as u64,
+                                pc,
+                                AccessOp::Atomic(*op),
+                                *tk,
+                                width as u8,
+                                after.unwrap_or(old),
+                            ));
+                        }
                         let loc = Loc(region, off, ad, cta.linear, gt_base + l as u64);
                         emit_access(trace, io_error, stats, tk.name(), gt_base + l as u64, &loc);
                     }
@@ -1636,6 +1715,9 @@ impl<'a> Machine<'a> {
                 }
                 if tracing && em != 0 {
                     let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    if let Some(sk) = sink.as_mut() {
+                        sk.endi(gw, em, pc);
+                    }
                     emit_warp(trace, io_error, stats, "endi", gw, em);
                 }
             }
@@ -1671,6 +1753,10 @@ impl<'a> Machine<'a> {
                 }
                 if !bs.pcs.contains(&pc) {
                     bs.pcs.push(pc);
+                }
+                if let Some(sk) = sink.as_mut() {
+                    let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    sk.bar_arrive(cta.linear, gw, em, bid as u32, !*arrive, pc);
                 }
                 let live = warp.live;
                 if *arrive {
@@ -1719,6 +1805,9 @@ impl<'a> Machine<'a> {
                         mask: taken,
                         kind: FrameKind::Then,
                     });
+                    if let Some(sk) = sink.as_mut() {
+                        sk.branch(BranchEvent::If, gw, taken);
+                    }
                     if tracing {
                         emit_to(
                             trace,
@@ -1959,6 +2048,38 @@ impl fmt::Display for Loc {
             Region::Local => write!(f, "l{}:0x{:x}", self.4, self.1),
             Region::Param => write!(f, "p:0x{:x}", self.1),
         }
+    }
+}
+
+/// The structured form of one traced access.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn access_event(
+    region: Region,
+    off: u64,
+    generic: u64,
+    cta: u64,
+    tid: u64,
+    pc: u32,
+    op: AccessOp,
+    kind: TraceKind,
+    width: u8,
+    value: u64,
+) -> AccessEvent {
+    let (space, addr) = match region {
+        Region::Global => (AccessSpace::Global, generic),
+        Region::Shared => (AccessSpace::Shared(cta), off),
+        Region::Local | Region::Param => (AccessSpace::Local, off),
+    };
+    AccessEvent {
+        tid,
+        pc,
+        op,
+        kind,
+        space,
+        addr,
+        width,
+        value,
     }
 }
 

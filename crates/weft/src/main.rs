@@ -33,6 +33,8 @@ enum Command {
     RunKernel(kernel_cmd::RunArgs),
     /// Compile, parse and lower a kernel; print its PTX (or --ir); exit 2 naming what is unsupported.
     Ptx(kernel_cmd::PtxArgs),
+    /// Find data races in a kernel run on the SIMT emulator (BARRACUDA's analysis).
+    Race(cmd::race::Args),
     /// List, show and export recorded litmus runs (the results database).
     Results(cmd::results::Args),
     /// Run litmus tests on a GPU (wgpu or CUDA): outcome histograms, checksums, results DB.
@@ -72,6 +74,7 @@ fn main() {
         Command::Sim(a) => cmd::sim::run(a),
         Command::RunKernel(a) => kernel_cmd::run_kernel(a),
         Command::Ptx(a) => kernel_cmd::run_ptx(a),
+        Command::Race(a) => cmd::race::run(a),
         Command::Results(a) => cmd::results::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Tune(a) => cmd::tune::run(a),

@@ -3,6 +3,7 @@
 pub mod conform;
 pub mod gen;
 pub mod parse;
+pub mod race;
 pub mod results;
 pub mod run;
 pub mod show;

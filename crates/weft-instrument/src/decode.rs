@@ -1,0 +1,256 @@
+//! Queue draining (paper 003 §4.2-4.3): records back into trace events, in queue order.
+//! Memory records become per-lane accesses (vector elements regrouped lane by lane, as the
+//! emulator emits them) followed by `endi`; the warp's reconvergence stack is re-run from
+//! the branch (taken lanes), reconvergence and exit records to emit `if`/`else`/`fi` where
+//! the emulator does; barrier arrivals complete a barrier when every live thread of the CTA
+//! has arrived.
+
+use std::collections::HashMap;
+
+use weft_simt::mem::{resolve_generic, Region};
+use weft_simt::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
+
+use crate::rewrite::{Site, SiteKind, SpaceHint, HEADER_BYTES, QUEUE_HEADER, RECORD_BYTES};
+
+/// A queue that cannot be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError(pub String);
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+struct Frame {
+    rpc: u32,
+    then_mask: u32,
+    else_mask: u32,
+    join_mask: u32,
+    in_then: bool,
+}
+
+struct WarpState {
+    live: u32,
+    stack: Vec<Frame>,
+    /// Elements of a vector access collected so far: (site, mask, addrs, values).
+    pending: Vec<(usize, u32, Vec<u64>, Vec<u64>)>,
+}
+
+fn u32_at(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"))
+}
+fn u64_at(b: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
+}
+
+fn launched(bt: u32, wpc: u32, w: u32) -> u32 {
+    let wic = w % wpc;
+    let lanes = (bt - wic * 32).min(32);
+    if lanes == 32 {
+        u32::MAX
+    } else {
+        (1u32 << lanes) - 1
+    }
+}
+
+/// Replays `queue` (the queue buffer's bytes after the run) through `sink`; `block_threads`
+/// and `ctas` are the launch shape. Returns the number of records.
+pub fn decode(
+    queue: &[u8],
+    sites: &[Site],
+    block_threads: u32,
+    ctas: u32,
+    sink: &mut dyn TraceSink,
+) -> Result<u64, DecodeError> {
+    if queue.len() < QUEUE_HEADER {
+        return Err(DecodeError("queue buffer too small".into()));
+    }
+    let nq = u32_at(queue, 4).max(1) as usize;
+    let cap = u32_at(queue, 8) as usize;
+    let qbytes = QUEUE_HEADER + cap * RECORD_BYTES;
+    if queue.len() < QUEUE_HEADER + nq * qbytes {
+        return Err(DecodeError(
+            "queue buffer smaller than its header says".into(),
+        ));
+    }
+    // Records of every queue, in global ticket order (each queue alone is in order).
+    let mut order: Vec<(u32, usize)> = Vec::new();
+    for q in 0..nq {
+        let base = QUEUE_HEADER + q * qbytes;
+        let head = u32_at(queue, base) as usize;
+        if head > cap {
+            return Err(DecodeError(format!(
+                "queue {q} overflow: {head} records logged, room for {cap}"
+            )));
+        }
+        for i in 0..head {
+            let o = base + QUEUE_HEADER + i * RECORD_BYTES;
+            order.push((u32_at(queue, o + 16), o));
+        }
+    }
+    order.sort_unstable();
+    let head = order.len();
+    let wpc = block_threads.div_ceil(32);
+    let mut warps: HashMap<u32, WarpState> = HashMap::new();
+    // Per (CTA, barrier): threads arrived, thread count (0: every live thread).
+    let mut bars: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
+    let mut live_per_cta: HashMap<u32, u32> = HashMap::new();
+    let thread = |w: u32, lane: u32| (w / wpc) * block_threads + (w % wpc) * 32 + lane;
+    for (r, &(_, o)) in order.iter().enumerate() {
+        let gw = u32_at(queue, o);
+        let site_id = u32_at(queue, o + 4) as usize;
+        let mask = u32_at(queue, o + 8);
+        let aux = u32_at(queue, o + 12);
+        let site = *sites
+            .get(site_id)
+            .ok_or_else(|| DecodeError(format!("record {r}: unknown site {site_id}")))?;
+        let cta = gw / wpc;
+        if cta >= ctas {
+            return Err(DecodeError(format!(
+                "record {r}: warp {gw} outside the grid"
+            )));
+        }
+        let ws = warps.entry(gw).or_insert_with(|| WarpState {
+            live: launched(block_threads, wpc, gw),
+            stack: Vec::new(),
+            pending: Vec::new(),
+        });
+        live_per_cta.entry(cta).or_insert(block_threads);
+        // A record of lanes of the second path: the first path has finished.
+        let flush_else = |ws: &mut WarpState, m: u32, sink: &mut dyn TraceSink| {
+            while let Some(f) = ws.stack.last_mut() {
+                if f.in_then && m & f.else_mask != 0 {
+                    f.in_then = false;
+                    sink.branch(BranchEvent::Else, u64::from(gw), f.else_mask & ws.live);
+                } else {
+                    break;
+                }
+            }
+        };
+        match site.kind {
+            SiteKind::Access {
+                op,
+                space,
+                width,
+                elem,
+                elems,
+            } => {
+                flush_else(ws, mask, sink);
+                let mut addrs = Vec::with_capacity(32);
+                let mut vals = Vec::with_capacity(32);
+                for l in 0..32 {
+                    addrs.push(u64_at(queue, o + HEADER_BYTES + 8 * l));
+                    vals.push(u64_at(queue, o + HEADER_BYTES + 256 + 8 * l));
+                }
+                ws.pending.push((site_id, mask, addrs, vals));
+                if elem + 1 < elems {
+                    continue;
+                }
+                let parts = std::mem::take(&mut ws.pending);
+                for l in 0..32u32 {
+                    if mask >> l & 1 == 0 {
+                        continue;
+                    }
+                    for (_, _, addrs, vals) in &parts {
+                        let a = addrs[l as usize];
+                        let (sp, addr) = match space {
+                            SpaceHint::Global => (AccessSpace::Global, a),
+                            SpaceHint::Shared => (AccessSpace::Shared(u64::from(cta)), a),
+                            SpaceHint::Generic => match resolve_generic(a) {
+                                Some((Region::Shared, off)) => {
+                                    (AccessSpace::Shared(u64::from(cta)), off)
+                                }
+                                Some((Region::Global, _)) => (AccessSpace::Global, a),
+                                Some((_, off)) => (AccessSpace::Local, off),
+                                None => (AccessSpace::Global, a),
+                            },
+                        };
+                        sink.access(&AccessEvent {
+                            tid: u64::from(thread(gw, l)),
+                            pc: site.pc,
+                            op,
+                            kind: weft_simt::decode::TraceKind::Rd,
+                            space: sp,
+                            addr,
+                            width,
+                            value: if op == AccessOp::Store {
+                                vals[l as usize]
+                            } else {
+                                0
+                            },
+                        });
+                    }
+                }
+                sink.endi(u64::from(gw), mask, site.pc);
+            }
+            SiteKind::Branch { rpc } => {
+                flush_else(ws, mask, sink);
+                let taken = aux & mask;
+                if taken != 0 && taken != mask {
+                    sink.branch(BranchEvent::If, u64::from(gw), taken);
+                    ws.stack.push(Frame {
+                        rpc,
+                        then_mask: taken,
+                        else_mask: mask & !taken,
+                        join_mask: mask,
+                        in_then: true,
+                    });
+                }
+            }
+            SiteKind::Reconv => {
+                while ws.stack.last().is_some_and(|f| f.rpc == site.pc) {
+                    let f = ws.stack.pop().expect("checked");
+                    if f.in_then {
+                        sink.branch(BranchEvent::Else, u64::from(gw), f.else_mask & ws.live);
+                    }
+                    sink.branch(BranchEvent::Fi, u64::from(gw), f.join_mask & ws.live);
+                }
+                flush_else(ws, mask, sink);
+            }
+            SiteKind::Exit => {
+                flush_else(ws, mask, sink);
+                ws.live &= !mask;
+                *live_per_cta.get_mut(&cta).expect("inserted") -= mask.count_ones();
+                // Paths whose lanes all exited end now, as the emulator pops their frames.
+                while let Some(f) = ws.stack.last_mut() {
+                    if f.in_then && f.then_mask & ws.live == 0 {
+                        f.in_then = false;
+                        sink.branch(BranchEvent::Else, u64::from(gw), f.else_mask & ws.live);
+                    }
+                    if !f.in_then && f.else_mask & ws.live == 0 {
+                        let f = ws.stack.pop().expect("nonempty");
+                        sink.branch(BranchEvent::Fi, u64::from(gw), f.join_mask & ws.live);
+                        continue;
+                    }
+                    break;
+                }
+                // A barrier may now be complete.
+                let live = live_per_cta[&cta];
+                let done: Vec<(u32, u32)> = bars
+                    .iter()
+                    .filter(|(&(c, _), &(a, n))| c == cta && n == 0 && a > 0 && a >= live)
+                    .map(|(&k, _)| k)
+                    .collect();
+                for k in done {
+                    bars.remove(&k);
+                    sink.bar(u64::from(k.0), k.1, true);
+                }
+            }
+            SiteKind::Barrier { wait } => {
+                flush_else(ws, mask, sink);
+                let (id, count) = (aux & 0xffff, aux >> 16);
+                sink.bar_arrive(u64::from(cta), u64::from(gw), mask, id, wait, site.pc);
+                let a = bars.entry((cta, id)).or_insert((0, count));
+                a.0 += mask.count_ones();
+                let need = if a.1 > 0 { a.1 } else { live_per_cta[&cta] };
+                if a.0 >= need {
+                    let all = a.1 == 0;
+                    bars.remove(&(cta, id));
+                    sink.bar(u64::from(cta), id, all);
+                }
+            }
+        }
+    }
+    Ok(head as u64)
+}

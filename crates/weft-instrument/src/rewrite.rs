@@ -1,0 +1,585 @@
+//! The PTX rewrite (paper 003 §4.1): a prologue computing the global warp index, and a
+//! logging sequence before every memory instruction, barrier, conditional branch, exit and
+//! reconvergence point of the kernel (clang's PTX: one instruction per line).
+
+use std::collections::HashMap;
+
+use weft_ir::kernel::{KOp, Kernel};
+use weft_simt::AccessOp;
+
+/// Bytes of a record header: warp, site, active mask, auxiliary word, global ticket, padding.
+pub const HEADER_BYTES: usize = 32;
+/// Bytes of a record: header, 32 addresses, 32 values.
+pub const RECORD_BYTES: usize = HEADER_BYTES + 32 * 8 + 32 * 8;
+/// Bytes of the buffer header (ticket counter, number of queues, records per queue) and of
+/// each queue's header (its head).
+pub const QUEUE_HEADER: usize = 64;
+
+/// A zeroed queue buffer for `queues` queues of `capacity` records each (CTA `c` logs into
+/// queue `c % queues`; §4.2's queues per group of blocks).
+pub fn queue_buffer(queues: u32, capacity: u32) -> Vec<u8> {
+    let q = queues.max(1);
+    let bytes = QUEUE_HEADER + q as usize * (QUEUE_HEADER + capacity as usize * RECORD_BYTES);
+    let mut v = vec![0u8; bytes];
+    v[4..8].copy_from_slice(&q.to_le_bytes());
+    v[8..12].copy_from_slice(&capacity.to_le_bytes());
+    v
+}
+
+/// Rewrite options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Skip accesses already covered in the basic block (§4.1's pruning).
+    pub prune: bool,
+}
+
+/// The state space an access names in its opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpaceHint {
+    Global,
+    Shared,
+    Generic,
+}
+
+/// What a logging site records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteKind {
+    /// Element `elem` of `elems` of a memory instruction.
+    Access {
+        op: AccessOp,
+        space: SpaceHint,
+        width: u8,
+        elem: u8,
+        elems: u8,
+    },
+    /// A conditional branch whose paths reconverge at instruction `rpc`; aux = taken lanes.
+    Branch { rpc: u32 },
+    /// The reconvergence point of some branch.
+    Reconv,
+    /// A barrier arrival (aux = barrier id | thread count << 16, count 0 = the whole CTA).
+    Barrier { wait: bool },
+    /// `ret`/`exit`.
+    Exit,
+}
+
+/// A logging site: what it logs, for which original instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub kind: SiteKind,
+    /// Instruction index in the original kernel.
+    pub pc: u32,
+}
+
+/// Fig. 9's counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Static PTX instructions of the kernel.
+    pub instructions: usize,
+    /// Memory and barrier instructions that need logging.
+    pub instrumented: usize,
+    /// Of those, logged after pruning.
+    pub instrumented_pruned: usize,
+    /// Control-flow logging points (conditional branches, reconvergence points, exits).
+    pub control_points: usize,
+}
+
+/// The result of [`instrument`].
+#[derive(Clone, Debug)]
+pub struct Instrumented {
+    pub ptx: String,
+    pub sites: Vec<Site>,
+    pub stats: Stats,
+    /// The original kernel (lowered), for decoding.
+    pub kernel: Kernel,
+}
+
+fn width_of(opcode: &str) -> Option<u8> {
+    let ty = opcode.rsplit('.').next()?;
+    let bits: u32 = ty[1..].parse().ok()?;
+    match ty.as_bytes()[0] {
+        b'u' | b's' | b'b' | b'f' => Some((bits / 8).max(1) as u8),
+        _ => None,
+    }
+}
+
+fn rmw_of(opcode: &str) -> weft_ir::attrs::RmwOp {
+    use weft_ir::attrs::RmwOp::*;
+    for part in opcode.split('.') {
+        match part {
+            "add" => return Add,
+            "exch" => return Exch,
+            "cas" => return Cas,
+            "min" => return Min,
+            "max" => return Max,
+            "and" => return And,
+            "or" => return Or,
+            "xor" => return Xor,
+            "inc" => return Inc,
+            "dec" => return Dec,
+            "sub" => return Sub,
+            _ => {}
+        }
+    }
+    Add
+}
+
+/// `[reg+off]` → (base, offset).
+fn split_addr(a: &str) -> (String, i64) {
+    let a = a
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim();
+    let cut = a.find('+').or_else(|| a[1..].find('-').map(|i| i + 1));
+    if let Some(i) = cut {
+        let (b, o) = a.split_at(i);
+        let o = o.trim_start_matches('+').trim();
+        let off: i64 = if let Some(h) = o.strip_prefix("0x") {
+            i64::from_str_radix(h, 16).unwrap_or(0)
+        } else {
+            o.parse().unwrap_or(0)
+        };
+        return (b.trim().to_string(), off);
+    }
+    (a.to_string(), 0)
+}
+
+/// Splits operands at top-level commas (not inside `{}` or `[]`).
+fn operands(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            _ => {}
+        }
+        if c == ',' && depth == 0 {
+            out.push(cur.trim().to_string());
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// PTX moving a source operand (register or immediate) of `width` bytes into `%wq_d2`.
+fn value_to_d2(src: &str, width: u8) -> String {
+    let s = src.trim();
+    if s.starts_with("%rd") || s.starts_with("%fd") {
+        format!("mov.b64 %wq_d2, {s};\n")
+    } else if s.starts_with("%rs") {
+        format!("cvt.u64.u16 %wq_d2, {s};\n")
+    } else if s.starts_with("%f") {
+        format!("mov.b32 %wq_r9, {s};\ncvt.u64.u32 %wq_d2, %wq_r9;\n")
+    } else if s.starts_with("%r") {
+        format!("cvt.u64.u32 %wq_d2, {s};\n")
+    } else if s.starts_with("%p") {
+        format!("selp.u64 %wq_d2, 1, 0, {s};\n")
+    } else if let Some(h) = s.strip_prefix("0d").or_else(|| s.strip_prefix("0D")) {
+        format!("mov.u64 %wq_d2, 0x{h};\n")
+    } else if let Some(h) = s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {
+        format!("mov.u64 %wq_d2, 0x{h};\n")
+    } else {
+        // An integer immediate, truncated to the store's width like the emulator does.
+        let v: i128 = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            i128::from_str_radix(h.trim_end_matches(['U', 'u']), 16).unwrap_or(0)
+        } else {
+            s.trim_end_matches(['U', 'u']).parse().unwrap_or(0)
+        };
+        let bits = u32::from(width) * 8;
+        let m: u128 = if bits >= 64 {
+            u64::MAX as u128
+        } else {
+            (1u128 << bits) - 1
+        };
+        format!("mov.u64 %wq_d2, {};\n", (v as u128) & m)
+    }
+}
+
+/// PTX putting `[base+off]` (+ `extra`) into `%wq_d1`.
+fn addr_to_d1(base: &str, off: i64) -> String {
+    if base.starts_with("%rd") {
+        format!("add.s64 %wq_d1, {base}, {off};\n")
+    } else if base.starts_with('%') {
+        format!("cvt.u64.u32 %wq_d1, {base};\nadd.s64 %wq_d1, %wq_d1, {off};\n")
+    } else {
+        format!("mov.u64 %wq_d1, {base};\nadd.s64 %wq_d1, %wq_d1, {off};\n")
+    }
+}
+
+/// The logging sequence: one record for the warp (addresses in `%wq_d1`, values in
+/// `%wq_d2`, auxiliary word `aux`) in the warp's queue (`%wq_d5`), with a global ticket.
+fn log(site: usize, aux: &str) -> String {
+    format!(
+        "activemask.b32 %wq_r1;\n\
+         mov.u32 %wq_r2, %lanemask_lt;\n\
+         and.b32 %wq_r2, %wq_r2, %wq_r1;\n\
+         setp.eq.u32 %wq_p1, %wq_r2, 0;\n\
+         @%wq_p1 atom.global.add.u32 %wq_r3, [%wq_d5], 1;\n\
+         @%wq_p1 atom.global.add.u32 %wq_r7, [%wq_d0], 1;\n\
+         neg.s32 %wq_r2, %wq_r1;\n\
+         and.b32 %wq_r2, %wq_r2, %wq_r1;\n\
+         bfind.u32 %wq_r2, %wq_r2;\n\
+         shfl.sync.idx.b32 %wq_r3, %wq_r3, %wq_r2, 31, %wq_r1;\n\
+         ld.global.u32 %wq_r4, [%wq_d0+8];\n\
+         setp.lt.u32 %wq_p2, %wq_r3, %wq_r4;\n\
+         mul.wide.u32 %wq_d3, %wq_r3, {RECORD_BYTES};\n\
+         add.s64 %wq_d3, %wq_d3, %wq_d5;\n\
+         mov.u32 %wq_r5, %laneid;\n\
+         mul.wide.u32 %wq_d4, %wq_r5, 8;\n\
+         add.s64 %wq_d4, %wq_d4, %wq_d3;\n\
+         @%wq_p2 st.global.u64 [%wq_d4+{a}], %wq_d1;\n\
+         @%wq_p2 st.global.u64 [%wq_d4+{v}], %wq_d2;\n\
+         and.pred %wq_p3, %wq_p1, %wq_p2;\n\
+         @%wq_p3 st.global.u32 [%wq_d3+{h0}], %wq_r0;\n\
+         @%wq_p3 st.global.u32 [%wq_d3+{h1}], {site};\n\
+         @%wq_p3 st.global.u32 [%wq_d3+{h2}], %wq_r1;\n\
+         @%wq_p3 st.global.u32 [%wq_d3+{h3}], {aux};\n\
+         @%wq_p3 st.global.u32 [%wq_d3+{h4}], %wq_r7;\n",
+        a = QUEUE_HEADER + HEADER_BYTES,
+        v = QUEUE_HEADER + HEADER_BYTES + 256,
+        h0 = QUEUE_HEADER,
+        h1 = QUEUE_HEADER + 4,
+        h2 = QUEUE_HEADER + 8,
+        h3 = QUEUE_HEADER + 12,
+        h4 = QUEUE_HEADER + 16,
+    )
+}
+
+const PROLOGUE_TEMPLATE: &str = ".reg .b32 %wq_r<12>;\n.reg .b64 %wq_d<8>;\n.reg .pred %wq_p<4>;\n\
+ld.param.u64 %wq_d0, [__wq_queue];\n\
+mov.u32 %wq_r1, %tid.x;\nmov.u32 %wq_r2, %tid.y;\nmov.u32 %wq_r3, %tid.z;\n\
+mov.u32 %wq_r4, %ntid.x;\nmov.u32 %wq_r5, %ntid.y;\nmov.u32 %wq_r6, %ntid.z;\n\
+mad.lo.s32 %wq_r3, %wq_r3, %wq_r5, %wq_r2;\nmad.lo.s32 %wq_r1, %wq_r3, %wq_r4, %wq_r1;\n\
+mul.lo.s32 %wq_r7, %wq_r4, %wq_r5;\nmul.lo.s32 %wq_r7, %wq_r7, %wq_r6;\n\
+add.s32 %wq_r7, %wq_r7, 31;\nshr.u32 %wq_r7, %wq_r7, 5;\n\
+mov.u32 %wq_r2, %ctaid.x;\nmov.u32 %wq_r3, %ctaid.y;\nmov.u32 %wq_r4, %ctaid.z;\n\
+mov.u32 %wq_r5, %nctaid.x;\nmov.u32 %wq_r6, %nctaid.y;\n\
+mad.lo.s32 %wq_r4, %wq_r4, %wq_r6, %wq_r3;\nmad.lo.s32 %wq_r2, %wq_r4, %wq_r5, %wq_r2;\n\
+shr.u32 %wq_r1, %wq_r1, 5;\nmad.lo.s32 %wq_r0, %wq_r2, %wq_r7, %wq_r1;\n\
+ld.global.u32 %wq_r9, [%wq_d0+8];\nld.global.u32 %wq_r10, [%wq_d0+4];\n\
+rem.u32 %wq_r8, %wq_r2, %wq_r10;\nmul.wide.u32 %wq_d6, %wq_r9, {RB};\n\
+add.s64 %wq_d6, %wq_d6, {QH};\ncvt.u64.u32 %wq_d7, %wq_r8;\nmul.lo.s64 %wq_d5, %wq_d6, %wq_d7;\n\
+add.s64 %wq_d5, %wq_d5, %wq_d0;\nadd.s64 %wq_d5, %wq_d5, {QH};\n";
+
+/// Rewrites `ptx` (one kernel entry, as clang emits it) to log into the queue passed as an
+/// extra last parameter `__wq_queue`.
+pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
+    let module = weft_ptx::parse(ptx).map_err(|e| format!("PTX: {e}"))?;
+    let kernel = weft_ptx::lower_kernel(&module, None).map_err(|e| format!("PTX: {e}"))?;
+    // Instruction index of each PTX line (calls inlined by the lowering would repeat lines).
+    let mut pc_of_line: HashMap<u32, u32> = HashMap::new();
+    for (pc, i) in kernel.code.iter().enumerate() {
+        if pc_of_line.insert(i.span.line, pc as u32).is_some() {
+            return Err(format!(
+                "line {}: several instructions of the lowered kernel come from one PTX line (inlined call): not supported",
+                i.span.line
+            ));
+        }
+    }
+    let ipdom = weft_simt::ipdom::immediate_post_dominators(&kernel);
+    let n = kernel.code.len();
+    let mut reconv_lines: HashMap<u32, u32> = HashMap::new();
+    for (pc, i) in kernel.code.iter().enumerate() {
+        if matches!(i.op, KOp::Bra { .. }) && i.guard.is_some() {
+            let r = ipdom[pc] as usize;
+            if r < n {
+                reconv_lines.insert(kernel.code[r].span.line, r as u32);
+            }
+        }
+    }
+    let lines: Vec<&str> = ptx.lines().collect();
+    if ptx.matches(".entry").count() != 1 {
+        return Err("the module must hold exactly one .entry".into());
+    }
+    let entry = lines
+        .iter()
+        .position(|l| l.contains(".entry"))
+        .expect("counted");
+    let mut out = String::with_capacity(ptx.len() * 4);
+    let mut sites: Vec<Site> = Vec::new();
+    let mut stats = Stats {
+        instructions: n,
+        ..Stats::default()
+    };
+    let mut in_body = false;
+    let mut params_done = false;
+    let mut skip_label = 0usize;
+    // Pruning state: (address text, base register, width, elems, is_write).
+    let mut covered: Vec<(String, String, u8, usize, bool)> = Vec::new();
+    for (i, raw) in lines.iter().enumerate() {
+        let line_no = (i + 1) as u32;
+        let t = raw.trim();
+        if i == entry && t.contains("()") {
+            out.push_str(&raw.replace("()", "(.param .u64 __wq_queue)"));
+            out.push('\n');
+            params_done = true;
+            continue;
+        }
+        if i > entry && !params_done {
+            if t.starts_with(')') {
+                // Close the parameter list with the queue parameter.
+                let prev = out.trim_end().len();
+                out.truncate(prev);
+                out.push_str(",\n\t.param .u64 __wq_queue\n");
+                out.push_str(raw);
+                out.push('\n');
+                params_done = true;
+                continue;
+            }
+            out.push_str(raw);
+            out.push('\n');
+            continue;
+        }
+        if params_done && !in_body && t == "{" {
+            out.push_str(raw);
+            out.push('\n');
+            out.push_str(
+                &PROLOGUE_TEMPLATE
+                    .replace("{RB}", &RECORD_BYTES.to_string())
+                    .replace("{QH}", &QUEUE_HEADER.to_string()),
+            );
+            in_body = true;
+            continue;
+        }
+        if !in_body
+            || t.is_empty()
+            || t.starts_with("//")
+            || t.starts_with('.')
+            || t == "{"
+            || t == "}"
+        {
+            if t.ends_with(':') {
+                covered.clear();
+            }
+            out.push_str(raw);
+            out.push('\n');
+            continue;
+        }
+        if t.ends_with(':') {
+            covered.clear();
+            out.push_str(raw);
+            out.push('\n');
+            continue;
+        }
+        let Some(&pc) = pc_of_line.get(&line_no) else {
+            out.push_str(raw);
+            out.push('\n');
+            continue;
+        };
+        // Reconvergence point: logged before the instruction.
+        if reconv_lines.contains_key(&line_no) {
+            sites.push(Site {
+                kind: SiteKind::Reconv,
+                pc,
+            });
+            stats.control_points += 1;
+            out.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+            out.push_str(&log(sites.len() - 1, "0"));
+        }
+        let body = t.trim_end_matches(';').trim();
+        let body = body
+            .split("//")
+            .next()
+            .unwrap_or(body)
+            .trim()
+            .trim_end_matches(';');
+        let (guard, rest) = if let Some(g) = body.strip_prefix('@') {
+            let (g, r) = g.split_once(char::is_whitespace).unwrap_or((g, ""));
+            (Some(g.to_string()), r.trim())
+        } else {
+            (None, body)
+        };
+        let (opcode, ops_text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let ops = operands(ops_text);
+        // Register redefinitions end the coverage of addresses through that register.
+        if let Some(dst) = ops.first() {
+            if !opcode.starts_with("st.") && !opcode.starts_with("red.") {
+                let d = dst.trim_matches(['{', '}']).to_string();
+                covered.retain(|c| !d.split(',').any(|x| x.trim() == c.1));
+            }
+        }
+        let mut pre = String::new();
+        let mut wrap = false;
+        let is_mem = (opcode.starts_with("ld.") || opcode.starts_with("st."))
+            && !opcode.contains(".param")
+            && !opcode.contains(".local")
+            || opcode.starts_with("atom.")
+            || opcode.starts_with("red.");
+        if is_mem {
+            let load = opcode.starts_with("ld.");
+            let store = opcode.starts_with("st.");
+            let op = if load {
+                AccessOp::Load
+            } else if store {
+                AccessOp::Store
+            } else {
+                AccessOp::Atomic(rmw_of(opcode))
+            };
+            let space = if opcode.contains(".shared") {
+                SpaceHint::Shared
+            } else if opcode.contains(".global") {
+                SpaceHint::Global
+            } else {
+                SpaceHint::Generic
+            };
+            let width =
+                width_of(opcode).ok_or_else(|| format!("line {line_no}: no type in `{opcode}`"))?;
+            let elems: usize = if opcode.contains(".v4") {
+                4
+            } else if opcode.contains(".v2") {
+                2
+            } else {
+                1
+            };
+            let addr_op = ops
+                .iter()
+                .find(|o| o.starts_with('['))
+                .ok_or_else(|| format!("line {line_no}: no address in `{t}`"))?
+                .clone();
+            let (base, off) = split_addr(&addr_op);
+            stats.instrumented += 1;
+            let is_write = !load;
+            let pruned = opts.prune
+                && !opcode.starts_with("atom.")
+                && !opcode.starts_with("red.")
+                && covered
+                    .iter()
+                    .any(|c| c.0 == addr_op && c.2 == width && c.3 == elems && (c.4 || !is_write));
+            if !pruned {
+                stats.instrumented_pruned += 1;
+                let srcs: Vec<String> = if store {
+                    let v = ops.get(1).cloned().unwrap_or_default();
+                    v.trim_matches(['{', '}'])
+                        .split(',')
+                        .map(|x| x.trim().to_string())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                for k in 0..elems {
+                    sites.push(Site {
+                        kind: SiteKind::Access {
+                            op,
+                            space,
+                            width,
+                            elem: k as u8,
+                            elems: elems as u8,
+                        },
+                        pc,
+                    });
+                    pre.push_str(&addr_to_d1(&base, off + (k as i64) * i64::from(width)));
+                    match srcs.get(k) {
+                        Some(s) if store => pre.push_str(&value_to_d2(s, width)),
+                        _ => pre.push_str("mov.u64 %wq_d2, 0;\n"),
+                    }
+                    pre.push_str(&log(sites.len() - 1, "0"));
+                }
+                if opts.prune && base.starts_with('%') {
+                    covered.push((addr_op.clone(), base.clone(), width, elems, is_write));
+                }
+            }
+            if opcode.starts_with("atom.") || opcode.starts_with("red.") {
+                covered.clear();
+            }
+            wrap = guard.is_some() && !pre.is_empty();
+        } else if opcode.starts_with("bar.") || opcode.starts_with("barrier.") {
+            if opcode.contains(".warp") {
+                out.push_str(raw);
+                out.push('\n');
+                continue;
+            }
+            covered.clear();
+            // `bar.red.op.type d, id, {count,} p`: the id is the second operand.
+            let (id_op, count_op) = if opcode.contains(".red") {
+                (ops.get(1), if ops.len() > 3 { ops.get(2) } else { None })
+            } else {
+                (ops.first(), ops.get(1))
+            };
+            let id = id_op.cloned().unwrap_or_else(|| "0".into());
+            // aux = id | count << 16 (count 0: every thread of the CTA).
+            let mut aux_code = format!("mov.u32 %wq_r10, {id};\n");
+            if let Some(c) = count_op {
+                aux_code.push_str(&format!(
+                    "mov.u32 %wq_r11, {c};\nshl.b32 %wq_r11, %wq_r11, 16;\nor.b32 %wq_r10, %wq_r10, %wq_r11;\n"
+                ));
+            }
+            let wait = !opcode.contains("arrive");
+            stats.instrumented += 1;
+            stats.instrumented_pruned += 1;
+            sites.push(Site {
+                kind: SiteKind::Barrier { wait },
+                pc,
+            });
+            pre.push_str(&aux_code);
+            pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+            pre.push_str(&log(sites.len() - 1, "%wq_r10"));
+            wrap = guard.is_some();
+        } else if opcode.starts_with("membar") || opcode.starts_with("fence") {
+            covered.clear();
+        } else if opcode == "ret" || opcode == "exit" {
+            stats.control_points += 1;
+            sites.push(Site {
+                kind: SiteKind::Exit,
+                pc,
+            });
+            pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+            pre.push_str(&log(sites.len() - 1, "0"));
+            wrap = guard.is_some();
+        } else if opcode.starts_with("bra") {
+            covered.clear();
+            if let Some(g) = &guard {
+                let r = ipdom[pc as usize];
+                stats.control_points += 1;
+                sites.push(Site {
+                    kind: SiteKind::Branch { rpc: r },
+                    pc,
+                });
+                let (neg, p) = match g.strip_prefix('!') {
+                    Some(p) => (true, p),
+                    None => (false, g.as_str()),
+                };
+                pre.push_str("activemask.b32 %wq_r8;\n");
+                pre.push_str(&format!("vote.sync.ballot.b32 %wq_r6, {p}, %wq_r8;\n"));
+                if neg {
+                    pre.push_str("not.b32 %wq_r6, %wq_r6;\nand.b32 %wq_r6, %wq_r6, %wq_r8;\n");
+                }
+                pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+                pre.push_str(&log(sites.len() - 1, "%wq_r6"));
+            }
+        } else if opcode.starts_with("call") {
+            return Err(format!("line {line_no}: calls are not supported"));
+        }
+        if wrap {
+            let g = guard.as_deref().expect("wrap needs a guard");
+            let neg = match g.strip_prefix('!') {
+                Some(p) => p.to_string(),
+                None => format!("!{g}"),
+            };
+            skip_label += 1;
+            out.push_str(&format!("@{neg} bra $WQ_SKIP_{skip_label};\n"));
+            out.push_str(&pre);
+            out.push_str(&format!("{opcode} {ops_text};\n"));
+            out.push_str(&format!("$WQ_SKIP_{skip_label}:\n"));
+        } else {
+            out.push_str(&pre);
+            out.push_str(raw);
+            out.push('\n');
+        }
+    }
+    if !in_body {
+        return Err("no kernel body found".into());
+    }
+    Ok(Instrumented {
+        ptx: out,
+        sites,
+        stats,
+        kernel,
+    })
+}

@@ -1,0 +1,198 @@
+//! Paper 003 §3.1: which trace operation each memory instruction of a kernel produces.
+//!
+//! The paper's rules, applied to the static code:
+//! 1. a store immediately preceded by a fence is a release (`relBlk`/`relGlb` by the fence);
+//! 2. a load immediately followed by a fence is an acquire;
+//! 3. an atomic between two fences is an acquire-release;
+//! 4. `atom.cas` followed by a fence is an acquire; 5. a fence followed by `atom.exch` a
+//!    release; 6. any other atomic is a plain `atm`; 7. everything else is `rd`/`wr`.
+//!
+//! `membar.cta`/`fence.*.cta` give block scope; `.gl`/`.gpu` and `.sys` (footnote 1: system
+//! fences count as global) give global scope.
+//!
+//! Extra cases (the paper's tool saw nvcc 7.5/8 PTX; weft reads clang-19's PTX and the
+//! PTX 6+ memory model), each tested in `tests/classify.rs`:
+//! - E1 "immediately" skips instructions that neither access memory nor transfer control
+//!   (clang puts address arithmetic and `setp` between an atomic and its fence), and looking
+//!   forward it follows a conditional branch's fall-through: `atom.cas; setp; @p bra loop;
+//!   membar.gl` is the CAS spin loop the paper's rule 4 describes, compiled as a loop;
+//! - E2 explicit PTX orders: `ld.acquire`/`st.release`/`atom.acq_rel` (and `.sc`) are
+//!   acquires/releases at their own scope (`.cta` block, otherwise global) — they are what
+//!   the fence idioms of rules 1-5 are shorthand for;
+//! - E3 `ld.relaxed`/`st.relaxed` with a scope are strong (atomic) accesses in the PTX memory
+//!   model: without an adjacent fence they are traced as `atm` (they do not race with other
+//!   atomics and do not synchronise); with one, rules 1-2 make them releases/acquires as any
+//!   load or store. `ld.volatile`/`st.volatile` stay plain accesses as in the paper.
+
+use weft_ir::attrs::{FenceKind, MemSpace, Order, RmwOp};
+use weft_ir::kernel::{KOp, Kernel};
+use weft_ir::Scope;
+
+/// Block or global scope of a synchronisation operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope2 {
+    Block,
+    Global,
+}
+
+/// The trace operation of a memory instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyncOp {
+    /// `rd`/`wr`.
+    Plain,
+    /// `atm`: an atomic that neither acquires nor releases.
+    Atm,
+    Acq(Scope2),
+    Rel(Scope2),
+    /// Acquire (scope of the following fence) and release (scope of the preceding fence).
+    Ar {
+        acq: Scope2,
+        rel: Scope2,
+    },
+}
+
+/// What the detector needs to know about one instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PcInfo {
+    pub op: SyncOp,
+    /// An atomic whose own scope is the CTA (`atom.cta`, `atomicAdd_block`).
+    pub block_scope_atomic: bool,
+}
+
+fn scope_of(s: Option<Scope>) -> Scope2 {
+    match s {
+        Some(Scope::Cta) | Some(Scope::Warp) | Some(Scope::Thread) => Scope2::Block,
+        _ => Scope2::Global,
+    }
+}
+
+fn fence_scope(op: &KOp) -> Option<Scope2> {
+    match op {
+        KOp::Fence {
+            kind: FenceKind::Membar | FenceKind::Fence,
+            attrs,
+        } => Some(scope_of(attrs.scope)),
+        _ => None,
+    }
+}
+
+/// Accesses memory or transfers control (ends the search for an adjacent fence).
+fn blocks_search(op: &KOp) -> bool {
+    matches!(
+        op,
+        KOp::Ld { .. }
+            | KOp::St { .. }
+            | KOp::Atom { .. }
+            | KOp::Barrier { .. }
+            | KOp::Bra { .. }
+            | KOp::Exit
+            | KOp::Trap
+    )
+}
+
+/// The fence right before (`dir = -1`) or after (`dir = 1`) instruction `pc` (E1).
+pub fn adjacent_fence(k: &Kernel, pc: usize, dir: isize) -> Option<Scope2> {
+    let mut i = pc as isize + dir;
+    while i >= 0 && (i as usize) < k.code.len() {
+        let ins = &k.code[i as usize];
+        if let Some(s) = fence_scope(&ins.op) {
+            return Some(s);
+        }
+        let cond_branch = matches!(ins.op, KOp::Bra { .. }) && ins.guard.is_some();
+        if blocks_search(&ins.op) && !(dir > 0 && cond_branch) {
+            return None;
+        }
+        i += dir;
+    }
+    None
+}
+
+/// The §3.1 classification of every instruction (`None` for non-memory instructions and
+/// param-space loads).
+pub fn classify_kernel(k: &Kernel) -> Vec<Option<PcInfo>> {
+    (0..k.code.len()).map(|pc| classify(k, pc)).collect()
+}
+
+fn order_op(order: Order, scope: Option<Scope>, load: bool, store: bool) -> Option<SyncOp> {
+    let s = scope_of(scope);
+    match order {
+        Order::Acquire | Order::Consume if load => Some(SyncOp::Acq(s)),
+        Order::Release if store => Some(SyncOp::Rel(s)),
+        Order::AcqRel | Order::SeqCst => Some(match (load, store) {
+            (true, true) => SyncOp::Ar { acq: s, rel: s },
+            (true, false) => SyncOp::Acq(s),
+            _ => SyncOp::Rel(s),
+        }),
+        Order::Acquire | Order::Consume => Some(SyncOp::Ar { acq: s, rel: s }),
+        Order::Release => Some(SyncOp::Ar { acq: s, rel: s }),
+        Order::Relaxed if scope.is_some() => Some(SyncOp::Atm),
+        _ => None,
+    }
+}
+
+/// The classification of instruction `pc`.
+pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
+    let op = &k.code[pc].op;
+    let plain = |o| {
+        Some(PcInfo {
+            op: o,
+            block_scope_atomic: false,
+        })
+    };
+    match op {
+        KOp::Ld { attrs, .. } => {
+            if matches!(attrs.space, Some(MemSpace::Param)) {
+                return None;
+            }
+            if attrs.order != Order::Relaxed {
+                if let Some(o) = order_op(attrs.order, attrs.scope, true, false) {
+                    return plain(o);
+                }
+            }
+            match adjacent_fence(k, pc, 1) {
+                Some(s) => plain(SyncOp::Acq(s)),
+                None => {
+                    plain(order_op(attrs.order, attrs.scope, true, false).unwrap_or(SyncOp::Plain))
+                }
+            }
+        }
+        KOp::St { attrs, .. } => {
+            if attrs.order != Order::Relaxed {
+                if let Some(o) = order_op(attrs.order, attrs.scope, false, true) {
+                    return plain(o);
+                }
+            }
+            match adjacent_fence(k, pc, -1) {
+                Some(s) => plain(SyncOp::Rel(s)),
+                None => {
+                    plain(order_op(attrs.order, attrs.scope, false, true).unwrap_or(SyncOp::Plain))
+                }
+            }
+        }
+        KOp::Atom { op: rmw, attrs, .. } => {
+            let block = matches!(
+                attrs.scope,
+                Some(Scope::Cta) | Some(Scope::Warp) | Some(Scope::Thread)
+            ) && !matches!(attrs.space, Some(MemSpace::Shared));
+            let o = match order_op(attrs.order, attrs.scope, true, true) {
+                Some(o) if attrs.order != Order::Relaxed => o,
+                _ => {
+                    let before = adjacent_fence(k, pc, -1);
+                    let after = adjacent_fence(k, pc, 1);
+                    match (before, after, rmw) {
+                        (Some(rel), Some(acq), _) => SyncOp::Ar { acq, rel },
+                        (_, Some(acq), RmwOp::Cas) => SyncOp::Acq(acq),
+                        (Some(rel), _, RmwOp::Exch) => SyncOp::Rel(rel),
+                        _ => SyncOp::Atm,
+                    }
+                }
+            };
+            Some(PcInfo {
+                op: o,
+                block_scope_atomic: block,
+            })
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,593 @@
+//! The BARRACUDA analysis (paper 003 §3.3, Fig. 2-3) over a streamed trace.
+//!
+//! Per access: the FastTrack-style read/write rules of Fig. 2 (READEXCL, READSHARED,
+//! READINFLATE, WRITEEXCL, WRITESHARED) on the shadow memory, the atomic rules of Fig. 3
+//! (atomics never race with atomics and do not synchronise; an atomic and a plain access
+//! race unless ordered), and the inter-thread synchronisation rules of §3.3.4 (ACQBLOCK,
+//! ACQGLOBAL, RELBLOCK, RELGLOBAL on the per-block map `S_x`). Per warp: ENDINSN, IF,
+//! ELSE/FI (the clocks, [`crate::clocks`]); per CTA: BAR. Lanes of one warp instruction are
+//! concurrent, so lanes writing different values to one location race, while lanes that all
+//! write the same value do not (§3.3.1).
+//!
+//! Two race definitions ([`Definition`]): BARRACUDA's (a global-scope release synchronises
+//! with a block-scope acquire in another CTA and vice versa; atomics never race with each
+//! other), and `scoped`: the same lock-step warps with scoped RC11's mutual scope inclusion
+//! (both sides of a synchronisation in two CTAs must be at global scope, and two atomics of
+//! different CTAs race when one of them is block-scoped, `atomicAdd_block`).
+
+use std::collections::HashMap;
+
+use weft_ir::kernel::Kernel;
+use weft_simt::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
+
+use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
+use crate::clocks::{Clocks, Geometry};
+use crate::report::{Class, Race, RaceKind, Report, Side};
+use crate::shadow::{Ext, Meta, Rec, Shadow, READ_SHARED, SPLIT};
+use crate::vc::Vc;
+
+/// Which race definition the analysis applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Definition {
+    /// Paper 003 §3.2.
+    Barracuda,
+    /// BARRACUDA's lock-step warps with scoped RC11's mutual scope inclusion (the model
+    /// checker's definition, paper 004): a synchronisation between two CTAs needs both sides
+    /// at global scope, and two atomics of different CTAs race when one is block-scoped.
+    Scoped,
+}
+
+impl Definition {
+    pub fn name(self) -> &'static str {
+        match self {
+            Definition::Barracuda => "barracuda",
+            Definition::Scoped => "scoped",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "barracuda" => Some(Definition::Barracuda),
+            "scoped-rc11" | "scoped" => Some(Definition::Scoped),
+            _ => None,
+        }
+    }
+}
+
+/// `S_x`: the clocks released to a synchronisation location.
+#[derive(Default)]
+struct SyncLoc {
+    /// The last global-scope release (its clock and CTA); holds for every CTA without a
+    /// later block-scope release of its own.
+    global: Option<(Vc, u32)>,
+    /// Block-scope releases per CTA since the last global release.
+    per_block: HashMap<u32, Vc>,
+}
+
+#[derive(Default)]
+struct BarAcc {
+    waiters: Vec<(u32, u32)>,
+    arrived: Vc,
+    arrive_only: bool,
+}
+
+/// Key of a location: generic address for global memory, `1<<62 | cta<<24 | offset` for
+/// shared memory.
+fn loc_key(space: AccessSpace, addr: u64) -> Option<(u64, &'static str)> {
+    match space {
+        AccessSpace::Global => Some((addr, "global")),
+        AccessSpace::Shared(c) => Some(((1u64 << 62) | (c << 24) | (addr & 0xff_ffff), "shared")),
+        AccessSpace::Local => None,
+    }
+}
+
+/// A conflict found by the shadow check, before classification.
+#[derive(Clone, Copy)]
+struct Conflict {
+    tid: u32,
+    clk: u32,
+    pc: u32,
+    kind: RaceKind,
+    access: &'static str,
+}
+
+/// The current access.
+#[derive(Clone, Copy)]
+struct Cur {
+    t: u32,
+    e: u32,
+    pc: u32,
+    read: bool,
+    write: bool,
+    atomic: bool,
+    block_atomic: bool,
+    key: u64,
+    width: u8,
+    value: u64,
+}
+
+/// The race detector; feed it events ([`TraceSink`]) and take the [`Report`].
+pub struct Detector<C: Clocks> {
+    geo: Geometry,
+    def: Definition,
+    info: Vec<Option<PcInfo>>,
+    pub clocks: C,
+    shadow: Shadow,
+    sync: HashMap<u64, SyncLoc>,
+    narrow: HashMap<u32, Vc>,
+    log: Vec<(u32, u64, u8, u64)>,
+    bars: HashMap<(u32, u32), BarAcc>,
+    found: Vec<Conflict>,
+    pub report: Report,
+    /// Trace events seen.
+    pub events: u64,
+    /// Per-thread accesses checked.
+    pub accesses: u64,
+}
+
+impl<C: Clocks> Detector<C> {
+    /// A detector for `kernel` launched with `geo`.
+    pub fn new(kernel: &Kernel, geo: Geometry, def: Definition) -> Self {
+        Self::with_info(classify_kernel(kernel), geo, def)
+    }
+
+    /// A detector with an explicit per-instruction classification (tests).
+    pub fn with_info(info: Vec<Option<PcInfo>>, geo: Geometry, def: Definition) -> Self {
+        Detector {
+            geo,
+            def,
+            info,
+            clocks: C::new(geo),
+            shadow: Shadow::default(),
+            sync: HashMap::new(),
+            narrow: HashMap::new(),
+            log: Vec::new(),
+            bars: HashMap::new(),
+            found: Vec::new(),
+            report: Report::default(),
+            events: 0,
+            accesses: 0,
+        }
+    }
+
+    /// Bytes of analysis state now: (clocks, shadow memory and synchronisation locations).
+    pub fn bytes(&self) -> (usize, usize) {
+        let sync: usize = self
+            .sync
+            .values()
+            .map(|s| {
+                64 + s.global.as_ref().map_or(0, |g| g.0.bytes())
+                    + s.per_block.values().map(|v| v.bytes() + 16).sum::<usize>()
+            })
+            .sum();
+        (self.clocks.bytes(), self.shadow.bytes() + sync)
+    }
+
+    /// Shadow granules allocated.
+    pub fn granules(&self) -> usize {
+        self.shadow.granules()
+    }
+
+    /// The report (consumes the detector).
+    pub fn finish(self) -> Report {
+        self.report
+    }
+
+    fn acquire(&mut self, t: u32, key: u64, scope: Scope2) -> Vc {
+        let b = self.geo.cta_of(t);
+        let mut got = Vc::default();
+        let mut missed = Vc::default();
+        if let Some(sl) = self.sync.get(&key) {
+            let global_ok = |origin: u32| match (self.def, scope) {
+                (Definition::Barracuda, _) => true,
+                (Definition::Scoped, _) => origin == b || scope == Scope2::Global,
+            };
+            let own_block = sl.per_block.get(&b);
+            if let Some((v, origin)) = &sl.global {
+                // A block-scope acquire of a CTA with its own later release reads that.
+                let shadowed = scope == Scope2::Block && own_block.is_some();
+                if !shadowed && global_ok(*origin) {
+                    got.join(v);
+                } else if !shadowed {
+                    missed.join(v);
+                }
+            }
+            for (&c, v) in &sl.per_block {
+                let ok = c == b || (self.def == Definition::Barracuda && scope == Scope2::Global);
+                if ok {
+                    got.join(v);
+                } else {
+                    missed.join(v);
+                }
+            }
+        }
+        if !got.is_empty() {
+            self.clocks.acquire(t, &got);
+        }
+        if !missed.is_empty() {
+            self.narrow.entry(t).or_default().join(&missed);
+        }
+        got
+    }
+
+    fn release(&mut self, t: u32, key: u64, scope: Scope2, extra: Option<&Vc>) {
+        let mut s = self.clocks.snapshot(t);
+        if let Some(x) = extra {
+            s.join(x);
+        }
+        let b = self.geo.cta_of(t);
+        let sl = self.sync.entry(key).or_default();
+        match scope {
+            Scope2::Global => {
+                sl.global = Some((s, b));
+                sl.per_block.clear();
+            }
+            Scope2::Block => {
+                sl.per_block.insert(b, s);
+            }
+        }
+    }
+
+    /// The concurrent entry with the smallest thread index (deterministic reports).
+    fn first_conc(&self, t: u32, set: &HashMap<u32, Rec>) -> Option<(u32, Rec)> {
+        set.iter()
+            .filter(|(&u, r)| self.conc(t, u, r.clk))
+            .map(|(&u, &r)| (u, r))
+            .min_by_key(|&(u, _)| u)
+    }
+
+    #[inline]
+    fn conc(&self, t: u32, u: u32, c: u32) -> bool {
+        u != t && c > self.clocks.knows(t, u)
+    }
+
+    /// Checks and updates one location record.
+    fn process(&mut self, mut m: Meta, cur: &Cur) -> Meta {
+        let t = cur.t;
+        // Plain write.
+        if m.w_clk > 0 && self.conc(t, m.w_tid, m.w_clk) {
+            let same_value = cur.write
+                && !cur.atomic
+                && self.clocks.same_instruction(t, m.w_tid, m.w_clk)
+                && self.log.iter().any(|&(u, k, w, v)| {
+                    u == m.w_tid && k == cur.key && w == cur.width && v == cur.value
+                });
+            if !same_value {
+                let kind = if cur.atomic {
+                    RaceKind::AtomicPlain
+                } else if cur.write {
+                    RaceKind::WriteWrite
+                } else {
+                    RaceKind::ReadWrite
+                };
+                self.found.push(Conflict {
+                    tid: m.w_tid,
+                    clk: m.w_clk,
+                    pc: m.w_pc,
+                    kind,
+                    access: "write",
+                });
+            }
+        }
+        // Plain reads, against a write.
+        if cur.write {
+            let kind = if cur.atomic {
+                RaceKind::AtomicPlain
+            } else {
+                RaceKind::ReadWrite
+            };
+            if m.r_clk > 0 && self.conc(t, m.r_tid, m.r_clk) {
+                self.found.push(Conflict {
+                    tid: m.r_tid,
+                    clk: m.r_clk,
+                    pc: m.r_pc,
+                    kind,
+                    access: "read",
+                });
+            }
+        }
+        if m.ext != 0 {
+            let ext = std::mem::take(self.shadow.ext(m.ext));
+            if cur.write && m.flags & READ_SHARED != 0 {
+                let kind = if cur.atomic {
+                    RaceKind::AtomicPlain
+                } else {
+                    RaceKind::ReadWrite
+                };
+                if let Some((u, r)) = self.first_conc(t, &ext.reads) {
+                    self.found.push(Conflict {
+                        tid: u,
+                        clk: r.clk,
+                        pc: r.pc,
+                        kind,
+                        access: "read",
+                    });
+                }
+            }
+            if !cur.atomic {
+                if let Some((u, r)) = self.first_conc(t, &ext.atomic_writes) {
+                    self.found.push(Conflict {
+                        tid: u,
+                        clk: r.clk,
+                        pc: r.pc,
+                        kind: RaceKind::AtomicPlain,
+                        access: "atomic",
+                    });
+                }
+                if cur.write {
+                    if let Some((u, r)) = self.first_conc(t, &ext.atomic_reads) {
+                        self.found.push(Conflict {
+                            tid: u,
+                            clk: r.clk,
+                            pc: r.pc,
+                            kind: RaceKind::AtomicPlain,
+                            access: "acquire",
+                        });
+                    }
+                }
+            } else if cur.write && self.def == Definition::Scoped {
+                let b = self.geo.cta_of(t);
+                let hit = ext
+                    .atomic_by_cta
+                    .iter()
+                    .filter(|(&c, &(u, r))| {
+                        c != b && (r.block || cur.block_atomic) && self.conc(t, u, r.clk)
+                    })
+                    .map(|(_, &(u, r))| (u, r))
+                    .min_by_key(|&(u, _)| u);
+                if let Some((u, r)) = hit {
+                    self.found.push(Conflict {
+                        tid: u,
+                        clk: r.clk,
+                        pc: r.pc,
+                        kind: RaceKind::AtomicScope,
+                        access: "atomic",
+                    });
+                }
+            }
+            *self.shadow.ext(m.ext) = ext;
+        }
+        // Updates.
+        let rec = Rec {
+            clk: cur.e,
+            pc: cur.pc,
+            block: cur.block_atomic,
+        };
+        if !cur.atomic && cur.write {
+            m.w_tid = t;
+            m.w_clk = cur.e;
+            m.w_pc = cur.pc;
+            m.r_clk = 0;
+            m.flags &= !READ_SHARED;
+            self.shadow.free_ext(m.ext);
+            m.ext = 0;
+        } else if !cur.atomic {
+            if m.flags & READ_SHARED != 0 {
+                self.shadow.ext(m.ext).reads.insert(t, rec);
+            } else if m.r_clk == 0 || m.r_tid == t || !self.conc(t, m.r_tid, m.r_clk) {
+                m.r_tid = t;
+                m.r_clk = cur.e;
+                m.r_pc = cur.pc;
+            } else {
+                if m.ext == 0 {
+                    m.ext = self.shadow.new_ext(Ext::default());
+                }
+                let old = Rec {
+                    clk: m.r_clk,
+                    pc: m.r_pc,
+                    block: false,
+                };
+                let (rt, def) = (m.r_tid, self.shadow.ext(m.ext));
+                def.reads.insert(rt, old);
+                def.reads.insert(t, rec);
+                m.flags |= READ_SHARED;
+                m.r_clk = 0;
+            }
+        } else {
+            if m.ext == 0 {
+                m.ext = self.shadow.new_ext(Ext::default());
+            }
+            let scoped = self.def == Definition::Scoped;
+            let b = self.geo.cta_of(t);
+            let e = self.shadow.ext(m.ext);
+            if cur.write {
+                e.atomic_writes.insert(t, rec);
+                if scoped {
+                    e.atomic_by_cta.insert(b, (t, rec));
+                }
+            } else {
+                e.atomic_reads.insert(t, rec);
+            }
+        }
+        m
+    }
+
+    fn classify(&self, t: u32, c: &Conflict) -> (RaceKind, Class) {
+        let (wt, _) = self.geo.warp_lane(t);
+        let (wu, _) = self.geo.warp_lane(c.tid);
+        let mut kind = c.kind;
+        let class = if wt == wu {
+            if !self.clocks.same_instruction(t, c.tid, c.clk) {
+                kind = RaceKind::BranchOrdering;
+            }
+            Class::Divergence
+        } else if self.geo.cta_of(t) == self.geo.cta_of(c.tid) {
+            Class::IntraBlock
+        } else {
+            Class::InterBlock
+        };
+        if kind != RaceKind::BranchOrdering && kind != RaceKind::AtomicScope {
+            if let Some(v) = self.narrow.get(&t) {
+                if v.get(c.tid, self.geo.cta_of(c.tid)) >= c.clk {
+                    kind = RaceKind::FenceScope;
+                }
+            }
+        }
+        (kind, class)
+    }
+}
+
+impl<C: Clocks> TraceSink for Detector<C> {
+    fn access(&mut self, ev: &AccessEvent) {
+        self.events += 1;
+        let Some((key, space)) = loc_key(ev.space, ev.addr) else {
+            return;
+        };
+        let info = self
+            .info
+            .get(ev.pc as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(PcInfo {
+                op: SyncOp::Plain,
+                block_scope_atomic: false,
+            });
+        self.accesses += 1;
+        let t = ev.tid as u32;
+        let sync = info.op != SyncOp::Plain;
+        let (read, write, access) = match (ev.op, info.op) {
+            (AccessOp::Load, SyncOp::Plain) => (true, false, "read"),
+            (AccessOp::Store, SyncOp::Plain) => (false, true, "write"),
+            (AccessOp::Load, _) => (true, false, "acquire"),
+            (AccessOp::Store, _) => (false, true, "release"),
+            (AccessOp::Atomic(_), SyncOp::Acq(_)) => (true, true, "acquire"),
+            (AccessOp::Atomic(_), SyncOp::Rel(_)) => (true, true, "release"),
+            (AccessOp::Atomic(_), SyncOp::Ar { .. }) => (true, true, "acq-rel"),
+            (AccessOp::Atomic(_), _) => (true, true, "atomic"),
+        };
+        let atomic = sync || matches!(ev.op, AccessOp::Atomic(_));
+        let cur = Cur {
+            t,
+            e: self.clocks.own(t),
+            pc: ev.pc,
+            read,
+            write,
+            atomic,
+            block_atomic: info.block_scope_atomic,
+            key,
+            width: ev.width.max(1),
+            value: ev.value,
+        };
+        let _ = cur.read;
+        // The shadow check (before this access's own acquire takes effect).
+        self.found.clear();
+        let start = key;
+        let end = key + u64::from(cur.width);
+        let mut g = start >> 2;
+        while g << 2 < end {
+            let base = g << 2;
+            let lo = (start.max(base) - base) as usize;
+            let hi = (end.min(base + 4) - base) as usize;
+            let m = *self.shadow.granule(g);
+            if lo == 0 && hi == 4 && m.flags & SPLIT == 0 {
+                let nm = self.process(m, &cur);
+                *self.shadow.granule(g) = nm;
+            } else {
+                let si = self.shadow.split(g);
+                for k in lo..hi {
+                    let bm = *self.shadow.byte(si, k);
+                    let nm = self.process(bm, &cur);
+                    *self.shadow.byte(si, k) = nm;
+                }
+                if lo == 0 && hi == 4 && write && !atomic {
+                    self.shadow.try_unsplit(g);
+                }
+            }
+            g += 1;
+        }
+        if !self.found.is_empty() {
+            let mut seen: Vec<(u32, u32)> = Vec::new();
+            let found = std::mem::take(&mut self.found);
+            for c in &found {
+                if seen.contains(&(c.tid, c.pc)) {
+                    continue;
+                }
+                seen.push((c.tid, c.pc));
+                let (kind, class) = self.classify(t, c);
+                self.report.add(Race {
+                    kind,
+                    class,
+                    space,
+                    first: Side {
+                        pc: c.pc,
+                        thread: u64::from(c.tid),
+                        line: String::new(),
+                        access: c.access,
+                    },
+                    second: Side {
+                        pc: ev.pc,
+                        thread: ev.tid,
+                        line: String::new(),
+                        access,
+                    },
+                    address: ev.addr,
+                    event: self.events - 1,
+                    count: 1,
+                });
+            }
+            self.found = found;
+        }
+        if write && !atomic {
+            self.log.push((t, key, cur.width, cur.value));
+        }
+        // Synchronisation (§3.3.4).
+        match info.op {
+            SyncOp::Acq(s) => {
+                self.acquire(t, key, s);
+            }
+            SyncOp::Rel(s) => self.release(t, key, s, None),
+            SyncOp::Ar { acq, rel } => {
+                let got = self.acquire(t, key, acq);
+                self.release(t, key, rel, Some(&got));
+            }
+            SyncOp::Plain | SyncOp::Atm => {}
+        }
+    }
+
+    fn endi(&mut self, warp: u64, _mask: u32, _pc: u32) {
+        self.events += 1;
+        self.clocks.endi(warp as u32);
+        self.log.clear();
+    }
+
+    fn branch(&mut self, ev: BranchEvent, warp: u64, mask: u32) {
+        self.events += 1;
+        let w = warp as u32;
+        match ev {
+            BranchEvent::If => self.clocks.branch_if(w, mask),
+            BranchEvent::Else => self.clocks.branch_else(w),
+            BranchEvent::Fi => self.clocks.branch_fi(w),
+        }
+    }
+
+    fn bar_arrive(&mut self, cta: u64, warp: u64, mask: u32, id: u32, wait: bool, _pc: u32) {
+        let w = warp as u32;
+        if wait {
+            self.bars
+                .entry((cta as u32, id))
+                .or_default()
+                .waiters
+                .push((w, mask));
+        } else {
+            let snap = self.clocks.snapshot_lanes(w, mask);
+            let acc = self.bars.entry((cta as u32, id)).or_default();
+            acc.arrived.join(&snap);
+            acc.arrive_only = true;
+            self.clocks
+                .barrier_partial(&Vc::default(), &[], &[(w, mask)]);
+        }
+    }
+
+    fn bar(&mut self, cta: u64, id: u32, all: bool) {
+        self.events += 1;
+        let acc = self.bars.remove(&(cta as u32, id)).unwrap_or_default();
+        if all && !acc.arrive_only {
+            self.clocks.barrier_full(cta as u32);
+        } else {
+            let mut v = acc.arrived;
+            for &(w, m) in &acc.waiters {
+                v.join(&self.clocks.snapshot_lanes(w, m));
+            }
+            self.clocks.barrier_partial(&v, &acc.waiters, &[]);
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Shadow memory (paper 003 §4.3.3, Fig. 8): per-location race metadata — the last plain
+//! write epoch, the last plain read epoch or (after concurrent reads) a sparse read clock,
+//! and for locations accessed atomically the atomic reads and writes since the last plain
+//! write (the atomic bit of §3.3, kept as a set so that every atomic is checked against a
+//! later plain access, as §3.2's definition asks).
+//!
+//! Metadata is kept per 4-byte granule while accesses cover whole granules (32 bytes per
+//! granule, as the paper's 32-byte record); an access that covers part of a granule splits it
+//! into four per-byte records, so accesses of different widths conflict exactly when their
+//! byte ranges overlap. Pages of 4096 granules are allocated on first access (global memory
+//! on demand, shared memory per CTA).
+
+use std::collections::HashMap;
+
+/// Granules per page.
+const PAGE_BITS: u32 = 8;
+const PAGE: usize = 1 << PAGE_BITS;
+
+/// The metadata of one location (a granule, or one byte of a split granule).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Meta {
+    pub w_tid: u32,
+    /// 0: no plain write yet.
+    pub w_clk: u32,
+    pub w_pc: u32,
+    pub r_tid: u32,
+    /// 0: no plain read (or the reads are in the extension).
+    pub r_clk: u32,
+    pub r_pc: u32,
+    /// 0 or 1 + index of the extension (split granule: of the split record).
+    pub ext: u32,
+    pub flags: u32,
+}
+
+/// The granule is split into four per-byte records.
+pub const SPLIT: u32 = 1;
+/// The plain reads are a sparse clock in the extension.
+pub const READ_SHARED: u32 = 2;
+
+/// An access recorded in an extension: (clock, pc, block-scope atomic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rec {
+    pub clk: u32,
+    pub pc: u32,
+    pub block: bool,
+}
+
+/// Rarely needed metadata: concurrent plain reads, atomic reads and writes.
+#[derive(Clone, Debug, Default)]
+pub struct Ext {
+    pub reads: HashMap<u32, Rec>,
+    pub atomic_writes: HashMap<u32, Rec>,
+    pub atomic_reads: HashMap<u32, Rec>,
+    /// Latest atomic per CTA (tid, record) for the scope check.
+    pub atomic_by_cta: HashMap<u32, (u32, Rec)>,
+}
+
+impl Default for Shadow {
+    fn default() -> Self {
+        Shadow {
+            index: HashMap::new(),
+            pages: Vec::new(),
+            splits: Vec::new(),
+            exts: Vec::new(),
+            free_exts: Vec::new(),
+            cache: [(0, 0); CACHE],
+        }
+    }
+}
+
+/// The shadow of all traced memory.
+pub struct Shadow {
+    index: HashMap<u64, u32>,
+    pages: Vec<Box<[Meta]>>,
+    splits: Vec<[Meta; 4]>,
+    exts: Vec<Ext>,
+    free_exts: Vec<u32>,
+    /// Direct-mapped cache of page indices (page number, index + 1; 0 = empty).
+    cache: [(u64, u32); CACHE],
+}
+
+/// Entries of the page cache (kernels touch a few arrays in turn).
+const CACHE: usize = 16;
+
+impl Shadow {
+    /// The granule record for granule index `g` (a location key divided by 4).
+    #[inline]
+    pub fn granule(&mut self, g: u64) -> &mut Meta {
+        let page = g >> PAGE_BITS;
+        let idx = (g as usize) & (PAGE - 1);
+        let slot = (page as usize ^ (page >> 4) as usize ^ (page >> 20) as usize) % CACHE;
+        let (p, i1) = self.cache[slot];
+        let pi = if i1 != 0 && p == page {
+            i1 - 1
+        } else {
+            let pages = &mut self.pages;
+            let i = *self.index.entry(page).or_insert_with(|| {
+                pages.push(vec![Meta::default(); PAGE].into_boxed_slice());
+                (pages.len() - 1) as u32
+            });
+            self.cache[slot] = (page, i + 1);
+            i
+        };
+        &mut self.pages[pi as usize][idx]
+    }
+
+    /// Splits granule `g` into per-byte records (if not yet) and returns the split index.
+    pub fn split(&mut self, g: u64) -> usize {
+        let m = *self.granule(g);
+        if m.flags & SPLIT != 0 {
+            return (m.ext - 1) as usize;
+        }
+        let mut bytes = [m; 4];
+        // Each byte gets its own copy of the extension.
+        if m.ext != 0 {
+            let e = self.exts[(m.ext - 1) as usize].clone();
+            for b in bytes.iter_mut().skip(1) {
+                b.ext = self.new_ext(e.clone());
+            }
+        }
+        self.splits.push(bytes);
+        let i = self.splits.len() - 1;
+        let gm = self.granule(g);
+        *gm = Meta {
+            flags: SPLIT,
+            ext: i as u32 + 1,
+            ..Meta::default()
+        };
+        i
+    }
+
+    /// Byte `k` of split record `i`.
+    #[inline]
+    pub fn byte(&mut self, i: usize, k: usize) -> &mut Meta {
+        &mut self.splits[i][k]
+    }
+
+    /// Merges a split granule back when its four bytes hold the same plain-write state and
+    /// nothing else (after a full-width write).
+    pub fn try_unsplit(&mut self, g: u64) {
+        let m = *self.granule(g);
+        if m.flags & SPLIT == 0 {
+            return;
+        }
+        let b = self.splits[(m.ext - 1) as usize];
+        if b.iter().all(|x| *x == b[0] && x.ext == 0 && x.flags == 0) {
+            *self.granule(g) = b[0];
+            // The split record stays allocated (indices are stable); it is small.
+        }
+    }
+
+    pub fn new_ext(&mut self, e: Ext) -> u32 {
+        if let Some(i) = self.free_exts.pop() {
+            self.exts[i as usize] = e;
+            i + 1
+        } else {
+            self.exts.push(e);
+            self.exts.len() as u32
+        }
+    }
+
+    pub fn ext(&mut self, id: u32) -> &mut Ext {
+        &mut self.exts[(id - 1) as usize]
+    }
+
+    pub fn free_ext(&mut self, id: u32) {
+        if id != 0 {
+            self.exts[(id - 1) as usize] = Ext::default();
+            self.free_exts.push(id - 1);
+        }
+    }
+
+    /// Approximate bytes in use.
+    pub fn bytes(&self) -> usize {
+        let mut b = self.pages.len() * (PAGE * std::mem::size_of::<Meta>() + 32)
+            + self.splits.capacity() * std::mem::size_of::<[Meta; 4]>();
+        for e in &self.exts {
+            b += std::mem::size_of::<Ext>()
+                + (e.reads.capacity()
+                    + e.atomic_writes.capacity()
+                    + e.atomic_reads.capacity()
+                    + e.atomic_by_cta.capacity())
+                    * 16;
+        }
+        b
+    }
+
+    /// Granules with metadata pages allocated.
+    pub fn granules(&self) -> usize {
+        self.pages.len() * PAGE
+    }
+}

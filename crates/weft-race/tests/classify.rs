@@ -1,0 +1,163 @@
+//! Paper 003 §3.1's inference of trace operations, rule by rule, and the extra cases E1-E3
+//! of `classify.rs` (each expected classification derived by hand from the rule it tests).
+
+use weft_race::{classify_kernel, PcInfo, Scope2, SyncOp};
+
+const HEAD: &str = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n.reg .pred %p<3>;\nld.param.u64 %rd1, [p];\n";
+
+/// The classifications of the memory instructions (loads other than `ld.param`, stores,
+/// atomics) of `body`, in order.
+fn ops(body: &str) -> Vec<PcInfo> {
+    let text = format!("{HEAD}{body}\nret;\n}}\n");
+    let m = weft_ptx::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let k = weft_ptx::lower_kernel(&m, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    classify_kernel(&k).into_iter().flatten().collect()
+}
+
+fn op(body: &str) -> Vec<SyncOp> {
+    ops(body).into_iter().map(|i| i.op).collect()
+}
+
+use Scope2::{Block, Global};
+use SyncOp::*;
+
+#[test]
+fn rule1_store_preceded_by_fence_is_release() {
+    assert_eq!(op("membar.gl;\nst.global.u32 [%rd1], 1;"), [Rel(Global)]);
+    assert_eq!(op("membar.cta;\nst.global.u32 [%rd1], 1;"), [Rel(Block)]);
+    // Footnote 1: system fences are global.
+    assert_eq!(op("membar.sys;\nst.global.u32 [%rd1], 1;"), [Rel(Global)]);
+    assert_eq!(op("fence.sc.gpu;\nst.global.u32 [%rd1], 1;"), [Rel(Global)]);
+    // A store followed (not preceded) by a fence stays a write.
+    assert_eq!(op("st.global.u32 [%rd1], 1;\nmembar.gl;"), [Plain]);
+}
+
+#[test]
+fn rule2_load_followed_by_fence_is_acquire() {
+    assert_eq!(op("ld.global.u32 %r1, [%rd1];\nmembar.gl;"), [Acq(Global)]);
+    assert_eq!(op("ld.global.u32 %r1, [%rd1];\nmembar.cta;"), [Acq(Block)]);
+    // Preceded by a fence: a plain read.
+    assert_eq!(op("membar.gl;\nld.global.u32 %r1, [%rd1];"), [Plain]);
+    // Volatile loads are inferred the same way (and are plain reads without a fence).
+    assert_eq!(
+        op("ld.volatile.global.u32 %r1, [%rd1];\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    assert_eq!(op("ld.volatile.global.u32 %r1, [%rd1];"), [Plain]);
+}
+
+#[test]
+fn rule3_atomic_between_fences_is_acquire_release() {
+    assert_eq!(
+        op("membar.cta;\natom.global.add.u32 %r1, [%rd1], 1;\nmembar.gl;"),
+        [Ar {
+            acq: Global,
+            rel: Block
+        }]
+    );
+    assert_eq!(
+        op("membar.gl;\natom.global.exch.b32 %r1, [%rd1], 0;\nmembar.gl;"),
+        [Ar {
+            acq: Global,
+            rel: Global
+        }]
+    );
+}
+
+#[test]
+fn rules4_5_cas_acquires_exch_releases() {
+    assert_eq!(
+        op("atom.global.cas.b32 %r1, [%rd1], 0, 1;\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    assert_eq!(
+        op("membar.gl;\natom.global.exch.b32 %r1, [%rd1], 0;"),
+        [Rel(Global)]
+    );
+    // The other way round they are plain atomics.
+    assert_eq!(
+        op("membar.gl;\natom.global.cas.b32 %r1, [%rd1], 0, 1;"),
+        [Atm]
+    );
+    assert_eq!(
+        op("atom.global.exch.b32 %r1, [%rd1], 0;\nmembar.gl;"),
+        [Atm]
+    );
+}
+
+#[test]
+fn rule6_other_atomics_next_to_one_fence_are_plain_atomics() {
+    assert_eq!(op("membar.gl;\natom.global.inc.u32 %r1, [%rd1], 7;"), [Atm]);
+    assert_eq!(op("atom.global.add.u32 %r1, [%rd1], 1;\nmembar.gl;"), [Atm]);
+    assert_eq!(op("red.global.add.u32 [%rd1], 1;"), [Atm]);
+}
+
+#[test]
+fn e1_skips_arithmetic_and_follows_the_fall_through() {
+    // A CAS spin loop compiled as a loop: atom.cas; setp; @p bra; membar.
+    assert_eq!(
+        op("$L:\natom.global.cas.b32 %r1, [%rd1], 0, 1;\nsetp.ne.s32 %p1, %r1, 0;\n@%p1 bra $L;\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    // Arithmetic between a fence and a store is skipped.
+    assert_eq!(
+        op("membar.gl;\nadd.s32 %r2, %r2, 1;\nmov.u32 %r3, 5;\nst.global.u32 [%rd1], %r3;"),
+        [Rel(Global)]
+    );
+    // Another memory access ends the search: only the second load is an acquire.
+    assert_eq!(
+        op("ld.global.u32 %r1, [%rd1];\nld.global.u32 %r2, [%rd1+4];\nmembar.gl;"),
+        [Plain, Acq(Global)]
+    );
+    // Looking backward, a branch ends the search (the store may be reached another way).
+    assert_eq!(
+        op("membar.gl;\n@%p1 bra $L;\n$L:\nst.global.u32 [%rd1], 1;"),
+        [Plain]
+    );
+    // A barrier ends it too.
+    assert_eq!(
+        op("membar.gl;\nbar.sync 0;\nst.global.u32 [%rd1], 1;"),
+        [Plain]
+    );
+}
+
+#[test]
+fn e2_explicit_orders() {
+    assert_eq!(op("ld.acquire.gpu.global.u32 %r1, [%rd1];"), [Acq(Global)]);
+    assert_eq!(op("ld.acquire.cta.global.u32 %r1, [%rd1];"), [Acq(Block)]);
+    assert_eq!(op("st.release.sys.global.u32 [%rd1], 1;"), [Rel(Global)]);
+    assert_eq!(op("st.release.cta.global.u32 [%rd1], 1;"), [Rel(Block)]);
+    assert_eq!(
+        op("atom.acq_rel.gpu.global.add.u32 %r1, [%rd1], 1;"),
+        [Ar {
+            acq: Global,
+            rel: Global
+        }]
+    );
+    assert_eq!(
+        op("atom.acquire.cta.global.cas.b32 %r1, [%rd1], 0, 1;"),
+        [Acq(Block)]
+    );
+}
+
+#[test]
+fn e3_relaxed_scoped_accesses_are_atomic() {
+    assert_eq!(op("ld.relaxed.gpu.global.u32 %r1, [%rd1];"), [Atm]);
+    assert_eq!(op("st.relaxed.cta.global.u32 [%rd1], 1;"), [Atm]);
+    // A relaxed load followed by a fence is an acquire (rule 2 applies to it as to ld).
+    assert_eq!(
+        op("ld.relaxed.gpu.global.u32 %r1, [%rd1];\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    assert_eq!(
+        op("membar.cta;\nst.relaxed.gpu.global.u32 [%rd1], 1;"),
+        [Rel(Block)]
+    );
+}
+
+#[test]
+fn block_scoped_atomics_are_marked() {
+    let i = ops("atom.relaxed.cta.global.add.u32 %r1, [%rd1], 1;\natom.global.add.u32 %r2, [%rd1], 1;\natom.relaxed.cta.shared.add.u32 %r3, [%rd1], 1;");
+    let b: Vec<bool> = i.iter().map(|x| x.block_scope_atomic).collect();
+    assert_eq!(b, [true, false, false]);
+}

@@ -1,0 +1,18 @@
+//--blockDim=32 --gridDim=4
+// The unlock releases (fence before exchange) but the CAS is not followed by a fence.
+__device__ void lock(int *m) {
+  while (atomicCAS(m, 0, 1) != 0)
+    ;
+  
+}
+__device__ void unlock(int *m) {
+  __threadfence();
+  atomicExch(m, 0);
+}
+__global__ void k(int *mutex, int *counter) {
+  if (threadIdx.x == 0) {
+    lock(mutex);
+    counter[0] = counter[0] + blockIdx.x + 1; // @C
+    unlock(mutex);
+  }
+}

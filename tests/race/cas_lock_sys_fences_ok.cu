@@ -1,0 +1,18 @@
+//--blockDim=32 --gridDim=4
+// The lock fenced with system-scope fences (global, footnote 1).
+__device__ void lock(int *m) {
+  while (atomicCAS(m, 0, 1) != 0)
+    ;
+  __threadfence_system();
+}
+__device__ void unlock(int *m) {
+  __threadfence_system();
+  atomicExch(m, 0);
+}
+__global__ void k(int *mutex, int *counter) {
+  if (threadIdx.x == 0) {
+    lock(mutex);
+    counter[0] = counter[0] + blockIdx.x + 1; // @C
+    unlock(mutex);
+  }
+}

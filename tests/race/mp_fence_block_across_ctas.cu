@@ -1,0 +1,17 @@
+//--blockDim=32 --gridDim=2
+// Message passing between two blocks: block 0 publishes data and raises a flag, block 1
+// waits for the flag and reads the data. Producer fence: __threadfence_block();; consumer fence: __threadfence_block();.
+__global__ void k(int *data, volatile int *flag, int *out) {
+  if (threadIdx.x != 0)
+    return;
+  if (blockIdx.x == 0) {
+    data[0] = 42; // @D
+    __threadfence_block();
+    *flag = 1; // @F
+  } else {
+    while (*flag == 0) // @S
+      ;
+    __threadfence_block();
+    out[0] = data[0]; // @R
+  }
+}

@@ -1,0 +1,6 @@
+// Performance launch: 2^20-thread vector add (docs/perf.md, race detection).
+__global__ void vadd(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i] + b[i];
+}

@@ -1,0 +1,6 @@
+//--blockDim=128 --gridDim=8
+__global__ void k(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i] + b[i];
+}
