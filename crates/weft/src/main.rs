@@ -5,7 +5,6 @@
 //! 3 internal or tool error.
 
 mod cmd;
-mod hw;
 mod inputs;
 mod kernel_cmd;
 mod out;
