@@ -338,6 +338,9 @@ impl Device {
                     vendor: format!("0x{:04x}", i.vendor),
                     driver: i.driver.clone(),
                     api: i.backend.clone(),
+                    architecture: String::new(),
+                    browser: String::new(),
+                    os: std::env::consts::OS.to_string(),
                     extra: serde_json::json!({
                         "index": i.index,
                         "device_type": i.device_type,
@@ -355,6 +358,9 @@ impl Device {
                     vendor: "NVIDIA".into(),
                     driver: format!("CUDA driver {}", cuda_version(id.driver_version)),
                     api: id.arch(),
+                    architecture: id.arch(),
+                    browser: String::new(),
+                    os: std::env::consts::OS.to_string(),
                     extra: serde_json::json!({
                         "index": index,
                         "compute_capability": [id.compute_capability.0, id.compute_capability.1],
