@@ -39,6 +39,12 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Run conformance tests under tuned stress; report outcomes the model forbids.
     Conform(cmd::conform::Args),
+    /// Serve the campaign web app and its JSON API (WebGPU litmus testing in browsers).
+    Serve(cmd::serve::Args),
+    /// Analyse a campaign's runs: best rates, device similarity, clusters, correlations.
+    Analyze(cmd::analyze::Args),
+    /// Upload recorded runs to a campaign server.
+    Submit(cmd::submit::Args),
 }
 
 /// Process exit codes.
@@ -72,6 +78,9 @@ fn main() {
         Command::Run(a) => cmd::run::run(a),
         Command::Tune(a) => cmd::tune::run(a),
         Command::Conform(a) => cmd::conform::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Submit(a) => cmd::submit::run(a),
     };
     std::process::exit(code);
 }

@@ -1,9 +1,12 @@
 //! One module per subcommand.
 
+pub mod analyze;
 pub mod conform;
 pub mod parse;
 pub mod results;
 pub mod run;
+pub mod serve;
 pub mod show;
 pub mod sim;
+pub mod submit;
 pub mod tune;
