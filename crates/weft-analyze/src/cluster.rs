@@ -40,8 +40,14 @@ fn lloyd(x: &[Vec<f64>], k: usize) -> (Vec<usize>, Vec<Vec<f64>>, f64) {
     while centroids.len() < k {
         let far = (0..n)
             .max_by(|&a, &b| {
-                let da = centroids.iter().map(|c| dist2(&x[a], c)).fold(f64::INFINITY, f64::min);
-                let db = centroids.iter().map(|c| dist2(&x[b], c)).fold(f64::INFINITY, f64::min);
+                let da = centroids
+                    .iter()
+                    .map(|c| dist2(&x[a], c))
+                    .fold(f64::INFINITY, f64::min);
+                let db = centroids
+                    .iter()
+                    .map(|c| dist2(&x[b], c))
+                    .fold(f64::INFINITY, f64::min);
                 da.total_cmp(&db).then(b.cmp(&a))
             })
             .unwrap_or(0);
@@ -52,7 +58,9 @@ fn lloyd(x: &[Vec<f64>], k: usize) -> (Vec<usize>, Vec<Vec<f64>>, f64) {
         let mut changed = false;
         for i in 0..n {
             let best = (0..k)
-                .min_by(|&a, &b| dist2(&x[i], &centroids[a]).total_cmp(&dist2(&x[i], &centroids[b])))
+                .min_by(|&a, &b| {
+                    dist2(&x[i], &centroids[a]).total_cmp(&dist2(&x[i], &centroids[b]))
+                })
                 .unwrap_or(0);
             if best != labels[i] {
                 labels[i] = best;
@@ -60,7 +68,8 @@ fn lloyd(x: &[Vec<f64>], k: usize) -> (Vec<usize>, Vec<Vec<f64>>, f64) {
             }
         }
         for (c, centroid) in centroids.iter_mut().enumerate() {
-            let members: Vec<&Vec<f64>> = (0..n).filter(|&i| labels[i] == c).map(|i| &x[i]).collect();
+            let members: Vec<&Vec<f64>> =
+                (0..n).filter(|&i| labels[i] == c).map(|i| &x[i]).collect();
             if members.is_empty() {
                 continue;
             }
@@ -107,7 +116,9 @@ pub fn kmeans(vectors: &[Vec<f64>], devices: &[usize], k: Option<usize>) -> Clus
         .map(|c| {
             (0..n)
                 .filter(|&i| labels[i] == c)
-                .min_by(|&a, &b| dist2(&x[a], &centroids[c]).total_cmp(&dist2(&x[b], &centroids[c])))
+                .min_by(|&a, &b| {
+                    dist2(&x[a], &centroids[c]).total_cmp(&dist2(&x[b], &centroids[c]))
+                })
                 .map(|i| devices[i])
                 .unwrap_or(usize::MAX)
         })

@@ -236,10 +236,7 @@ pub fn vendor_rates(ds: &Dataset, best: &[BestRate]) -> Vec<VendorRate> {
     let mut groups: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
     for b in best {
         let v = ds.devices[b.device].vendor.clone();
-        groups
-            .entry((v, b.test.clone()))
-            .or_default()
-            .push(b.rate);
+        groups.entry((v, b.test.clone())).or_default().push(b.rate);
         groups
             .entry(("All".into(), b.test.clone()))
             .or_default()
@@ -402,7 +399,9 @@ pub fn correlation(
             if *dd != d || t != mutant {
                 continue;
             }
-            let Some((sd, _)) = tune_seed(s) else { continue };
+            let Some((sd, _)) = tune_seed(s) else {
+                continue;
+            };
             if sd != seed {
                 continue;
             }
@@ -536,7 +535,15 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
     out.push((
         "best_rates.csv".to_string(),
         csv_of(
-            &["device", "vendor", "test", "weak_percent", "stress_name", "instances", "weak"],
+            &[
+                "device",
+                "vendor",
+                "test",
+                "weak_percent",
+                "stress_name",
+                "instances",
+                "weak",
+            ],
             r.best_rates
                 .iter()
                 .map(|b| {
@@ -556,7 +563,13 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
     out.push((
         "vendor_rates.csv".to_string(),
         csv_of(
-            &["vendor", "test", "devices", "mean_percent", "median_percent"],
+            &[
+                "vendor",
+                "test",
+                "devices",
+                "mean_percent",
+                "median_percent",
+            ],
             r.vendor_rates
                 .iter()
                 .map(|v| {
@@ -639,7 +652,13 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
                     let (rr, t, p) = c
                         .result
                         .as_ref()
-                        .map(|x| (format!("{:.4}", x.r), format!("{:.4}", x.t), format!("{:.3e}", x.p)))
+                        .map(|x| {
+                            (
+                                format!("{:.4}", x.r),
+                                format!("{:.4}", x.t),
+                                format!("{:.3e}", x.p),
+                            )
+                        })
                         .unwrap_or_default();
                     vec![
                         dev(c.device),

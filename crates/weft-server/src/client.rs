@@ -23,7 +23,13 @@ pub fn submissions(runs: &[StoredRun], origin: &str, batch: usize) -> Vec<Outgoi
     for r in runs {
         let d = &r.run.device;
         let key = serde_json::to_string(&(
-            &d.backend, &d.name, &d.vendor, &d.driver, &d.api, &d.architecture, &d.os,
+            &d.backend,
+            &d.name,
+            &d.vendor,
+            &d.driver,
+            &d.api,
+            &d.architecture,
+            &d.os,
         ))
         .unwrap_or_default();
         by_dev.entry(key).or_default().push(r);

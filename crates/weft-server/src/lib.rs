@@ -86,7 +86,10 @@ impl IntoResponse for ApiError {
 impl From<db::DbError> for ApiError {
     fn from(e: db::DbError) -> Self {
         eprintln!("weft serve: database error: {}", e.0);
-        ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("database: {}", e.0))
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("database: {}", e.0),
+        )
     }
 }
 
@@ -99,7 +102,8 @@ type ApiResult = Result<Response, ApiError>;
 /// Builds the state: the embedded corpus and the database.
 pub fn state(db: Db, settings: &Settings) -> Result<Shared, String> {
     let catalog = Catalog::load()?;
-    let per_min = NonZeroU32::new(settings.submissions_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+    let per_min =
+        NonZeroU32::new(settings.submissions_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
     let burst = NonZeroU32::new(settings.burst.max(1)).unwrap_or(NonZeroU32::MIN);
     let limiter = RateLimiter::keyed(Quota::per_minute(per_min).allow_burst(burst));
     Ok(Arc::new(AppState {
@@ -127,6 +131,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/export.json", get(export_json))
         .fallback(asset)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(refuse_large))
         .with_state(state)
 }
 
@@ -140,6 +145,24 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Shared) -> std::io:
         let _ = tokio::signal::ctrl_c().await;
     })
     .await
+}
+
+/// Refuses a request whose declared length is over [`MAX_BODY`] before reading its body
+/// (bodies without a length are cut at the limit by `DefaultBodyLimit`).
+async fn refuse_large(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body over {MAX_BODY} bytes"),
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 async fn health(State(s): State<Shared>) -> ApiResult {
@@ -239,7 +262,10 @@ struct SpecRequest {
     from: u32,
 }
 
-async fn spec_handler(State(s): State<Shared>, body: Result<Json<SpecRequest>, axum::extract::rejection::JsonRejection>) -> ApiResult {
+async fn spec_handler(
+    State(s): State<Shared>,
+    body: Result<Json<SpecRequest>, axum::extract::rejection::JsonRejection>,
+) -> ApiResult {
     let Json(r) = body.map_err(|e| bad(e.body_text()))?;
     let e = s
         .catalog
@@ -316,7 +342,10 @@ async fn submissions(State(s): State<Shared>) -> ApiResult {
 async fn submission(State(s): State<Shared>, Path(id): Path<i64>) -> ApiResult {
     let ids = s.db.submission_runs(id).await?;
     if ids.is_empty() {
-        return Err(ApiError(StatusCode::NOT_FOUND, format!("no submission {id}")));
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no submission {id}"),
+        ));
     }
     Ok(Json(serde_json::json!({"submission": id, "runs": ids})).into_response())
 }
@@ -364,9 +393,8 @@ struct AnalysesQuery {
 }
 
 async fn analyses(State(s): State<Shared>, Query(q): Query<AnalysesQuery>) -> ApiResult {
-    let runs = s
-        .db
-        .stored_runs(Filter {
+    let runs =
+        s.db.stored_runs(Filter {
             test: q.test.clone(),
             ..Filter::default()
         })
@@ -455,7 +483,9 @@ pub fn open_db(spec: &str) -> Result<Db, StartError> {
 /// Runs the server on `listen` until Ctrl-C, printing where it listens on stderr.
 pub fn run_blocking(listen: &str, db: Db, settings: &Settings) -> Result<(), StartError> {
     let addr: SocketAddr = listen.parse().map_err(|_| {
-        StartError::BadInput(format!("--listen `{listen}`: expected ADDRESS:PORT, e.g. 127.0.0.1:8080"))
+        StartError::BadInput(format!(
+            "--listen `{listen}`: expected ADDRESS:PORT, e.g. 127.0.0.1:8080"
+        ))
     })?;
     let described = db.describe();
     let st = state(db, settings).map_err(StartError::Tool)?;

@@ -173,7 +173,9 @@ pub fn validate(
     let device = DeviceRecord {
         backend: d.backend.clone(),
         name: if d.name.is_empty() {
-            format!("{} {}", d.vendor, d.architecture).trim().to_string()
+            format!("{} {}", d.vendor, d.architecture)
+                .trim()
+                .to_string()
         } else {
             d.name.clone()
         },
@@ -230,10 +232,7 @@ fn run(
     let cfg = StressConfig::from_json(&r.stress.to_string(), None)
         .map_err(|e| Rejection(format!("stress: {e}")))?;
     if r.iterations == 0 || r.iterations > MAX_ITERATIONS as u64 {
-        return reject(format!(
-            "iterations: 1..={}",
-            MAX_ITERATIONS
-        ));
+        return reject(format!("iterations: 1..={}", MAX_ITERATIONS));
     }
     let started_at = match &r.started_at {
         Some(t) if weft_store::is_timestamp(t) => t.clone(),
@@ -293,7 +292,9 @@ fn run(
                     .ok_or_else(|| Rejection("counts overflow".into()))?;
                 let text = weft_hw::judge::outcome_text(&ran, &o);
                 match by_text.get(&text) {
-                    Some(&j) => return reject(format!("outcome `{}` given twice", outcomes[j].outcome)),
+                    Some(&j) => {
+                        return reject(format!("outcome `{}` given twice", outcomes[j].outcome))
+                    }
                     None => {
                         by_text.insert(text.clone(), outcomes.len());
                         outcomes.push(OutcomeRecord {
@@ -340,8 +341,7 @@ fn run(
                     .map(|cell| cell.split('=').next().unwrap_or(""))
                     .collect();
                 if cols != columns.iter().map(String::as_str).collect::<Vec<_>>()
-                    || o
-                        .outcome
+                    || o.outcome
                         .split("; ")
                         .any(|c| !matches!(c.split_once('='), Some((_, v)) if !v.is_empty()))
                 {

@@ -63,7 +63,9 @@ pub fn run(args: Args) -> i32 {
     let mut pairs = Vec::new();
     for p in &args.pair {
         match p.split_once(',') {
-            Some((a, b)) if !a.is_empty() && !b.is_empty() => pairs.push((a.to_string(), b.to_string())),
+            Some((a, b)) if !a.is_empty() && !b.is_empty() => {
+                pairs.push((a.to_string(), b.to_string()))
+            }
             _ => {
                 eprintln!("weft: --pair `{p}`: expected MUTANT,CONFORMANCE (e.g. MP,MP-CO)");
                 return crate::exit::BAD_INPUT;
@@ -120,7 +122,13 @@ pub fn text(r: &Report) -> String {
         r.tests.len()
     );
     s += "best weak rate per device and test (paper 001 Table 2; % of instances, best configuration)\n";
-    let w = r.devices.iter().map(|d| d.label().len()).max().unwrap_or(6).max(6);
+    let w = r
+        .devices
+        .iter()
+        .map(|d| d.label().len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
     s += &format!("  {:<w$}", "device");
     for t in &r.tests {
         s += &format!("  {:>9}", t);
@@ -170,7 +178,11 @@ pub fn text(r: &Report) -> String {
             s += &format!(
                 "  {}{} -> {} ({:.3})\n",
                 dev(n.device),
-                if n.unknown_model { " [model unknown]" } else { "" },
+                if n.unknown_model {
+                    " [model unknown]"
+                } else {
+                    ""
+                },
                 n.nearest_known.map(dev).unwrap_or_else(|| "-".into()),
                 n.similarity
             );

@@ -37,10 +37,18 @@ pub struct Args {
 
 pub fn run(args: Args) -> i32 {
     if !args.server.starts_with("http://") {
-        eprintln!("weft: --server `{}`: expected http://HOST:PORT", args.server);
+        eprintln!(
+            "weft: --server `{}`: expected http://HOST:PORT",
+            args.server
+        );
         return crate::exit::BAD_INPUT;
     }
-    let path = match args.db.clone().map(Ok).unwrap_or_else(weft_store::Store::default_path) {
+    let path = match args
+        .db
+        .clone()
+        .map(Ok)
+        .unwrap_or_else(weft_store::Store::default_path)
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("weft: {e}");
@@ -71,7 +79,10 @@ pub fn run(args: Args) -> i32 {
     let tests = match weft_server::client::request(&args.server, "/api/tests", None) {
         Ok(r) if r.status == 200 => r.body,
         Ok(r) => {
-            eprintln!("weft: {}/api/tests answered {}: {}", args.server, r.status, r.body);
+            eprintln!(
+                "weft: {}/api/tests answered {}: {}",
+                args.server, r.status, r.body
+            );
             return crate::exit::INTERNAL;
         }
         Err(e) => {
@@ -118,7 +129,11 @@ pub fn run(args: Args) -> i32 {
                     "{}: {} runs {} (submission {})",
                     s.device,
                     s.run_ids.len(),
-                    if r.status == 201 { "stored" } else { "already stored" },
+                    if r.status == 201 {
+                        "stored"
+                    } else {
+                        "already stored"
+                    },
                     r.body["submission"]
                 ));
             }
