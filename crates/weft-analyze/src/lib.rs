@@ -39,6 +39,9 @@ pub struct Options {
     pub clusters: Option<usize>,
     /// (mutant, conformance test) pairs to correlate.
     pub pairs: Vec<(String, String)>,
+    /// The tests whose runs make the device vectors (the mutants; paper 001 §5.2); every
+    /// test when empty.
+    pub vector_tests: Vec<String>,
 }
 
 /// A device as the analyses name it.
@@ -291,11 +294,14 @@ pub struct Nearest {
     pub unknown_model: bool,
 }
 
-/// Device vectors of `seed`'s configurations, their cosine similarities and statistics.
-pub fn similarity(ds: &Dataset, seed: &str) -> Similarity {
+/// Device vectors of `seed`'s configurations (over `tests`, every test when empty), their cosine similarities and statistics.
+pub fn similarity(ds: &Dataset, seed: &str, tests: &[String]) -> Similarity {
     let mut dims: BTreeSet<(String, usize)> = BTreeSet::new();
     let mut devs: BTreeSet<usize> = BTreeSet::new();
     for ((d, t, s), _) in &ds.cells {
+        if !tests.is_empty() && !tests.contains(t) {
+            continue;
+        }
         if let Some((sd, k)) = tune_seed(s) {
             if sd == seed {
                 dims.insert((t.clone(), k));
@@ -491,7 +497,9 @@ pub fn analyze(runs: &[StoredRun], opts: &Options) -> Report {
     let best = best_rates(&ds);
     let vendor = vendor_rates(&ds, &best);
     let seed = opts.seed.clone().or_else(|| ds.main_seed());
-    let similarity = seed.as_deref().map(|s| similarity(&ds, s));
+    let similarity = seed
+        .as_deref()
+        .map(|s| similarity(&ds, s, &opts.vector_tests));
     let clustering = similarity.as_ref().and_then(|s| {
         if s.devices.is_empty() {
             return None;

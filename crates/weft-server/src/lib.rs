@@ -402,6 +402,13 @@ async fn analyses(State(s): State<Shared>, Query(q): Query<AnalysesQuery>) -> Ap
     let mut opts = weft_analyze::Options {
         seed: q.seed,
         clusters: q.k,
+        vector_tests: s
+            .catalog
+            .tests
+            .values()
+            .filter(|e| e.role == "mutant")
+            .map(|e| e.name.clone())
+            .collect(),
         ..weft_analyze::Options::default()
     };
     if let Some(p) = q.pair {

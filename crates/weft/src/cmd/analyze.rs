@@ -83,9 +83,20 @@ pub fn run(args: Args) -> i32 {
             }
         }
     }
+    // The vectors are made of the mutants: every test that is not a pair's conformance side.
+    let conformance: std::collections::BTreeSet<&String> = pairs.iter().map(|(_, c)| c).collect();
+    let vector_tests: Vec<String> = runs
+        .iter()
+        .map(|r| &r.run.test.name)
+        .filter(|t| !conformance.contains(t))
+        .cloned()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let opts = Options {
         seed: args.seed.clone(),
         clusters: args.clusters,
+        vector_tests,
         pairs,
     };
     let report = weft_analyze::analyze(&runs, &opts);
