@@ -19,6 +19,7 @@
 pub mod catalog;
 pub mod client;
 pub mod db;
+pub mod pg;
 pub mod spec;
 pub mod submit;
 
@@ -477,30 +478,37 @@ pub fn default_db() -> Result<std::path::PathBuf, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Opens the database named by `--db` (a path; `postgres://` URLs are recognised).
-pub fn open_db(spec: &str) -> Result<Db, StartError> {
-    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
-        return Err(StartError::BadInput(
-            "PostgreSQL is not supported by this build yet: use an SQLite path (the schema's PostgreSQL form is crates/weft-store/sql/postgres.sql)".into(),
-        ));
+/// Whether `--db` names a PostgreSQL database rather than an SQLite file.
+pub fn is_postgres(spec: &str) -> bool {
+    spec.starts_with("postgres://") || spec.starts_with("postgresql://")
+}
+
+/// Opens the database named by `--db`: an SQLite path or a `postgres://` URL.
+pub async fn open_db(spec: &str) -> Result<Db, StartError> {
+    if is_postgres(spec) {
+        return Db::open_postgres(spec)
+            .await
+            .map_err(|e| StartError::BadInput(e.0));
     }
     Db::open_sqlite(spec.into()).map_err(|e| StartError::BadInput(e.0))
 }
 
-/// Runs the server on `listen` until Ctrl-C, printing where it listens on stderr.
-pub fn run_blocking(listen: &str, db: Db, settings: &Settings) -> Result<(), StartError> {
+/// Runs the server on `listen` with the database `db` (see [`open_db`]) until Ctrl-C,
+/// printing where it listens on stderr.
+pub fn run_blocking(listen: &str, db: &str, settings: &Settings) -> Result<(), StartError> {
     let addr: SocketAddr = listen.parse().map_err(|_| {
         StartError::BadInput(format!(
             "--listen `{listen}`: expected ADDRESS:PORT, e.g. 127.0.0.1:8080"
         ))
     })?;
-    let described = db.describe();
-    let st = state(db, settings).map_err(StartError::Tool)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| StartError::Tool(format!("cannot start the async runtime: {e}")))?;
     rt.block_on(async move {
+        let db = open_db(db).await?;
+        let described = db.describe();
+        let st = state(db, settings).map_err(StartError::Tool)?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| StartError::BadInput(format!("cannot listen on {addr}: {e}")))?;

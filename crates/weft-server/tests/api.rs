@@ -2,7 +2,9 @@
 //! request counts): the shaders it serves are `weft run`'s byte for byte; malformed,
 //! oversized and inconsistent submissions are refused with 4xx and store nothing; a retried
 //! submission is stored once; a burst from one client is rate-limited; 100 concurrent
-//! clients are all stored exactly once.
+//! clients are all stored exactly once. Every test runs on SQLite, and on PostgreSQL too
+//! when `WEFT_TEST_POSTGRES` names a server (scripts/test-postgres.sh starts one; each test
+//! gets a fresh database there).
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -17,10 +19,36 @@ struct Server {
     _dir: tempfile::TempDir,
 }
 
-fn start(settings: Settings) -> Server {
+/// Which database a test server uses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A fresh PostgreSQL database on the `WEFT_TEST_POSTGRES` server, named after the test.
+async fn fresh_pg(name: &str) -> String {
+    let url = std::env::var("WEFT_TEST_POSTGRES").unwrap();
+    let (c, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    let db = format!("weft_{name}_{}", std::process::id());
+    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
+        .await
+        .unwrap();
+    c.batch_execute(&format!("CREATE DATABASE {db}"))
+        .await
+        .unwrap();
+    let base = url.rsplit_once('/').unwrap().0;
+    format!("{base}/{db}")
+}
+
+fn start(settings: Settings, backend: Backend, name: &str) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("campaign.db");
-    let state = weft_server::state(Db::open_sqlite(db.clone()).unwrap(), &settings).unwrap();
+    let path = db.clone();
+    let name = name.to_string();
     let (tx, rx) = mpsc::channel::<SocketAddr>();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -29,6 +57,11 @@ fn start(settings: Settings) -> Server {
             .build()
             .unwrap();
         rt.block_on(async move {
+            let d = match backend {
+                Backend::Sqlite => Db::open_sqlite(path).unwrap(),
+                Backend::Postgres => Db::open_postgres(&fresh_pg(&name).await).await.unwrap(),
+            };
+            let state = weft_server::state(d, &settings).unwrap();
             let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(l.local_addr().unwrap()).unwrap();
             weft_server::serve(l, state).await.unwrap();
@@ -41,6 +74,35 @@ fn start(settings: Settings) -> Server {
         _dir: dir,
     }
 }
+
+/// Runs a test on SQLite, and on PostgreSQL when `WEFT_TEST_POSTGRES` is set.
+macro_rules! on_both {
+    ($($name:ident),*) => {
+        $(mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name(super::Backend::Sqlite)
+            }
+            #[test]
+            fn postgres() {
+                if std::env::var("WEFT_TEST_POSTGRES").is_ok() {
+                    super::$name(super::Backend::Postgres)
+                } else {
+                    eprintln!("skipped: WEFT_TEST_POSTGRES is not set (scripts/test-postgres.sh sets it)");
+                }
+            }
+        })*
+    };
+}
+
+on_both!(
+    served_shaders_and_plans_are_weft_runs_byte_for_byte,
+    a_valid_submission_is_classified_by_the_server_and_stored_once,
+    malformed_oversized_and_inconsistent_submissions_store_nothing,
+    a_burst_from_one_client_is_rate_limited,
+    a_hundred_concurrent_clients_are_all_stored_once,
+    configs_and_queries
+);
 
 fn call(base: &str, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
     let url = format!("{base}{path}");
@@ -113,9 +175,9 @@ fn submission(key: &str, runs: Vec<Value>) -> Value {
     })
 }
 
-#[test]
-fn served_shaders_and_plans_are_weft_runs_byte_for_byte() {
-    let s = start(Settings::default());
+fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
+    const NAME: &str = "ssapawrbfb";
+    let s = start(Settings::default(), b, NAME);
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/gpuharbor");
     let tests = get(&s, "/api/tests");
     assert_eq!(tests.as_array().unwrap().len(), 22);
@@ -182,9 +244,9 @@ fn served_shaders_and_plans_are_weft_runs_byte_for_byte() {
     assert_eq!(mp["pairs"], json!(["MP-CO", "MP-barrier"]));
 }
 
-#[test]
-fn a_valid_submission_is_classified_by_the_server_and_stored_once() {
-    let s = start(Settings::default());
+fn a_valid_submission_is_classified_by_the_server_and_stored_once(b: Backend) {
+    const NAME: &str = "avsicbtsaso";
+    let s = start(Settings::default(), b, NAME);
     let body = submission("key-valid-0001", vec![mp_run(2, 3)]);
     let (st, v) = post(&s, "/api/submissions", &body);
     assert_eq!(st, 201, "{v}");
@@ -224,9 +286,9 @@ fn a_valid_submission_is_classified_by_the_server_and_stored_once() {
     assert_eq!(counts(&s), (1, 1));
 }
 
-#[test]
-fn malformed_oversized_and_inconsistent_submissions_store_nothing() {
-    let s = start(Settings::default());
+fn malformed_oversized_and_inconsistent_submissions_store_nothing(b: Backend) {
+    const NAME: &str = "moaissn";
+    let s = start(Settings::default(), b, NAME);
     let good = || submission("key-bad-000001", vec![mp_run(1, 2)]);
     let mut cases: Vec<(&str, String, u16)> = vec![
         ("not JSON", "{\"idempotency_key\": ".into(), 400),
@@ -307,12 +369,16 @@ fn malformed_oversized_and_inconsistent_submissions_store_nothing() {
     assert_eq!(counts(&s), (1, 1));
 }
 
-#[test]
-fn a_burst_from_one_client_is_rate_limited() {
-    let s = start(Settings {
-        submissions_per_minute: 5,
-        burst: 5,
-    });
+fn a_burst_from_one_client_is_rate_limited(b: Backend) {
+    const NAME: &str = "abfocirl";
+    let s = start(
+        Settings {
+            submissions_per_minute: 5,
+            burst: 5,
+        },
+        b,
+        NAME,
+    );
     let mut status = Vec::new();
     for i in 0..12 {
         let (st, _) = post(
@@ -327,14 +393,18 @@ fn a_burst_from_one_client_is_rate_limited() {
     assert_eq!(counts(&s), (5, 5));
 }
 
-#[test]
-fn a_hundred_concurrent_clients_are_all_stored_once() {
+fn a_hundred_concurrent_clients_are_all_stored_once(b: Backend) {
+    const NAME: &str = "ahccaaso";
     // Every client is 127.0.0.1 here, so the per-address limit is raised above the 200
     // requests (with the default burst of 120, the retries of the last clients are refused).
-    let s = start(Settings {
-        submissions_per_minute: 60,
-        burst: 400,
-    });
+    let s = start(
+        Settings {
+            submissions_per_minute: 60,
+            burst: 400,
+        },
+        b,
+        NAME,
+    );
     let base = s.base.clone();
     let handles: Vec<_> = (0..100)
         .map(|i| {
@@ -358,13 +428,16 @@ fn a_hundred_concurrent_clients_are_all_stored_once() {
     assert_eq!(created, 100);
     assert_eq!(counts(&s), (100, 100));
     // The database agrees, read directly.
-    let store = weft_store::Store::open_existing(&s.db).unwrap();
-    assert_eq!(store.submissions().unwrap().len(), 100);
+    if b == Backend::Sqlite {
+        let store = weft_store::Store::open_existing(&s.db).unwrap();
+        assert_eq!(store.submissions().unwrap().len(), 100);
+    }
+    assert_eq!(get(&s, "/api/submissions").as_array().unwrap().len(), 100);
 }
 
-#[test]
-fn configs_and_queries() {
-    let s = start(Settings::default());
+fn configs_and_queries(b: Backend) {
+    const NAME: &str = "caq";
+    let s = start(Settings::default(), b, NAME);
     // gpuharbor-facts.md: configuration 0 of seed rbjnMzXroA (desktop limits) has
     // workgroupSize 92, stressLineSize 512, stressTargetLines 14, memStride 7.
     let c = get(&s, "/api/configs?seed=rbjnMzXroA&n=2&limits=desktop");

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use store::{Store, CLASSES, CSV_COLUMNS, KINDS, VERDICTS};
+pub use store::{validate, write_csv, Store, CLASSES, CSV_COLUMNS, KINDS, VERDICTS};
 pub use time::{is_timestamp, now_utc, timestamp_utc};
 
 /// The GPU (or CPU Vulkan device) a run used. Runs on the same backend, name, vendor,

@@ -683,9 +683,17 @@ impl Store {
     /// columns). JSON columns hold canonical JSON text.
     pub fn export_csv(&self, filter: &Filter, out: &mut dyn Write) -> Result<()> {
         let runs = self.stored_runs(filter)?;
+        write_csv(&runs, out)
+    }
+}
+
+/// Writes runs as CSV, one row per run × outcome ([`CSV_COLUMNS`]); what
+/// [`Store::export_csv`] writes, for runs read from elsewhere (a PostgreSQL server).
+pub fn write_csv(runs: &[StoredRun], out: &mut dyn Write) -> Result<()> {
+    {
         let mut w = csv::Writer::from_writer(out);
         w.write_record(CSV_COLUMNS)?;
-        for StoredRun { id, run } in &runs {
+        for StoredRun { id, run } in runs {
             let head = [
                 id.to_string(),
                 run.started_at.clone(),
@@ -725,8 +733,11 @@ impl Store {
             }
         }
         w.flush()?;
-        Ok(())
     }
+    Ok(())
+}
+
+impl Store {
 
     /// Writes the runs `filter` selects as a pretty JSON array of [`StoredRun`]s.
     pub fn export_json(&self, filter: &Filter, out: &mut dyn Write) -> Result<()> {
@@ -777,7 +788,9 @@ fn to_i64(field: &str, v: u64) -> Result<i64> {
     i64::try_from(v).map_err(|_| StoreError::Invalid(format!("{field} {v} exceeds i64::MAX")))
 }
 
-fn validate(run: &RunRecord) -> Result<()> {
+/// Checks that a run can be stored as given (kinds, classes, verdicts, timestamps, counts
+/// that fit the database's integers); [`Store::record`] does it before writing.
+pub fn validate(run: &RunRecord) -> Result<()> {
     let bad = |m: String| Err(StoreError::Invalid(m));
     if !KINDS.contains(&run.kind.as_str()) {
         return bad(format!(

@@ -39,7 +39,13 @@ struct Serve(Child, String);
 impl Serve {
     fn start(db: &Path) -> Serve {
         let mut c = Command::new(env!("CARGO_BIN_EXE_weft"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--db", db.to_str().unwrap()])
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--db",
+                db.to_str().unwrap(),
+            ])
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -86,11 +92,19 @@ fn tune_submit_and_analyze() {
     let s = Serve::start(&server_db);
     let o = weft(&["submit", "--server", &s.1, "--db", local.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("6 runs stored"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("6 runs stored"),
+        "{}",
+        text(&o.stdout)
+    );
     // Again: the same idempotency key, nothing stored twice.
     let o = weft(&["submit", "--server", &s.1, "--db", local.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(text(&o.stdout).contains("6 runs already stored"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("6 runs already stored"),
+        "{}",
+        text(&o.stdout)
+    );
     let o = weft(&["analyze", "--db", server_db.to_str().unwrap(), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -105,7 +119,13 @@ fn tune_submit_and_analyze() {
     assert_eq!(r["correlations"][0]["n"], 3);
     // CSV export.
     let csv = dir.join("csv");
-    let o = weft(&["analyze", "--db", server_db.to_str().unwrap(), "--csv", csv.to_str().unwrap()]);
+    let o = weft(&[
+        "analyze",
+        "--db",
+        server_db.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let best = std::fs::read_to_string(csv.join("best_rates.csv")).unwrap();
     assert_eq!(best.lines().count(), 3, "{best}");
@@ -116,7 +136,13 @@ fn bad_arguments_exit_2() {
     let dir = scratch("bad");
     for args in [
         vec!["serve", "--listen", "nonsense"],
-        vec!["serve", "--db", "postgres://nobody@127.0.0.1:1/x", "--listen", "127.0.0.1:0"],
+        vec![
+            "serve",
+            "--db",
+            "postgres://nobody@127.0.0.1:1/x",
+            "--listen",
+            "127.0.0.1:0",
+        ],
         vec!["analyze", "--db", "/nonexistent/weft.db"],
         vec!["analyze", "--db", "/nonexistent/weft.db", "--pair", "MP"],
         vec!["submit", "--server", "ftp://127.0.0.1:1"],
@@ -128,6 +154,10 @@ fn bad_arguments_exit_2() {
         }
         let o = weft(&a);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
-        assert!(text(&o.stderr).starts_with("weft: "), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).starts_with("weft: "),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
     }
 }

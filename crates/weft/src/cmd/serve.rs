@@ -1,6 +1,7 @@
 //! `weft serve [--listen ADDR] [--db PATH] [--rate-limit N] [--burst N]`: the campaign
 //! server (issue 16): the web app at `/`, the JSON API under `/api/` (crates/weft-server;
-//! docs/campaign.md). The database is SQLite, created and migrated on start.
+//! docs/campaign.md). The database is SQLite (created and migrated on start) or
+//! PostgreSQL (the schema is created in an empty database).
 //!
 //! Exit codes: 0 stopped with Ctrl-C; 2 bad input (a bad address, a port in use, a
 //! database that cannot be opened); 3 an internal error.
@@ -11,7 +12,7 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: String,
     /// Campaign database: an SQLite path (default: campaign.db beside the results
-    /// database, ~/.local/share/weft/).
+    /// database, ~/.local/share/weft/), or a postgres://USER@HOST:PORT/DB URL.
     #[arg(long)]
     db: Option<String>,
     /// Submissions per minute one client address may sustain.
@@ -37,8 +38,7 @@ pub fn run(args: Args) -> i32 {
         submissions_per_minute: args.rate_limit,
         burst: args.burst,
     };
-    let r = weft_server::open_db(&db)
-        .and_then(|d| weft_server::run_blocking(&args.listen, d, &settings));
+    let r = weft_server::run_blocking(&args.listen, &db, &settings);
     match r {
         Ok(()) => crate::exit::OK,
         Err(weft_server::StartError::BadInput(m)) => {
