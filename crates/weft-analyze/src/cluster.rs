@@ -108,7 +108,7 @@ pub fn elbow(d: &[f64]) -> usize {
 pub fn kmeans(vectors: &[Vec<f64>], devices: &[usize], k: Option<usize>) -> Clustering {
     let x: Vec<Vec<f64>> = vectors.iter().map(|v| unit(v)).collect();
     let n = x.len();
-    let kmax = n.min(10).max(1);
+    let kmax = n.clamp(1, 10);
     let distortions: Vec<f64> = (1..=kmax).map(|k| lloyd(&x, k).2).collect();
     let k = k.unwrap_or_else(|| elbow(&distortions)).clamp(1, n.max(1));
     let (labels, centroids, _) = lloyd(&x, k);

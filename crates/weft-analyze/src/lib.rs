@@ -298,7 +298,7 @@ pub struct Nearest {
 pub fn similarity(ds: &Dataset, seed: &str, tests: &[String]) -> Similarity {
     let mut dims: BTreeSet<(String, usize)> = BTreeSet::new();
     let mut devs: BTreeSet<usize> = BTreeSet::new();
-    for ((d, t, s), _) in &ds.cells {
+    for (d, t, s) in ds.cells.keys() {
         if !tests.is_empty() && !tests.contains(t) {
             continue;
         }

@@ -7,6 +7,7 @@
 //! - cluster A (MP): A0 = b, A1 = b + e, A2 = 2 (b - e), with e = +5 at configuration 5;
 //! - cluster B (SB): B0 = b, B1 = b + e, B2 = 2 (b - e);
 //! - cluster C (LB): C0 = b, C1 = b + e, C2 = 2 (b - e).
+//!
 //! Vendors: A* and C0, C1 are `Alpha`; B* are `Beta`, B1 reporting only vendor and
 //! architecture; C2 is `Gamma`. A0 also runs the conformance test MP-CO under
 //! configurations 0..4 with violation counts [20, 40, 50, 40, 50].
@@ -113,9 +114,9 @@ fn dataset() -> (Vec<StoredRun>, Vec<DeviceRecord>) {
         let d = device(name, vendor);
         let p = pattern(i % 3);
         for test in ["MP", "SB", "LB"] {
-            for k in 0..6 {
+            for (k, &pk) in p.iter().enumerate() {
                 id += 1;
-                let weak = if test == *hot { p[k] } else { 0 };
+                let weak = if test == *hot { pk } else { 0 };
                 // A0's MP run under configuration 3 took 90 s (the machine slept).
                 let ms = if *name == "A0" && test == "MP" && k == 3 {
                     90_000

@@ -231,7 +231,7 @@ fn run(
     short_text("stress_name", &r.stress_name)?;
     let cfg = StressConfig::from_json(&r.stress.to_string(), None)
         .map_err(|e| Rejection(format!("stress: {e}")))?;
-    if r.iterations == 0 || r.iterations > MAX_ITERATIONS as u64 {
+    if r.iterations == 0 || r.iterations > MAX_ITERATIONS {
         return reject(format!("iterations: 1..={}", MAX_ITERATIONS));
     }
     let started_at = match &r.started_at {

@@ -738,7 +738,6 @@ pub fn write_csv(runs: &[StoredRun], out: &mut dyn Write) -> Result<()> {
 }
 
 impl Store {
-
     /// Writes the runs `filter` selects as a pretty JSON array of [`StoredRun`]s.
     pub fn export_json(&self, filter: &Filter, out: &mut dyn Write) -> Result<()> {
         let runs = self.stored_runs(filter)?;
