@@ -2,13 +2,14 @@
 //! the binary at build time so the server needs no source tree), each with its role
 //! (`mutant` tuning test or `conformance` test), its paired test (paper 001 §3.3: a
 //! conformance test pairs with the mutant of its family, `MP-CO` with `MP`), its threads
-//! and its SC outcome classification.
+//! its SC outcome classification and the WebGPU model's verdicts (simulated once at start).
 
 use std::collections::BTreeMap;
 
 use rust_embed::RustEmbed;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use weft_hw::judge::Judge;
 use weft_ir::Program;
 use weft_litmus::classify::{classify, Classification};
 
@@ -34,7 +35,14 @@ pub struct Entry {
     pub file: String,
     pub classification: Classification,
     pub meta: serde_json::Value,
+    /// The WebGPU model's allowed states of the test as written and with every location
+    /// aliased (GPUHarbor's `aliasedMemory`); `None` when it cannot be simulated.
+    pub judge: Option<Judge>,
+    pub judge_aliased: Option<Judge>,
 }
+
+/// The model submissions are judged under.
+pub const MODEL: &str = "webgpu";
 
 /// Every test, by name.
 pub struct Catalog {
@@ -56,6 +64,8 @@ impl Catalog {
     /// Loads the embedded corpus; a test that does not parse is an internal error (the
     /// corpus is checked by weft's own tests).
     pub fn load() -> Result<Catalog, String> {
+        let model = weft_sim::models::load(MODEL)
+            .map_err(|e| format!("bundled model {MODEL}: {}", e.render()))?;
         let mut tests = BTreeMap::new();
         for file in Corpus::iter() {
             let Some(stem) = file.strip_suffix(".meta.json") else {
@@ -72,6 +82,10 @@ impl Catalog {
                 .map_err(|e| format!("corpus: {}", e.render(&test_file)))?;
             let classification =
                 classify(&program).map_err(|e| format!("corpus: {test_file}: {e}"))?;
+            let judge = Judge::new(&program, MODEL, &model).ok();
+            let judge_aliased = weft_hw_wgpu::lower::alias_all(&program)
+                .ok()
+                .and_then(|q| Judge::new(&q, MODEL, &model).ok());
             let role = meta["role"].as_str().unwrap_or("").to_string();
             let name = program.name.clone();
             tests.insert(
@@ -90,6 +104,8 @@ impl Catalog {
                     program,
                     classification,
                     meta,
+                    judge,
+                    judge_aliased,
                 },
             );
         }

@@ -4,8 +4,8 @@
 //! Nothing the client says about classes is trusted: the server regenerates the test's
 //! layout for the submitted stress configuration (the same `weft_hw_wgpu::generate` the
 //! browser's shaders came from), decodes every raw result row into an outcome, classifies
-//! it against the test's SC outcomes and judges it under the WebGPU model's class (a
-//! conformance test's weak outcome is a violation). Paper 001 §4's checksum rule: the
+//! it against the test's SC outcomes and judges it under the bundled `webgpu` model (as
+//! `weft run -m webgpu` does: a conformance test's forbidden outcome is a violation). Paper 001 §4's checksum rule: the
 //! counts must add up to exactly iterations × testingWorkgroups × workgroupSize, and the
 //! result shader's own seq/interleaved/weak counts must equal the server's.
 
@@ -250,15 +250,13 @@ fn run(
     let expected = per_dispatch
         .checked_mul(r.iterations)
         .ok_or_else(|| Rejection("instances overflow".into()))?;
-    let conformance = e.role == "conformance";
-    let verdict = |c: Class| -> Option<String> {
-        conformance.then(|| {
-            if c == Class::Weak {
-                "forbidden".to_string()
-            } else {
-                "allowed".to_string()
-            }
-        })
+    let judge = if cfg.aliased_memory {
+        e.judge_aliased.as_ref()
+    } else {
+        e.judge.as_ref()
+    };
+    let verdict_of = |cells: &HashMap<String, String>| -> Option<String> {
+        judge.and_then(|j| j.verdict_cells(cells).stored())
     };
     let mut outcomes: Vec<OutcomeRecord> = Vec::new();
     let instances;
@@ -291,6 +289,9 @@ fn run(
                     .checked_add(row.count)
                     .ok_or_else(|| Rejection("counts overflow".into()))?;
                 let text = weft_hw::judge::outcome_text(&ran, &o);
+                let cells: HashMap<String, String> = weft_hw::judge::outcome_cells(&ran, &o)
+                    .into_iter()
+                    .collect();
                 match by_text.get(&text) {
                     Some(&j) => {
                         return reject(format!("outcome `{}` given twice", outcomes[j].outcome))
@@ -300,7 +301,7 @@ fn run(
                         outcomes.push(OutcomeRecord {
                             outcome: text,
                             class: c.name().to_string(),
-                            model_verdict: verdict(c),
+                            model_verdict: verdict_of(&cells),
                             count: row.count,
                         });
                     }
@@ -355,13 +356,19 @@ fn run(
                     return reject(format!("outcome `{}`: zero or repeated", o.outcome));
                 }
                 let c = sc.get(&o.outcome).copied().unwrap_or(Class::Weak);
+                let cells: HashMap<String, String> = o
+                    .outcome
+                    .split("; ")
+                    .filter_map(|cell| cell.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect();
                 total = total
                     .checked_add(o.count)
                     .ok_or_else(|| Rejection("counts overflow".into()))?;
                 outcomes.push(OutcomeRecord {
                     outcome: o.outcome.clone(),
                     class: c.name().to_string(),
-                    model_verdict: verdict(c),
+                    model_verdict: verdict_of(&cells),
                     count: o.count,
                 });
             }
@@ -398,7 +405,7 @@ fn run(
         seed: r.seed,
         iterations: r.iterations,
         instances,
-        model: conformance.then(|| "webgpu".to_string()),
+        model: judge.map(|_| crate::catalog::MODEL.to_string()),
         weft_version: env!("CARGO_PKG_VERSION").to_string(),
         outcomes,
     })

@@ -265,6 +265,10 @@ fn a_valid_submission_is_classified_by_the_server_and_stored_once(b: Backend) {
     assert_eq!(find("1:r0=1; 1:r1=0; x=1; y=1")["count"], 3);
     assert_eq!(find("1:r0=0; 1:r1=1; x=1; y=1")["class"], "interleaved");
     assert_eq!(find("1:r0=0; 1:r1=0; x=1; y=1")["class"], "seq");
+    // Judged under the bundled webgpu model: MP's weak outcome is allowed (relaxed atomics
+    // only guarantee coherence; paper 001 Fig. 1a).
+    assert_eq!(r["run"]["model"], "webgpu");
+    assert_eq!(find("1:r0=1; 1:r1=0; x=1; y=1")["model_verdict"], "allowed");
     assert_eq!(r["run"]["instances"], 1024);
     assert_eq!(r["run"]["device"]["browser"], "Chrome 131");
     assert_eq!(r["run"]["device"]["architecture"], "rdna9");
@@ -276,6 +280,35 @@ fn a_valid_submission_is_classified_by_the_server_and_stored_once(b: Backend) {
         (json!(false), v["runs"].clone())
     );
     assert_eq!(counts(&s), (1, 1));
+    // MP-CO (x := 1; x := 2 || r0 := x; r1 := x): reading 2 then 1 breaks coherence, which
+    // WebGPU's model forbids (paper 001 Fig. 1b): stored as weak and forbidden.
+    let co = json!({
+        "kind": "conform", "test": "MP-CO", "stress_name": "basic", "stress": basic(),
+        "seed": 2, "iterations": 1, "duration_ms": 50,
+        "rows": [{"values": [0, 0, 2], "count": 509}, {"values": [2, 1, 2], "count": 3}],
+        "class_counts": [509, 0, 3],
+    });
+    let (st, v) = post(
+        &s,
+        "/api/submissions",
+        &submission("key-valid-0002", vec![co]),
+    );
+    assert_eq!(st, 201, "{v}");
+    let r = get(&s, &format!("/api/runs/{}", v["runs"][0]));
+    let o = &r["run"]["outcomes"];
+    let bad = o
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["outcome"] == "1:r0=2; 1:r1=1; x=2")
+        .unwrap();
+    assert_eq!(
+        (bad["class"].clone(), bad["model_verdict"].clone()),
+        (json!("weak"), json!("forbidden"))
+    );
+    let runs = get(&s, "/api/runs?test=MP-CO");
+    assert_eq!(runs[0]["forbidden"], 3);
+    assert_eq!(counts(&s), (2, 2));
     // The same key with other content is a conflict.
     let (st3, _) = post(
         &s,
@@ -283,7 +316,7 @@ fn a_valid_submission_is_classified_by_the_server_and_stored_once(b: Backend) {
         &submission("key-valid-0001", vec![mp_run(1, 0)]),
     );
     assert_eq!(st3, 409);
-    assert_eq!(counts(&s), (1, 1));
+    assert_eq!(counts(&s), (2, 2));
 }
 
 fn malformed_oversized_and_inconsistent_submissions_store_nothing(b: Backend) {
