@@ -72,8 +72,17 @@ function $(id: string): HTMLInputElement {
   return document.getElementById(id) as HTMLInputElement;
 }
 
+/// A run specification; long runs are fetched in chunks of dispatch plans (the server
+/// bounds one spec's size) and joined: the plans continue from `from` under the same seed.
 async function spec(test: string, stress: StressSpec, seed: number, iterations: number): Promise<Spec> {
-  return api<Spec>("/api/spec", { test, stress, seed, iterations });
+  const CHUNK = 1000;
+  const first = await api<Spec>("/api/spec", { test, stress, seed, iterations: Math.min(iterations, CHUNK) });
+  for (let from = CHUNK; from < iterations; from += CHUNK) {
+    const more = await api<Spec>("/api/spec", { test, stress, seed, iterations: Math.min(CHUNK, iterations - from), from });
+    first.plans.push(...more.plans);
+  }
+  first.iterations = iterations;
+  return first;
 }
 
 async function run(

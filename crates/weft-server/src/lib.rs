@@ -55,6 +55,9 @@ pub struct Settings {
     pub submissions_per_minute: u32,
     /// Submissions one client may send at once before being limited.
     pub burst: u32,
+    /// Run specifications (shader generation) per minute per client address; bursts of
+    /// the same size.
+    pub specs_per_minute: u32,
 }
 
 impl Default for Settings {
@@ -62,6 +65,7 @@ impl Default for Settings {
         Settings {
             submissions_per_minute: 60,
             burst: 120,
+            specs_per_minute: 1200,
         }
     }
 }
@@ -71,6 +75,7 @@ pub struct AppState {
     pub db: Db,
     pub catalog: Catalog,
     limiter: DefaultKeyedRateLimiter<IpAddr>,
+    spec_limiter: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 type Shared = Arc<AppState>;
@@ -107,10 +112,13 @@ pub fn state(db: Db, settings: &Settings) -> Result<Shared, String> {
         NonZeroU32::new(settings.submissions_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
     let burst = NonZeroU32::new(settings.burst.max(1)).unwrap_or(NonZeroU32::MIN);
     let limiter = RateLimiter::keyed(Quota::per_minute(per_min).allow_burst(burst));
+    let specs = NonZeroU32::new(settings.specs_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+    let spec_limiter = RateLimiter::keyed(Quota::per_minute(specs));
     Ok(Arc::new(AppState {
         db,
         catalog,
         limiter,
+        spec_limiter,
     }))
 }
 
@@ -265,8 +273,15 @@ struct SpecRequest {
 
 async fn spec_handler(
     State(s): State<Shared>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<SpecRequest>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
+    if s.spec_limiter.check_key(&addr.ip()).is_err() {
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many run specifications from this address; try again in a minute".into(),
+        ));
+    }
     let Json(r) = body.map_err(|e| bad(e.body_text()))?;
     let e = s
         .catalog

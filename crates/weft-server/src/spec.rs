@@ -12,8 +12,12 @@ use weft_stress::{Limits, Preset, StressConfig};
 
 use crate::catalog::Entry;
 
-/// Most dispatches one spec plans (a browser asks again for more).
+/// Most dispatches one spec plans (a browser asks again for more, with `from`).
 pub const MAX_SPEC_ITERATIONS: u32 = 10_000;
+
+/// Most plan entries (dispatches × workgroups, for the shuffle and the lines) one spec
+/// carries, which bounds its size (about 16 MB of JSON).
+pub const MAX_PLAN_ENTRIES: u64 = 1 << 21;
 
 /// How a request names its stress: a preset, a tuning configuration, or a full config.
 #[derive(Clone, Debug, Deserialize)]
@@ -117,6 +121,16 @@ pub fn spec(
     if iterations == 0 || iterations > MAX_SPEC_ITERATIONS {
         return Err(format!(
             "iterations must be in 1..={MAX_SPEC_ITERATIONS} per spec"
+        ));
+    }
+    if from > 1_000_000 {
+        return Err("from must be at most 1000000".into());
+    }
+    let entries = iterations as u64 * cfg.max_workgroups as u64;
+    if entries > MAX_PLAN_ENTRIES {
+        return Err(format!(
+            "{iterations} iterations × {} workgroups is too much for one spec (at most {MAX_PLAN_ENTRIES}); ask for fewer iterations at a time with `from`",
+            cfg.max_workgroups
         ));
     }
     let g = weft_hw_wgpu::generate(&e.program, cfg).map_err(|e| e.to_string())?;

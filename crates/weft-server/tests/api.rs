@@ -408,6 +408,7 @@ fn a_burst_from_one_client_is_rate_limited(b: Backend) {
         Settings {
             submissions_per_minute: 5,
             burst: 5,
+            ..Default::default()
         },
         b,
         NAME,
@@ -434,6 +435,7 @@ fn a_hundred_concurrent_clients_are_all_stored_once(b: Backend) {
         Settings {
             submissions_per_minute: 60,
             burst: 400,
+            ..Default::default()
         },
         b,
         NAME,
@@ -503,4 +505,26 @@ fn configs_and_queries(b: Backend) {
     assert_eq!(call(&s.base, "DELETE", "/api/submissions", None).0, 405);
     let html = call(&s.base, "GET", "/", None).1;
     assert!(html.as_str().unwrap().contains("weft campaign"));
+}
+
+#[test]
+fn oversized_specs_and_spec_bursts_are_refused() {
+    let s = start(
+        Settings {
+            specs_per_minute: 3,
+            ..Default::default()
+        },
+        Backend::Sqlite,
+        "spec",
+    );
+    // The stress preset dispatches up to 1024 workgroups: 10 000 iterations would plan
+    // 10 240 000 entries, over the 2 097 152 one spec may carry.
+    let big = json!({"test": "MP", "stress": {"preset": "stress"}, "seed": 1, "iterations": 10000});
+    let (st, v) = post(&s, "/api/spec", &big);
+    assert_eq!(st, 422, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("from"), "{v}");
+    let small = json!({"test": "MP", "stress": {"preset": "basic"}, "seed": 1, "iterations": 1});
+    let status: Vec<u16> = (0..4).map(|_| post(&s, "/api/spec", &small).0).collect();
+    // The oversized request counted too: two more pass, then the limit.
+    assert_eq!(status, [200, 200, 429, 429]);
 }

@@ -37,6 +37,7 @@ pub fn run(args: Args) -> i32 {
     let settings = weft_server::Settings {
         submissions_per_minute: args.rate_limit,
         burst: args.burst,
+        ..Default::default()
     };
     let r = weft_server::run_blocking(&args.listen, &db, &settings);
     match r {
