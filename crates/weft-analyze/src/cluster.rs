@@ -112,17 +112,24 @@ pub fn kmeans(vectors: &[Vec<f64>], devices: &[usize], k: Option<usize>) -> Clus
     let distortions: Vec<f64> = (1..=kmax).map(|k| lloyd(&x, k).2).collect();
     let k = k.unwrap_or_else(|| elbow(&distortions)).clamp(1, n.max(1));
     let (labels, centroids, _) = lloyd(&x, k);
-    let suggested = (0..k)
-        .map(|c| {
+    // Clusters left empty (identical vectors) are dropped and the rest renumbered, so that
+    // every cluster has a member to suggest.
+    let used: Vec<usize> = (0..k).filter(|c| labels.contains(c)).collect();
+    let renumber = |c: usize| used.iter().position(|&u| u == c).unwrap_or(0);
+    let suggested: Vec<usize> = used
+        .iter()
+        .map(|&c| {
             (0..n)
                 .filter(|&i| labels[i] == c)
                 .min_by(|&a, &b| {
                     dist2(&x[a], &centroids[c]).total_cmp(&dist2(&x[b], &centroids[c]))
                 })
                 .map(|i| devices[i])
-                .unwrap_or(usize::MAX)
+                .unwrap_or(devices[0])
         })
         .collect();
+    let k = used.len();
+    let labels: Vec<usize> = labels.into_iter().map(renumber).collect();
     Clustering {
         k,
         distortions,

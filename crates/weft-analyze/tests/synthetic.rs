@@ -303,3 +303,14 @@ fn durations_drop_runs_over_a_minute() {
         "{best}"
     );
 }
+
+#[test]
+fn identical_devices_give_no_empty_cluster() {
+    // Three devices with the same vector asked for 3 clusters: farthest-point seeding
+    // picks the same point thrice; the empty clusters are dropped.
+    let v = vec![vec![1.0, 2.0]; 3];
+    let c = weft_analyze::kmeans(&v, &[0, 1, 2], Some(3));
+    assert_eq!(c.k, c.suggested.len());
+    assert!(c.assignment.iter().all(|(_, k)| *k < c.k));
+    assert!(c.suggested.iter().all(|d| *d < 3));
+}
