@@ -23,6 +23,21 @@ weft_install_deps() {
   command -v cargo >/dev/null 2>&1 || { echo "deps: cargo (Rust toolchain) is required: https://rustup.rs" >&2; return 3; }
 }
 
+# The campaign web app's browser test (scripts/test-browser.sh): Node.js with npm, and
+# Debian's Chromium (WebGPU on SwiftShader, driven headless by playwright-core).
+weft_install_browser_deps() {
+  local need=()
+  command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  if [ ${#need[@]} -gt 0 ]; then
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "deps: installing ${need[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  fi
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   weft_install_deps
 fi

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use store::{Store, CLASSES, CSV_COLUMNS, KINDS, VERDICTS};
+pub use store::{validate, write_csv, Store, CLASSES, CSV_COLUMNS, KINDS, VERDICTS};
 pub use time::{is_timestamp, now_utc, timestamp_utc};
 
 /// The GPU (or CPU Vulkan device) a run used. Runs on the same backend, name, vendor,
@@ -42,8 +42,43 @@ pub struct DeviceRecord {
     pub driver: String,
     /// `Vulkan 1.3`, `sm_90`...
     pub api: String,
+    /// The architecture the driver reports (WebGPU's `GPUAdapterInfo.architecture`:
+    /// `ampere`, `gen-12lp`...); empty when unknown.
+    #[serde(default)]
+    pub architecture: String,
+    /// The browser a web run used (`Chrome 131`); empty for native runs.
+    #[serde(default)]
+    pub browser: String,
+    /// The operating system (`Linux`, `Windows 11`); empty when unknown.
+    #[serde(default)]
+    pub os: String,
     /// Anything else the backend reports (limits, PCI id...), as observed at this run.
     pub extra: serde_json::Value,
+}
+
+/// A campaign submission: a batch of runs uploaded to a server together.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Submission {
+    /// Chosen by the client; a retry with the same key is stored once.
+    pub idempotency_key: String,
+    /// Who sent it (the client's address as the server saw it).
+    pub client: String,
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    pub received_at: String,
+    /// SHA-256 of the submission's canonical content: the same key with other content is
+    /// refused.
+    pub digest: String,
+    /// An optional contact the visitor gave.
+    pub contact: Option<String>,
+}
+
+/// A stored submission with its id and number of runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredSubmission {
+    pub id: i64,
+    #[serde(flatten)]
+    pub submission: Submission,
+    pub runs: u64,
 }
 
 /// The litmus test a run ran. Tests with the same name, format and source digest share one

@@ -13,12 +13,20 @@ pub const BOOTSTRAP_SQL: &str =
 /// Schema version 1 as SQLite runs it (portable SQL, see `sql/v1.sql`).
 pub const SCHEMA_V1_SQL: &str = include_str!("../sql/v1.sql");
 
-/// The same model for PostgreSQL (a campaign server), version table included
-/// (`sql/postgres.sql`); kept in step with [`SCHEMA_V1_SQL`] by a test.
+/// Migration 1 -> 2: device architecture, browser and OS; campaign submissions
+/// (`sql/v2.sql`).
+pub const SCHEMA_V2_SQL: &str = include_str!("../sql/v2.sql");
+
+/// Migrations that rebuild a table and so must run with foreign keys off (1-based
+/// versions they produce).
+pub const REBUILDS: &[i64] = &[2];
+
+/// The current model for PostgreSQL (a campaign server), version table included
+/// (`sql/postgres.sql`); kept in step with the migrated SQLite schema by a test.
 pub const POSTGRES_SQL: &str = include_str!("../sql/postgres.sql");
 
 /// The migrations, in order: `MIGRATIONS[k - 1]` takes version `k - 1` to `k`.
-pub const MIGRATIONS: &[&str] = &[SCHEMA_V1_SQL];
+pub const MIGRATIONS: &[&str] = &[SCHEMA_V1_SQL, SCHEMA_V2_SQL];
 
 /// The schema version this code reads and writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

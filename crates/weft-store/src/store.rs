@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use rusqlite::{params, params_from_iter, Connection, OpenFlags, OptionalExtension, ToSql};
 
-use crate::schema::{BOOTSTRAP_SQL, MIGRATIONS, SCHEMA_VERSION};
+use crate::schema::{BOOTSTRAP_SQL, MIGRATIONS, REBUILDS, SCHEMA_VERSION};
 use crate::{
     canonical_json, is_timestamp, time, DeviceRecord, Filter, OutcomeRecord, Result, RunRecord,
     RunSummary, StoreError, StoredRun, TestRecord, WeakRate,
@@ -209,6 +209,21 @@ impl Store {
         if version == SCHEMA_VERSION {
             return Ok(());
         }
+        // A table rebuild needs foreign keys off (they cannot change inside a transaction);
+        // they are checked before commit and turned back on after.
+        let rebuild = REBUILDS.iter().any(|&v| v > version);
+        if rebuild {
+            self.conn.execute_batch("PRAGMA foreign_keys = OFF;")?;
+        }
+        let r = self.migrate_locked();
+        if rebuild {
+            self.conn.execute_batch("PRAGMA foreign_keys = ON;")?;
+        }
+        r
+    }
+
+    /// Runs the missing migrations in one write transaction.
+    fn migrate_locked(&self) -> Result<()> {
         let tx = rusqlite::Transaction::new_unchecked(
             &self.conn,
             rusqlite::TransactionBehavior::Immediate,
@@ -230,6 +245,15 @@ impl Store {
             "INSERT INTO schema_version (version) VALUES (?1)",
             [SCHEMA_VERSION],
         )?;
+        let broken: i64 =
+            tx.query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })?;
+        if broken > 0 {
+            return Err(StoreError::Invalid(format!(
+                "migration left {broken} dangling references; the database is unchanged"
+            )));
+        }
         tx.commit()?;
         Ok(())
     }
@@ -256,73 +280,210 @@ impl Store {
     /// configurations already stored are reused.
     pub fn record(&mut self, run: &RunRecord) -> Result<i64> {
         validate(run)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| match e.sqlite_error_code() {
-                Some(rusqlite::ErrorCode::ReadOnly) => path_err(&self.path, "is not writable"),
-                _ => StoreError::Sqlite(e),
-            })?;
-        let d = &run.device;
-        let device_id = upsert(
-            &tx,
-            "devices",
-            &["backend", "name", "vendor", "driver", "api"],
-            &[&d.backend, &d.name, &d.vendor, &d.driver, &d.api],
-        )?;
-        let t = &run.test;
-        let test_id = upsert(
-            &tx,
-            "tests",
-            &["name", "format", "digest"],
-            &[&t.name, &t.format, &t.digest],
-        )?;
-        let config = canonical_json(&run.stress_config);
-        let config_id = upsert(&tx, "stress_configs", &["config"], &[&config])?;
-        tx.execute(
-            "INSERT INTO runs (kind, label, started_at, duration_ms, device_id, device_extra, \
-             test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, \
-             model, weft_version) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            params![
-                run.kind,
-                run.label,
-                run.started_at,
-                to_i64("duration_ms", run.duration_ms)?,
-                device_id,
-                canonical_json(&d.extra),
-                test_id,
-                t.path,
-                run.stress_name,
-                config_id,
-                run.seed as i64,
-                to_i64("iterations", run.iterations)?,
-                to_i64("instances", run.instances)?,
-                run.model,
-                run.weft_version,
-            ],
-        )?;
-        let run_id = tx.last_insert_rowid();
-        {
-            let mut ins = tx.prepare(
-                "INSERT INTO outcomes (run_id, position, outcome, class, model_verdict, count) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            for (i, o) in run.outcomes.iter().enumerate() {
-                ins.execute(params![
-                    run_id,
-                    i as i64,
-                    o.outcome,
-                    o.class,
-                    o.model_verdict,
-                    to_i64("count", o.count)?,
-                ])?;
-            }
-        }
+        let tx = self.write_tx()?;
+        let run_id = record_in(&tx, run, None)?;
         tx.commit()?;
         Ok(run_id)
     }
 
+    fn write_tx(&mut self) -> Result<rusqlite::Transaction<'_>> {
+        let path = self.path.clone();
+        self.conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| match e.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::ReadOnly) => path_err(&path, "is not writable"),
+                _ => StoreError::Sqlite(e),
+            })
+    }
+
+    /// Stores a campaign submission: its runs, all or none, in one transaction, under the
+    /// client's idempotency key. A key already stored stores nothing and returns the
+    /// first submission's id and run ids with `false` (a retried upload is stored once);
+    /// the same key with different content (`digest`) is [`StoreError::Invalid`].
+    pub fn record_submission(
+        &mut self,
+        sub: &crate::Submission,
+        runs: &[RunRecord],
+    ) -> Result<(i64, Vec<i64>, bool)> {
+        for r in runs {
+            validate(r)?;
+        }
+        if !is_timestamp(&sub.received_at) {
+            return Err(StoreError::Invalid(format!(
+                "received_at `{}` is not YYYY-MM-DDTHH:MM:SSZ",
+                sub.received_at
+            )));
+        }
+        let tx = self.write_tx()?;
+        let existing: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT id, digest FROM submissions WHERE idempotency_key = ?1",
+                [&sub.idempotency_key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        if let Some((id, digest)) = existing {
+            if digest != sub.digest {
+                return Err(StoreError::Invalid(format!(
+                    "idempotency key `{}` was already used for a different submission",
+                    sub.idempotency_key
+                )));
+            }
+            let ids = submission_runs(&tx, id)?;
+            return Ok((id, ids, false));
+        }
+        tx.execute(
+            "INSERT INTO submissions (idempotency_key, client, received_at, digest, contact) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                sub.idempotency_key,
+                sub.client,
+                sub.received_at,
+                sub.digest,
+                sub.contact
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        let mut ids = Vec::new();
+        for r in runs {
+            ids.push(record_in(&tx, r, Some(id))?);
+        }
+        tx.commit()?;
+        Ok((id, ids, true))
+    }
+
+    /// The stored submissions, oldest first.
+    pub fn submissions(&self) -> Result<Vec<crate::StoredSubmission>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.id, s.idempotency_key, s.client, s.received_at, s.digest, s.contact, \
+             COUNT(r.id) FROM submissions s LEFT JOIN runs r ON r.submission_id = s.id \
+             GROUP BY s.id, s.idempotency_key, s.client, s.received_at, s.digest, s.contact \
+             ORDER BY s.id",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(crate::StoredSubmission {
+                    id: r.get(0)?,
+                    submission: crate::Submission {
+                        idempotency_key: r.get(1)?,
+                        client: r.get(2)?,
+                        received_at: r.get(3)?,
+                        digest: r.get(4)?,
+                        contact: r.get(5)?,
+                    },
+                    runs: r.get::<_, i64>(6)? as u64,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// The ids of the runs a submission stored, in order.
+    pub fn submission_run_ids(&self, submission: i64) -> Result<Vec<i64>> {
+        submission_runs(&self.conn, submission)
+    }
+
+    /// Number of stored runs and submissions.
+    pub fn counts(&self) -> Result<(u64, u64)> {
+        let runs: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))?;
+        let subs: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM submissions", [], |r| r.get(0))?;
+        Ok((runs as u64, subs as u64))
+    }
+}
+
+fn submission_runs(c: &Connection, submission: i64) -> Result<Vec<i64>> {
+    let mut stmt = c.prepare("SELECT id FROM runs WHERE submission_id = ?1 ORDER BY id")?;
+    let ids = stmt
+        .query_map([submission], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
+}
+
+/// Inserts one validated run inside `tx`.
+fn record_in(tx: &Connection, run: &RunRecord, submission: Option<i64>) -> Result<i64> {
+    let d = &run.device;
+    let device_id = upsert(
+        tx,
+        "devices",
+        &[
+            "backend",
+            "name",
+            "vendor",
+            "driver",
+            "api",
+            "architecture",
+            "browser",
+            "os",
+        ],
+        &[
+            &d.backend,
+            &d.name,
+            &d.vendor,
+            &d.driver,
+            &d.api,
+            &d.architecture,
+            &d.browser,
+            &d.os,
+        ],
+    )?;
+    let t = &run.test;
+    let test_id = upsert(
+        tx,
+        "tests",
+        &["name", "format", "digest"],
+        &[&t.name, &t.format, &t.digest],
+    )?;
+    let config = canonical_json(&run.stress_config);
+    let config_id = upsert(tx, "stress_configs", &["config"], &[&config])?;
+    tx.execute(
+        "INSERT INTO runs (kind, label, started_at, duration_ms, device_id, device_extra, \
+             test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, \
+             model, weft_version, submission_id) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            run.kind,
+            run.label,
+            run.started_at,
+            to_i64("duration_ms", run.duration_ms)?,
+            device_id,
+            canonical_json(&d.extra),
+            test_id,
+            t.path,
+            run.stress_name,
+            config_id,
+            run.seed as i64,
+            to_i64("iterations", run.iterations)?,
+            to_i64("instances", run.instances)?,
+            run.model,
+            run.weft_version,
+            submission,
+        ],
+    )?;
+    let run_id = tx.last_insert_rowid();
+    {
+        let mut ins = tx.prepare(
+            "INSERT INTO outcomes (run_id, position, outcome, class, model_verdict, count) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for (i, o) in run.outcomes.iter().enumerate() {
+            ins.execute(params![
+                run_id,
+                i as i64,
+                o.outcome,
+                o.class,
+                o.model_verdict,
+                to_i64("count", o.count)?,
+            ])?;
+        }
+    }
+    Ok(run_id)
+}
+
+impl Store {
     /// The ids of the runs `filter` selects, oldest first (the most recent `limit`).
     pub fn run_ids(&self, filter: &Filter) -> Result<Vec<i64>> {
         let (clause, args) = where_clause(filter)?;
@@ -400,7 +561,7 @@ impl Store {
                 "SELECT r.kind, r.label, r.started_at, r.duration_ms, d.backend, d.name, \
                  d.vendor, d.driver, d.api, r.device_extra, t.name, r.test_path, t.format, \
                  t.digest, r.stress_name, c.config, r.seed, r.iterations, r.instances, \
-                 r.model, r.weft_version \
+                 r.model, r.weft_version, d.architecture, d.browser, d.os \
                  FROM runs r JOIN devices d ON d.id = r.device_id \
                  JOIN tests t ON t.id = r.test_id \
                  JOIN stress_configs c ON c.id = r.stress_config_id \
@@ -437,6 +598,11 @@ impl Store {
                             r.get::<_, Option<String>>(19)?,
                             r.get::<_, String>(20)?,
                         ),
+                        (
+                            r.get::<_, String>(21)?,
+                            r.get::<_, String>(22)?,
+                            r.get::<_, String>(23)?,
+                        ),
                     ))
                 },
             )
@@ -446,6 +612,7 @@ impl Store {
             (backend, name, vendor, driver, api, extra),
             (test_name, test_path, format, digest),
             (stress_name, config, seed, iterations, instances, model, weft_version),
+            (architecture, browser, os),
         )) = head
         else {
             return Ok(None);
@@ -475,6 +642,9 @@ impl Store {
                 vendor,
                 driver,
                 api,
+                architecture,
+                browser,
+                os,
                 extra: serde_json::from_str(&extra)?,
             },
             test: TestRecord {
@@ -513,9 +683,17 @@ impl Store {
     /// columns). JSON columns hold canonical JSON text.
     pub fn export_csv(&self, filter: &Filter, out: &mut dyn Write) -> Result<()> {
         let runs = self.stored_runs(filter)?;
+        write_csv(&runs, out)
+    }
+}
+
+/// Writes runs as CSV, one row per run × outcome ([`CSV_COLUMNS`]); what
+/// [`Store::export_csv`] writes, for runs read from elsewhere (a PostgreSQL server).
+pub fn write_csv(runs: &[StoredRun], out: &mut dyn Write) -> Result<()> {
+    {
         let mut w = csv::Writer::from_writer(out);
         w.write_record(CSV_COLUMNS)?;
-        for StoredRun { id, run } in &runs {
+        for StoredRun { id, run } in runs {
             let head = [
                 id.to_string(),
                 run.started_at.clone(),
@@ -555,9 +733,11 @@ impl Store {
             }
         }
         w.flush()?;
-        Ok(())
     }
+    Ok(())
+}
 
+impl Store {
     /// Writes the runs `filter` selects as a pretty JSON array of [`StoredRun`]s.
     pub fn export_json(&self, filter: &Filter, out: &mut dyn Write) -> Result<()> {
         let runs = self.stored_runs(filter)?;
@@ -607,7 +787,9 @@ fn to_i64(field: &str, v: u64) -> Result<i64> {
     i64::try_from(v).map_err(|_| StoreError::Invalid(format!("{field} {v} exceeds i64::MAX")))
 }
 
-fn validate(run: &RunRecord) -> Result<()> {
+/// Checks that a run can be stored as given (kinds, classes, verdicts, timestamps, counts
+/// that fit the database's integers); [`Store::record`] does it before writing.
+pub fn validate(run: &RunRecord) -> Result<()> {
     let bad = |m: String| Err(StoreError::Invalid(m));
     if !KINDS.contains(&run.kind.as_str()) {
         return bad(format!(

@@ -9,7 +9,9 @@ use std::path::Path;
 
 use rusqlite::Connection;
 use serde_json::json;
-use weft_store::schema::{BOOTSTRAP_SQL, POSTGRES_SQL, SCHEMA_V1_SQL, SCHEMA_VERSION};
+use weft_store::schema::{
+    BOOTSTRAP_SQL, POSTGRES_SQL, SCHEMA_V1_SQL, SCHEMA_V2_SQL, SCHEMA_VERSION,
+};
 use weft_store::{
     DeviceRecord, Filter, OutcomeRecord, RunRecord, Store, StoreError, StoredRun, TestRecord,
 };
@@ -26,6 +28,9 @@ fn device(name: &str, backend: &str) -> DeviceRecord {
             "Vulkan 1.3"
         }
         .into(),
+        architecture: String::new(),
+        browser: String::new(),
+        os: String::new(),
         extra: json!({"max_workgroup_size": 1024, "pci": "0000:01:00.0"}),
     }
 }
@@ -520,10 +525,14 @@ fn tables(sql: &str) -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn postgres_ddl_declares_the_same_model_in_portable_types() {
-    let sqlite = tables(&format!("{BOOTSTRAP_SQL}{SCHEMA_V1_SQL}"));
+    // The PostgreSQL file declares the schema SQLite has after every migration: the same
+    // tables, and per table the same columns with the same types and NOT NULL-ness.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("schema.db");
+    drop(Store::open(&db).unwrap());
+    let conn = Connection::open(&db).unwrap();
     let pg = tables(POSTGRES_SQL);
-    assert_eq!(sqlite, pg);
-    let names: Vec<&str> = sqlite.iter().map(|(n, _)| n.as_str()).collect();
+    let names: Vec<&str> = pg.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -531,17 +540,60 @@ fn postgres_ddl_declares_the_same_model_in_portable_types() {
             "devices",
             "tests",
             "stress_configs",
+            "submissions",
             "runs",
             "outcomes"
         ]
     );
+    for (table, cols) in &pg {
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT name, type, \"notnull\", pk FROM pragma_table_info('{table}')"
+            ))
+            .unwrap();
+        let live: Vec<String> = stmt
+            .query_map([], |r| {
+                let (n, t, nn, pk): (String, String, i64, i64) =
+                    (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+                Ok(if pk == 1 {
+                    format!("{n} <id>")
+                } else if nn == 1 {
+                    format!("{n} {t} NOT NULL")
+                } else {
+                    format!("{n} {t}")
+                })
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let declared: Vec<String> = cols
+            .iter()
+            .filter(|c| !c.starts_with("UNIQUE"))
+            .map(|c| {
+                let w: Vec<&str> = c.split_whitespace().collect();
+                let nn = c.contains("NOT NULL");
+                if w[1] == "<id>" {
+                    format!("{} <id>", w[0])
+                } else if nn {
+                    format!("{} {} NOT NULL", w[0], w[1])
+                } else {
+                    format!("{} {}", w[0], w[1])
+                }
+            })
+            .collect();
+        assert_eq!(live, declared, "{table}");
+    }
+    let sqlite = tables(&format!("{BOOTSTRAP_SQL}{SCHEMA_V1_SQL}{SCHEMA_V2_SQL}"));
     let index_lines = |s: &str| -> Vec<String> {
         s.lines()
             .filter(|l| l.starts_with("CREATE INDEX"))
             .map(String::from)
             .collect()
     };
-    assert_eq!(index_lines(SCHEMA_V1_SQL), index_lines(POSTGRES_SQL));
+    assert_eq!(
+        index_lines(&format!("{SCHEMA_V1_SQL}{SCHEMA_V2_SQL}")),
+        index_lines(POSTGRES_SQL)
+    );
     // Only portable column types; no SQLite-only clauses.
     for (_, cols) in &sqlite {
         for c in cols.iter().filter(|c| !c.starts_with("UNIQUE")) {
@@ -557,5 +609,82 @@ fn postgres_ddl_declares_the_same_model_in_portable_types() {
         "DATETIME",
     ] {
         assert!(!SCHEMA_V1_SQL.contains(word), "{word}");
+        assert!(!SCHEMA_V2_SQL.contains(word), "{word}");
     }
+}
+
+#[test]
+fn migrates_a_version_1_database_keeping_its_runs() {
+    // A database written by schema 1 (the v1 DDL, one run) opens under schema 2: the
+    // devices gain empty architecture/browser/OS, ids and runs are kept.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v1.db");
+    {
+        let c = Connection::open(&db).unwrap();
+        c.execute_batch(BOOTSTRAP_SQL).unwrap();
+        c.execute_batch(SCHEMA_V1_SQL).unwrap();
+        c.execute_batch("INSERT INTO schema_version (version) VALUES (1);")
+            .unwrap();
+        c.execute_batch(
+            "INSERT INTO devices (id, backend, name, vendor, driver, api) VALUES (7, 'wgpu', 'G', 'V', 'd', 'Vulkan');
+             INSERT INTO tests (id, name, format, digest) VALUES (1, 'MP', 'c', 'ab');
+             INSERT INTO stress_configs (id, config) VALUES (1, '{}');
+             INSERT INTO runs (id, kind, started_at, duration_ms, device_id, device_extra, test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, weft_version)
+               VALUES (3, 'run', '2025-01-01T00:00:00Z', 5, 7, '{}', 1, 'MP.litmus', 'basic', 1, 9, 1, 2, '0.1.0');
+             INSERT INTO outcomes (run_id, position, outcome, class, count) VALUES (3, 0, 'x=1', 'seq', 2);",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&db).unwrap();
+    let r = store.run(3).unwrap().unwrap();
+    assert_eq!(r.device.name, "G");
+    assert_eq!(
+        (r.device.architecture.as_str(), r.device.browser.as_str()),
+        ("", "")
+    );
+    assert_eq!(r.outcomes[0].count, 2);
+    drop(store);
+    let c = Connection::open(&db).unwrap();
+    let v: i64 = c
+        .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(v, 2);
+    let id: i64 = c
+        .query_row("SELECT id FROM devices", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(id, 7);
+}
+
+#[test]
+fn a_submission_is_stored_once_under_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path().join("s.db")).unwrap();
+    let sub = weft_store::Submission {
+        idempotency_key: "k1".into(),
+        client: "127.0.0.1".into(),
+        received_at: "2025-05-01T00:00:00Z".into(),
+        digest: "d1".into(),
+        contact: None,
+    };
+    let runs = vec![
+        run("MP", device("G", "wgpu"), "basic", 1, 1),
+        run("SB", device("G", "wgpu"), "basic", 2, 1),
+    ];
+    let (id, ids, fresh) = store.record_submission(&sub, &runs).unwrap();
+    assert!(fresh);
+    assert_eq!(ids.len(), 2);
+    let (id2, ids2, fresh2) = store.record_submission(&sub, &runs).unwrap();
+    assert_eq!((id2, ids2, fresh2), (id, ids.clone(), false));
+    // The same key with other content is refused, nothing stored.
+    let other = weft_store::Submission {
+        digest: "d2".into(),
+        ..sub.clone()
+    };
+    assert!(matches!(
+        store.record_submission(&other, &runs[..1]),
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(store.counts().unwrap(), (2, 1));
+    assert_eq!(store.submission_run_ids(id).unwrap(), ids);
+    assert_eq!(store.submissions().unwrap()[0].runs, 2);
 }

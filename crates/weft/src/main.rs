@@ -5,7 +5,6 @@
 //! 3 internal or tool error.
 
 mod cmd;
-mod hw;
 mod inputs;
 mod kernel_cmd;
 mod launch;
@@ -45,6 +44,12 @@ enum Command {
     Conform(cmd::conform::Args),
     /// Generate litmus tests from cycles of relaxations (diy7-style, GPU extensions).
     Gen(cmd::gen::Args),
+    /// Serve the campaign web app and its JSON API (WebGPU litmus testing in browsers).
+    Serve(cmd::serve::Args),
+    /// Analyse a campaign's runs: best rates, device similarity, clusters, correlations.
+    Analyze(cmd::analyze::Args),
+    /// Upload recorded runs to a campaign server.
+    Submit(cmd::submit::Args),
 }
 
 /// Process exit codes.
@@ -80,6 +85,9 @@ fn main() {
         Command::Tune(a) => cmd::tune::run(a),
         Command::Conform(a) => cmd::conform::run(a),
         Command::Gen(a) => cmd::gen::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Submit(a) => cmd::submit::run(a),
     };
     std::process::exit(code);
 }

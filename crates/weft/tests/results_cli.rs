@@ -53,6 +53,9 @@ fn record(test: &str, device: &str, backend: &str, kind: &str, day: u32) -> RunR
             vendor: "Vendor".into(),
             driver: "driver 9.1".into(),
             api: "Vulkan 1.3".into(),
+            architecture: String::new(),
+            browser: String::new(),
+            os: String::new(),
             extra: json!({"subgroup_size": 32}),
         },
         test: TestRecord {

@@ -18,8 +18,9 @@ use std::path::PathBuf;
 
 use weft_stress::StressConfig;
 
-use super::tune::{parse_limits, run_seed, summary, tune, DeviceArgs};
-use crate::hw::{self, Backend, Device, Failure, Recorder, RunError, RunInfo, Status};
+use super::tune::DeviceArgs;
+use weft_hw::tune::{family, parse_limits, run_seed, summary, tune};
+use weft_hw::{self as hw, Backend, Device, Failure, Recorder, RunError, RunInfo, Status};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -48,11 +49,6 @@ pub struct Args {
     limits: String,
     #[command(flatten)]
     dev: DeviceArgs,
-}
-
-/// The name of a test up to its first `-` (`MP-CO` → `MP`).
-fn family(name: &str) -> &str {
-    name.split('-').next().unwrap_or(name)
 }
 
 /// One conformance run's summary.
@@ -97,7 +93,7 @@ fn go(args: Args) -> Result<i32, Failure> {
         args.paths.clone()
     };
     let mut status = Status::default();
-    let tests = hw::load_tests(&paths, &mut status);
+    let tests = super::run::load_tests(&paths, &mut status);
     if tests.is_empty() {
         return Err(Failure::bad_input("no conformance test to run"));
     }
@@ -128,7 +124,7 @@ fn go(args: Args) -> Result<i32, Failure> {
             } else {
                 args.tune_with.clone()
             };
-            let tune_tests = hw::load_tests(&tune_paths, &mut status);
+            let tune_tests = super::run::load_tests(&tune_paths, &mut status);
             if tune_tests.is_empty() {
                 return Err(Failure::bad_input("no tuning test (give --tune-with)"));
             }
@@ -153,16 +149,20 @@ fn go(args: Args) -> Result<i32, Failure> {
                 configs,
                 args.iterations,
                 &mut rec,
-                !text,
+                &mut |m| {
+                    if text || !m.starts_with('#') {
+                        eprintln!("{m}");
+                    }
+                },
                 &mut status,
             );
             let overall = tu.ranking(None).first().map(|s| s.config);
             if text {
                 crate::out::line("");
-                crate::out::print(&super::tune::ranking_text(&tu));
+                crate::out::print(&weft_hw::tune::ranking_text(&tu));
                 crate::out::line("");
             }
-            tuning_json = super::tune::tuning_json(&tu);
+            tuning_json = weft_hw::tune::tuning_json(&tu);
             let Some(best) = overall else {
                 return Err(Failure {
                     code: status.code().max(crate::exit::BAD_INPUT),
@@ -203,7 +203,7 @@ fn go(args: Args) -> Result<i32, Failure> {
         for (name, cfg, seed) in plan {
             let started_at = weft_store::now_utc();
             let label = format!("{} {name}", t.program.name);
-            match hw::observe(
+            match hw::observe_with_bar(
                 &dev,
                 t,
                 cfg,

@@ -1,11 +1,14 @@
 //! One module per subcommand.
 
+pub mod analyze;
 pub mod conform;
 pub mod gen;
 pub mod parse;
 pub mod race;
 pub mod results;
 pub mod run;
+pub mod serve;
 pub mod show;
 pub mod sim;
+pub mod submit;
 pub mod tune;

@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 
-use crate::hw::{self, Backend, Device, Recorder, RunError, RunInfo, Status};
+use weft_hw::{self as hw, Backend, Device, Recorder, RunError, RunInfo, Status};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -79,7 +79,7 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
         None => None,
     };
     let mut status = Status::default();
-    let tests = hw::load_tests(&args.paths, &mut status);
+    let tests = load_tests(&args.paths, &mut status);
     for t in &tests {
         let shape = weft_stress::TestShape::of(&t.program);
         stress
@@ -105,7 +105,7 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
     for t in &tests {
         let started_at = weft_store::now_utc();
         let label = t.program.name.clone();
-        let r = hw::observe(
+        let r = hw::observe_with_bar(
             &dev,
             t,
             &stress,
@@ -204,4 +204,29 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
         crate::out::line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
     Ok(status.code())
+}
+
+/// Reads and parses the tests named on the command line (directories are walked); prints
+/// one `path[:line:col]: message` line per failure and marks `status.bad`.
+pub fn load_tests(paths: &[PathBuf], status: &mut Status) -> Vec<hw::Test> {
+    let mut out = Vec::new();
+    for arg in paths {
+        let from_dir = arg.is_dir();
+        for f in crate::inputs::collect(std::slice::from_ref(arg)) {
+            match f {
+                Ok(path) => match hw::Test::load(&path, from_dir) {
+                    Ok(t) => out.push(t),
+                    Err(m) => {
+                        eprintln!("{m}");
+                        status.bad = true;
+                    }
+                },
+                Err((p, m)) => {
+                    eprintln!("{}: {m}", p.display());
+                    status.bad = true;
+                }
+            }
+        }
+    }
+    out
 }

@@ -1,10 +1,12 @@
-//! Shared machinery of the hardware commands `weft run`, `weft tune` and `weft conform`
-//! (issue 5): opening a device of either backend (wgpu or CUDA), mapping a stress
-//! configuration onto the CUDA incantations, running one test with a progress bar,
-//! classifying and judging its outcomes, printing histograms and recording runs in the
-//! results database. docs/running.md describes the commands.
+//! weft's hardware orchestration, shared by the commands `weft run`, `weft tune` and
+//! `weft conform` and by the campaign server (issues 5 and 16): opening a device of either
+//! backend (wgpu or CUDA), mapping a stress configuration onto the CUDA incantations,
+//! running one test with a progress bar, classifying and judging its outcomes, rendering
+//! histograms and recording runs in the results database. Tuning and conformance live in
+//! [`tune`]. docs/running.md describes the commands.
 
 pub mod judge;
+pub mod tune;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -18,11 +20,19 @@ use weft_litmus::classify::{classify, Class};
 use weft_store::{DeviceRecord, OutcomeRecord, RunRecord, Store, StoreError, TestRecord};
 use weft_stress::{Preset, StressConfig};
 
-use crate::exit;
 use judge::{Judge, Verdict};
 
+/// Process exit codes of the commands built on this crate (the same as the `weft` binary's).
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const VIOLATION: i32 = 1;
+    pub const BAD_INPUT: i32 = 2;
+    pub const INTERNAL: i32 = 3;
+}
+
 /// Which API runs the tests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Backend {
     /// WGSL compute shaders through wgpu (Vulkan, Metal, DX12; lavapipe without a GPU).
     Wgpu,
@@ -152,39 +162,29 @@ pub struct Test {
     pub from_dir: bool,
 }
 
-/// Reads and parses the tests named on the command line (directories are walked); prints
-/// one `path[:line:col]: message` line per failure and marks `status.bad`.
-pub fn load_tests(paths: &[PathBuf], status: &mut Status) -> Vec<Test> {
-    let mut out = Vec::new();
-    for arg in paths {
-        let from_dir = arg.is_dir();
-        for f in crate::inputs::collect(std::slice::from_ref(arg)) {
-            match f {
-                Ok(path) => match crate::inputs::load(&path) {
-                    Ok(program) => {
-                        let digest = std::fs::read(&path)
-                            .map(|b| hex(&Sha256::digest(&b)))
-                            .unwrap_or_default();
-                        out.push(Test {
-                            path,
-                            program,
-                            digest,
-                            from_dir,
-                        });
-                    }
-                    Err(e) => {
-                        eprintln!("{}", e.render(&path));
-                        status.bad = true;
-                    }
-                },
-                Err((p, m)) => {
-                    eprintln!("{}: {m}", p.display());
-                    status.bad = true;
-                }
-            }
+/// Files larger than this are refused rather than read into memory.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+impl Test {
+    /// Reads and parses one litmus file; the error is one `path[:line:col]: message` line.
+    pub fn load(path: &Path, from_dir: bool) -> Result<Test, String> {
+        let shown = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(format!(
+                "{shown}: file too large ({} bytes; limit {MAX_FILE_BYTES})",
+                meta.len()
+            ));
         }
+        let bytes = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        let program = weft_litmus::parse_bytes(&bytes).map_err(|e| e.render(&shown))?;
+        Ok(Test {
+            path: path.to_path_buf(),
+            program,
+            digest: hex(&Sha256::digest(&bytes)),
+            from_dir,
+        })
     }
-    out
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -338,6 +338,9 @@ impl Device {
                     vendor: format!("0x{:04x}", i.vendor),
                     driver: i.driver.clone(),
                     api: i.backend.clone(),
+                    architecture: String::new(),
+                    browser: String::new(),
+                    os: std::env::consts::OS.to_string(),
                     extra: serde_json::json!({
                         "index": i.index,
                         "device_type": i.device_type,
@@ -355,6 +358,9 @@ impl Device {
                     vendor: "NVIDIA".into(),
                     driver: format!("CUDA driver {}", cuda_version(id.driver_version)),
                     api: id.arch(),
+                    architecture: id.arch(),
+                    browser: String::new(),
+                    os: std::env::consts::OS.to_string(),
                     extra: serde_json::json!({
                         "index": index,
                         "compute_capability": [id.compute_capability.0, id.compute_capability.1],
@@ -559,6 +565,24 @@ impl Progress {
     }
 }
 
+/// [`observe`] with a terminal progress bar labelled `label` (hidden off a terminal).
+pub fn observe_with_bar(
+    dev: &Device,
+    t: &Test,
+    stress: &StressConfig,
+    iterations: u32,
+    seed: u64,
+    model: Option<(&str, &weft_cat::Model)>,
+    label: &str,
+) -> Result<Observation, RunError> {
+    let bar = Progress::new(label);
+    let r = observe(dev, t, stress, iterations, seed, model, &mut |d, n| {
+        bar.update(d, n)
+    });
+    bar.finish();
+    r
+}
+
 /// Runs one test under one stress configuration: classifies its outcomes (sequential,
 /// interleaved, weak) and judges them under `model` when given.
 pub fn observe(
@@ -568,7 +592,7 @@ pub fn observe(
     iterations: u32,
     seed: u64,
     model: Option<(&str, &weft_cat::Model)>,
-    label: &str,
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Observation, RunError> {
     // The program that runs: with aliasedMemory every location is one cell (wgpu).
     let ran = if stress.aliased_memory && dev.backend() == Backend::Wgpu {
@@ -585,10 +609,7 @@ pub fn observe(
         ),
         None => None,
     };
-    let bar = Progress::new(label);
-    let raw = dev.execute(&ran, stress, iterations, seed, &mut |d, n| bar.update(d, n));
-    bar.finish();
-    let raw = raw?;
+    let raw = dev.execute(&ran, stress, iterations, seed, progress)?;
     let mut rows: Vec<Row> = raw
         .outcomes
         .iter()

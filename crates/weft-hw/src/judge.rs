@@ -172,6 +172,12 @@ impl Judge {
     /// The model's verdict on an observed outcome of `p` (the program that ran).
     pub fn verdict(&self, p: &Program, o: &Outcome) -> Verdict {
         let cells: HashMap<String, String> = outcome_cells(p, o).into_iter().collect();
+        self.verdict_cells(&cells)
+    }
+
+    /// The verdict on an outcome given as `column -> value` texts (as [`outcome_text`]
+    /// writes them).
+    pub fn verdict_cells(&self, cells: &HashMap<String, String>) -> Verdict {
         let key: Option<Vec<String>> = self.columns.iter().map(|c| cells.get(c).cloned()).collect();
         match key {
             Some(k) if self.allowed.contains(&k) => Verdict::Allowed,

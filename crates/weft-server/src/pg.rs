@@ -1,0 +1,432 @@
+//! The campaign database on PostgreSQL (`weft serve --db postgres://...`), through
+//! tokio-postgres: the schema of `weft_store::schema::POSTGRES_SQL` (the same model as the
+//! SQLite results database, version 2), created on first start; submissions stored in one
+//! transaction under their idempotency key; runs read back as `weft_store` records.
+//! Identifiers are `BIGINT`s; `u64` seeds are stored as the `BIGINT` with the same bits,
+//! as in SQLite.
+
+use std::collections::HashMap;
+
+use tokio::sync::Mutex;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, NoTls};
+use weft_store::{
+    canonical_json, DeviceRecord, Filter, OutcomeRecord, RunRecord, StoredRun, StoredSubmission,
+    Submission, TestRecord,
+};
+
+use crate::db::DbError;
+
+/// An open PostgreSQL campaign database (one connection; requests take turns).
+pub struct Pg {
+    client: Mutex<Client>,
+    pub desc: String,
+}
+
+fn e(err: tokio_postgres::Error) -> DbError {
+    DbError(format!("postgres: {err}"))
+}
+
+fn i(v: u64) -> i64 {
+    v as i64
+}
+
+impl Pg {
+    /// Connects and creates the schema when the database has none.
+    pub async fn connect(url: &str) -> Result<Pg, DbError> {
+        let (client, conn) = tokio_postgres::connect(url, NoTls).await.map_err(e)?;
+        tokio::spawn(async move {
+            if let Err(err) = conn.await {
+                eprintln!("weft serve: postgres connection: {err}");
+            }
+        });
+        let has: bool = client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_name = 'schema_version')",
+                &[],
+            )
+            .await
+            .map_err(e)?
+            .get(0);
+        if !has {
+            client
+                .batch_execute(&format!(
+                    "BEGIN;\n{}\nCOMMIT;",
+                    weft_store::schema::POSTGRES_SQL
+                ))
+                .await
+                .map_err(e)?;
+        }
+        let v: i32 = client
+            .query_one("SELECT MAX(version) FROM schema_version", &[])
+            .await
+            .map_err(e)?
+            .get::<_, Option<i32>>(0)
+            .unwrap_or(0);
+        if v as i64 != weft_store::schema::SCHEMA_VERSION {
+            return Err(DbError(format!(
+                "postgres: schema version {v}, this weft uses {}",
+                weft_store::schema::SCHEMA_VERSION
+            )));
+        }
+        let host = url.rsplit('@').next().unwrap_or(url);
+        Ok(Pg {
+            client: Mutex::new(client),
+            desc: format!("postgres {host}"),
+        })
+    }
+
+    /// Stores a submission once under its key (see `weft_store::Store::record_submission`).
+    pub async fn submit(
+        &self,
+        sub: &Submission,
+        runs: &[RunRecord],
+    ) -> Result<Result<(i64, Vec<i64>, bool), String>, DbError> {
+        for r in runs {
+            if let Err(m) = weft_store::validate(r) {
+                return Ok(Err(m.to_string()));
+            }
+        }
+        let mut c = self.client.lock().await;
+        let tx = c.transaction().await.map_err(e)?;
+        if let Some(row) = tx
+            .query_opt(
+                "SELECT id, digest FROM submissions WHERE idempotency_key = $1",
+                &[&sub.idempotency_key],
+            )
+            .await
+            .map_err(e)?
+        {
+            let (id, digest): (i64, String) = (row.get(0), row.get(1));
+            if digest != sub.digest {
+                return Ok(Err(format!(
+                    "idempotency key `{}` was already used for a different submission",
+                    sub.idempotency_key
+                )));
+            }
+            let ids = tx
+                .query(
+                    "SELECT id FROM runs WHERE submission_id = $1 ORDER BY id",
+                    &[&id],
+                )
+                .await
+                .map_err(e)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            return Ok(Ok((id, ids, false)));
+        }
+        let id: i64 = tx
+            .query_one(
+                "INSERT INTO submissions (idempotency_key, client, received_at, digest, contact) \
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                &[
+                    &sub.idempotency_key,
+                    &sub.client,
+                    &sub.received_at,
+                    &sub.digest,
+                    &sub.contact,
+                ],
+            )
+            .await
+            .map_err(e)?
+            .get(0);
+        let mut ids = Vec::new();
+        for r in runs {
+            let d = &r.device;
+            let device_id = upsert(
+                &tx,
+                "devices",
+                &[
+                    "backend",
+                    "name",
+                    "vendor",
+                    "driver",
+                    "api",
+                    "architecture",
+                    "browser",
+                    "os",
+                ],
+                &[
+                    &d.backend,
+                    &d.name,
+                    &d.vendor,
+                    &d.driver,
+                    &d.api,
+                    &d.architecture,
+                    &d.browser,
+                    &d.os,
+                ],
+            )
+            .await?;
+            let t = &r.test;
+            let test_id = upsert(
+                &tx,
+                "tests",
+                &["name", "format", "digest"],
+                &[&t.name, &t.format, &t.digest],
+            )
+            .await?;
+            let config = canonical_json(&r.stress_config);
+            let config_id = upsert(&tx, "stress_configs", &["config"], &[&config]).await?;
+            let run_id: i64 = tx
+                .query_one(
+                    "INSERT INTO runs (kind, label, started_at, duration_ms, device_id, device_extra, \
+                     test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, \
+                     model, weft_version, submission_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+                     $10, $11, $12, $13, $14, $15, $16) RETURNING id",
+                    &[
+                        &r.kind,
+                        &r.label,
+                        &r.started_at,
+                        &i(r.duration_ms),
+                        &device_id,
+                        &canonical_json(&d.extra),
+                        &test_id,
+                        &t.path,
+                        &r.stress_name,
+                        &config_id,
+                        &i(r.seed),
+                        &i(r.iterations),
+                        &i(r.instances),
+                        &r.model,
+                        &r.weft_version,
+                        &id,
+                    ],
+                )
+                .await
+                .map_err(e)?
+                .get(0);
+            for (pos, o) in r.outcomes.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO outcomes (run_id, position, outcome, class, model_verdict, count) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[&run_id, &(pos as i32), &o.outcome, &o.class, &o.model_verdict, &i(o.count)],
+                )
+                .await
+                .map_err(e)?;
+            }
+            ids.push(run_id);
+        }
+        tx.commit().await.map_err(e)?;
+        Ok(Ok((id, ids, true)))
+    }
+
+    /// The runs `f` selects, oldest first (the most recent `limit`).
+    pub async fn stored_runs(&self, f: &Filter) -> Result<Vec<StoredRun>, DbError> {
+        self.select_runs(f, None).await
+    }
+
+    /// The run with this id.
+    pub async fn run(&self, id: i64) -> Result<Option<RunRecord>, DbError> {
+        Ok(self
+            .select_runs(&Filter::default(), Some(id))
+            .await?
+            .pop()
+            .map(|s| s.run))
+    }
+
+    async fn select_runs(&self, f: &Filter, only: Option<i64>) -> Result<Vec<StoredRun>, DbError> {
+        let mut conds = Vec::new();
+        let mut args: Vec<String> = Vec::new();
+        let mut push = |cond: &str, arg: String| {
+            args.push(arg);
+            conds.push(cond.replace('?', &format!("${}", args.len())));
+        };
+        let like = |s: &str| {
+            let mut p = String::from("%");
+            for ch in s.chars() {
+                if matches!(ch, '%' | '_' | '\\') {
+                    p.push('\\');
+                }
+                p.push(ch);
+            }
+            p + "%"
+        };
+        if let Some(t) = &f.test {
+            push("t.name LIKE ? ESCAPE '\\'", like(t));
+        }
+        if let Some(d) = &f.device {
+            push("d.name LIKE ? ESCAPE '\\'", like(d));
+        }
+        if let Some(b) = &f.backend {
+            push("d.backend = ?", b.clone());
+        }
+        if let Some(k) = &f.kind {
+            push("r.kind = ?", k.clone());
+        }
+        if let Some(s) = &f.since {
+            push("r.started_at >= ?", s.clone());
+        }
+        if let Some(id) = only {
+            push("r.id::text = ?", id.to_string());
+        }
+        let clause = if conds.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", conds.join(" AND "))
+        };
+        let limit = f.limit.map(|n| format!(" LIMIT {n}")).unwrap_or_default();
+        let sql = format!(
+            "SELECT r.id, r.kind, r.label, r.started_at, r.duration_ms, d.backend, d.name, \
+             d.vendor, d.driver, d.api, d.architecture, d.browser, d.os, r.device_extra, t.name, \
+             r.test_path, t.format, t.digest, r.stress_name, c.config, r.seed, r.iterations, \
+             r.instances, r.model, r.weft_version \
+             FROM runs r JOIN devices d ON d.id = r.device_id JOIN tests t ON t.id = r.test_id \
+             JOIN stress_configs c ON c.id = r.stress_config_id {clause} \
+             ORDER BY r.started_at DESC, r.id DESC{limit}"
+        );
+        let params: Vec<&(dyn ToSql + Sync)> =
+            args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
+        let c = self.client.lock().await;
+        let rows = c.query(&sql, &params).await.map_err(e)?;
+        let ids: Vec<i64> = rows.iter().map(|r| r.get(0)).collect();
+        let mut outcomes: HashMap<i64, Vec<OutcomeRecord>> = HashMap::new();
+        for o in c
+            .query(
+                "SELECT run_id, outcome, class, model_verdict, count FROM outcomes \
+                 WHERE run_id = ANY($1) ORDER BY run_id, position",
+                &[&ids],
+            )
+            .await
+            .map_err(e)?
+        {
+            outcomes.entry(o.get(0)).or_default().push(OutcomeRecord {
+                outcome: o.get(1),
+                class: o.get(2),
+                model_verdict: o.get(3),
+                count: o.get::<_, i64>(4) as u64,
+            });
+        }
+        let json = |s: String| serde_json::from_str(&s).unwrap_or(serde_json::Value::Null);
+        let mut out: Vec<StoredRun> = rows
+            .into_iter()
+            .map(|r| {
+                let id: i64 = r.get(0);
+                StoredRun {
+                    id,
+                    run: RunRecord {
+                        kind: r.get(1),
+                        label: r.get(2),
+                        started_at: r.get(3),
+                        duration_ms: r.get::<_, i64>(4) as u64,
+                        device: DeviceRecord {
+                            backend: r.get(5),
+                            name: r.get(6),
+                            vendor: r.get(7),
+                            driver: r.get(8),
+                            api: r.get(9),
+                            architecture: r.get(10),
+                            browser: r.get(11),
+                            os: r.get(12),
+                            extra: json(r.get(13)),
+                        },
+                        test: TestRecord {
+                            name: r.get(14),
+                            path: r.get(15),
+                            format: r.get(16),
+                            digest: r.get(17),
+                        },
+                        stress_name: r.get(18),
+                        stress_config: json(r.get(19)),
+                        seed: r.get::<_, i64>(20) as u64,
+                        iterations: r.get::<_, i64>(21) as u64,
+                        instances: r.get::<_, i64>(22) as u64,
+                        model: r.get(23),
+                        weft_version: r.get(24),
+                        outcomes: outcomes.remove(&id).unwrap_or_default(),
+                    },
+                }
+            })
+            .collect();
+        out.reverse();
+        Ok(out)
+    }
+
+    pub async fn submissions(&self) -> Result<Vec<StoredSubmission>, DbError> {
+        let c = self.client.lock().await;
+        let rows = c
+            .query(
+                "SELECT s.id, s.idempotency_key, s.client, s.received_at, s.digest, s.contact, \
+                 COUNT(r.id) FROM submissions s LEFT JOIN runs r ON r.submission_id = s.id \
+                 GROUP BY s.id, s.idempotency_key, s.client, s.received_at, s.digest, s.contact \
+                 ORDER BY s.id",
+                &[],
+            )
+            .await
+            .map_err(e)?;
+        Ok(rows
+            .iter()
+            .map(|r| StoredSubmission {
+                id: r.get(0),
+                submission: Submission {
+                    idempotency_key: r.get(1),
+                    client: r.get(2),
+                    received_at: r.get(3),
+                    digest: r.get(4),
+                    contact: r.get(5),
+                },
+                runs: r.get::<_, i64>(6) as u64,
+            })
+            .collect())
+    }
+
+    pub async fn submission_runs(&self, id: i64) -> Result<Vec<i64>, DbError> {
+        let c = self.client.lock().await;
+        Ok(c.query(
+            "SELECT id FROM runs WHERE submission_id = $1 ORDER BY id",
+            &[&id],
+        )
+        .await
+        .map_err(e)?
+        .iter()
+        .map(|r| r.get(0))
+        .collect())
+    }
+
+    pub async fn counts(&self) -> Result<(u64, u64), DbError> {
+        let c = self.client.lock().await;
+        let r = c
+            .query_one(
+                "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM submissions)",
+                &[],
+            )
+            .await
+            .map_err(e)?;
+        Ok((r.get::<_, i64>(0) as u64, r.get::<_, i64>(1) as u64))
+    }
+}
+
+async fn upsert(
+    tx: &tokio_postgres::Transaction<'_>,
+    table: &str,
+    cols: &[&str],
+    vals: &[&String],
+) -> Result<i64, DbError> {
+    let ph: Vec<String> = (1..=cols.len()).map(|k| format!("${k}")).collect();
+    let params: Vec<&(dyn ToSql + Sync)> = vals.iter().map(|v| *v as &(dyn ToSql + Sync)).collect();
+    tx.execute(
+        &format!(
+            "INSERT INTO {table} ({}) VALUES ({}) ON CONFLICT DO NOTHING",
+            cols.join(", "),
+            ph.join(", ")
+        ),
+        &params,
+    )
+    .await
+    .map_err(e)?;
+    let cond: Vec<String> = cols
+        .iter()
+        .enumerate()
+        .map(|(k, c)| format!("{c} = ${}", k + 1))
+        .collect();
+    Ok(tx
+        .query_one(
+            &format!("SELECT id FROM {table} WHERE {}", cond.join(" AND ")),
+            &params,
+        )
+        .await
+        .map_err(e)?
+        .get(0))
+}

@@ -1,0 +1,412 @@
+//! Result submissions: the JSON a browser (or `weft submit`) uploads, its validation, and
+//! its conversion into the results database's runs.
+//!
+//! Nothing the client says about classes is trusted: the server regenerates the test's
+//! layout for the submitted stress configuration (the same `weft_hw_wgpu::generate` the
+//! browser's shaders came from), decodes every raw result row into an outcome, classifies
+//! it against the test's SC outcomes and judges it under the bundled `webgpu` model (as
+//! `weft run -m webgpu` does: a conformance test's forbidden outcome is a violation). Paper 001 §4's checksum rule: the
+//! counts must add up to exactly iterations × testingWorkgroups × workgroupSize, and the
+//! result shader's own seq/interleaved/weak counts must equal the server's.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use weft_litmus::classify::Class;
+use weft_store::{DeviceRecord, OutcomeRecord, RunRecord, TestRecord};
+use weft_stress::StressConfig;
+
+use crate::catalog::Catalog;
+
+/// Bounds on one submission (the body size is bounded by the router).
+pub const MAX_RUNS: usize = 4096;
+pub const MAX_ROWS_PER_RUN: usize = 4096;
+pub const MAX_TEXT: usize = 200;
+/// Most dispatches one submitted run may claim.
+pub const MAX_ITERATIONS: u64 = 1 << 20;
+
+/// The device as the client describes it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceIn {
+    /// `webgpu` (a browser), `wgpu` or `cuda` (native runs through `weft submit`).
+    pub backend: String,
+    pub vendor: String,
+    #[serde(default)]
+    pub architecture: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub driver: String,
+    #[serde(default)]
+    pub api: String,
+    #[serde(default)]
+    pub browser: String,
+    #[serde(default)]
+    pub os: String,
+}
+
+/// One raw result row and how many instances produced it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RowIn {
+    pub values: Vec<i32>,
+    pub count: u64,
+}
+
+/// One outcome already decoded by a native run (`weft submit`): its canonical text.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeIn {
+    pub outcome: String,
+    pub count: u64,
+}
+
+/// One run of one test.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunIn {
+    /// `run`, `tune` or `conform`.
+    pub kind: String,
+    pub test: String,
+    /// The test's SHA-256 when the client knows it (must match the served test).
+    #[serde(default)]
+    pub digest: Option<String>,
+    pub stress_name: String,
+    pub stress: serde_json::Value,
+    pub seed: u64,
+    pub iterations: u64,
+    pub duration_ms: u64,
+    /// Raw result rows (browsers) ...
+    #[serde(default)]
+    pub rows: Option<Vec<RowIn>>,
+    /// ... or decoded outcomes (native runs).
+    #[serde(default)]
+    pub outcomes: Option<Vec<OutcomeIn>>,
+    /// The result shader's seq / interleaved / weak counts (browsers).
+    #[serde(default)]
+    pub class_counts: Option<[u64; 3]>,
+    /// Instances run (native runs; browsers: derived from the stress).
+    #[serde(default)]
+    pub instances: Option<u64>,
+    #[serde(default)]
+    pub started_at: Option<String>,
+}
+
+/// A whole submission.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubmissionIn {
+    /// Chosen by the client, 8 to 64 characters of `[A-Za-z0-9_-]`.
+    pub idempotency_key: String,
+    pub device: DeviceIn,
+    #[serde(default)]
+    pub contact: Option<String>,
+    pub runs: Vec<RunIn>,
+}
+
+/// Why a submission was refused (the HTTP status is chosen by the caller).
+#[derive(Debug)]
+pub struct Rejection(pub String);
+
+fn reject<T>(m: impl Into<String>) -> Result<T, Rejection> {
+    Err(Rejection(m.into()))
+}
+
+fn short_text(what: &str, s: &str) -> Result<(), Rejection> {
+    if s.len() > MAX_TEXT || s.chars().any(|c| c.is_control()) {
+        return reject(format!(
+            "{what}: at most {MAX_TEXT} bytes without control characters"
+        ));
+    }
+    Ok(())
+}
+
+fn class_index(c: Class) -> usize {
+    match c {
+        Class::Seq => 0,
+        Class::Interleaved => 1,
+        Class::Weak => 2,
+    }
+}
+
+/// Validates a submission and turns it into runs; `received_at` stamps runs without
+/// their own start time. Returns the runs and the submission's content digest.
+pub fn validate(
+    cat: &Catalog,
+    s: &SubmissionIn,
+    received_at: &str,
+) -> Result<(Vec<RunRecord>, String), Rejection> {
+    let k = &s.idempotency_key;
+    if !(8..=64).contains(&k.len())
+        || !k
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return reject("idempotency_key: 8 to 64 characters of A-Z a-z 0-9 - _");
+    }
+    let d = &s.device;
+    if !["webgpu", "wgpu", "cuda"].contains(&d.backend.as_str()) {
+        return reject("device.backend: webgpu, wgpu or cuda");
+    }
+    for (what, v) in [
+        ("device.vendor", &d.vendor),
+        ("device.architecture", &d.architecture),
+        ("device.name", &d.name),
+        ("device.driver", &d.driver),
+        ("device.api", &d.api),
+        ("device.browser", &d.browser),
+        ("device.os", &d.os),
+    ] {
+        short_text(what, v)?;
+    }
+    if d.vendor.trim().is_empty() {
+        return reject("device.vendor is empty");
+    }
+    if let Some(c) = &s.contact {
+        short_text("contact", c)?;
+    }
+    if s.runs.is_empty() || s.runs.len() > MAX_RUNS {
+        return reject(format!("runs: 1 to {MAX_RUNS} per submission"));
+    }
+    let device = DeviceRecord {
+        backend: d.backend.clone(),
+        name: if d.name.is_empty() {
+            format!("{} {}", d.vendor, d.architecture)
+                .trim()
+                .to_string()
+        } else {
+            d.name.clone()
+        },
+        vendor: d.vendor.clone(),
+        driver: d.driver.clone(),
+        api: if d.api.is_empty() && d.backend == "webgpu" {
+            "WebGPU".into()
+        } else {
+            d.api.clone()
+        },
+        architecture: d.architecture.clone(),
+        browser: d.browser.clone(),
+        os: d.os.clone(),
+        extra: serde_json::json!({}),
+    };
+    let mut out = Vec::new();
+    for (i, r) in s.runs.iter().enumerate() {
+        let at = |m: String| Rejection(format!("runs[{i}] ({}): {m}", r.test));
+        out.push(run(cat, r, &device, received_at).map_err(|e| at(e.0))?);
+    }
+    let canonical = serde_json::json!({
+        "device": device,
+        "contact": s.contact,
+        "runs": out.iter().map(|r| serde_json::json!({
+            "kind": r.kind, "test": r.test.name, "stress": r.stress_config, "seed": r.seed,
+            "iterations": r.iterations, "outcomes": r.outcomes, "duration_ms": r.duration_ms,
+        })).collect::<Vec<_>>(),
+    });
+    let digest: String = Sha256::digest(canonical.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok((out, digest))
+}
+
+fn run(
+    cat: &Catalog,
+    r: &RunIn,
+    device: &DeviceRecord,
+    received_at: &str,
+) -> Result<RunRecord, Rejection> {
+    if !weft_store::KINDS.contains(&r.kind.as_str()) {
+        return reject("kind: run, tune or conform");
+    }
+    let Some(e) = cat.get(&r.test) else {
+        return reject("no such test in this campaign");
+    };
+    if let Some(dg) = &r.digest {
+        if dg != &e.digest {
+            return reject("digest differs from the served test's");
+        }
+    }
+    short_text("stress_name", &r.stress_name)?;
+    let cfg = StressConfig::from_json(&r.stress.to_string(), None)
+        .map_err(|e| Rejection(format!("stress: {e}")))?;
+    if r.iterations == 0 || r.iterations > MAX_ITERATIONS {
+        return reject(format!("iterations: 1..={}", MAX_ITERATIONS));
+    }
+    let started_at = match &r.started_at {
+        Some(t) if weft_store::is_timestamp(t) => t.clone(),
+        Some(_) => return reject("started_at: YYYY-MM-DDTHH:MM:SSZ"),
+        None => received_at.to_string(),
+    };
+    let g = weft_hw_wgpu::generate(&e.program, &cfg)
+        .map_err(|err| Rejection(format!("this test cannot run under that stress: {err}")))?;
+    let ran = if cfg.aliased_memory {
+        weft_hw_wgpu::lower::alias_all(&e.program).map_err(|e| Rejection(e.to_string()))?
+    } else {
+        e.program.clone()
+    };
+    let per_dispatch = cfg.instances_per_dispatch();
+    let expected = per_dispatch
+        .checked_mul(r.iterations)
+        .ok_or_else(|| Rejection("instances overflow".into()))?;
+    let judge = if cfg.aliased_memory {
+        e.judge_aliased.as_ref()
+    } else {
+        e.judge.as_ref()
+    };
+    let verdict_of = |cells: &HashMap<String, String>| -> Option<String> {
+        judge.and_then(|j| j.verdict_cells(cells).stored())
+    };
+    let mut outcomes: Vec<OutcomeRecord> = Vec::new();
+    let instances;
+    match (&r.rows, &r.outcomes) {
+        (Some(rows), None) => {
+            if rows.is_empty() || rows.len() > MAX_ROWS_PER_RUN {
+                return reject(format!("rows: 1 to {MAX_ROWS_PER_RUN}"));
+            }
+            let Some(cc) = r.class_counts else {
+                return reject("class_counts (the result shader's) are required with rows");
+            };
+            let mut by_text: HashMap<String, usize> = HashMap::new();
+            let mut host = [0u64; 3];
+            let mut total = 0u64;
+            for row in rows {
+                if row.values.len() != g.layout.row_words as usize {
+                    return reject(format!(
+                        "a row has {} words; this test's rows have {}",
+                        row.values.len(),
+                        g.layout.row_words
+                    ));
+                }
+                if row.count == 0 {
+                    return reject("a row with count 0");
+                }
+                let o = weft_hw_wgpu::runner::decode(&g.layout, &row.values);
+                let c = g.classification.class_of(&o);
+                host[class_index(c)] += row.count;
+                total = total
+                    .checked_add(row.count)
+                    .ok_or_else(|| Rejection("counts overflow".into()))?;
+                let text = weft_hw::judge::outcome_text(&ran, &o);
+                let cells: HashMap<String, String> = weft_hw::judge::outcome_cells(&ran, &o)
+                    .into_iter()
+                    .collect();
+                match by_text.get(&text) {
+                    Some(&j) => {
+                        return reject(format!("outcome `{}` given twice", outcomes[j].outcome))
+                    }
+                    None => {
+                        by_text.insert(text.clone(), outcomes.len());
+                        outcomes.push(OutcomeRecord {
+                            outcome: text,
+                            class: c.name().to_string(),
+                            model_verdict: verdict_of(&cells),
+                            count: row.count,
+                        });
+                    }
+                }
+            }
+            if total != expected {
+                return reject(format!(
+                    "checksum: the counts add up to {total}, but {} iterations × {per_dispatch} instances = {expected}",
+                    r.iterations
+                ));
+            }
+            if cc != host {
+                return reject(format!(
+                    "checksum: the result shader counted {cc:?} (seq, interleaved, weak) but the rows classify as {host:?}"
+                ));
+            }
+            instances = expected;
+        }
+        (None, Some(list)) => {
+            if list.is_empty() || list.len() > MAX_ROWS_PER_RUN {
+                return reject(format!("outcomes: 1 to {MAX_ROWS_PER_RUN}"));
+            }
+            // Native runs: outcome texts over every column, classed by the SC outcomes.
+            let columns: Vec<String> = weft_hw::judge::all_columns(&ran)
+                .iter()
+                .map(|t| weft_sim::sim::term_text(&ran, t))
+                .collect();
+            let sc: HashMap<String, Class> = g
+                .classification
+                .outcomes()
+                .map(|(o, c)| (weft_hw::judge::outcome_text(&ran, o), c))
+                .collect();
+            let mut total = 0u64;
+            for o in list {
+                let cols: Vec<&str> = o
+                    .outcome
+                    .split("; ")
+                    .map(|cell| cell.split('=').next().unwrap_or(""))
+                    .collect();
+                if cols != columns.iter().map(String::as_str).collect::<Vec<_>>()
+                    || o.outcome
+                        .split("; ")
+                        .any(|c| !matches!(c.split_once('='), Some((_, v)) if !v.is_empty()))
+                {
+                    return reject(format!(
+                        "outcome `{}` does not give exactly the columns {}",
+                        o.outcome,
+                        columns.join(", ")
+                    ));
+                }
+                if o.count == 0 || outcomes.iter().any(|x| x.outcome == o.outcome) {
+                    return reject(format!("outcome `{}`: zero or repeated", o.outcome));
+                }
+                let c = sc.get(&o.outcome).copied().unwrap_or(Class::Weak);
+                let cells: HashMap<String, String> = o
+                    .outcome
+                    .split("; ")
+                    .filter_map(|cell| cell.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect();
+                total = total
+                    .checked_add(o.count)
+                    .ok_or_else(|| Rejection("counts overflow".into()))?;
+                outcomes.push(OutcomeRecord {
+                    outcome: o.outcome.clone(),
+                    class: c.name().to_string(),
+                    model_verdict: verdict_of(&cells),
+                    count: o.count,
+                });
+            }
+            let n = r.instances.unwrap_or(total);
+            if device.backend == "cuda" {
+                // CUDA instances may spend their spin budget without an outcome.
+                if total > n {
+                    return reject(format!("checksum: {total} outcomes for {n} instances"));
+                }
+            } else if total != expected || n != expected {
+                return reject(format!(
+                    "checksum: the counts add up to {total} (instances {n}), but {} iterations × {per_dispatch} instances = {expected}",
+                    r.iterations
+                ));
+            }
+            instances = n;
+        }
+        _ => return reject("give either rows (with class_counts) or outcomes"),
+    }
+    Ok(RunRecord {
+        kind: r.kind.clone(),
+        label: None,
+        started_at,
+        duration_ms: r.duration_ms,
+        device: device.clone(),
+        test: TestRecord {
+            name: e.name.clone(),
+            path: format!("tests/corpus/gpuharbor/{}", e.file),
+            format: e.program.arch.name().to_ascii_lowercase(),
+            digest: e.digest.clone(),
+        },
+        stress_name: r.stress_name.clone(),
+        stress_config: serde_json::to_value(&cfg).unwrap_or_default(),
+        seed: r.seed,
+        iterations: r.iterations,
+        instances,
+        model: judge.map(|_| crate::catalog::MODEL.to_string()),
+        weft_version: env!("CARGO_PKG_VERSION").to_string(),
+        outcomes,
+    })
+}

@@ -1,0 +1,54 @@
+//! `weft serve [--listen ADDR] [--db PATH] [--rate-limit N] [--burst N]`: the campaign
+//! server (issue 16): the web app at `/`, the JSON API under `/api/` (crates/weft-server;
+//! docs/campaign.md). The database is SQLite (created and migrated on start) or
+//! PostgreSQL (the schema is created in an empty database).
+//!
+//! Exit codes: 0 stopped with Ctrl-C; 2 bad input (a bad address, a port in use, a
+//! database that cannot be opened); 3 an internal error.
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// Campaign database: an SQLite path (default: campaign.db beside the results
+    /// database, ~/.local/share/weft/), or a postgres://USER@HOST:PORT/DB URL.
+    #[arg(long)]
+    db: Option<String>,
+    /// Submissions per minute one client address may sustain.
+    #[arg(long, default_value_t = 60)]
+    rate_limit: u32,
+    /// Submissions one client address may send at once.
+    #[arg(long, default_value_t = 120)]
+    burst: u32,
+}
+
+pub fn run(args: Args) -> i32 {
+    let db = match args.db {
+        Some(d) => d,
+        None => match weft_server::default_db() {
+            Ok(p) => p.display().to_string(),
+            Err(e) => {
+                eprintln!("weft: {e} (give --db PATH)");
+                return crate::exit::BAD_INPUT;
+            }
+        },
+    };
+    let settings = weft_server::Settings {
+        submissions_per_minute: args.rate_limit,
+        burst: args.burst,
+        ..Default::default()
+    };
+    let r = weft_server::run_blocking(&args.listen, &db, &settings);
+    match r {
+        Ok(()) => crate::exit::OK,
+        Err(weft_server::StartError::BadInput(m)) => {
+            eprintln!("weft: {m}");
+            crate::exit::BAD_INPUT
+        }
+        Err(weft_server::StartError::Tool(m)) => {
+            eprintln!("weft: {m}");
+            crate::exit::INTERNAL
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! `weft submit --server URL [--db PATH] [--test T] [--kind K] [--since D] [--dry-run]`:
+//! uploads runs recorded by `weft run`/`tune`/`conform` to a campaign server (`weft
+//! serve`), so that native runs (Vulkan, CUDA) join the browsers' data. Only runs of the
+//! campaign's tests (same name and source digest) are sent, one submission per device;
+//! each submission's idempotency key comes from the database path and its run ids, so
+//! submitting again stores nothing twice. Plain HTTP.
+//!
+//! Exit codes: 0 every submission stored (or already stored); 1 the server refused a
+//! submission; 2 bad input (no database, a bad URL); 3 the server could not be reached.
+
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The campaign server, e.g. http://127.0.0.1:8080.
+    #[arg(long)]
+    server: String,
+    /// Results database (default ~/.local/share/weft/results.db).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Only runs of tests whose name contains this.
+    #[arg(long)]
+    test: Option<String>,
+    /// Only runs of this kind (run, tune, conform).
+    #[arg(long)]
+    kind: Option<String>,
+    /// Only runs started at or after this timestamp (or prefix, 2025-03-01).
+    #[arg(long)]
+    since: Option<String>,
+    /// Runs per submission.
+    #[arg(long, default_value_t = 500)]
+    batch: usize,
+    /// Print what would be sent, send nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub fn run(args: Args) -> i32 {
+    if !args.server.starts_with("http://") {
+        eprintln!(
+            "weft: --server `{}`: expected http://HOST:PORT",
+            args.server
+        );
+        return crate::exit::BAD_INPUT;
+    }
+    let path = match args
+        .db
+        .clone()
+        .map(Ok)
+        .unwrap_or_else(weft_store::Store::default_path)
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("weft: {e}");
+            return crate::exit::BAD_INPUT;
+        }
+    };
+    let store = match weft_store::Store::open_existing(&path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("weft: results database: {e}");
+            return crate::exit::BAD_INPUT;
+        }
+    };
+    let filter = weft_store::Filter {
+        test: args.test.clone(),
+        kind: args.kind.clone(),
+        since: args.since.clone(),
+        ..Default::default()
+    };
+    let runs = match store.stored_runs(&filter) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("weft: results database: {e}");
+            return crate::exit::INTERNAL;
+        }
+    };
+    // The campaign's tests: only runs of those (same name and digest) are sent.
+    let tests = match weft_server::client::request(&args.server, "/api/tests", None) {
+        Ok(r) if r.status == 200 => r.body,
+        Ok(r) => {
+            eprintln!(
+                "weft: {}/api/tests answered {}: {}",
+                args.server, r.status, r.body
+            );
+            return crate::exit::INTERNAL;
+        }
+        Err(e) => {
+            eprintln!("weft: cannot reach the server: {e}");
+            return crate::exit::INTERNAL;
+        }
+    };
+    let known: std::collections::HashSet<(String, String)> = tests
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| {
+                    (
+                        t["name"].as_str().unwrap_or("").to_string(),
+                        t["digest"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let (keep, skip): (Vec<_>, Vec<_>) = runs
+        .into_iter()
+        .partition(|r| known.contains(&(r.run.test.name.clone(), r.run.test.digest.clone())));
+    if !skip.is_empty() {
+        eprintln!(
+            "weft: {} runs skipped: their tests are not this campaign's (same name and source)",
+            skip.len()
+        );
+    }
+    let origin = std::fs::canonicalize(&path)
+        .unwrap_or(path.clone())
+        .display()
+        .to_string();
+    let subs = weft_server::client::submissions(&keep, &origin, args.batch);
+    let mut code = crate::exit::OK;
+    for s in &subs {
+        if args.dry_run {
+            crate::out::line(&serde_json::to_string_pretty(&s.body).unwrap_or_default());
+            continue;
+        }
+        match weft_server::client::request(&args.server, "/api/submissions", Some(&s.body)) {
+            Ok(r) if r.status == 201 || r.status == 200 => {
+                crate::out::line(&format!(
+                    "{}: {} runs {} (submission {})",
+                    s.device,
+                    s.run_ids.len(),
+                    if r.status == 201 {
+                        "stored"
+                    } else {
+                        "already stored"
+                    },
+                    r.body["submission"]
+                ));
+            }
+            Ok(r) => {
+                eprintln!(
+                    "weft: {}: refused ({}): {}",
+                    s.device,
+                    r.status,
+                    r.body["error"].as_str().unwrap_or(&r.body.to_string())
+                );
+                code = crate::exit::VIOLATION;
+            }
+            Err(e) => {
+                eprintln!("weft: {e}");
+                return crate::exit::INTERNAL;
+            }
+        }
+    }
+    if subs.is_empty() {
+        eprintln!("weft: nothing to submit");
+    }
+    code
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Browser test of the campaign web app (issue 16): builds the web app (npm) and weft, then
+# runs web/tests/browser.mjs: `weft serve` on 127.0.0.1, Debian's Chromium headless with
+# WebGPU on SwiftShader, driven by playwright-core. Screenshots go to docs/campaign/.
+# Also checks that the committed web/dist is what the sources build (the binary embeds it).
+# Runtime: about 10 s after the builds on a 2-core machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+weft_install_deps
+weft_install_browser_deps
+(cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build --silent)
+if ! git diff --quiet -- web/dist 2>/dev/null; then
+  echo "test-browser: web/dist differs from what web/src builds: commit the rebuilt web/dist" >&2
+  git --no-pager diff --stat -- web/dist >&2
+  exit 1
+fi
+cargo build -q -p weft
+node web/tests/browser.mjs target/debug/weft

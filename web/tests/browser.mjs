@@ -1,0 +1,137 @@
+// Browser test of the campaign web app (issue 16): starts `weft serve` on 127.0.0.1 with a
+// fresh database, opens the app in Debian's Chromium (headless, WebGPU on SwiftShader),
+// runs MP and a conformance test, checks the histogram and its checksum, tunes with a
+// fixed seed, runs Conform, submits, and finds the submission in Results and in the
+// analyses. Screenshots of every page go to docs/campaign/.
+//
+// usage: node web/tests/browser.mjs [path/to/weft]   (from the repository root)
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const weft = process.argv[2] ?? "target/debug/weft";
+const shots = "docs/campaign";
+mkdirSync(shots, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), "weft-browser-"));
+const t0 = Date.now();
+let failures = 0;
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures++;
+};
+
+const server = spawn(weft, ["serve", "--listen", "127.0.0.1:0", "--db", join(dir, "campaign.db")], {
+  stdio: ["ignore", "inherit", "pipe"],
+});
+const base = await new Promise((resolve, reject) => {
+  let err = "";
+  server.stderr.on("data", (d) => {
+    err += d;
+    const m = err.match(/http:\/\/(127\.0\.0\.1:\d+)\//);
+    if (m) resolve(`http://${m[1]}`);
+  });
+  server.on("exit", (c) => reject(new Error(`weft serve exited ${c}: ${err}`)));
+  setTimeout(() => reject(new Error(`weft serve did not start: ${err}`)), 30000);
+});
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan", "--no-sandbox"],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on("console", (m) => m.type() === "error" && console.log(`  [browser] ${m.text()}`));
+  await page.goto(`${base}/#explore`);
+  await page.waitForSelector("#ex-text");
+  const status = await page.textContent("#gpu-status");
+  check(status.startsWith("WebGPU"), `WebGPU adapter: ${status}`);
+
+  const histogramSum = async () =>
+    page.$$eval("#histogram tr td:nth-child(2)", (tds) => tds.reduce((a, td) => a + Number(td.textContent), 0));
+
+  // Explore: MP under the basic preset, 5 iterations of 4 × 256... (basic: 2 × 256).
+  await page.selectOption("#ex-test", "MP");
+  await page.selectOption("#ex-preset", "basic");
+  await page.fill("#ex-iter", "5");
+  await page.click("#ex-run");
+  await page.waitForSelector("#checksum", { timeout: 120000 });
+  let cs = await page.textContent("#checksum");
+  check(cs.startsWith("checksum ok"), `MP checksum: ${cs}`);
+  check((await histogramSum()) === 5 * 512, `MP histogram adds up to 5 × 512 = 2560 (${await histogramSum()})`);
+  await page.screenshot({ path: `${shots}/explore.png`, fullPage: true });
+
+  // A conformance test.
+  await page.selectOption("#ex-test", "MP-CO");
+  await page.waitForFunction(() => document.querySelector("#ex-info h3")?.textContent?.startsWith("MP-CO"));
+  await page.click("#ex-run");
+  await page.waitForFunction(() => document.querySelector("#checksum") && document.querySelector("#ex-out")?.textContent?.includes("MP-CO") === false && !document.querySelector("#ex-run").disabled, null, { timeout: 120000 });
+  cs = await page.textContent("#checksum");
+  check(cs.startsWith("checksum ok"), `MP-CO checksum: ${cs}`);
+  const forbidden = await page.$$eval("#histogram tr.violation", (r) => r.length);
+  console.log(`     MP-CO rows with forbidden outcomes: ${forbidden}`);
+
+  // Tune: seed rbjnMzXroA, 2 configurations × 2 iterations, small limits, MP and SB with conformance.
+  await page.goto(`${base}/#tune`);
+  await page.waitForSelector("#tu-run");
+  await page.fill("#tu-n", "2");
+  await page.fill("#tu-iter", "2");
+  await page.fill("#tu-limits", "8,32");
+  await page.$$eval(".tu-m", (xs) => xs.forEach((x) => (x.checked = x.value === "MP" || x.value === "SB")));
+  await page.check("#tu-conf");
+  await page.click("#tu-run");
+  await page.waitForSelector("#tune-table", { timeout: 300000 });
+  const tuned = await page.$$eval("#tune-table tr", (r) => r.length - 1);
+  check(tuned === 2, `tune table has 2 mutants (${tuned})`);
+  await page.screenshot({ path: `${shots}/tune.png`, fullPage: true });
+
+  // Conform: MP-CO under MP's best configuration.
+  await page.goto(`${base}/#conform`);
+  await page.waitForSelector("#co-run");
+  await page.fill("#co-iter", "2");
+  await page.click("#co-run");
+  await page.waitForSelector("#conform-table", { timeout: 300000 });
+  const verdict = await page.textContent("#conform-table tr:nth-child(2) td:nth-child(5)");
+  check(/conforms|VIOLATION/.test(verdict), `MP-CO verdict: ${verdict}`);
+  await page.screenshot({ path: `${shots}/conform.png`, fullPage: true });
+
+  // Submit.
+  await page.goto(`${base}/#submit`);
+  await page.waitForSelector("#su-preview");
+  await page.screenshot({ path: `${shots}/submit.png`, fullPage: true });
+  await page.click("#su-send");
+  await page.waitForSelector("#su-done", { timeout: 60000 });
+  const done = await page.textContent("#su-done");
+  check(/Stored as submission 1 \(\d+ runs\)/.test(done), done);
+
+  // Campaign with lowered settings (one configuration, one iteration).
+  await page.goto(`${base}/#campaign?configs=1&iterations=1&limits=4,32`);
+  await page.waitForSelector("#ca-run");
+  await page.check("#ca-consent");
+  await page.click("#ca-run");
+  await page.waitForSelector("#ca-done", { timeout: 600000 });
+  check(true, await page.textContent("#ca-done"));
+  await page.screenshot({ path: `${shots}/campaign.png`, fullPage: true });
+
+  // Results and analyses.
+  await page.goto(`${base}/#results`);
+  await page.waitForSelector("#table2");
+  const rows = await page.$$eval("#table2 tr", (r) => r.length - 1);
+  check(rows >= 1, `Table 2 lists ${rows} device(s)`);
+  const subs = await page.$$eval("#submissions tr", (r) => r.length - 1);
+  check(subs === 2, `Results lists the 2 submissions (${subs})`);
+  await page.screenshot({ path: `${shots}/results.png`, fullPage: true });
+  const rep = await (await fetch(`${base}/api/analyses`)).json();
+  check(rep.devices.length === 1 && rep.devices[0].browser.includes("Chrom"), `analyses see the browser device: ${JSON.stringify(rep.devices[0])}`);
+  check(rep.best_rates.some((b) => b.test === "MP"), "analyses have MP's best rate");
+  check(rep.correlations.some((c) => c.mutant === "MP" && c.conformance === "MP-CO"), "analyses correlate MP with MP-CO");
+  const h = await (await fetch(`${base}/api/health`)).json();
+  console.log(`     server: ${h.runs} runs in ${h.submissions} submissions`);
+} finally {
+  await browser.close();
+  server.kill("SIGINT");
+}
+console.log(`${failures === 0 ? "PASS" : "FAIL"}: browser test in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+process.exit(failures === 0 ? 0 : 1);
