@@ -324,7 +324,14 @@ pub fn lower(m: &FrontModule, name: Option<&str>) -> Result<Kernel, FrontendErro
     weft_ptx::lower::lower_kernel_with(&m.module, name.as_deref(), havoc).map_err(|errs| {
         bad(errs
             .iter()
-            .map(|e| format!("{}: PTX {}", m.path.display(), e))
+            .map(|e| {
+                // A .ptx input is the PTX itself: its positions are plain file:line:col.
+                if m.path.extension().is_some_and(|x| x == "ptx") {
+                    format!("{}:{}", m.path.display(), e)
+                } else {
+                    format!("{}: PTX {}", m.path.display(), e)
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n"))
     })

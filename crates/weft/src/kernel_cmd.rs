@@ -7,7 +7,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
 use weft_simt::{LaunchConfig, Options, Schedule};
@@ -140,10 +140,23 @@ pub fn run_kernel(a: RunArgs) -> i32 {
     }
 }
 
-fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
+/// A kernel ready to launch on the emulator: compiled, lowered, with its geometry, its
+/// arguments bound and its `__local` parameters given work-group memory. Every kernel command
+/// (run-kernel, race, and the other engines) prepares a launch through this one function.
+pub struct Prepared {
+    pub kernel: weft_ir::kernel::Kernel,
+    pub launch: LaunchConfig,
+    pub args: Vec<weft_simt::Arg>,
+    pub buffers: Vec<weft_simt::Buffer>,
+    pub module: weft_cuda::FrontModule,
+}
+
+/// Loads `file` with the shared launch options and binds its arguments (exit code, message
+/// on failure).
+pub fn prepare(file: &Path, launch_args: &LaunchArgs) -> Result<Prepared, (i32, String)> {
     let bad = |m: String| (exit::BAD_INPUT, m);
-    let cli = a.launch.spec().map_err(bad)?;
-    let fk = weft_cuda::load_kernel(&a.file, &cli).map_err(|e| (e.exit_code(), e.to_string()))?;
+    let cli = launch_args.spec().map_err(bad)?;
+    let fk = weft_cuda::load_kernel(file, &cli).map_err(|e| (e.exit_code(), e.to_string()))?;
     print_notes(&fk.module);
     let spec = fk.module.spec.clone();
     let mut kernel = fk.kernel;
@@ -156,16 +169,6 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
             "no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)"
                 .into(),
         )),
-    };
-    let schedule = if a.schedule == "rr" {
-        Schedule::RoundRobin
-    } else {
-        Schedule::Random(a.schedule.parse().map_err(|_| {
-            bad(format!(
-                "--schedule {}: expected `rr` or a seed",
-                a.schedule
-            ))
-        })?)
     };
     let src_params = fk.module.source.as_deref().and_then(|s| {
         let short = demangle(&kernel.name);
@@ -252,6 +255,34 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
         }
     }
     let (args, buffers) = bind(&kernel, src_params.as_deref(), &specs, &scalars).map_err(bad)?;
+    Ok(Prepared {
+        kernel,
+        launch,
+        args,
+        buffers,
+        module,
+    })
+}
+
+fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
+    let bad = |m: String| (exit::BAD_INPUT, m);
+    let schedule = if a.schedule == "rr" {
+        Schedule::RoundRobin
+    } else {
+        Schedule::Random(a.schedule.parse().map_err(|_| {
+            bad(format!(
+                "--schedule {}: expected `rr` or a seed",
+                a.schedule
+            ))
+        })?)
+    };
+    let Prepared {
+        kernel,
+        launch,
+        args,
+        buffers,
+        module: _,
+    } = prepare(&a.file, &a.launch)?;
     let opts = Options {
         schedule,
         max_resident_ctas: a.resident.max(1),

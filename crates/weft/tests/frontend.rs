@@ -122,7 +122,7 @@ fn ptx_names_each_unsupported_construct_once_and_exits_2() {
     let lines: Vec<&str> = err.lines().filter(|l| l.contains("unsupported")).collect();
     assert_eq!(lines.len(), 2, "{err}");
     assert!(
-        lines[0].contains("bad.ptx: PTX 7:1:") && lines[0].contains("mul24"),
+        lines[0].contains("bad.ptx:7:1:") && lines[0].contains("mul24"),
         "{err}"
     );
     assert!(lines[0].contains("[2 occurrences]"), "{err}");

@@ -10,32 +10,20 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use weft_race::{Clocks as _, Compressed, Definition, Detector, Geometry, Report};
-use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
-use weft_simt::{LaunchConfig, Options, Schedule};
+use weft_simt::{Options, Schedule};
 
 use crate::exit;
-use crate::kernel_cmd::load;
+use crate::kernel_cmd::{prepare, Prepared};
+use crate::launch::LaunchArgs;
 use crate::out;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The kernel: .cu, .cuh, .cl (compiled with clang-19) or .ptx.
     file: PathBuf,
-    /// Which kernel of the module (PTX or source name); needed when there are several.
-    #[arg(long)]
-    kernel: Option<String>,
-    /// CTAs per grid: X[,Y[,Z]] (default: the file's `//--gridDim=` header).
-    #[arg(long)]
-    grid: Option<String>,
-    /// Threads per CTA: X[,Y[,Z]] (default: the file's `//--blockDim=` header).
-    #[arg(long)]
-    block: Option<String>,
-    /// A scalar argument NAME=VALUE.
-    #[arg(long = "arg", value_name = "NAME=VALUE")]
-    args: Vec<String>,
-    /// A buffer argument NAME=COUNT[xTYPE][:INIT] (as for run-kernel).
-    #[arg(long = "buffer", value_name = "NAME=COUNT[xTYPE][:INIT]")]
-    buffers: Vec<String>,
+    /// Launch options shared by every kernel command (grid, block, buffers, args, -D, ...).
+    #[command(flatten)]
+    launch: LaunchArgs,
     /// First warp schedule: `rr` (round-robin) or a seed.
     #[arg(long, default_value = "rr")]
     schedule: String,
@@ -126,39 +114,13 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
             a.definition
         ))
     })?;
-    let loaded = load(&a.file).map_err(bad)?;
-    let module = weft_ptx::parse(&loaded.ptx)
-        .map_err(|e| bad(format!("{}: PTX parse error: {e}", a.file.display())))?;
-    let is_ptx = a.file.extension().is_some_and(|e| e == "ptx");
-    let kernel = weft_ptx::lower_kernel(&module, a.kernel.as_deref()).map_err(|e| {
-        if is_ptx {
-            bad(format!("{}:{e}", a.file.display()))
-        } else {
-            bad(format!(
-                "{} (generated PTX, line:col) {e}",
-                a.file.display()
-            ))
-        }
-    })?;
-    let h = loaded.header_launch;
-    if a.grid.is_none() && a.block.is_none() && h.is_none() {
-        return Err(bad(
-            "no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)"
-                .into(),
-        ));
-    }
-    let dims = |s: &Option<String>, what: &str, d: [u32; 3]| -> Result<[u32; 3], (i32, String)> {
-        match s {
-            Some(s) => {
-                weft_cuda::geometry::parse_dims(s).map_err(|e| bad(format!("--{what} {s}: {e}")))
-            }
-            None => Ok(d),
-        }
-    };
-    let launch = LaunchConfig {
-        grid: dims(&a.grid, "grid", h.map_or([1, 1, 1], |h| h.grid))?,
-        block: dims(&a.block, "block", h.map_or([1, 1, 1], |h| h.block))?,
-    };
+    let Prepared {
+        kernel,
+        launch,
+        args,
+        buffers,
+        module,
+    } = prepare(&a.file, &a.launch)?;
     let threads = launch.grid_ctas() * launch.block_threads();
     if launch.grid_ctas() > u64::from(u32::MAX / 1024) || threads > u64::from(u32::MAX) {
         return Err(bad(format!(
@@ -166,36 +128,16 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         )));
     }
     let scheds = schedules(&a.schedule, a.schedules).map_err(bad)?;
-    let specs: Vec<BufferSpec> = a
-        .buffers
-        .iter()
-        .map(|s| parse_buffer_spec(s))
-        .collect::<Result<_, _>>()
-        .map_err(|e| bad(format!("--buffer {e}")))?;
-    let scalars: Vec<(String, String)> = a
-        .args
-        .iter()
-        .map(|s| {
-            s.split_once('=')
-                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| bad(format!("--arg {s}: expected NAME=VALUE")))
-        })
-        .collect::<Result<_, _>>()?;
-    let src_params = loaded
-        .source
-        .as_deref()
-        .and_then(|s| source_params(s, weft_cuda::compiler::demangle_simple(&kernel.name)));
-    let (args, buffers) = bind(&kernel, src_params.as_deref(), &specs, &scalars).map_err(bad)?;
     let geo = Geometry {
         block_threads: launch.block_threads() as u32,
         ctas: launch.grid_ctas() as u32,
     };
     let instrumented = if a.instrumented {
         let inst =
-            weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: false })
+            weft_instrument::instrument(&module.ptx, &weft_instrument::Options { prune: false })
                 .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
         let pruned =
-            weft_instrument::instrument(&loaded.ptx, &weft_instrument::Options { prune: true })
+            weft_instrument::instrument(&module.ptx, &weft_instrument::Options { prune: true })
                 .map_err(|e| bad(format!("{}: cannot instrument: {e}", a.file.display())))?;
         let st = pruned.stats;
         eprintln!(
