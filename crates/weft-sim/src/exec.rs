@@ -13,6 +13,9 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+/// Caches looked up for every name of every evaluation: a fast non-cryptographic hash.
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
+
 use weft_cat::{BitSet, Event as CatEvent, EventKind as CatKind, Execution, ExecutionBase, Relation};
 use weft_ir::{BarrierKind, CacheOp, FenceKind, MemAttrs, MemSpace, Order, Program, Proxy, Scope};
 
@@ -142,8 +145,8 @@ pub const RELATIONS: &[&str] = &[
 pub struct SkeletonExec {
     base: ExecutionBase,
     bars: crate::barriers::Matching,
-    rels: RefCell<HashMap<String, Option<Relation>>>,
-    sets: RefCell<HashMap<String, Option<BitSet>>>,
+    rels: RefCell<FastMap<String, Option<Relation>>>,
+    sets: RefCell<FastMap<String, Option<BitSet>>>,
     /// Writes to a location (what `FW` is taken from).
     located_writes: BitSet,
 }
@@ -273,14 +276,16 @@ impl SkeletonExec {
             (Scope::System, &["sys", "ssys"]),
         ];
         for (scope, names) in levels {
+            let mut pairs = Vec::new();
             for a in 0..n {
                 for b in 0..n {
                     if same(&sk.events[a], &sk.events[b], scope) {
-                        for name in names {
-                            x.add_edge(name, a, b);
-                        }
+                        pairs.push((a, b));
                     }
                 }
+            }
+            for name in names {
+                x.add_edges(name, pairs.iter().copied());
             }
         }
         // sr: each event's scope includes the other's thread; incl (paper 004 §3): sr
@@ -390,8 +395,8 @@ impl SkeletonExec {
         SkeletonExec {
             base: x,
             bars,
-            rels: RefCell::new(HashMap::new()),
-            sets: RefCell::new(HashMap::new()),
+            rels: RefCell::new(FastMap::default()),
+            sets: RefCell::new(FastMap::default()),
             located_writes,
         }
     }
