@@ -145,7 +145,8 @@ impl ExecutionBase {
         match self.edges.get_mut(rel) {
             Some(v) => v.extend(pairs),
             None => {
-                self.edges.insert(rel.to_string(), pairs.into_iter().collect());
+                self.edges
+                    .insert(rel.to_string(), pairs.into_iter().collect());
             }
         }
     }

@@ -16,7 +16,9 @@ use std::collections::HashMap;
 /// Caches looked up for every name of every evaluation: a fast non-cryptographic hash.
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
 
-use weft_cat::{BitSet, Event as CatEvent, EventKind as CatKind, Execution, ExecutionBase, Relation};
+use weft_cat::{
+    BitSet, Event as CatEvent, EventKind as CatKind, Execution, ExecutionBase, Relation,
+};
 use weft_ir::{BarrierKind, CacheOp, FenceKind, MemAttrs, MemSpace, Order, Program, Proxy, Scope};
 
 use crate::candidates::{Candidate, Event, Skeleton};

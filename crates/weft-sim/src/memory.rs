@@ -6,9 +6,9 @@ use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// How often (in checks) the resident memory is read; reading it costs a few
-/// microseconds, the time check a few nanoseconds.
+/// microseconds, a time check a few tens of nanoseconds.
 const MEMORY_EVERY: u32 = 256;
-/// ... but at least this often in time, whatever the rate of checks.
+/// ... and also whenever this long has passed since the last reading.
 const MEMORY_PERIOD: Duration = Duration::from_millis(20);
 
 /// A deadline and a memory ceiling; [`Budget::exceeded`] says when either is passed and
@@ -51,18 +51,19 @@ impl Budget {
         if let Some(limit) = self.max_memory {
             let k = self.calls.get().wrapping_add(1);
             self.calls.set(k);
-            if k % MEMORY_EVERY == 0 {
-                let now = now.unwrap_or_else(Instant::now);
-                let due = self
+            // Every MEMORY_EVERY checks, or when MEMORY_PERIOD has passed since the last
+            // reading (checks may be rare when each candidate is expensive).
+            let now = now.unwrap_or_else(Instant::now);
+            let due = k.is_multiple_of(MEMORY_EVERY)
+                || self
                     .last_read
                     .get()
-                    .is_none_or(|t| now.duration_since(t) >= MEMORY_PERIOD || k % (MEMORY_EVERY * 64) == 0);
-                if due {
-                    self.last_read.set(Some(now));
-                    if resident_bytes().is_some_and(|rss| rss > limit) {
-                        self.over_memory.set(true);
-                        return true;
-                    }
+                    .is_none_or(|t| now.duration_since(t) >= MEMORY_PERIOD);
+            if due {
+                self.last_read.set(Some(now));
+                if resident_bytes().is_some_and(|rss| rss > limit) {
+                    self.over_memory.set(true);
+                    return true;
                 }
             }
         }
@@ -105,10 +106,14 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         "m" | "mb" | "mib" => 1024.0 * 1024.0,
         "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
         "t" | "tb" | "tib" => 1024.0f64.powi(4),
-        _ => return Err(format!("`{s}`: unknown size unit `{unit}` (use K, M, G or T)")),
+        _ => {
+            return Err(format!(
+                "`{s}`: unknown size unit `{unit}` (use K, M, G or T)"
+            ))
+        }
     };
     let bytes = v * mult;
-    if !bytes.is_finite() || bytes < 1.0 || bytes > 1e18 {
+    if !bytes.is_finite() || !(1.0..=1e18).contains(&bytes) {
         return Err(format!("`{s}` is not a usable size"));
     }
     Ok(bytes as u64)

@@ -80,7 +80,9 @@ fn vulkan_suite_has_twenty_tests_covering_each_category() {
                 .contains(needle)
         })
     };
-    for needle in [".sg.", ".qf.", ".wg.", "filter", "st.sc0", ".av.", ".vis.", "semav"] {
+    for needle in [
+        ".sg.", ".qf.", ".wg.", "filter", "st.sc0", ".av.", ".vis.", "semav",
+    ] {
         assert!(src(needle), "no Vulkan race test uses `{needle}`");
     }
 }

@@ -78,7 +78,14 @@ fn co_family_has_herd7s_states_counts_and_verdicts() {
 #[test]
 fn memory_limit_stops_with_the_partial_result() {
     // Any process has more than 1 MiB resident: the limit trips at the first check.
-    let o = weft(&["sim", "-m", "rc11", "--max-memory", "1M", "tests/sim/co/CO-5.litmus"]);
+    let o = weft(&[
+        "sim",
+        "-m",
+        "rc11",
+        "--max-memory",
+        "1M",
+        "tests/sim/co/CO-5.litmus",
+    ]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
@@ -108,7 +115,14 @@ fn memory_limit_stops_with_the_partial_result() {
 #[test]
 fn bad_memory_sizes_are_bad_input() {
     for bad in ["lots", "4X", "0", "-1G"] {
-        let o = weft(&["sim", "-m", "rc11", "--max-memory", bad, "tests/sim/co/CO-2.litmus"]);
+        let o = weft(&[
+            "sim",
+            "-m",
+            "rc11",
+            "--max-memory",
+            bad,
+            "tests/sim/co/CO-2.litmus",
+        ]);
         assert_eq!(o.status.code(), Some(2), "--max-memory {bad}");
     }
 }
