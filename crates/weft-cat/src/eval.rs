@@ -13,6 +13,10 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap};
+
+/// The interpreter's per-evaluation caches are hit for every identifier: a fast,
+/// non-cryptographic hash (keys are symbols and names from the model itself).
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
 use std::fmt;
 use std::rc::Rc;
 
@@ -252,8 +256,8 @@ pub fn evaluate(
         exec,
         n: exec.num_events(),
         opts,
-        cache: RefCell::new(HashMap::new()),
-        named: RefCell::new(HashMap::new()),
+        cache: RefCell::new(FastMap::default()),
+        named: RefCell::new(FastMap::default()),
         depth: Cell::new(0),
     };
     let mut runs = Vec::new();
@@ -462,8 +466,8 @@ struct Interp<'a, 'x> {
     exec: &'x dyn Execution,
     n: usize,
     opts: &'x EvalOptions,
-    cache: RefCell<HashMap<Sym, Value<'a>>>,
-    named: RefCell<HashMap<String, Option<Value<'a>>>>,
+    cache: RefCell<FastMap<Sym, Value<'a>>>,
+    named: RefCell<FastMap<String, Option<Value<'a>>>>,
     depth: Cell<usize>,
 }
 

@@ -132,10 +132,23 @@ impl ExecutionBase {
 
     /// Adds the pair `(from, to)` to the relation called `rel` (creating it).
     pub fn add_edge(&mut self, rel: &str, from: usize, to: usize) {
-        self.edges
-            .entry(rel.to_string())
-            .or_default()
-            .push((from, to));
+        match self.edges.get_mut(rel) {
+            Some(v) => v.push((from, to)),
+            None => {
+                self.edges.insert(rel.to_string(), vec![(from, to)]);
+            }
+        }
+    }
+
+    /// Adds every pair of `pairs` to the relation called `rel` (creating it).
+    pub fn add_edges(&mut self, rel: &str, pairs: impl IntoIterator<Item = (usize, usize)>) {
+        match self.edges.get_mut(rel) {
+            Some(v) => v.extend(pairs),
+            None => {
+                self.edges
+                    .insert(rel.to_string(), pairs.into_iter().collect());
+            }
+        }
     }
 
     /// Declares the relation `rel` (empty until edges are added).

@@ -354,70 +354,31 @@ pub fn for_each_skeleton(p: &Program, tt: &ThreadTraces, visit: &mut dyn FnMut(&
 }
 
 /// Calls `visit` on every rf and co choice of one skeleton, counting them in `visited`;
-/// false when `visit` stopped the enumeration.
+/// false when `visit` stopped the enumeration. Candidates are built one at a time and
+/// never stored (see [`search_candidates_of`]).
 pub fn for_each_candidate_of(
     sk: &Skeleton,
     visited: &mut u64,
     visit: &mut dyn FnMut(&Candidate) -> bool,
 ) -> bool {
-    if sk.rf_choices.iter().any(|(_, ws)| ws.is_empty()) {
-        return true; // some read has no write with its value: no candidate
-    }
-    // Coherence: a permutation of the non-initial writes of each cell.
-    let perms: Vec<Vec<Vec<usize>>> = sk.cells.iter().map(|(_, _, ws)| permutations(ws)).collect();
-    let mut rf_pick = vec![0usize; sk.rf_choices.len()];
-    loop {
-        let rf: Vec<(usize, usize)> = sk
-            .rf_choices
-            .iter()
-            .zip(&rf_pick)
-            .map(|((r, ws), k)| (ws[*k], *r))
-            .collect();
-        let mut co_pick = vec![0usize; perms.len()];
-        loop {
-            let mut co = Vec::new();
-            let mut finals = Vec::new();
-            for ((_, init, _), (perm_set, k)) in sk.cells.iter().zip(perms.iter().zip(&co_pick)) {
-                let order = &perm_set[*k];
-                let chain: Vec<usize> = std::iter::once(*init)
-                    .chain(order.iter().copied())
-                    .collect();
-                for i in 0..chain.len() {
-                    for j in i + 1..chain.len() {
-                        co.push((chain[i], chain[j]));
-                    }
-                }
-                finals.push(*chain.last().expect("non-empty"));
-            }
-            *visited += 1;
-            let c = Candidate {
-                skeleton: sk,
-                rf: rf.clone(),
-                co,
-                final_writes: finals,
-            };
-            if !visit(&c) {
-                return false;
-            }
-            if !advance(&mut co_pick, |i| perms[i].len()) {
-                break;
-            }
-        }
-        if !advance(&mut rf_pick, |i| sk.rf_choices[i].1.len()) {
-            return true;
-        }
-    }
+    let mut refuted = 0;
+    Search::new(sk, None, visit, visited, &mut refuted).run()
 }
 
-/// Candidates of one skeleton with more rf combinations than this are searched depth
-/// first with pruning (fewer are cheaper to enumerate flat).
+/// Candidates of one skeleton with more rf × co combinations than this are searched with
+/// pruning (fewer are cheaper to enumerate without asking the model about partial ones).
 pub const PRUNE_ABOVE: u64 = 16;
 
-/// Like [`for_each_candidate_of`], but builds each candidate step by step (coherence
-/// orders first, then one read's rf at a time, reads with fewer choices first) and asks
-/// `refute` about every partial candidate: when it answers true (no completion can be
-/// consistent, e.g. a monotone axiom already fails), the whole subtree is skipped.
-/// `refuted` counts the skipped subtrees.
+/// Every rf and co choice of one skeleton, built step by step in one depth-first search
+/// that interleaves coherence with reads-from (paper 000 §5.1.2's candidates; the
+/// incremental construction is the "prune early" of the simulator issue). Each thread's
+/// events are taken in program order: a write is inserted into the coherence order of
+/// its cell at every position (insertion keeps the order of the writes placed before,
+/// so a partial candidate's `co` only grows), a read gets each write it may read from.
+/// After every step with a real choice, `refute` judges the partial candidate: when it
+/// answers true (no completion can be consistent, e.g. a monotone axiom already fails)
+/// the whole subtree is skipped and counted in `refuted`. Nothing is materialised: the
+/// memory used is the current path, whatever the number of candidates.
 pub fn search_candidates_of(
     sk: &Skeleton,
     visited: &mut u64,
@@ -428,106 +389,173 @@ pub fn search_candidates_of(
     if sk.rf_choices.iter().any(|(_, ws)| ws.is_empty()) {
         return true;
     }
-    let combos = sk
+    if combinations(sk) <= PRUNE_ABOVE {
+        return for_each_candidate_of(sk, visited, visit);
+    }
+    Search::new(sk, Some(refute), visit, visited, refuted).run()
+}
+
+/// The number of rf × co combinations of a skeleton (saturating).
+pub fn combinations(sk: &Skeleton) -> u64 {
+    let rf = sk
         .rf_choices
         .iter()
         .fold(1u64, |acc, (_, ws)| acc.saturating_mul(ws.len() as u64));
-    if combos <= PRUNE_ABOVE {
-        return for_each_candidate_of(sk, visited, visit);
-    }
-    let perms: Vec<Vec<Vec<usize>>> = sk.cells.iter().map(|(_, _, ws)| permutations(ws)).collect();
-    let mut order: Vec<usize> = (0..sk.rf_choices.len()).collect();
-    order.sort_by_key(|&i| (sk.rf_choices[i].1.len(), sk.rf_choices[i].0));
-    let mut co_pick = vec![0usize; perms.len()];
-    loop {
-        let mut co = Vec::new();
-        let mut finals = Vec::new();
-        for ((_, init, _), (perm_set, k)) in sk.cells.iter().zip(perms.iter().zip(&co_pick)) {
-            let chain: Vec<usize> = std::iter::once(*init)
-                .chain(perm_set[*k].iter().copied())
-                .collect();
-            for i in 0..chain.len() {
-                for j in i + 1..chain.len() {
-                    co.push((chain[i], chain[j]));
+    sk.cells.iter().fold(rf, |acc, (_, _, ws)| {
+        (1..=ws.len() as u64).fold(acc, |a, k| a.saturating_mul(k))
+    })
+}
+
+/// One step of [`Search`]: place a write in its cell's coherence order, or choose the
+/// write a read reads from (an index into `rf_choices`).
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Insert { cell: usize, write: usize },
+    Read(usize),
+}
+
+/// The depth-first candidate construction of [`search_candidates_of`].
+struct Search<'s, 't, 'f> {
+    sk: &'s Skeleton<'t>,
+    steps: Vec<Step>,
+    /// Per cell, the non-initial writes placed so far, in coherence order.
+    orders: Vec<Vec<usize>>,
+    c: Candidate<'s, 't>,
+    refute: Option<&'f mut dyn FnMut(&Candidate) -> bool>,
+    visit: &'f mut dyn FnMut(&Candidate) -> bool,
+    visited: &'f mut u64,
+    refuted: &'f mut u64,
+}
+
+impl<'s, 't, 'f> Search<'s, 't, 'f> {
+    fn new(
+        sk: &'s Skeleton<'t>,
+        refute: Option<&'f mut dyn FnMut(&Candidate) -> bool>,
+        visit: &'f mut dyn FnMut(&Candidate) -> bool,
+        visited: &'f mut u64,
+        refuted: &'f mut u64,
+    ) -> Self {
+        let cell_of: std::collections::HashMap<usize, usize> = sk
+            .cells
+            .iter()
+            .enumerate()
+            .flat_map(|(ci, (_, _, ws))| ws.iter().map(move |w| (*w, ci)))
+            .collect();
+        let read_of: std::collections::HashMap<usize, usize> = sk
+            .rf_choices
+            .iter()
+            .enumerate()
+            .map(|(k, (r, _))| (*r, k))
+            .collect();
+        // Forced steps (one choice) first, then every thread's events in program order.
+        let mut forced = Vec::new();
+        let mut steps = Vec::new();
+        let mut placed = vec![0usize; sk.cells.len()];
+        for (id, _) in sk.events.iter().enumerate() {
+            if let Some(&cell) = cell_of.get(&id) {
+                placed[cell] += 1;
+                let st = Step::Insert { cell, write: id };
+                if placed[cell] == 1 {
+                    forced.push(st);
+                } else {
+                    steps.push(st);
                 }
             }
-            finals.push(*chain.last().expect("non-empty"));
+            if let Some(&k) = read_of.get(&id) {
+                if sk.rf_choices[k].1.len() == 1 {
+                    forced.push(Step::Read(k));
+                } else {
+                    steps.push(Step::Read(k));
+                }
+            }
         }
-        let mut c = Candidate {
-            skeleton: sk,
-            rf: Vec::new(),
-            co,
-            final_writes: finals,
-        };
-        if refute(&c) {
-            *refuted += 1;
-        } else if !dfs(sk, &order, 0, &mut c, visited, refuted, refute, visit) {
-            return false;
-        }
-        if !advance(&mut co_pick, |i| perms[i].len()) {
-            return true;
+        forced.extend(steps);
+        Search {
+            sk,
+            steps: forced,
+            orders: vec![Vec::new(); sk.cells.len()],
+            c: Candidate {
+                skeleton: sk,
+                rf: Vec::new(),
+                co: Vec::new(),
+                final_writes: Vec::new(),
+            },
+            refute,
+            visit,
+            visited,
+            refuted,
         }
     }
-}
 
-#[allow(clippy::too_many_arguments)]
-fn dfs<'s, 't>(
-    sk: &'s Skeleton<'t>,
-    order: &[usize],
-    depth: usize,
-    c: &mut Candidate<'s, 't>,
-    visited: &mut u64,
-    refuted: &mut u64,
-    refute: &mut dyn FnMut(&Candidate) -> bool,
-    visit: &mut dyn FnMut(&Candidate) -> bool,
-) -> bool {
-    if depth == order.len() {
-        *visited += 1;
-        return visit(c);
-    }
-    let (r, ws) = &sk.rf_choices[order[depth]];
-    for &w in ws {
-        c.rf.push((w, *r));
-        let go_on = if depth + 1 < order.len() && ws.len() > 1 && refute(c) {
-            *refuted += 1;
-            true
-        } else {
-            dfs(sk, order, depth + 1, c, visited, refuted, refute, visit)
-        };
-        c.rf.pop();
-        if !go_on {
-            return false;
+    fn run(&mut self) -> bool {
+        if self.sk.rf_choices.iter().any(|(_, ws)| ws.is_empty()) {
+            return true; // some read has no write with its value: no candidate
         }
+        self.go(0)
     }
-    true
-}
 
-/// Odometer step; false when it wrapped around.
-fn advance(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
-    for (i, k) in pick.iter_mut().enumerate() {
-        *k += 1;
-        if *k < len(i) {
-            return true;
+    /// Rebuilds the candidate's `co` pairs and final writes from the orders placed so far.
+    fn sync_co(&mut self) {
+        let c = &mut self.c;
+        c.co.clear();
+        c.final_writes.clear();
+        for ((_, init, _), ord) in self.sk.cells.iter().zip(&self.orders) {
+            for (i, &a) in ord.iter().enumerate() {
+                c.co.push((*init, a));
+                for &b in &ord[i + 1..] {
+                    c.co.push((a, b));
+                }
+            }
+            c.final_writes.push(*ord.last().unwrap_or(init));
         }
-        *k = 0;
     }
-    false
-}
 
-fn permutations(xs: &[usize]) -> Vec<Vec<usize>> {
-    if xs.len() <= 1 {
-        return vec![xs.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..xs.len() {
-        let mut rest = xs.to_vec();
-        let x = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, x);
-            out.push(p);
+    fn go(&mut self, depth: usize) -> bool {
+        if depth == self.steps.len() {
+            self.sync_co();
+            *self.visited += 1;
+            return (self.visit)(&self.c);
+        }
+        match self.steps[depth] {
+            Step::Insert { cell, write } => {
+                let len = self.orders[cell].len();
+                for pos in 0..=len {
+                    self.orders[cell].insert(pos, write);
+                    let go_on = self.next(depth, len + 1);
+                    self.orders[cell].remove(pos);
+                    if !go_on {
+                        return false;
+                    }
+                }
+                true
+            }
+            Step::Read(k) => {
+                let (r, ws) = &self.sk.rf_choices[k];
+                for &w in ws {
+                    self.c.rf.push((w, *r));
+                    let go_on = self.next(depth, ws.len());
+                    self.c.rf.pop();
+                    if !go_on {
+                        return false;
+                    }
+                }
+                true
+            }
         }
     }
-    out
+
+    /// After the step at `depth` (one of `branching` alternatives): prune or go deeper.
+    fn next(&mut self, depth: usize, branching: usize) -> bool {
+        if depth + 1 < self.steps.len() && branching > 1 && self.refute.is_some() {
+            self.sync_co();
+            let refute = self.refute.as_mut().expect("checked");
+            if refute(&self.c) {
+                *self.refuted += 1;
+                return true;
+            }
+        }
+        self.go(depth + 1)
+    }
 }
 
 #[cfg(test)]

@@ -10,9 +10,15 @@
 //! the empty set instead of being unknown. `docs/cat.md` ("Execution vocabulary") lists
 //! the names and their meaning.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
-use weft_cat::{Event as CatEvent, EventKind as CatKind, ExecutionBase};
+/// Caches looked up for every name of every evaluation: a fast non-cryptographic hash.
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
+
+use weft_cat::{
+    BitSet, Event as CatEvent, EventKind as CatKind, Execution, ExecutionBase, Relation,
+};
 use weft_ir::{BarrierKind, CacheOp, FenceKind, MemAttrs, MemSpace, Order, Program, Proxy, Scope};
 
 use crate::candidates::{Candidate, Event, Skeleton};
@@ -135,10 +141,64 @@ pub const RELATIONS: &[&str] = &[
     "membar.sys",
 ];
 
-/// The skeleton part of an execution, shared by all of its candidates.
+/// The skeleton part of an execution, shared by all of its candidates. The base sets and
+/// relations are built into bit matrices once, on first use, and shared by every
+/// candidate's evaluation ([`SkeletonExec::candidate`]).
 pub struct SkeletonExec {
     base: ExecutionBase,
     bars: crate::barriers::Matching,
+    rels: RefCell<FastMap<String, Option<Relation>>>,
+    sets: RefCell<FastMap<String, Option<BitSet>>>,
+    /// Writes to a location (what `FW` is taken from).
+    located_writes: BitSet,
+}
+
+/// One candidate of a skeleton as a `weft_cat` execution: the skeleton's cached base
+/// sets and relations plus the candidate's `rf`, `co` and barrier synchronisation.
+pub struct CandidateExec<'x> {
+    sx: &'x SkeletonExec,
+    rf: Relation,
+    co: Relation,
+    syncbar: Relation,
+}
+
+impl Execution for CandidateExec<'_> {
+    fn num_events(&self) -> usize {
+        self.sx.base.num_events()
+    }
+
+    fn base_set(&self, name: &str) -> Option<BitSet> {
+        if name == "FW" {
+            return Some(self.sx.located_writes.difference(&self.co.domain()));
+        }
+        if let Some(s) = self.sx.sets.borrow().get(name) {
+            return s.clone();
+        }
+        let s = self.sx.base.base_set(name);
+        self.sx
+            .sets
+            .borrow_mut()
+            .insert(name.to_string(), s.clone());
+        s
+    }
+
+    fn base_relation(&self, name: &str) -> Option<Relation> {
+        match name {
+            "rf" => return Some(self.rf.clone()),
+            "co" => return Some(self.co.clone()),
+            "syncbar" => return Some(self.syncbar.clone()),
+            _ => {}
+        }
+        if let Some(r) = self.sx.rels.borrow().get(name) {
+            return r.clone();
+        }
+        let r = self.sx.base.base_relation(name);
+        self.sx
+            .rels
+            .borrow_mut()
+            .insert(name.to_string(), r.clone());
+        r
+    }
 }
 
 impl SkeletonExec {
@@ -218,14 +278,16 @@ impl SkeletonExec {
             (Scope::System, &["sys", "ssys"]),
         ];
         for (scope, names) in levels {
+            let mut pairs = Vec::new();
             for a in 0..n {
                 for b in 0..n {
                     if same(&sk.events[a], &sk.events[b], scope) {
-                        for name in names {
-                            x.add_edge(name, a, b);
-                        }
+                        pairs.push((a, b));
                     }
                 }
+            }
+            for name in names {
+                x.add_edges(name, pairs.iter().copied());
             }
         }
         // sr: each event's scope includes the other's thread; incl (paper 004 §3): sr
@@ -324,7 +386,43 @@ impl SkeletonExec {
                 }
             }
         }
-        SkeletonExec { base: x, bars }
+        let located_writes = BitSet::from_events(
+            n,
+            sk.events
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.is_write() && e.cell.is_some())
+                .map(|(i, _)| i),
+        );
+        SkeletonExec {
+            base: x,
+            bars,
+            rels: RefCell::new(FastMap::default()),
+            sets: RefCell::new(FastMap::default()),
+            located_writes,
+        }
+    }
+
+    /// The execution of one candidate with barrier synchronisation `choice`, sharing the
+    /// skeleton's cached sets and relations (what the simulator evaluates).
+    pub fn candidate(&self, c: &Candidate, choice: usize) -> CandidateExec<'_> {
+        let n = self.base.num_events();
+        let syncbar = Relation::from_pairs(
+            n,
+            self.bars
+                .choices
+                .get(choice)
+                .map(|e| e.as_slice())
+                .unwrap_or(&[])
+                .iter()
+                .copied(),
+        );
+        CandidateExec {
+            sx: self,
+            rf: Relation::from_pairs(n, c.rf.iter().copied()),
+            co: Relation::from_pairs(n, c.co.iter().copied()),
+            syncbar,
+        }
     }
 
     /// How many barrier synchronisations the skeleton has (0: its threads hang).
@@ -583,7 +681,6 @@ mod tests {
     use super::*;
     use crate::candidates::for_each_candidate;
     use crate::traces::{thread_traces, Limits};
-    use weft_cat::Execution;
 
     #[test]
     fn gpu_ptx_mp_has_scopes_fences_and_tags() {

@@ -5,11 +5,13 @@
 //! Stages: [`traces`] (each thread's possible runs in isolation), [`candidates`] (trace
 //! combinations with rf and co choices), [`barriers`] (barrier instances, quorums, deadlock), [`exec`] (a candidate as a `weft_cat` execution
 //! with the full tag and relation vocabulary), [`sim`] (evaluate a model on every candidate
-//! and summarise as herd does), [`models`] (the bundled `.cat` models).
+//! and summarise as herd does), [`models`] (the bundled `.cat` models), [`memory`] (the
+//! time and memory budget of one simulation).
 
 pub mod barriers;
 pub mod candidates;
 pub mod exec;
+pub mod memory;
 pub mod models;
 pub mod sim;
 pub mod traces;

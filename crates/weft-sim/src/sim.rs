@@ -41,6 +41,10 @@ pub struct SimOptions {
     /// Wall-clock budget per test: past it the enumeration stops and the result is
     /// marked [`SimResult::timed_out`] (its states are then incomplete).
     pub timeout: Option<std::time::Duration>,
+    /// Most resident memory of the process, in bytes: past it the enumeration stops and
+    /// the result is marked [`SimResult::memory_limited`] (its states are then
+    /// incomplete). Checked on the process's RSS (see [`crate::memory`]).
+    pub max_memory: Option<u64>,
 }
 
 /// What decides a simulation early (see [`SimOptions::stop_at_verdict`]).
@@ -62,6 +66,7 @@ impl Default for SimOptions {
             stop_at_verdict: None,
             prune: true,
             timeout: None,
+            max_memory: None,
         }
     }
 }
@@ -118,6 +123,8 @@ pub struct SimResult {
     pub stopped_at_verdict: bool,
     /// Whether enumeration stopped at [`SimOptions::timeout`] (the states are partial).
     pub timed_out: bool,
+    /// Whether enumeration stopped at [`SimOptions::max_memory`] (the states are partial).
+    pub memory_limited: bool,
     /// DOT graphs of witness executions (see [`SimOptions::keep_witnesses`]).
     pub witnesses: Vec<String>,
     pub seconds: f64,
@@ -394,8 +401,8 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         ..SimResult::default()
     };
     let mut error = None;
-    let deadline = opts.timeout.map(|d| start + d);
-    let late = || deadline.is_some_and(|d| Instant::now() > d);
+    let budget = crate::memory::Budget::new(opts.timeout.map(|d| start + d), opts.max_memory);
+    let late = || budget.exceeded();
     let mut timed_out = false;
     for_each_skeleton(p, &tt, &mut |sk| {
         if timed_out || late() {
@@ -426,7 +433,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             }
             opts.prune
                 && (0..sx.choices()).all(|choice| {
-                    let x = sx.with_choice(c, choice);
+                    let x = sx.candidate(c, choice);
                     match model.evaluate(&x, &opts.eval) {
                         Ok(ev) => ev.refutes_partial(),
                         Err(e) => {
@@ -455,7 +462,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             // Consistent when some barrier synchronisation makes it so.
             let mut found = None;
             for choice in 0..sx.choices() {
-                let x = sx.with_choice(c, choice);
+                let x = sx.candidate(c, choice);
                 match model.evaluate(&x, &opts.eval) {
                     Ok(ev) if ev.allowed() => {
                         found = Some(ev);
@@ -530,7 +537,8 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         }
         go_on && error.is_none() && !timed_out
     });
-    r.timed_out = timed_out;
+    r.memory_limited = budget.memory_exceeded();
+    r.timed_out = timed_out && !r.memory_limited;
     if let Some(e) = error {
         return Err(SimError::Model(e));
     }

@@ -4,6 +4,9 @@
 //! Dat3M-style `path,1|0` files instead (rows matched to tests by path suffix; tests
 //! without a row are skipped), printing each disagreement and `N passed, M failed`.
 //!
+//! `--timeout S` and `--max-memory SIZE` (default 4G of resident memory) bound each test;
+//! a test stopped by either prints `Timeout` / `MemoryLimit` and its partial states.
+//!
 //! Exit codes: 0 success; 1 a disagreement in conformance mode; 2 bad input (unreadable
 //! or unparsable test, unknown model, a test the simulator cannot run).
 
@@ -54,6 +57,10 @@ pub struct Args {
     /// conformance mode an undecided verdict then counts as a failure).
     #[arg(long, value_parser = parse_seconds)]
     timeout: Option<std::time::Duration>,
+    /// Most resident memory of the process (e.g. 4G, 512M): past it a test's enumeration
+    /// stops (reported as `MemoryLimit`, with the states found so far).
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = weft_sim::memory::parse_size)]
+    max_memory: u64,
 }
 
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
@@ -150,6 +157,7 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
         "truncated": r.truncated,
         "stopped_at_verdict": r.stopped_at_verdict,
         "timed_out": r.timed_out,
+        "memory_limit": r.memory_limited,
         "seconds": r.seconds,
     })
 }
@@ -191,6 +199,12 @@ fn extra_lines(r: &SimResult, unroll: u32) -> String {
     if r.timed_out {
         s += &format!(
             "Timeout {} stopped after {:.1} s: the states are incomplete\n",
+            r.name, r.seconds
+        );
+    }
+    if r.memory_limited {
+        s += &format!(
+            "MemoryLimit {} stopped after {:.1} s at the memory limit: the states are incomplete\n",
             r.name, r.seconds
         );
     }
@@ -282,6 +296,7 @@ pub fn run(args: Args) -> i32 {
         },
         max_candidates: args.max_candidates,
         timeout: args.timeout,
+        max_memory: Some(args.max_memory),
         keep_witnesses: if args.graph.is_some() { 8 } else { 0 },
         // Conformance mode needs verdicts, not state lists: stop once they are known.
         stop_at_verdict: if args.expect.is_some() {
@@ -323,12 +338,17 @@ pub fn run(args: Args) -> i32 {
             match r {
                 Ok((_, res)) => {
                     let got = if races { !res.racy() } else { res.validated };
-                    if res.timed_out && !res.stopped_at_verdict {
+                    if (res.timed_out || res.memory_limited) && !res.stopped_at_verdict {
                         failed += 1;
                         crate::out::line(&format!(
-                            "{}: expected {}, timed out after {:.1} s without a verdict",
+                            "{}: expected {}, {} after {:.1} s without a verdict",
                             path.display(),
                             verdict(expected),
+                            if res.timed_out {
+                                "timed out"
+                            } else {
+                                "stopped at the memory limit"
+                            },
                             res.seconds
                         ));
                     } else if got == expected {

@@ -1,0 +1,151 @@
+//! Big tests (issue 11, item 4): the coherence family CO-n against herd7's own output
+//! (stored beside the tests in `tests/sim/co`), the memory ceiling (`--max-memory`, a
+//! `MemoryLimit` line and JSON field with the partial result), and streaming of coherence
+//! orders (a location with 12 writes starts at once, in bounded memory).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run weft")
+}
+
+/// herd's result block: the states (with `[x]` written `x`, as either tool may print
+/// memory of C tests), the Ok/No verdict and the Positive/Negative counts.
+fn herd_block(text: &str) -> (BTreeSet<String>, String, String) {
+    let mut states = BTreeSet::new();
+    let mut verdict = String::new();
+    let mut counts = String::new();
+    let mut in_states = false;
+    for l in text.lines() {
+        if l.starts_with("States ") {
+            in_states = true;
+            continue;
+        }
+        if in_states && l.contains('=') && l.trim_end().ends_with(';') {
+            let norm: Vec<String> = l
+                .split(';')
+                .map(|c| c.trim().replace(['[', ']'], ""))
+                .filter(|c| !c.is_empty())
+                .collect();
+            states.insert(norm.join("; "));
+            continue;
+        }
+        in_states = false;
+        if l == "Ok" || l == "No" {
+            verdict = l.to_string();
+        }
+        if l.starts_with("Positive:") {
+            counts = l.to_string();
+        }
+    }
+    (states, verdict, counts)
+}
+
+#[test]
+fn co_family_has_herd7s_states_counts_and_verdicts() {
+    let dir = repo().join("tests/sim/co");
+    let mut compared = 0;
+    for n in 2..=6 {
+        let herd = dir.join(format!("CO-{n}.herd7.txt"));
+        let Ok(expected) = std::fs::read_to_string(&herd) else {
+            continue;
+        };
+        let test = format!("tests/sim/co/CO-{n}.litmus");
+        let o = weft(&["sim", "-m", "rc11", &test]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let got = herd_block(&String::from_utf8_lossy(&o.stdout));
+        let want = herd_block(&expected);
+        assert!(!want.0.is_empty(), "no states in {}", herd.display());
+        assert_eq!(got, want, "CO-{n}");
+        compared += 1;
+    }
+    assert!(compared >= 3, "only {compared} herd7 outputs found");
+}
+
+#[test]
+fn memory_limit_stops_with_the_partial_result() {
+    // Any process has more than 1 MiB resident: the limit trips at the first check.
+    let o = weft(&[
+        "sim",
+        "-m",
+        "rc11",
+        "--max-memory",
+        "1M",
+        "tests/sim/co/CO-5.litmus",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("MemoryLimit CO-5 ") && l.contains("incomplete")),
+        "{text}"
+    );
+    assert!(text.contains("Test CO-5 Allowed") && !text.contains("Timeout"));
+    let o = weft(&[
+        "sim",
+        "-m",
+        "rc11",
+        "--json",
+        "--max-memory",
+        "1M",
+        "tests/sim/co/CO-5.litmus",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["memory_limit"], true);
+    assert_eq!(v[0]["timed_out"], false);
+    // The default ceiling does not trip on a small test.
+    let o = weft(&["sim", "-m", "rc11", "--json", "tests/sim/co/CO-3.litmus"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["memory_limit"], false);
+}
+
+#[test]
+fn bad_memory_sizes_are_bad_input() {
+    for bad in ["lots", "4X", "0", "-1G"] {
+        let o = weft(&[
+            "sim",
+            "-m",
+            "rc11",
+            "--max-memory",
+            bad,
+            "tests/sim/co/CO-2.litmus",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "--max-memory {bad}");
+    }
+}
+
+#[test]
+fn twelve_writes_stream_in_bounded_memory() {
+    // 12! coherence orders: building them first needed tens of GB. Streaming starts at
+    // once; the run ends at the timeout, well under a 300 MB ceiling.
+    let o = weft(&[
+        "sim",
+        "-m",
+        "sc",
+        "--json",
+        "--timeout",
+        "2",
+        "--max-memory",
+        "300M",
+        "tests/sim/co/W12.litmus",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["memory_limit"], false, "{}", v[0]);
+    assert_eq!(v[0]["timed_out"], true);
+    assert!(v[0]["candidates"].as_u64().unwrap() > 0);
+    assert!(!v[0]["states"].as_array().unwrap().is_empty());
+}
