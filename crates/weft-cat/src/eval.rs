@@ -232,6 +232,24 @@ impl Evaluation {
     pub fn undefined(&self) -> bool {
         self.runs.iter().any(|r| r.allowed() && r.undefined())
     }
+
+    /// Labels of the `undefined_unless` checks failing in some allowed run, sorted and
+    /// deduplicated (herd's `undefined_unless empty dr as data-race`).
+    pub fn undefined_by(&self) -> Vec<String> {
+        let set: BTreeSet<String> = self
+            .runs
+            .iter()
+            .filter(|r| r.allowed())
+            .flat_map(|r| {
+                r.checks
+                    .iter()
+                    .filter(|c| c.makes_undefined())
+                    .map(CheckResult::label)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        set.into_iter().collect()
+    }
 }
 
 impl Model {

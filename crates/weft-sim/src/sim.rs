@@ -105,6 +105,8 @@ pub struct SimResult {
     pub consistent: u64,
     /// Allowed executions some `undefined_unless` check marks undefined.
     pub undefined: u64,
+    /// Allowed executions per failing `undefined_unless` check (by its label).
+    pub undefined_by: BTreeMap<String, u64>,
     /// Allowed executions in which an `assert` failed.
     pub assert_failed: u64,
     /// Thread traces cut by the unroll bound, and faulting traces (per thread, summed).
@@ -151,10 +153,12 @@ impl SimResult {
         }
     }
 
-    /// Whether a flag whose name mentions "race" was raised.
+    /// Whether a flag whose name mentions "race" was raised, or an `undefined_unless` so
+    /// named failed (herd's rc11.cat makes racy programs undefined rather than flagging them).
     pub fn racy(&self) -> bool {
         self.flags
             .keys()
+            .chain(self.undefined_by.keys())
             .any(|f| f.to_ascii_lowercase().contains("race"))
     }
 
@@ -484,6 +488,9 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             }
             if ev.undefined() {
                 r.undefined += 1;
+                for u in ev.undefined_by() {
+                    *r.undefined_by.entry(u).or_default() += 1;
+                }
             }
             for f in ev.flags() {
                 *r.flags.entry(f).or_default() += 1;

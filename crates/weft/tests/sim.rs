@@ -87,7 +87,13 @@ fn scoped_rc11_at_system_scope_agrees_with_rc11_on_c_tests() {
         assert_eq!(a["positive"], b["positive"], "{f}");
         assert_eq!(a["negative"], b["negative"], "{f}");
         assert_eq!(states(&a), states(&b), "{f}");
-        assert_eq!(a["flags"], b["flags"], "{f}");
+        // rc11 makes a racy program undefined (as herd's rc11.cat does); scoped-rc11 at
+        // system scope flags the same executions as `data-race`.
+        assert_eq!(
+            a["undefined_by"].get("data-race"),
+            b["flags"].get("data-race"),
+            "{f}"
+        );
         n += 1;
     }
     assert!(n >= 10);

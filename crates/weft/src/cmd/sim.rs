@@ -148,6 +148,7 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
         "filtered": r.filtered,
         "consistent": r.consistent,
         "undefined": r.undefined,
+        "undefined_by": r.undefined_by,
         "assert_failed": r.assert_failed,
         "cut_traces": r.cut_traces,
         "fault_traces": r.fault_traces,
