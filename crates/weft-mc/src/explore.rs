@@ -240,6 +240,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                             stamp: c.next_stamp,
                             rf: Some(s),
                             value,
+                            revisited: false,
                         });
                         c.next_stamp += 1;
                         c.th[t].state = st2;
@@ -261,6 +262,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         stamp: base.next_stamp,
                         rf: None,
                         value,
+                        revisited: false,
                     });
                     base.next_stamp += 1;
                     let mut children = Vec::new();
@@ -294,6 +296,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         stamp: g.next_stamp,
                         rf: None,
                         value: 0,
+                        revisited: false,
                     });
                     g.next_stamp += 1;
                     if !self.judge.consistent(&g) {
@@ -400,14 +403,23 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         for co in h.co.iter_mut() {
             co.retain(|e| (e.1 as usize) < h.th[e.0 as usize].nodes.len() && *e != w);
         }
+        // A kept read whose source is deleted was itself revisited by that write: the
+        // revisit is not the canonical one (its deleted source is not in w's prefix).
+        for th in &h.th {
+            for n in &th.nodes {
+                if let Some(Src::Ev(s)) = n.rf {
+                    if s.1 as usize >= h.th[s.0 as usize].nodes.len() {
+                        return None;
+                    }
+                }
+            }
+        }
         let wval = h.node(w).value;
-        let stamp = h.next_stamp;
-        h.next_stamp += 1;
         {
             let rn = h.node_mut(r);
             rn.rf = Some(Src::Ev(w));
             rn.value = wval;
-            rn.stamp = stamp;
+            rn.revisited = true;
         }
         for (u, t) in touched.iter().enumerate() {
             if *t {
@@ -511,4 +523,15 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             self.halt(Stopped::FirstError);
         }
     }
+}
+
+/// Runs `f` on a rayon pool of `threads` workers (0: one per core) whose stacks are deep
+/// enough for the exploration's recursion (one frame pair per event of a graph).
+pub fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(512 << 20)
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(pool.install(f))
 }

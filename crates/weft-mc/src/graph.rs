@@ -31,6 +31,9 @@ pub struct Node {
     pub rf: Option<Src>,
     /// The value read or written.
     pub value: i64,
+    /// A read that got its source by a backward revisit (it keeps its place in the order
+    /// of addition, before its source).
+    pub revisited: bool,
 }
 
 impl Node {

@@ -38,6 +38,8 @@ pub struct McOptions {
     pub keep_witnesses: usize,
     /// Use the `.cat` model even when a native check exists.
     pub force_cat: bool,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
 }
 
 impl Default for McOptions {
@@ -49,6 +51,7 @@ impl Default for McOptions {
             max_memory: None,
             keep_witnesses: 0,
             force_cat: false,
+            threads: 0,
         }
     }
 }
@@ -98,6 +101,9 @@ struct LitmusJudge<'a> {
     ncells: usize,
     keep: usize,
     stop_on_first: bool,
+    /// Relaxed loads and stores only, under rc11/scoped-rc11: the fast native check.
+    relaxed: bool,
+    cells: Vec<Cell>,
 }
 
 fn value_text(p: &Program, v: i64) -> String {
@@ -109,7 +115,7 @@ fn value_text(p: &Program, v: i64) -> String {
 }
 
 impl LitmusJudge<'_> {
-    fn term_value(&self, g: &Graph<LitmusState>, t: &Term) -> i64 {
+    fn term_value(&self, g: &Graph<std::sync::Arc<LitmusState>>, t: &Term) -> i64 {
         match t {
             Term::Reg { thread, reg } => g
                 .th
@@ -121,8 +127,7 @@ impl LitmusJudge<'_> {
                     loc: self.p.storage_of(*loc),
                     index: *index,
                 };
-                let all = cells(self.p);
-                match all.binary_search(&cell) {
+                match self.cells.binary_search(&cell) {
                     Ok(c) => match g.co[c].last() {
                         Some(e) => g.node(*e).value,
                         None => self.init[c],
@@ -140,7 +145,7 @@ impl LitmusJudge<'_> {
     fn oracle(
         &self,
         m: &Model,
-        g: &Graph<LitmusState>,
+        g: &Graph<std::sync::Arc<LitmusState>>,
     ) -> Result<Option<Option<weft_cat::eval::Evaluation>>, String> {
         let traces: Vec<Trace> = g
             .th
@@ -217,17 +222,18 @@ impl LitmusJudge<'_> {
     }
 }
 
-impl Judge<LitmusState> for LitmusJudge<'_> {
+impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
     type Acc = Acc;
 
-    fn consistent(&self, g: &Graph<LitmusState>) -> bool {
+    fn consistent(&self, g: &Graph<std::sync::Arc<LitmusState>>) -> bool {
         match self.check {
+            Consistency::Native(_) if self.relaxed => native::check_relaxed(g),
             Consistency::Native(m) => native::check(*m, self.p, g, self.ncells, false).consistent,
             Consistency::Cat(_) => true,
         }
     }
 
-    fn complete(&self, g: &Graph<LitmusState>, acc: &mut Acc) {
+    fn complete(&self, g: &Graph<std::sync::Arc<LitmusState>>, acc: &mut Acc) {
         let mut value = |t: &Term| self.term_value(g, t);
         if let Some(f) = &self.p.filter {
             if !f.eval(&mut value) {
@@ -238,6 +244,11 @@ impl Judge<LitmusState> for LitmusJudge<'_> {
         let mut flags: Vec<String> = Vec::new();
         let mut undefined = false;
         match self.check {
+            Consistency::Native(m) if self.relaxed => {
+                if *m == Native::ScopedRc11 && native::hetero_race_relaxed(self.p, g) {
+                    flags.push("heterogeneous-race".into());
+                }
+            }
             Consistency::Native(m) => {
                 let v = native::check(*m, self.p, g, self.ncells, true);
                 if !v.consistent {
@@ -402,6 +413,9 @@ pub fn check_litmus(
         ncells: all.len(),
         keep: opts.keep_witnesses.max(1),
         stop_on_first: opts.stop_on_first,
+        relaxed: matches!(check, Consistency::Native(Native::Rc11 | Native::ScopedRc11))
+            && native::relaxed_only(p),
+        cells: all.clone(),
     };
     let limits = Limits {
         deadline: opts.timeout.map(|d| start + d),
@@ -409,7 +423,8 @@ pub fn check_litmus(
         ..Limits::default()
     };
     let ex = Explorer::new(&stepper, &judge, all, init, limits);
-    let out = ex.run();
+    let out = crate::explore::in_pool(opts.threads, || ex.run())
+        .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
     let acc = out.acc;
     if let Some(e) = acc.error {
         return Err(McError::Model(e));

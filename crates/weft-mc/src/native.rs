@@ -449,3 +449,97 @@ fn atomicity(v: &View, fr: &Rel, ext: &dyn Fn(usize, usize) -> bool) -> bool {
     let n = v.evs.len();
     (0..n).all(|a| (0..n).all(|b| !(v.rmw.get(a, b) && x.get(a, b))))
 }
+
+/// Whether every memory access of `p` is a relaxed load or store (no fences, RMWs or
+/// barriers): then happens-before is program order, and the checks reduce to per-location
+/// coherence ([`check_relaxed`]).
+pub fn relaxed_only(p: &Program) -> bool {
+    let mut ok = true;
+    for t in &p.threads {
+        weft_ir::code::walk(&t.code, &mut |s| match &s.kind {
+            weft_ir::StmtKind::Load(l) if l.attrs.order == Order::Relaxed => {}
+            weft_ir::StmtKind::Store(st) if st.attrs.order == Order::Relaxed => {}
+            weft_ir::StmtKind::Load(_)
+            | weft_ir::StmtKind::Store(_)
+            | weft_ir::StmtKind::Rmw(_)
+            | weft_ir::StmtKind::Fence(_)
+            | weft_ir::StmtKind::Barrier(_) => ok = false,
+            _ => {}
+        });
+    }
+    ok
+}
+
+/// RC11 / scoped RC11 on a graph of relaxed loads and stores: hb = po, so Coherence is
+/// per-location coherence of program order against rf/co/fr (positions in co), Atomicity
+/// and SC are vacuous, and No-Thin-Air holds by construction.
+pub fn check_relaxed<S>(g: &Graph<S>) -> bool {
+    for th in &g.th {
+        for (j, b) in th.nodes.iter().enumerate() {
+            if b.cell == u32::MAX {
+                continue;
+            }
+            for (i, a) in th.nodes[..j].iter().enumerate() {
+                if a.cell != b.cell {
+                    continue;
+                }
+                // Positions: a write's own, a read's source's.
+                let pa = pos_of(g, th, i);
+                let pbv = pos_of(g, th, j);
+                let ok = match (a.is_write(), b.is_write()) {
+                    (true, true) => pa < pbv,
+                    (true, false) => pbv >= pa,
+                    (false, true) => pa < pbv,
+                    (false, false) => pa <= pbv,
+                };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+fn pos_of<S>(g: &Graph<S>, th: &crate::graph::ThreadG<S>, i: usize) -> usize {
+    let n = &th.nodes[i];
+    match n.rf {
+        Some(s) => g.co_pos(n.cell, s),
+        None => {
+            // A write: find it in its cell's coherence order by identity of the node.
+            let ws = &g.co[n.cell as usize];
+            ws.iter()
+                .position(|e| std::ptr::eq(g.node(*e), n))
+                .map(|k| k + 1)
+                .unwrap_or(usize::MAX)
+        }
+    }
+}
+
+/// Heterogeneous races of a relaxed-only complete graph under scoped RC11: conflicting
+/// accesses of different threads (hb = po never orders them) that are not scope-inclusive.
+pub fn hetero_race_relaxed<S>(p: &Program, g: &Graph<S>) -> bool {
+    let scope_of = |t: usize, i: usize| g.th[t].nodes[i].ev.attrs.scope.unwrap_or(Scope::System);
+    let covers = |t: usize, s: Scope, u: usize| {
+        t == u
+            || p.threads[t]
+                .placement
+                .same_instance(&p.threads[u].placement, s)
+    };
+    for (t, a) in g.th.iter().enumerate() {
+        for (u, b) in g.th.iter().enumerate().skip(t + 1) {
+            for (i, x) in a.nodes.iter().enumerate() {
+                for (k, y) in b.nodes.iter().enumerate() {
+                    if x.cell == y.cell
+                        && x.cell != u32::MAX
+                        && (x.is_write() || y.is_write())
+                        && !(covers(t, scope_of(t, i), u) && covers(u, scope_of(u, k), t))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}

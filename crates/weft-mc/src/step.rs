@@ -217,19 +217,20 @@ impl<'p> LitmusStepper<'p> {
 }
 
 impl<'p> Stepper for LitmusStepper<'p> {
-    type State = LitmusState;
+    /// Shared until a step changes it (graphs are cloned far more often than stepped).
+    type State = std::sync::Arc<LitmusState>;
 
     fn threads(&self) -> usize {
         self.p.threads.len()
     }
 
-    fn start(&self, thread: usize) -> LitmusState {
+    fn start(&self, thread: usize) -> std::sync::Arc<LitmusState> {
         let t = &self.p.threads[thread];
         let cfg = &self.cfgs[thread];
         let nregs = t.regs.len();
         let mut visits = vec![0; cfg.blocks.len()];
         visits[cfg.entry] = 1;
-        LitmusState {
+        std::sync::Arc::new(LitmusState {
             block: cfg.entry,
             idx: 0,
             regs: t.regs.iter().map(|r| r.init.map(of_init).unwrap_or(0)).collect(),
@@ -241,14 +242,15 @@ impl<'p> Stepper for LitmusStepper<'p> {
             nevents: 0,
             pending: None,
             queue: Vec::new(),
-        }
+        })
     }
 
-    fn reg(&self, st: &LitmusState, reg: usize) -> i64 {
+    fn reg(&self, st: &std::sync::Arc<LitmusState>, reg: usize) -> i64 {
         st.regs.get(reg).copied().unwrap_or(0)
     }
 
-    fn next(&self, thread: usize, s: &mut LitmusState) -> Action {
+    fn next(&self, thread: usize, st: &mut std::sync::Arc<LitmusState>) -> Action {
+        let s = std::sync::Arc::make_mut(st);
         if !s.queue.is_empty() {
             let ev = s.queue.remove(0);
             return Self::emit(s, ev);
@@ -403,7 +405,8 @@ impl<'p> Stepper for LitmusStepper<'p> {
         }
     }
 
-    fn feed(&self, _thread: usize, s: &mut LitmusState, value: i64) -> ReadFix {
+    fn feed(&self, _thread: usize, st: &mut std::sync::Arc<LitmusState>, value: i64) -> ReadFix {
+        let s = std::sync::Arc::make_mut(st);
         match s.pending.take() {
             None => ReadFix::default(),
             Some(Pending::Load { dst, me }) => {

@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rayon::prelude::*;
 use weft_cat::Model;
 use weft_mc::{check_litmus, McOptions};
 use weft_sim::{models, simulate, SimOptions, SimResult};
@@ -89,68 +90,72 @@ fn mc_agrees_with_sim_on_every_corpus_test() {
                 .map(str::to_string)
                 .to_vec()
         });
-    let mut compared = 0;
-    let mut skipped: Vec<String> = Vec::new();
-    let mut lb_only: Vec<String> = Vec::new();
-    let mut failures: Vec<String> = Vec::new();
     let sim_opts = SimOptions {
         timeout: Some(Duration::from_secs(20)),
         ..SimOptions::default()
     };
-    for name in &names {
-        let model = models::load(name).unwrap();
-        let has_nta = name == "rc11" || name == "scoped-rc11";
-        let reference = if has_nta { None } else { Some(with_nta(name)) };
-        for f in &files {
+    let loaded: Vec<(String, Model, Option<Model>)> = names
+        .iter()
+        .map(|name| {
+            let has_nta = name == "rc11" || name == "scoped-rc11";
+            let reference = if has_nta { None } else { Some(with_nta(name)) };
+            (name.clone(), models::load(name).unwrap(), reference)
+        })
+        .collect();
+    let jobs: Vec<(usize, &PathBuf)> = (0..loaded.len())
+        .flat_map(|m| files.iter().map(move |f| (m, f)))
+        .collect();
+    // (compared?, skipped, lb-only, failure)
+    let results: Vec<(bool, Option<String>, Option<String>, Option<String>)> = jobs
+        .par_iter()
+        .map(|&(mi, f)| {
+            let (name, model, reference) = &loaded[mi];
             let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+            let none = (false, None, None, None);
             let Ok(src) = std::fs::read_to_string(f) else {
-                continue;
+                return none;
             };
             let Ok(p) = weft_litmus::parse(&src) else {
-                skipped.push(format!("{name} {rel}: does not parse"));
-                continue;
+                return (false, Some(format!("{name} {rel}: does not parse")), None, None);
             };
-            let refm = reference.as_ref().unwrap_or(&model);
+            if std::env::var("WEFT_MC_GT_VERBOSE").is_ok() {
+                eprintln!("{name} {rel}");
+            }
+            let refm = reference.as_ref().unwrap_or(model);
             let s = match simulate(&p, refm, &sim_opts) {
                 Ok(s) => s,
                 Err(e) => {
-                    skipped.push(format!("{name} {rel}: sim error: {e}"));
-                    continue;
+                    return (false, Some(format!("{name} {rel}: sim error: {e}")), None, None)
                 }
             };
             if s.truncated || s.timed_out || !s.converged {
-                skipped.push(format!(
+                let why = format!(
                     "{name} {rel}: sim incomplete (truncated {}, timed out {}, converged {})",
                     s.truncated, s.timed_out, s.converged
-                ));
-                continue;
+                );
+                return (false, Some(why), None, None);
             }
             let opts = McOptions {
                 timeout: Some(Duration::from_secs(20)),
+                threads: 1,
                 ..McOptions::default()
             };
-            let m = match check_litmus(&p, name, &model, &opts) {
+            let m = match check_litmus(&p, name, model, &opts) {
                 Ok(m) => m,
-                Err(e) => {
-                    failures.push(format!("{name} {rel}: mc error: {e}"));
-                    continue;
-                }
+                Err(e) => return (false, None, None, Some(format!("{name} {rel}: mc error: {e}"))),
             };
             if m.sim.timed_out {
-                skipped.push(format!("{name} {rel}: mc timed out"));
-                continue;
+                return (false, Some(format!("{name} {rel}: mc timed out")), None, None);
             }
             let (a, b) = (summary(&s), summary(&m.sim));
-            if a != b {
-                failures.push(format!(
-                    "{name} {rel} [{}]:\n  sim {a}\n  mc  {b}",
-                    m.checker
-                ));
-            }
+            let failure = (a != b).then(|| {
+                format!("{name} {rel} [{}]:\n  sim {a}\n  mc  {b}", m.checker)
+            });
+            let mut lb = None;
             if reference.is_some() {
-                if let Ok(full) = simulate(&p, &model, &sim_opts) {
+                if let Ok(full) = simulate(&p, model, &sim_opts) {
                     if !full.timed_out && summary(&full) != a {
-                        lb_only.push(format!(
+                        lb = Some(format!(
                             "{name} {rel}: sim without No-Thin-Air: {} states, Ok={}; with: {} states, Ok={}",
                             full.states.len(),
                             full.validated,
@@ -160,9 +165,13 @@ fn mc_agrees_with_sim_on_every_corpus_test() {
                     }
                 }
             }
-            compared += 1;
-        }
-    }
+            (true, None, lb, failure)
+        })
+        .collect();
+    let compared = results.iter().filter(|r| r.0).count();
+    let skipped: Vec<String> = results.iter().filter_map(|r| r.1.clone()).collect();
+    let lb_only: Vec<String> = results.iter().filter_map(|r| r.2.clone()).collect();
+    let failures: Vec<String> = results.iter().filter_map(|r| r.3.clone()).collect();
     eprintln!("compared {compared}, skipped {}", skipped.len());
     for s in &skipped {
         eprintln!("skipped: {s}");

@@ -40,6 +40,8 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Run conformance tests under tuned stress; report outcomes the model forbids.
     Conform(cmd::conform::Args),
+    /// Model check a litmus test: every execution once (optimal DPOR), errors with witnesses.
+    Mc(cmd::mc::Args),
 }
 
 /// Process exit codes.
@@ -73,6 +75,7 @@ fn main() {
         Command::Run(a) => cmd::run::run(a),
         Command::Tune(a) => cmd::tune::run(a),
         Command::Conform(a) => cmd::conform::run(a),
+        Command::Mc(a) => cmd::mc::run(a),
     };
     std::process::exit(code);
 }

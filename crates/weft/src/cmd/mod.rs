@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod conform;
+pub mod mc;
 pub mod parse;
 pub mod results;
 pub mod run;
