@@ -105,6 +105,9 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// The cells, sorted (dense cell id = position).
     pub cells: Vec<weft_sim::traces::Cell>,
     pub limits: Limits,
+    /// Reads-from mode (paper 004 §4.4): writes are not branched over coherence
+    /// placements (each goes last, in order of addition); the judge derives co.
+    pub rf_mode: bool,
     stop: AtomicBool,
     stopped: std::sync::Mutex<Option<Stopped>>,
     ticks: AtomicU64,
@@ -131,6 +134,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             init,
             cells,
             limits,
+            rf_mode: false,
             stop: AtomicBool::new(false),
             stopped: std::sync::Mutex::new(None),
             ticks: AtomicU64::new(0),
@@ -325,7 +329,8 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         counts: &mut Counts,
     ) {
         let len = g.co[cell as usize].len();
-        for pos in (0..=len).rev() {
+        let lowest = if self.rf_mode { len } else { 0 };
+        for pos in (lowest..=len).rev() {
             let mut c = g.clone();
             c.co[cell as usize].insert(pos, w);
             if self.judge.consistent(&c) {
@@ -373,7 +378,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     if n.rf != Some(max) {
                         return None;
                     }
-                } else if n.is_write() {
+                } else if n.is_write() && !self.rf_mode {
                     let co = &g.co[n.cell as usize];
                     let Some(pos) = co.iter().position(|x| *x == e) else {
                         return None;

@@ -40,6 +40,9 @@ pub struct McOptions {
     pub force_cat: bool,
     /// Worker threads (0: one per core).
     pub threads: usize,
+    /// Reads-from mode (paper 004 §4.4): explore rf only; each complete rf-graph is
+    /// judged under every coherence order of its writes.
+    pub rf_mode: bool,
 }
 
 impl Default for McOptions {
@@ -52,6 +55,7 @@ impl Default for McOptions {
             keep_witnesses: 0,
             force_cat: false,
             threads: 0,
+            rf_mode: false,
         }
     }
 }
@@ -72,6 +76,8 @@ pub struct McResult {
     pub stopped: Option<Stopped>,
     /// Interleaving of the first witness (one line per event, in order of addition).
     pub witness_text: Option<String>,
+    /// `--rf` mode: consistent reads-from classes (0 otherwise).
+    pub rf_classes: u64,
 }
 
 /// Accumulated per subtree.
@@ -89,6 +95,21 @@ pub struct Acc {
     hung: u64,
     witnesses: Vec<(String, String)>,
     error: Option<String>,
+    /// `--rf` mode: complete rf-graphs with at least one consistent coherence order.
+    rf_classes: u64,
+}
+
+/// Calls `f` on every permutation of `v[k..]` (v's prefix fixed).
+fn permute<T: Clone>(v: &mut Vec<T>, k: usize, f: &mut dyn FnMut(&[T])) {
+    if k + 1 >= v.len() {
+        f(v);
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permute(v, k + 1, f);
+        v.swap(k, i);
+    }
 }
 
 struct LitmusJudge<'a> {
@@ -104,6 +125,7 @@ struct LitmusJudge<'a> {
     /// Relaxed loads and stores only, under rc11/scoped-rc11: the fast native check.
     relaxed: bool,
     cells: Vec<Cell>,
+    rf_mode: bool,
 }
 
 fn value_text(p: &Program, v: i64) -> String {
@@ -226,6 +248,9 @@ impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
     type Acc = Acc;
 
     fn consistent(&self, g: &Graph<std::sync::Arc<LitmusState>>) -> bool {
+        if self.rf_mode {
+            return true;
+        }
         match self.check {
             Consistency::Native(_) if self.relaxed => native::check_relaxed(g),
             Consistency::Native(m) => native::check(*m, self.p, g, self.ncells, false).consistent,
@@ -234,6 +259,51 @@ impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
     }
 
     fn complete(&self, g: &Graph<std::sync::Arc<LitmusState>>, acc: &mut Acc) {
+        if self.rf_mode {
+            // Every coherence order of the writes of each cell (the initial write first).
+            let mut h = g.clone();
+            let before = acc.consistent;
+            self.each_co(&mut h, 0, acc);
+            if acc.consistent > before {
+                acc.rf_classes += 1;
+            }
+            return;
+        }
+        self.complete_one(g, acc)
+    }
+
+    fn merge(&self, a: &mut Acc, b: Acc) {
+        self.merge_acc(a, b)
+    }
+
+    fn satisfied(&self, acc: &Acc) -> bool {
+        self.satisfied_acc(acc)
+    }
+}
+
+impl LitmusJudge<'_> {
+    fn each_co(&self, h: &mut Graph<std::sync::Arc<LitmusState>>, cell: usize, acc: &mut Acc) {
+        if cell == h.co.len() {
+            let ok = match self.check {
+                Consistency::Native(_) if self.relaxed => native::check_relaxed(h),
+                Consistency::Native(m) => native::check(*m, self.p, h, self.ncells, false).consistent,
+                Consistency::Cat(_) => true,
+            };
+            if ok {
+                self.complete_one(h, acc);
+            }
+            return;
+        }
+        let ws = h.co[cell].clone();
+        let mut perm = ws.clone();
+        permute(&mut perm, 0, &mut |p| {
+            h.co[cell] = p.to_vec();
+            self.each_co(h, cell + 1, acc);
+        });
+        h.co[cell] = ws;
+    }
+
+    fn complete_one(&self, g: &Graph<std::sync::Arc<LitmusState>>, acc: &mut Acc) {
         let mut value = |t: &Term| self.term_value(g, t);
         if let Some(f) = &self.p.filter {
             if !f.eval(&mut value) {
@@ -326,7 +396,8 @@ impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
         }
     }
 
-    fn merge(&self, a: &mut Acc, b: Acc) {
+    fn merge_acc(&self, a: &mut Acc, b: Acc) {
+        a.rf_classes += b.rf_classes;
         for (k, v) in b.states {
             let s = a.states.entry(k).or_default();
             s.executions += v.executions;
@@ -353,7 +424,7 @@ impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
         }
     }
 
-    fn satisfied(&self, acc: &Acc) -> bool {
+    fn satisfied_acc(&self, acc: &Acc) -> bool {
         acc.error.is_some()
             || (self.stop_on_first
                 && (acc.assert_failed > 0
@@ -416,13 +487,15 @@ pub fn check_litmus(
         relaxed: matches!(check, Consistency::Native(Native::Rc11 | Native::ScopedRc11))
             && native::relaxed_only(p),
         cells: all.clone(),
+        rf_mode: opts.rf_mode,
     };
     let limits = Limits {
         deadline: opts.timeout.map(|d| start + d),
         max_memory: opts.max_memory,
         ..Limits::default()
     };
-    let ex = Explorer::new(&stepper, &judge, all, init, limits);
+    let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
+    ex.rf_mode = opts.rf_mode;
     let out = crate::explore::in_pool(opts.threads, || ex.run())
         .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
     let acc = out.acc;
@@ -479,5 +552,6 @@ pub fn check_litmus(
         },
         stopped: out.stopped,
         witness_text,
+        rf_classes: acc.rf_classes,
     })
 }

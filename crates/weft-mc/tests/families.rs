@@ -83,3 +83,37 @@ fn the_cat_oracle_counts_the_same_executions_as_the_native_check() {
         assert_eq!(r.sim.consistent, expected, "{kind}-{n}");
     }
 }
+
+#[test]
+fn rf_mode_gives_the_same_states_and_verdicts() {
+    // Reads-from mode explores rf-classes and derives co at the end: the final states,
+    // per-state execution counts and verdicts must equal the default rf+co exploration.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/c");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let f = e.unwrap().path();
+        let p = weft_litmus::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        for model in ["rc11", "scoped-rc11", "ptx-v7.5"] {
+            let cat = weft_sim::models::load(model).unwrap();
+            let a = check_litmus(&p, model, &cat, &McOptions::default()).unwrap();
+            let b = check_litmus(
+                &p,
+                model,
+                &cat,
+                &McOptions {
+                    rf_mode: true,
+                    ..McOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(a.sim.states, b.sim.states, "{} {model}", f.display());
+            assert_eq!(
+                (a.sim.positive, a.sim.negative, a.sim.validated),
+                (b.sim.positive, b.sim.negative, b.sim.validated)
+            );
+            assert!(b.rf_classes <= b.sim.consistent);
+            n += 1;
+        }
+    }
+    assert!(n >= 30);
+}

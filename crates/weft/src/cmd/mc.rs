@@ -1,5 +1,5 @@
 //! `weft mc FILE [-m MODEL] [--unroll N] [--threads N] [--stop-on-first] [--json]
-//! [--graph DIR] [--timeout S] [--max-memory SIZE] [--cat]`: model checks a litmus test
+//! [--graph DIR] [--timeout S] [--max-memory SIZE] [--cat] [--rf]`: model checks a litmus test
 //! with the stateless model checker (`weft-mc`) and prints herd7's layout (the same block
 //! `weft sim` prints, so the two diff), then the exploration: executions explored,
 //! blocked, cut, rejected by the model, errors by kind, wall time, peak memory.
@@ -49,6 +49,10 @@ pub struct Args {
     /// Judge with the .cat model even where a native check exists.
     #[arg(long)]
     cat: bool,
+    /// Reads-from mode (paper 004 §4.4): explore reads-from classes; the coherence
+    /// orders of each are derived at its end (same states and verdict).
+    #[arg(long)]
+    rf: bool,
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -137,6 +141,7 @@ pub fn run(args: Args) -> i32 {
         keep_witnesses: if args.graph.is_some() { 8 } else { 1 },
         force_cat: args.cat,
         threads: args.threads,
+        rf_mode: args.rf,
     };
     let r = match check_litmus(&p, &args.model, &model, &opts) {
         Ok(r) => r,
@@ -176,7 +181,9 @@ pub fn run(args: Args) -> i32 {
                 "graphs": r.counts.graphs,
                 "revisits": r.counts.revisits,
                 "max_events": r.counts.max_events,
+                "rf_classes": if args.rf { Some(r.rf_classes) } else { None },
             },
+            "mode": if args.rf { "rf" } else { "rf+co" },
             "errors": errs.iter().map(|(k, n)| serde_json::json!({"kind": k, "executions": n})).collect::<Vec<_>>(),
             "witness": r.witness_text,
             "stopped": r.stopped,
@@ -197,9 +204,19 @@ pub fn run(args: Args) -> i32 {
             r.hung
         );
         println!(
-            "Graphs: {} (revisits {}, max events {}), checker: {}",
-            r.counts.graphs, r.counts.revisits, r.counts.max_events, r.checker
+            "Graphs: {} (revisits {}, max events {}), checker: {}, mode: {}",
+            r.counts.graphs,
+            r.counts.revisits,
+            r.counts.max_events,
+            r.checker,
+            if args.rf { "rf" } else { "rf+co" }
         );
+        if args.rf {
+            println!(
+                "Reads-from classes: {} explored, {} consistent",
+                r.counts.complete, r.rf_classes
+            );
+        }
         if errs.is_empty() {
             println!("Errors: none");
         } else {
