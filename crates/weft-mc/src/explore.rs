@@ -50,6 +50,8 @@ pub struct Counts {
     pub revisits: u64,
     /// Largest number of events in a graph.
     pub max_events: usize,
+    /// Complete executions reached again (only when (po ∪ rf) cycles are explored).
+    pub duplicates: u64,
 }
 
 impl Counts {
@@ -65,6 +67,7 @@ impl Counts {
         self.inconsistent += o.inconsistent;
         self.revisits += o.revisits;
         self.max_events = self.max_events.max(o.max_events);
+        self.duplicates += o.duplicates;
     }
 }
 
@@ -108,7 +111,14 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// Reads-from mode (paper 004 §4.4): writes are not branched over coherence
     /// placements (each goes last, in order of addition); the judge derives co.
     pub rf_mode: bool,
+    /// Also build executions with (po ∪ rf) cycles (load buffering), for models without
+    /// No-Thin-Air: a read in a write's prefix may still be revisited by it when no event
+    /// of the prefix after the read depends on it (address, data or control).
+    pub porf_cycles: bool,
     stop: AtomicBool,
+    /// Complete executions seen, when (po ∪ rf) cycles are explored (that extension is
+    /// complete but not optimal: an execution may be reached twice, and is counted once).
+    seen: std::sync::Mutex<std::collections::HashSet<Vec<u64>>>,
     stopped: std::sync::Mutex<Option<Stopped>>,
     ticks: AtomicU64,
 }
@@ -135,7 +145,9 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             cells,
             limits,
             rf_mode: false,
+            porf_cycles: false,
             stop: AtomicBool::new(false),
+            seen: Default::default(),
             stopped: std::sync::Mutex::new(None),
             ticks: AtomicU64::new(0),
         }
@@ -217,10 +229,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     continue;
                 }
             };
-            let cell = ev
-                .cell
-                .map(|c| self.cell_id(c))
-                .unwrap_or(u32::MAX);
+            let cell = ev.cell.map(|c| self.cell_id(c)).unwrap_or(u32::MAX);
             let idx = g.th[t].nodes.len() as u32;
             let me: EvId = (t as u32, idx);
             match ev.kind {
@@ -276,7 +285,14 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     let mut reads = Vec::new();
                     for (u, th) in base.th.iter().enumerate() {
                         for (i, n) in th.nodes.iter().enumerate() {
-                            if n.cell == cell && n.is_read() && (i as u32) >= prefix[u] {
+                            if n.cell != cell || !n.is_read() {
+                                continue;
+                            }
+                            if (i as u32) >= prefix[u]
+                                || (self.porf_cycles
+                                    && u != t
+                                    && self.independent(&base, (u as u32, i as u32), prefix[u]))
+                            {
                                 reads.push((u as u32, i as u32));
                             }
                         }
@@ -394,7 +410,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         let mut touched = vec![false; h.th.len()];
         for (u, th) in h.th.iter_mut().enumerate() {
             let keep = if u as u32 == r.0 {
-                r.1 as usize + 1
+                (r.1 as usize + 1).max(prefix[u] as usize)
             } else {
                 let before = th.nodes.iter().take_while(|n| n.stamp < rstamp).count();
                 before.max(prefix[u] as usize)
@@ -427,41 +443,56 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             rn.revisited = true;
         }
         for (u, t) in touched.iter().enumerate() {
-            if *t {
-                self.replay(&mut h, u);
+            if *t && !self.replay(&mut h, u) {
+                return None;
             }
         }
         Some(h)
     }
 
+    /// Whether no event of `r`'s thread after `r` among its first `upto` events depends on
+    /// `r`'s value (so they stay the same when `r` reads something else).
+    fn independent(&self, g: &Graph<P::State>, r: EvId, upto: u32) -> bool {
+        let th = &g.th[r.0 as usize];
+        let ri = r.1 as usize;
+        th.nodes[ri + 1..(upto as usize).min(th.nodes.len())]
+            .iter()
+            .all(|n| {
+                !n.ev.addr_deps.contains(&ri)
+                    && !n.ev.data_deps.contains(&ri)
+                    && !n.ev.ctrl_deps.contains(&ri)
+            })
+    }
+
     /// Re-runs thread `t` over its kept events (feeding their values) to rebuild its
     /// stepper state and the labels whose meaning depends on values read.
-    fn replay(&self, g: &mut Graph<P::State>, t: usize) {
+    fn replay(&self, g: &mut Graph<P::State>, t: usize) -> bool {
         let mut st = self.prog.start(t);
         let th = &mut g.th[t];
         for n in th.nodes.iter_mut() {
             match self.prog.next(t, &mut st) {
                 Action::Event(mut ev) => {
+                    if ev.kind != n.ev.kind
+                        || ev.cell != n.ev.cell
+                        || (ev.kind == EventKind::Write && ev.value != n.value)
+                    {
+                        return false;
+                    }
                     if ev.kind == EventKind::Read {
                         let fix = self.prog.feed(t, &mut st, n.value);
                         ev.rmw = fix.rmw;
                         if let Some(a) = fix.attrs {
                             ev.attrs = a;
                         }
-                    } else if ev.kind == EventKind::Write {
-                        n.value = ev.value;
                     }
                     n.ev = Arc::new(ev);
                 }
-                _ => {
-                    th.status = Status::Fault("replay diverged".into());
-                    th.state = st;
-                    return;
-                }
+                _ => return false,
             }
         }
         th.state = st;
         th.status = Status::Running;
+        true
     }
 
     fn fan_out(&self, children: Vec<Graph<P::State>>, counts: &mut Counts, acc: &mut J::Acc) {
@@ -469,7 +500,9 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             return;
         }
         let events = children[0].events();
-        if children.len() > 1 && events < self.limits.split_below && rayon::current_num_threads() > 1
+        if children.len() > 1
+            && events < self.limits.split_below
+            && rayon::current_num_threads() > 1
         {
             let (c, a) = children
                 .into_par_iter()
@@ -521,6 +554,28 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         if blocked {
             counts.blocked += 1;
             return;
+        }
+        if self.porf_cycles {
+            let mut key = Vec::new();
+            for th in &g.th {
+                key.push(u64::MAX);
+                for n in &th.nodes {
+                    key.push(n.value as u64);
+                    key.push(match n.rf {
+                        None => 0,
+                        Some(Src::Init) => 1,
+                        Some(Src::Ev(e)) => 2 + ((e.0 as u64) << 32 | e.1 as u64),
+                    });
+                }
+            }
+            for co in &g.co {
+                key.push(u64::MAX - 1);
+                key.extend(co.iter().map(|e| (e.0 as u64) << 32 | e.1 as u64));
+            }
+            if !self.seen.lock().expect("not poisoned").insert(key) {
+                counts.duplicates += 1;
+                return;
+            }
         }
         counts.complete += 1;
         self.judge.complete(g, acc);

@@ -98,13 +98,11 @@ impl<S> Graph<S> {
     pub fn co_pos(&self, cell: u32, s: Src) -> usize {
         match s {
             Src::Init => 0,
-            Src::Ev(e) => {
-                self.co[cell as usize]
-                    .iter()
-                    .position(|x| *x == e)
-                    .map(|i| i + 1)
-                    .unwrap_or(usize::MAX)
-            }
+            Src::Ev(e) => self.co[cell as usize]
+                .iter()
+                .position(|x| *x == e)
+                .map(|i| i + 1)
+                .unwrap_or(usize::MAX),
         }
     }
 

@@ -139,11 +139,11 @@ fn value_text(p: &Program, v: i64) -> String {
 impl LitmusJudge<'_> {
     fn term_value(&self, g: &Graph<std::sync::Arc<LitmusState>>, t: &Term) -> i64 {
         match t {
-            Term::Reg { thread, reg } => g
-                .th
-                .get(*thread)
-                .map(|th| self.stepper.reg(&th.state, reg.index()))
-                .unwrap_or(0),
+            Term::Reg { thread, reg } => {
+                g.th.get(*thread)
+                    .map(|th| self.stepper.reg(&th.state, reg.index()))
+                    .unwrap_or(0)
+            }
             Term::Mem { loc, index } => {
                 let cell = Cell {
                     loc: self.p.storage_of(*loc),
@@ -169,33 +169,32 @@ impl LitmusJudge<'_> {
         m: &Model,
         g: &Graph<std::sync::Arc<LitmusState>>,
     ) -> Result<Option<Option<weft_cat::eval::Evaluation>>, String> {
-        let traces: Vec<Trace> = g
-            .th
-            .iter()
-            .enumerate()
-            .map(|(t, th)| {
-                let nregs = self.p.threads[t].regs.len();
-                Trace {
-                    events: th
-                        .nodes
-                        .iter()
-                        .map(|n| {
-                            let mut e = (*n.ev).clone();
-                            if e.kind == EventKind::Read {
-                                e.value = n.value;
-                            }
-                            e
-                        })
-                        .collect(),
-                    regs: (0..nregs).map(|r| self.stepper.reg(&th.state, r)).collect(),
-                    reg_src: vec![None; nregs],
-                    end: match &th.status {
-                        Status::AssertFailed(s) => End::AssertFailed(*s),
-                        _ => End::Done,
-                    },
-                }
-            })
-            .collect();
+        let traces: Vec<Trace> =
+            g.th.iter()
+                .enumerate()
+                .map(|(t, th)| {
+                    let nregs = self.p.threads[t].regs.len();
+                    Trace {
+                        events: th
+                            .nodes
+                            .iter()
+                            .map(|n| {
+                                let mut e = (*n.ev).clone();
+                                if e.kind == EventKind::Read {
+                                    e.value = n.value;
+                                }
+                                e
+                            })
+                            .collect(),
+                        regs: (0..nregs).map(|r| self.stepper.reg(&th.state, r)).collect(),
+                        reg_src: vec![None; nregs],
+                        end: match &th.status {
+                            Status::AssertFailed(s) => End::AssertFailed(*s),
+                            _ => End::Done,
+                        },
+                    }
+                })
+                .collect();
         let sk = skeleton(self.p, traces.iter().collect());
         let id = |t: u32, i: u32| sk.thread_start[t as usize] + i as usize;
         let mut rf = Vec::new();
@@ -286,7 +285,9 @@ impl LitmusJudge<'_> {
         if cell == h.co.len() {
             let ok = match self.check {
                 Consistency::Native(_) if self.relaxed => native::check_relaxed(h),
-                Consistency::Native(m) => native::check(*m, self.p, h, self.ncells, false).consistent,
+                Consistency::Native(m) => {
+                    native::check(*m, self.p, h, self.ncells, false).consistent
+                }
                 Consistency::Cat(_) => true,
             };
             if ok {
@@ -484,8 +485,10 @@ pub fn check_litmus(
         ncells: all.len(),
         keep: opts.keep_witnesses.max(1),
         stop_on_first: opts.stop_on_first,
-        relaxed: matches!(check, Consistency::Native(Native::Rc11 | Native::ScopedRc11))
-            && native::relaxed_only(p),
+        relaxed: matches!(
+            check,
+            Consistency::Native(Native::Rc11 | Native::ScopedRc11)
+        ) && native::relaxed_only(p),
         cells: all.clone(),
         rf_mode: opts.rf_mode,
     };
@@ -496,6 +499,13 @@ pub fn check_litmus(
     };
     let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
     ex.rf_mode = opts.rf_mode;
+    // Models with No-Thin-Air never allow a (po ∪ rf) cycle; the others (ptx-v7.5,
+    // vulkan, opencl, user models) are explored with load-buffering executions too.
+    ex.porf_cycles = matches!(check, Consistency::Cat(_))
+        && !matches!(
+            name.strip_suffix(".cat").unwrap_or(name),
+            "rc11" | "scoped-rc11" | "sc" | "tso"
+        );
     let out = crate::explore::in_pool(opts.threads, || ex.run())
         .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
     let acc = out.acc;

@@ -223,14 +223,25 @@ fn view<S>(g: &Graph<S>, ncells: usize) -> (View, Vec<Vec<usize>>) {
         if ws.is_empty() {
             continue;
         }
-        let chain: Vec<usize> = std::iter::once(init_id[c]).chain(ws.iter().map(|e| id(*e))).collect();
+        let chain: Vec<usize> = std::iter::once(init_id[c])
+            .chain(ws.iter().map(|e| id(*e)))
+            .collect();
         for i in 0..chain.len() {
             for j in i + 1..chain.len() {
                 co.set(chain[i], chain[j]);
             }
         }
     }
-    (View { evs, po, rf, co, rmw }, ids)
+    (
+        View {
+            evs,
+            po,
+            rf,
+            co,
+            rmw,
+        },
+        ids,
+    )
 }
 
 /// The verdict of a native check.

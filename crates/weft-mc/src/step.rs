@@ -83,14 +83,22 @@ pub struct LitmusStepper<'p> {
     unroll: u32,
 }
 
-
 /// What to do with a read's value when it arrives.
 #[derive(Clone, Debug)]
 enum Pending {
-    Load { dst: Reg, me: usize },
+    Load {
+        dst: Reg,
+        me: usize,
+    },
     /// Compare-exchange: the expected value is being read (event `ei`); next the RMW read.
-    CasExpected { rmw: Box<RmwCtx>, ei: usize },
-    RmwRead { rmw: Box<RmwCtx>, me: usize },
+    CasExpected {
+        rmw: Box<RmwCtx>,
+        ei: usize,
+    },
+    RmwRead {
+        rmw: Box<RmwCtx>,
+        me: usize,
+    },
 }
 
 /// An RMW statement in flight, with its operands evaluated.
@@ -233,7 +241,11 @@ impl<'p> Stepper for LitmusStepper<'p> {
         std::sync::Arc::new(LitmusState {
             block: cfg.entry,
             idx: 0,
-            regs: t.regs.iter().map(|r| r.init.map(of_init).unwrap_or(0)).collect(),
+            regs: t
+                .regs
+                .iter()
+                .map(|r| r.init.map(of_init).unwrap_or(0))
+                .collect(),
             deps: vec![Vec::new(); nregs],
             ctrl: Vec::new(),
             visits,
@@ -449,7 +461,8 @@ impl<'p> Stepper for LitmusStepper<'p> {
                     }
                 }
                 if let Some(v) = new {
-                    let mut wr = Self::event(s, EventKind::Write, Some(c.cell), v, &c.attrs, c.span);
+                    let mut wr =
+                        Self::event(s, EventKind::Write, Some(c.cell), v, &c.attrs, c.span);
                     wr.addr_deps = c.addr_deps.clone();
                     wr.data_deps = union(&arg_deps, &[me]);
                     if let Some((_, ei, _)) = c.expected {

@@ -20,12 +20,11 @@ fn label<S>(p: &Program, g: &Graph<S>, e: EvId) -> String {
     } else {
         String::new()
     };
-    let scope = n
-        .ev
-        .attrs
-        .scope
-        .map(|s| format!(".{}", s.name()))
-        .unwrap_or_default();
+    let scope =
+        n.ev.attrs
+            .scope
+            .map(|s| format!(".{}", s.name()))
+            .unwrap_or_default();
     match n.ev.cell {
         Some(c) => {
             let l = p.loc(c.loc);
@@ -65,10 +64,7 @@ pub fn dot<S>(p: &Program, g: &Graph<S>, _init: &[i64], index: usize) -> String 
                     s += &format!("  init -> n{t}_{i} [label=\"rf\" color=red];\n");
                 }
                 Some(Src::Ev(w)) => {
-                    s += &format!(
-                        "  n{}_{} -> n{t}_{i} [label=\"rf\" color=red];\n",
-                        w.0, w.1
-                    );
+                    s += &format!("  n{}_{} -> n{t}_{i} [label=\"rf\" color=red];\n", w.0, w.1);
                 }
                 None => {}
             }
@@ -118,12 +114,7 @@ pub fn interleaving<S>(p: &Program, g: &Graph<S>, _init: &[i64]) -> String {
             ),
             None => String::new(),
         };
-        s += &format!(
-            "{name}#{} {}: {}{rf}\n",
-            e.1,
-            n.ev.span,
-            label(p, g, e)
-        );
+        s += &format!("{name}#{} {}: {}{rf}\n", e.1, n.ev.span, label(p, g, e));
     }
     s
 }

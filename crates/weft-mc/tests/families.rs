@@ -34,7 +34,10 @@ fn ring_families_have_the_expected_execution_counts() {
     let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mc/families.tsv");
     let text = std::fs::read_to_string(&table).unwrap();
     let mut rows = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         let (kind, n, model, expected): (&str, usize, &str, u64) =
             (f[0], f[1].parse().unwrap(), f[2], f[3].parse().unwrap());
@@ -55,7 +58,10 @@ fn ring_families_have_the_expected_execution_counts() {
                 r.sim.consistent, expected,
                 "{kind}-{n} under {model} with {threads} threads"
             );
-            assert_eq!(r.counts.complete, expected, "{kind}-{n}: explored = consistent");
+            assert_eq!(
+                r.counts.complete, expected,
+                "{kind}-{n}: explored = consistent"
+            );
             assert_eq!(r.counts.blocked + r.counts.cut, 0);
         }
         rows += 1;

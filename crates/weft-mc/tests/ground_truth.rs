@@ -2,14 +2,14 @@
 //! the model checker gives exactly the simulator's final states, execution counts,
 //! flags and verdict for `rc11`, `scoped-rc11`, `ptx-v7.5` and `vulkan`.
 //!
-//! The simulator enumerates candidates herd-style (traces × rf × co) and is the reference.
-//! The checker explores (po ∪ rf)-acyclic executions only (No-Thin-Air, paper 004 Fig. 3),
-//! which `rc11` and `scoped-rc11` require anyway; `ptx-v7.5` and `vulkan` allow load
-//! buffering without dependencies, so for them the reference is the simulator under the
-//! model with `acyclic po | rf` added, and every test where that restriction changes the
-//! simulator's own result is listed (it is the documented limit of the checker,
-//! docs/mc.md). Tests the simulator itself cannot finish (truncated, unconverged value
-//! domains, timeouts) are skipped and listed.
+//! The simulator enumerates candidates herd-style (traces × rf × co) and is the reference;
+//! the per-state execution counts must match too, so an execution explored twice or
+//! missed fails the test. `ptx-v7.5` and `vulkan` allow load buffering without
+//! dependencies, which the checker explores through its (po ∪ rf)-cycle extension; when a
+//! comparison fails the test says whether the checker agrees with the simulator under the
+//! model plus No-Thin-Air. Tests the simulator itself cannot finish (truncated,
+//! unconverged value domains, 20 s timeout) and tests the checker cannot finish in 20 s
+//! are skipped and listed.
 //!
 //! `WEFT_MC_GT_FILTER=substring` restricts the files; `WEFT_MC_GT_MODELS=a,b` the models.
 
@@ -90,13 +90,18 @@ fn mc_agrees_with_sim_on_every_corpus_test() {
                 .map(str::to_string)
                 .to_vec()
         });
+    // Per-test budget: 20 s in release builds; 4 s in debug builds (CI), where the
+    // slowest tests are skipped and listed rather than slowing the suite.
+    let budget = Duration::from_secs(if cfg!(debug_assertions) { 4 } else { 20 });
     let sim_opts = SimOptions {
-        timeout: Some(Duration::from_secs(20)),
+        timeout: Some(budget),
         ..SimOptions::default()
     };
     let loaded: Vec<(String, Model, Option<Model>)> = names
         .iter()
         .map(|name| {
+            // Diagnostics only: the model with No-Thin-Air, to tell load-buffering
+            // differences apart when a comparison fails.
             let has_nta = name == "rc11" || name == "scoped-rc11";
             let reference = if has_nta { None } else { Some(with_nta(name)) };
             (name.clone(), models::load(name).unwrap(), reference)
@@ -106,68 +111,95 @@ fn mc_agrees_with_sim_on_every_corpus_test() {
         .flat_map(|m| files.iter().map(move |f| (m, f)))
         .collect();
     // (compared?, skipped, lb-only, failure)
-    let results: Vec<(bool, Option<String>, Option<String>, Option<String>)> = jobs
-        .par_iter()
-        .map(|&(mi, f)| {
-            let (name, model, reference) = &loaded[mi];
-            let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
-            let none = (false, None, None, None);
-            let Ok(src) = std::fs::read_to_string(f) else {
-                return none;
-            };
-            let Ok(p) = weft_litmus::parse(&src) else {
-                return (false, Some(format!("{name} {rel}: does not parse")), None, None);
-            };
-            if std::env::var("WEFT_MC_GT_VERBOSE").is_ok() {
-                eprintln!("{name} {rel}");
-            }
-            let refm = reference.as_ref().unwrap_or(model);
-            let s = match simulate(&p, refm, &sim_opts) {
-                Ok(s) => s,
-                Err(e) => {
-                    return (false, Some(format!("{name} {rel}: sim error: {e}")), None, None)
+    // Deep stacks: the simulator's and the checker's searches recurse per event.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(256 << 20)
+        .build()
+        .unwrap();
+    let results: Vec<(bool, Option<String>, Option<String>, Option<String>)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(mi, f)| {
+                let (name, model, reference) = &loaded[mi];
+                let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+                let none = (false, None, None, None);
+                let Ok(src) = std::fs::read_to_string(f) else {
+                    return none;
+                };
+                let Ok(p) = weft_litmus::parse(&src) else {
+                    return (
+                        false,
+                        Some(format!("{name} {rel}: does not parse")),
+                        None,
+                        None,
+                    );
+                };
+                if std::env::var("WEFT_MC_GT_VERBOSE").is_ok() {
+                    eprintln!("{name} {rel}");
                 }
-            };
-            if s.truncated || s.timed_out || !s.converged {
-                let why = format!(
-                    "{name} {rel}: sim incomplete (truncated {}, timed out {}, converged {})",
-                    s.truncated, s.timed_out, s.converged
-                );
-                return (false, Some(why), None, None);
-            }
-            let opts = McOptions {
-                timeout: Some(Duration::from_secs(20)),
-                threads: 1,
-                ..McOptions::default()
-            };
-            let m = match check_litmus(&p, name, model, &opts) {
-                Ok(m) => m,
-                Err(e) => return (false, None, None, Some(format!("{name} {rel}: mc error: {e}"))),
-            };
-            if m.sim.timed_out {
-                return (false, Some(format!("{name} {rel}: mc timed out")), None, None);
-            }
-            let (a, b) = (summary(&s), summary(&m.sim));
-            let failure = (a != b).then(|| {
-                format!("{name} {rel} [{}]:\n  sim {a}\n  mc  {b}", m.checker)
-            });
-            let mut lb = None;
-            if reference.is_some() {
-                if let Ok(full) = simulate(&p, model, &sim_opts) {
-                    if !full.timed_out && summary(&full) != a {
-                        lb = Some(format!(
-                            "{name} {rel}: sim without No-Thin-Air: {} states, Ok={}; with: {} states, Ok={}",
-                            full.states.len(),
-                            full.validated,
-                            s.states.len(),
-                            s.validated
-                        ));
+                let s = match simulate(&p, model, &sim_opts) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        return (
+                            false,
+                            Some(format!("{name} {rel}: sim error: {e}")),
+                            None,
+                            None,
+                        )
+                    }
+                };
+                if s.truncated || s.timed_out || !s.converged {
+                    let why = format!(
+                        "{name} {rel}: sim incomplete (truncated {}, timed out {}, converged {})",
+                        s.truncated, s.timed_out, s.converged
+                    );
+                    return (false, Some(why), None, None);
+                }
+                let opts = McOptions {
+                    timeout: Some(budget),
+                    threads: 1,
+                    ..McOptions::default()
+                };
+                let m = match check_litmus(&p, name, model, &opts) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        return (
+                            false,
+                            None,
+                            None,
+                            Some(format!("{name} {rel}: mc error: {e}")),
+                        )
+                    }
+                };
+                if m.sim.timed_out {
+                    return (
+                        false,
+                        Some(format!("{name} {rel}: mc timed out")),
+                        None,
+                        None,
+                    );
+                }
+                let (a, b) = (summary(&s), summary(&m.sim));
+                let failure = (a != b)
+                    .then(|| format!("{name} {rel} [{}]:\n  sim {a}\n  mc  {b}", m.checker));
+                let mut lb = None;
+                if let (Some(nta), Some(_)) = (reference.as_ref(), failure.as_ref()) {
+                    if let Ok(r) = simulate(&p, nta, &sim_opts) {
+                        if summary(&r) == b {
+                            lb = Some(format!(
+                                "{name} {rel}: mc equals sim under {name} + No-Thin-Air"
+                            ));
+                        }
                     }
                 }
-            }
-            (true, None, lb, failure)
-        })
-        .collect();
+                // A mismatch explained by the documented limit (executions with (po|rf)
+                // cycles the checker does not reach) is listed, not failed.
+                if lb.is_some() {
+                    return (true, None, lb, None);
+                }
+                (true, None, lb, failure)
+            })
+            .collect()
+    });
     let compared = results.iter().filter(|r| r.0).count();
     let skipped: Vec<String> = results.iter().filter_map(|r| r.1.clone()).collect();
     let lb_only: Vec<String> = results.iter().filter_map(|r| r.2.clone()).collect();
@@ -177,8 +209,14 @@ fn mc_agrees_with_sim_on_every_corpus_test() {
         eprintln!("skipped: {s}");
     }
     for s in &lb_only {
-        eprintln!("differs only through (po|rf) cycles: {s}");
+        eprintln!("known limit, mismatch only through (po|rf) cycles: {s}");
     }
+    // The known-limit list stays small: a regression in the cycle extension shows here.
+    assert!(
+        lb_only.len() <= 16,
+        "{} known-limit mismatches",
+        lb_only.len()
+    );
     for f in failures.iter().take(40) {
         eprintln!("MISMATCH {f}");
     }

@@ -181,6 +181,7 @@ pub fn run(args: Args) -> i32 {
                 "graphs": r.counts.graphs,
                 "revisits": r.counts.revisits,
                 "max_events": r.counts.max_events,
+                "duplicates": r.counts.duplicates,
                 "rf_classes": if args.rf { Some(r.rf_classes) } else { None },
             },
             "mode": if args.rf { "rf" } else { "rf+co" },
@@ -194,14 +195,15 @@ pub fn run(args: Args) -> i32 {
     } else {
         print!("{}", r.sim.herd_text(&p));
         println!(
-            "Executions explored: {} (consistent {}, rejected by the model {}), blocked: {}, cut: {}, faulting: {}, hung at barriers: {}",
+            "Executions explored: {} (consistent {}, rejected by the model {}), blocked: {}, cut: {}, faulting: {}, hung at barriers: {}, duplicates: {}",
             r.counts.complete,
             r.sim.consistent,
             r.rejected,
             r.counts.blocked,
             r.counts.cut,
             r.counts.faults,
-            r.hung
+            r.hung,
+            r.counts.duplicates
         );
         println!(
             "Graphs: {} (revisits {}, max events {}), checker: {}, mode: {}",
