@@ -188,13 +188,13 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
 
     fn check_limits(&self) {
         let t = self.ticks.fetch_add(1, Ordering::Relaxed);
-        if t % 256 != 0 {
+        if !t.is_multiple_of(256) {
             return;
         }
         if self.limits.deadline.is_some_and(|d| Instant::now() > d) {
             self.halt(Stopped::Timeout);
         }
-        if t % 4096 == 0 {
+        if t.is_multiple_of(4096) {
             if let Some(max) = self.limits.max_memory {
                 if crate::mem::rss_bytes().is_some_and(|r| r > max) {
                     self.halt(Stopped::Memory);
@@ -396,9 +396,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     }
                 } else if n.is_write() && !self.rf_mode {
                     let co = &g.co[n.cell as usize];
-                    let Some(pos) = co.iter().position(|x| *x == e) else {
-                        return None;
-                    };
+                    let pos = co.iter().position(|x| *x == e)?;
                     if co[pos + 1..].iter().any(|x| in_prev(*x, s)) {
                         return None;
                     }

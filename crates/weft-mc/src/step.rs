@@ -20,6 +20,7 @@ use weft_sim::value::{addr_of, decode_addr, of_init};
 
 /// What a thread does next.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // one per step, moved straight into the graph
 pub enum Action {
     /// A memory or synchronisation event. After a read the driver must call
     /// [`Stepper::feed`] before asking again.

@@ -69,6 +69,9 @@ fn summary(r: &SimResult) -> String {
     )
 }
 
+/// (compared, skipped because, known-limit mismatch, failure)
+type Row = (bool, Option<String>, Option<String>, Option<String>);
+
 #[test]
 fn mc_agrees_with_sim_on_every_corpus_test() {
     let mut files = Vec::new();
@@ -116,7 +119,7 @@ fn mc_agrees_with_sim_on_every_corpus_test() {
         .stack_size(256 << 20)
         .build()
         .unwrap();
-    let results: Vec<(bool, Option<String>, Option<String>, Option<String>)> = pool.install(|| {
+    let results: Vec<Row> = pool.install(|| {
         jobs.par_iter()
             .map(|&(mi, f)| {
                 let (name, model, reference) = &loaded[mi];

@@ -102,7 +102,13 @@ fn write_graphs(dir: &Path, name: &str, r: &McResult) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let safe: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     for (i, d) in r.sim.witnesses.iter().enumerate() {
         let f = dir.join(format!("{safe}-mc-{i}.dot"));
