@@ -128,3 +128,72 @@ impl<S> Graph<S> {
         cnt
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_ir::MemAttrs;
+    use weft_sim::traces::Cell;
+
+    fn ev(kind: EventKind) -> Arc<TraceEvent> {
+        Arc::new(TraceEvent {
+            kind,
+            cell: Some(Cell {
+                loc: weft_ir::LocId(0),
+                index: 0,
+            }),
+            via: None,
+            value: 0,
+            attrs: MemAttrs::default(),
+            rmw: false,
+            addr_deps: vec![],
+            data_deps: vec![],
+            ctrl_deps: vec![],
+            span: Span::default(),
+            symbolic: false,
+            step: 0,
+            unseq: None,
+        })
+    }
+
+    fn node(kind: EventKind, stamp: u32, rf: Option<Src>) -> Node {
+        Node {
+            ev: ev(kind),
+            cell: 0,
+            stamp,
+            rf,
+            value: 0,
+            revisited: false,
+        }
+    }
+
+    #[test]
+    fn porf_prefix_follows_program_order_and_reads_from() {
+        // T0: W ; R(from T1#0).  T1: W ; W.  T2: R(init).
+        let th = |nodes| ThreadG {
+            nodes,
+            state: (),
+            status: Status::Running,
+        };
+        let g = Graph {
+            th: vec![
+                th(vec![
+                    node(EventKind::Write, 0, None),
+                    node(EventKind::Read, 3, Some(Src::Ev((1, 0)))),
+                ]),
+                th(vec![
+                    node(EventKind::Write, 1, None),
+                    node(EventKind::Write, 2, None),
+                ]),
+                th(vec![node(EventKind::Read, 4, Some(Src::Init))]),
+            ],
+            co: vec![vec![(0, 0), (1, 0), (1, 1)]],
+            next_stamp: 5,
+        };
+        assert_eq!(g.porf_prefix((0, 1)), vec![2, 1, 0]);
+        assert_eq!(g.porf_prefix((1, 1)), vec![0, 2, 0]);
+        assert_eq!(g.porf_prefix((2, 0)), vec![0, 0, 1]);
+        assert_eq!(g.co_pos(0, Src::Ev((1, 0))), 2);
+        assert_eq!(g.co_pos(0, Src::Init), 0);
+    }
+}

@@ -499,3 +499,72 @@ impl<'p> Stepper for LitmusStepper<'p> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_ir::{Location, MemAttrs, Order, Rmw, Stmt, Thread};
+
+    fn cas_program() -> Program {
+        // P0: r0 = cas(m, 0, 1) (PTX-style compare-and-swap returning the old value).
+        let mut p = Program::new(weft_ir::Arch::Ptx, "cas");
+        p.locations = vec![Location::scalar("m", 0)];
+        let mut t = Thread::new("P0");
+        t.reg_or_declare("r0");
+        t.code = vec![Stmt::new(
+            StmtKind::Rmw(Rmw {
+                dst: Some(Reg(0)),
+                addr: Expr::Addr(LocId(0)),
+                op: RmwOp::Cas,
+                args: vec![Expr::Int(0), Expr::Int(1)],
+                attrs: MemAttrs::with_order(Order::Relaxed),
+                fail_order: None,
+            }),
+            Span::default(),
+        )];
+        p.threads = vec![t];
+        p
+    }
+
+    #[test]
+    fn a_successful_cas_is_a_read_then_its_write_a_failed_one_only_a_read() {
+        let p = cas_program();
+        let s = LitmusStepper::new(&p, 2).unwrap();
+        // Reads 0: succeeds, the write of 1 follows and r0 holds the old value.
+        let mut st = s.start(0);
+        let Action::Event(r) = s.next(0, &mut st) else {
+            panic!("read expected")
+        };
+        assert_eq!(r.kind, EventKind::Read);
+        assert!(s.feed(0, &mut st, 0).rmw);
+        let Action::Event(w) = s.next(0, &mut st) else {
+            panic!("write expected")
+        };
+        assert_eq!(
+            (w.kind.clone(), w.value, w.rmw),
+            (EventKind::Write, 1, true)
+        );
+        assert_eq!(w.data_deps, vec![0]);
+        assert!(matches!(s.next(0, &mut st), Action::Done));
+        assert_eq!(s.reg(&st, 0), 0);
+        // Reads 5: fails, no write.
+        let mut st = s.start(0);
+        let _ = s.next(0, &mut st);
+        assert!(!s.feed(0, &mut st, 5).rmw);
+        assert!(matches!(s.next(0, &mut st), Action::Done));
+        assert_eq!(s.reg(&st, 0), 5);
+    }
+
+    #[test]
+    fn cells_follow_the_simulators_initial_writes() {
+        let mut p = cas_program();
+        p.locations.push(Location {
+            size: 3,
+            ..Location::scalar("a", 7)
+        });
+        let c = cells(&p);
+        assert_eq!(c.len(), 4);
+        assert_eq!((c[1].loc, c[1].index), (LocId(1), 0));
+        assert!(c.windows(2).all(|w| w[0] < w[1]));
+    }
+}
