@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Writes the LB-n and SB-n ring families (paper 004 Table 5, Fig. 4) as a herd C litmus
 # test for weft and as a pthreads C program for GenMC.
-#   scripts/gen-mc-family.sh lb|sb N OUTDIR   -> OUTDIR/{lb,sb}-N.litmus, OUTDIR/{lb,sb}-N.c
+#   scripts/gen-mc-family.sh lb|sb|sbe N OUTDIR   -> OUTDIR/KIND-N.litmus, OUTDIR/KIND-N.c
 # LB-n: thread i reads x[i], then writes x[(i+1) mod n] (relaxed): 2^n - 1 executions
 # under RC11 (only the all-ones outcome is a (po|rf) cycle). SB-n: thread i writes x[i],
 # then reads x[(i+1) mod n] (relaxed): 2^n executions (every read sees 0 or 1).
+# sbe-n: SB-n whose condition forbids the all-zero outcome (~exists), which RC11 allows:
+# the error paper 004 Fig. 4 times to its first detection.
 set -euo pipefail
 kind=$1; n=$2; out=$3
 mkdir -p "$out"
@@ -28,7 +30,13 @@ params=$(for ((i = 0; i < n; i++)); do printf 'atomic_int* x%d' "$i"; if [ $i -l
     echo "}"
   done
   echo
-  echo "exists (0:r0=1)"
+  if [ "$kind" = sbe ]; then
+    printf '~exists ('
+    for ((i = 0; i < n; i++)); do printf '%d:r0=0' "$i"; if [ $i -lt $((n - 1)) ]; then printf ' /\\ '; fi; done
+    echo ')'
+  else
+    echo "exists (0:r0=1)"
+  fi
 } > "$lit"
 cat > "$c" <<C
 #include <stdatomic.h>

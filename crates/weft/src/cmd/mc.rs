@@ -125,6 +125,17 @@ fn write_graphs(dir: &Path, name: &str, r: &McResult) -> Result<(), String> {
 }
 
 pub fn run(args: Args) -> i32 {
+    if args
+        .file
+        .extension()
+        .is_some_and(|e| e == "cu" || e == "cl" || e == "ptx")
+    {
+        eprintln!(
+            "{}: weft mc checks litmus tests; kernels (.cu/.cl/.ptx) are not supported yet",
+            args.file.display()
+        );
+        return exit::BAD_INPUT;
+    }
     let p = match load(&args.file) {
         Ok(p) => p,
         Err(e) => {
