@@ -37,13 +37,14 @@ for a in "$@"; do
   "$here/scripts/gen-mc-family.sh" "$kind" "$n" "$work" >/dev/null
   /usr/bin/time -f '%e %U %S %M' -o "$work/t" timeout "$timeout" "$weft" mc -m rc11 --threads "$threads" \
     --json "$work/$kind-$n.litmus" > "$work/w.json" || true
-  read -r ws wu wsy wkb < "$work/t"; wc=$(awk -v a="$wu" -v b="$wsy" 'BEGIN { printf "%.2f", a + b }')
+  read -r ws wu wsy wkb < <(tail -n 1 "$work/t"); wc=$(awk -v a="$wu" -v b="$wsy" 'BEGIN { printf "%.2f", a + b }')
   we=$(grep -o '"explored": [0-9]*' "$work/w.json" | grep -o '[0-9]*$' || echo '?')
   ge='-'; gs='-'; gc='-'; gmb='-'; geps='-'; ratio='-'; ratiow='-'
   if [ -n "$genmc" ]; then
     /usr/bin/time -f '%e %U %S %M' -o "$work/g" timeout "$timeout" "$genmc" -- "$work/$kind-$n.c" > "$work/g.out" 2>&1 || true
-    read -r gs gu gsy gkb < "$work/g"; gc=$(awk -v a="$gu" -v b="$gsy" 'BEGIN { printf "%.2f", a + b }')
-    ge=$(grep -o 'complete executions explored: [0-9]*' "$work/g.out" | grep -o '[0-9]*$' || echo '?')
+    # (a killed or timed-out run leaves a "Command terminated" line before the figures)
+    read -r gs gu gsy gkb < <(tail -n 1 "$work/g"); gc=$(awk -v a="$gu" -v b="$gsy" 'BEGIN { printf "%.2f", a + b }')
+    ge=$(grep -o 'complete executions explored: [0-9]*' "$work/g.out" | grep -o '[0-9]*$' || echo 'timeout')
     gmb=$((gkb / 1024))
     geps=$(awk -v e="$ge" -v s="$gc" 'BEGIN { if (s > 0 && e ~ /^[0-9]+$/) printf "%.0f", e / s; else print "?" }')
   fi
