@@ -7,7 +7,7 @@
 //! execution is built exactly once. Subtrees run in parallel with rayon work stealing;
 //! every count is a sum over the tree, so results do not depend on the thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -120,7 +120,6 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// complete but not optimal: an execution may be reached twice, and is counted once).
     seen: std::sync::Mutex<std::collections::HashSet<Vec<u64>>>,
     stopped: std::sync::Mutex<Option<Stopped>>,
-    ticks: AtomicU64,
 }
 
 /// The result of [`Explorer::run`].
@@ -149,7 +148,6 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             stop: AtomicBool::new(false),
             seen: Default::default(),
             stopped: std::sync::Mutex::new(None),
-            ticks: AtomicU64::new(0),
         }
     }
 
@@ -186,8 +184,9 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    fn check_limits(&self) {
-        let t = self.ticks.fetch_add(1, Ordering::Relaxed);
+    /// Checks the deadline every 256 graphs and the memory every 4096 graphs of a
+    /// subtree (`t`: graphs built by this task, so workers share no counter).
+    fn check_limits(&self, t: u64) {
         if !t.is_multiple_of(256) {
             return;
         }
@@ -205,7 +204,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
 
     fn visit(&self, mut g: Graph<P::State>, counts: &mut Counts, acc: &mut J::Acc) {
         counts.graphs += 1;
-        self.check_limits();
+        self.check_limits(counts.graphs);
         if self.stop.load(Ordering::Relaxed) {
             return;
         }
