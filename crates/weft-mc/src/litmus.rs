@@ -97,6 +97,13 @@ pub struct Acc {
     error: Option<String>,
     /// `--rf` mode: complete rf-graphs with at least one consistent coherence order.
     rf_classes: u64,
+    /// Interleaving of the first erroneous execution.
+    error_witness: Option<String>,
+}
+
+fn has_assert_failure<S>(g: &Graph<S>) -> bool {
+    g.th.iter()
+        .any(|t| matches!(t.status, Status::AssertFailed(_)))
 }
 
 /// Calls `f` on every permutation of `v[k..]` (v's prefix fixed).
@@ -353,15 +360,13 @@ impl LitmusJudge<'_> {
             },
         }
         acc.consistent += 1;
-        if g.th
-            .iter()
-            .any(|t| matches!(t.status, Status::AssertFailed(_)))
-        {
+        if has_assert_failure(g) {
             acc.assert_failed += 1;
         }
         if undefined {
             acc.undefined += 1;
         }
+        let flags_here = flags.clone();
         for f in flags {
             *acc.flags.entry(f).or_default() += 1;
         }
@@ -395,10 +400,25 @@ impl LitmusJudge<'_> {
                 crate::witness::interleaving(self.p, g, &self.init),
             ));
         }
+        // The first erroneous execution (failed assertion, race flag, violated
+        // `~exists`/`forall`) is the witness printed with the errors.
+        let error = has_assert_failure(g)
+            || !flags_here.is_empty()
+            || match self.p.condition.as_ref().map(|c| c.quantifier) {
+                Some(Quantifier::NotExists) => sat,
+                Some(Quantifier::Forall) => !sat,
+                _ => false,
+            };
+        if error && acc.error_witness.is_none() {
+            acc.error_witness = Some(crate::witness::interleaving(self.p, g, &self.init));
+        }
     }
 
     fn merge_acc(&self, a: &mut Acc, b: Acc) {
         a.rf_classes += b.rf_classes;
+        if a.error_witness.is_none() {
+            a.error_witness = b.error_witness;
+        }
         for (k, v) in b.states {
             let s = a.states.entry(k).or_default();
             s.executions += v.executions;
@@ -543,7 +563,10 @@ pub fn check_litmus(
         Some(Quantifier::Forall) => sim.negative == 0,
         None => true,
     };
-    let witness_text = acc.witnesses.first().map(|w| w.1.clone());
+    let witness_text = acc
+        .error_witness
+        .clone()
+        .or_else(|| acc.witnesses.first().map(|w| w.1.clone()));
     sim.witnesses = acc
         .witnesses
         .into_iter()
