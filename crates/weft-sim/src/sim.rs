@@ -333,7 +333,7 @@ pub fn condition_text(p: &Program, c: &Condition) -> String {
 
 /// The terms a final state shows: registers (by thread, then name) and memory (by name)
 /// named in the condition or in `locations [...]`; every register when there is neither.
-fn columns(p: &Program) -> Vec<Term> {
+pub fn columns(p: &Program) -> Vec<Term> {
     let mut terms: Vec<&Term> = Vec::new();
     if let Some(c) = &p.condition {
         c.prop.terms(&mut terms);

@@ -50,6 +50,8 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Upload recorded runs to a campaign server.
     Submit(cmd::submit::Args),
+    /// Model check a litmus test: every execution once (optimal DPOR), errors with witnesses.
+    Mc(cmd::mc::Args),
 }
 
 /// Process exit codes.
@@ -88,6 +90,7 @@ fn main() {
         Command::Serve(a) => cmd::serve::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Submit(a) => cmd::submit::run(a),
+        Command::Mc(a) => cmd::mc::run(a),
     };
     std::process::exit(code);
 }

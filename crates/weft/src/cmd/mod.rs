@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod conform;
 pub mod gen;
+pub mod mc;
 pub mod parse;
 pub mod race;
 pub mod results;

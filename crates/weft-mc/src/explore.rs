@@ -1,0 +1,594 @@
+//! The exploration driver: TruSt-style exploration-optimal DPOR (paper 004 §4, Alg. 1;
+//! Kokologiannakis et al., "Truly stateless, optimal dynamic partial order reduction",
+//! POPL 2022). Events are added one at a time in a fixed thread order; a read branches
+//! over the writes already present; a write branches over its coherence placements and
+//! over *backward revisits* of earlier reads not in its (po ∪ rf)-prefix, performed only
+//! when every deleted event (and the revisited read) was added maximally, so each
+//! execution is built exactly once. Subtrees run in parallel with rayon work stealing;
+//! every count is a sum over the tree, so results do not depend on the thread count.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use weft_sim::traces::EventKind;
+
+use crate::graph::{EvId, Graph, Node, Src, Status, ThreadG};
+use crate::step::{Action, Stepper};
+
+/// What the driver asks of the program-specific side: whether a (partial) graph is
+/// consistent, and what to record for a complete one.
+pub trait Judge<S>: Sync {
+    type Acc: Default + Send;
+    /// Consistency of a partial graph (called after every added event).
+    fn consistent(&self, g: &Graph<S>) -> bool;
+    /// A complete graph whose every thread finished (`Done` or a failed assertion).
+    fn complete(&self, g: &Graph<S>, acc: &mut Self::Acc);
+    fn merge(&self, a: &mut Self::Acc, b: Self::Acc);
+    /// Whether the exploration may stop (`--stop-on-first` and an error was recorded).
+    fn satisfied(&self, acc: &Self::Acc) -> bool;
+}
+
+/// Counts kept by the driver itself.
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    /// Complete executions handed to the judge.
+    pub complete: u64,
+    /// Executions in which a thread's `assume` failed (not executions of the program).
+    pub blocked: u64,
+    /// Executions cut by the unroll bound.
+    pub cut: u64,
+    /// Executions in which a thread faulted, with the first message.
+    pub faults: u64,
+    pub fault_message: Option<String>,
+    /// Graphs built (every node of the exploration tree).
+    pub graphs: u64,
+    /// Graphs rejected by the consistency check.
+    pub inconsistent: u64,
+    /// Backward revisits performed.
+    pub revisits: u64,
+    /// Largest number of events in a graph.
+    pub max_events: usize,
+    /// Complete executions reached again (only when (po ∪ rf) cycles are explored).
+    pub duplicates: u64,
+}
+
+impl Counts {
+    fn merge(&mut self, o: Counts) {
+        self.complete += o.complete;
+        self.blocked += o.blocked;
+        self.cut += o.cut;
+        self.faults += o.faults;
+        if self.fault_message.is_none() {
+            self.fault_message = o.fault_message;
+        }
+        self.graphs += o.graphs;
+        self.inconsistent += o.inconsistent;
+        self.revisits += o.revisits;
+        self.max_events = self.max_events.max(o.max_events);
+        self.duplicates += o.duplicates;
+    }
+}
+
+/// Limits and knobs of an exploration.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    /// Stop when the resident set exceeds this many bytes.
+    pub max_memory: Option<u64>,
+    /// Graphs with fewer events than this fan their children out to rayon.
+    pub split_below: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            deadline: None,
+            max_memory: None,
+            split_below: 24,
+        }
+    }
+}
+
+/// Why an exploration stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stopped {
+    Timeout,
+    Memory,
+    FirstError,
+}
+
+pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
+    pub prog: &'a P,
+    pub judge: &'a J,
+    /// Initial value per dense cell.
+    pub init: Vec<i64>,
+    /// The cells, sorted (dense cell id = position).
+    pub cells: Vec<weft_sim::traces::Cell>,
+    pub limits: Limits,
+    /// Reads-from mode (paper 004 §4.4): writes are not branched over coherence
+    /// placements (each goes last, in order of addition); the judge derives co.
+    pub rf_mode: bool,
+    /// Also build executions with (po ∪ rf) cycles (load buffering), for models without
+    /// No-Thin-Air: a read in a write's prefix may still be revisited by it when no event
+    /// of the prefix after the read depends on it (address, data or control).
+    pub porf_cycles: bool,
+    stop: AtomicBool,
+    /// Complete executions seen, when (po ∪ rf) cycles are explored (that extension is
+    /// complete but not optimal: an execution may be reached twice, and is counted once).
+    seen: std::sync::Mutex<std::collections::HashSet<Vec<u64>>>,
+    stopped: std::sync::Mutex<Option<Stopped>>,
+}
+
+/// The result of [`Explorer::run`].
+pub struct Outcome<A> {
+    pub counts: Counts,
+    pub acc: A,
+    pub stopped: Option<Stopped>,
+}
+
+impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
+    pub fn new(
+        prog: &'a P,
+        judge: &'a J,
+        cells: Vec<weft_sim::traces::Cell>,
+        init: Vec<i64>,
+        limits: Limits,
+    ) -> Self {
+        Explorer {
+            prog,
+            judge,
+            init,
+            cells,
+            limits,
+            rf_mode: false,
+            porf_cycles: false,
+            stop: AtomicBool::new(false),
+            seen: Default::default(),
+            stopped: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Explores every execution of the program.
+    pub fn run(&self) -> Outcome<J::Acc> {
+        let n = self.prog.threads();
+        let g = Graph {
+            th: (0..n)
+                .map(|t| ThreadG {
+                    nodes: Vec::new(),
+                    state: self.prog.start(t),
+                    status: Status::Running,
+                })
+                .collect(),
+            co: vec![Vec::new(); self.init.len()],
+            next_stamp: 0,
+        };
+        let mut counts = Counts::default();
+        let mut acc = J::Acc::default();
+        self.visit(g, &mut counts, &mut acc);
+        let stopped = *self.stopped.lock().expect("not poisoned");
+        Outcome {
+            counts,
+            acc,
+            stopped,
+        }
+    }
+
+    fn halt(&self, why: Stopped) {
+        let mut s = self.stopped.lock().expect("not poisoned");
+        if s.is_none() {
+            *s = Some(why);
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Checks the deadline every 256 graphs and the memory every 4096 graphs of a
+    /// subtree (`t`: graphs built by this task, so workers share no counter).
+    fn check_limits(&self, t: u64) {
+        if !t.is_multiple_of(256) {
+            return;
+        }
+        if self.limits.deadline.is_some_and(|d| Instant::now() > d) {
+            self.halt(Stopped::Timeout);
+        }
+        if t.is_multiple_of(4096) {
+            if let Some(max) = self.limits.max_memory {
+                if crate::mem::rss_bytes().is_some_and(|r| r > max) {
+                    self.halt(Stopped::Memory);
+                }
+            }
+        }
+    }
+
+    fn visit(&self, mut g: Graph<P::State>, counts: &mut Counts, acc: &mut J::Acc) {
+        counts.graphs += 1;
+        self.check_limits(counts.graphs);
+        if self.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        loop {
+            let Some(t) = g.th.iter().position(|th| th.status == Status::Running) else {
+                return self.leaf(&g, counts, acc);
+            };
+            let mut st = g.th[t].state.clone();
+            let ev = match self.prog.next(t, &mut st) {
+                Action::Event(ev) => ev,
+                other => {
+                    g.th[t].state = st;
+                    g.th[t].status = match other {
+                        Action::Done => Status::Done,
+                        Action::AssertFailed(s) => Status::AssertFailed(s),
+                        Action::Blocked => Status::Blocked,
+                        Action::Cut => Status::Cut,
+                        Action::Fault(m) => Status::Fault(m),
+                        Action::Event(_) => unreachable!(),
+                    };
+                    continue;
+                }
+            };
+            let cell = ev.cell.map(|c| self.cell_id(c)).unwrap_or(u32::MAX);
+            let idx = g.th[t].nodes.len() as u32;
+            let me: EvId = (t as u32, idx);
+            match ev.kind {
+                EventKind::Read => {
+                    let mut srcs = vec![Src::Init];
+                    srcs.extend(g.co[cell as usize].iter().map(|e| Src::Ev(*e)));
+                    let mut children = Vec::with_capacity(srcs.len());
+                    for s in srcs {
+                        let value = g.src_value(s, cell, &self.init);
+                        let mut st2 = st.clone();
+                        let fix = self.prog.feed(t, &mut st2, value);
+                        let mut e2 = ev.clone();
+                        e2.rmw = fix.rmw;
+                        if let Some(a) = fix.attrs {
+                            e2.attrs = a;
+                        }
+                        let mut c = g.clone();
+                        c.th[t].nodes.push(Node {
+                            ev: Arc::new(e2),
+                            cell,
+                            stamp: c.next_stamp,
+                            rf: Some(s),
+                            value,
+                            revisited: false,
+                        });
+                        c.next_stamp += 1;
+                        c.th[t].state = st2;
+                        if self.judge.consistent(&c) {
+                            children.push(c);
+                        } else {
+                            counts.inconsistent += 1;
+                        }
+                    }
+                    return self.fan_out(children, counts, acc);
+                }
+                EventKind::Write => {
+                    let value = ev.value;
+                    let mut base = g;
+                    base.th[t].state = st;
+                    base.th[t].nodes.push(Node {
+                        ev: Arc::new(ev),
+                        cell,
+                        stamp: base.next_stamp,
+                        rf: None,
+                        value,
+                        revisited: false,
+                    });
+                    base.next_stamp += 1;
+                    let mut children = Vec::new();
+                    // Backward revisits (computed on the graph with the write added but not
+                    // yet placed in coherence).
+                    let prefix = base.porf_prefix(me);
+                    let mut reads = Vec::new();
+                    for (u, th) in base.th.iter().enumerate() {
+                        for (i, n) in th.nodes.iter().enumerate() {
+                            if n.cell != cell || !n.is_read() {
+                                continue;
+                            }
+                            if (i as u32) >= prefix[u]
+                                || (self.porf_cycles
+                                    && u != t
+                                    && self.independent(&base, (u as u32, i as u32), prefix[u]))
+                            {
+                                reads.push((u as u32, i as u32));
+                            }
+                        }
+                    }
+                    for r in reads {
+                        if let Some(rg) = self.revisit(&base, me, r, &prefix) {
+                            counts.revisits += 1;
+                            self.place(rg, me, cell, &mut children, counts);
+                        }
+                    }
+                    let mut fwd = Vec::new();
+                    self.place(base, me, cell, &mut fwd, counts);
+                    fwd.extend(children);
+                    return self.fan_out(fwd, counts, acc);
+                }
+                EventKind::Fence { .. } | EventKind::Barrier { .. } => {
+                    g.th[t].state = st;
+                    g.th[t].nodes.push(Node {
+                        ev: Arc::new(ev),
+                        cell,
+                        stamp: g.next_stamp,
+                        rf: None,
+                        value: 0,
+                        revisited: false,
+                    });
+                    g.next_stamp += 1;
+                    if !self.judge.consistent(&g) {
+                        counts.inconsistent += 1;
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn cell_id(&self, c: weft_sim::traces::Cell) -> u32 {
+        self.cells
+            .binary_search(&c)
+            .map(|i| i as u32)
+            .unwrap_or(u32::MAX)
+    }
+
+    /// Every coherence placement of write `w` (already in its thread) that is consistent.
+    fn place(
+        &self,
+        g: Graph<P::State>,
+        w: EvId,
+        cell: u32,
+        out: &mut Vec<Graph<P::State>>,
+        counts: &mut Counts,
+    ) {
+        let len = g.co[cell as usize].len();
+        let lowest = if self.rf_mode { len } else { 0 };
+        for pos in (lowest..=len).rev() {
+            let mut c = g.clone();
+            c.co[cell as usize].insert(pos, w);
+            if self.judge.consistent(&c) {
+                out.push(c);
+            } else {
+                counts.inconsistent += 1;
+            }
+        }
+    }
+
+    /// The graph where read `r` reads from the new write `w`, when the revisit is
+    /// performed: events added after `r` and not in `w`'s prefix are deleted, each of
+    /// them (and `r`) must have been added maximally (reads from the coherence-latest
+    /// write, writes coherence-latest among the events before it or in `w`'s prefix).
+    fn revisit(
+        &self,
+        g: &Graph<P::State>,
+        w: EvId,
+        r: EvId,
+        prefix: &[u32],
+    ) -> Option<Graph<P::State>> {
+        let rstamp = g.node(r).stamp;
+        let in_prefix = |e: EvId| e.1 < prefix[e.0 as usize];
+        let deleted = |e: EvId| g.node(e).stamp > rstamp && !in_prefix(e);
+        let in_prev = |x: EvId, s: u32| x != w && (g.node(x).stamp < s || in_prefix(x));
+        // Maximality of r and of every deleted event.
+        for (u, th) in g.th.iter().enumerate() {
+            for (i, n) in th.nodes.iter().enumerate() {
+                let e = (u as u32, i as u32);
+                if e != r && !deleted(e) {
+                    continue;
+                }
+                if e == w {
+                    continue;
+                }
+                let s = n.stamp;
+                if n.is_read() {
+                    let co = &g.co[n.cell as usize];
+                    let max = co
+                        .iter()
+                        .rev()
+                        .find(|x| in_prev(**x, s))
+                        .map(|x| Src::Ev(*x))
+                        .unwrap_or(Src::Init);
+                    if n.rf != Some(max) {
+                        return None;
+                    }
+                } else if n.is_write() && !self.rf_mode {
+                    let co = &g.co[n.cell as usize];
+                    let pos = co.iter().position(|x| *x == e)?;
+                    if co[pos + 1..].iter().any(|x| in_prev(*x, s)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        // Build the restricted graph.
+        let mut h = g.clone();
+        let mut touched = vec![false; h.th.len()];
+        for (u, th) in h.th.iter_mut().enumerate() {
+            let keep = if u as u32 == r.0 {
+                (r.1 as usize + 1).max(prefix[u] as usize)
+            } else {
+                let before = th.nodes.iter().take_while(|n| n.stamp < rstamp).count();
+                before.max(prefix[u] as usize)
+            };
+            if keep < th.nodes.len() {
+                th.nodes.truncate(keep);
+                touched[u] = true;
+            }
+        }
+        touched[r.0 as usize] = true;
+        for co in h.co.iter_mut() {
+            co.retain(|e| (e.1 as usize) < h.th[e.0 as usize].nodes.len() && *e != w);
+        }
+        // A kept read whose source is deleted was itself revisited by that write: the
+        // revisit is not the canonical one (its deleted source is not in w's prefix).
+        for th in &h.th {
+            for n in &th.nodes {
+                if let Some(Src::Ev(s)) = n.rf {
+                    if s.1 as usize >= h.th[s.0 as usize].nodes.len() {
+                        return None;
+                    }
+                }
+            }
+        }
+        let wval = h.node(w).value;
+        {
+            let rn = h.node_mut(r);
+            rn.rf = Some(Src::Ev(w));
+            rn.value = wval;
+            rn.revisited = true;
+        }
+        for (u, t) in touched.iter().enumerate() {
+            if *t && !self.replay(&mut h, u) {
+                return None;
+            }
+        }
+        Some(h)
+    }
+
+    /// Whether no event of `r`'s thread after `r` among its first `upto` events depends on
+    /// `r`'s value (so they stay the same when `r` reads something else).
+    fn independent(&self, g: &Graph<P::State>, r: EvId, upto: u32) -> bool {
+        let th = &g.th[r.0 as usize];
+        let ri = r.1 as usize;
+        th.nodes[ri + 1..(upto as usize).min(th.nodes.len())]
+            .iter()
+            .all(|n| {
+                !n.ev.addr_deps.contains(&ri)
+                    && !n.ev.data_deps.contains(&ri)
+                    && !n.ev.ctrl_deps.contains(&ri)
+            })
+    }
+
+    /// Re-runs thread `t` over its kept events (feeding their values) to rebuild its
+    /// stepper state and the labels whose meaning depends on values read.
+    fn replay(&self, g: &mut Graph<P::State>, t: usize) -> bool {
+        let mut st = self.prog.start(t);
+        let th = &mut g.th[t];
+        for n in th.nodes.iter_mut() {
+            match self.prog.next(t, &mut st) {
+                Action::Event(mut ev) => {
+                    if ev.kind != n.ev.kind
+                        || ev.cell != n.ev.cell
+                        || (ev.kind == EventKind::Write && ev.value != n.value)
+                    {
+                        return false;
+                    }
+                    if ev.kind == EventKind::Read {
+                        let fix = self.prog.feed(t, &mut st, n.value);
+                        ev.rmw = fix.rmw;
+                        if let Some(a) = fix.attrs {
+                            ev.attrs = a;
+                        }
+                    }
+                    n.ev = Arc::new(ev);
+                }
+                _ => return false,
+            }
+        }
+        th.state = st;
+        th.status = Status::Running;
+        true
+    }
+
+    fn fan_out(&self, children: Vec<Graph<P::State>>, counts: &mut Counts, acc: &mut J::Acc) {
+        if children.is_empty() {
+            return;
+        }
+        let events = children[0].events();
+        if children.len() > 1
+            && events < self.limits.split_below
+            && rayon::current_num_threads() > 1
+        {
+            let (c, a) = children
+                .into_par_iter()
+                .map(|g| {
+                    let mut c = Counts::default();
+                    let mut a = J::Acc::default();
+                    self.visit(g, &mut c, &mut a);
+                    (c, a)
+                })
+                .reduce(
+                    || (Counts::default(), J::Acc::default()),
+                    |(mut c1, mut a1), (c2, a2)| {
+                        c1.merge(c2);
+                        self.judge.merge(&mut a1, a2);
+                        (c1, a1)
+                    },
+                );
+            counts.merge(c);
+            self.judge.merge(acc, a);
+        } else {
+            for g in children {
+                self.visit(g, counts, acc);
+            }
+        }
+    }
+
+    fn leaf(&self, g: &Graph<P::State>, counts: &mut Counts, acc: &mut J::Acc) {
+        counts.max_events = counts.max_events.max(g.events());
+        let mut blocked = false;
+        let mut cut = false;
+        for th in &g.th {
+            match &th.status {
+                Status::Fault(m) => {
+                    counts.faults += 1;
+                    if counts.fault_message.is_none() {
+                        counts.fault_message = Some(m.clone());
+                    }
+                    return;
+                }
+                Status::Cut => cut = true,
+                Status::Blocked => blocked = true,
+                _ => {}
+            }
+        }
+        if cut {
+            counts.cut += 1;
+            return;
+        }
+        if blocked {
+            counts.blocked += 1;
+            return;
+        }
+        if self.porf_cycles {
+            let mut key = Vec::new();
+            for th in &g.th {
+                key.push(u64::MAX);
+                for n in &th.nodes {
+                    key.push(n.value as u64);
+                    key.push(match n.rf {
+                        None => 0,
+                        Some(Src::Init) => 1,
+                        Some(Src::Ev(e)) => 2 + ((e.0 as u64) << 32 | e.1 as u64),
+                    });
+                }
+            }
+            for co in &g.co {
+                key.push(u64::MAX - 1);
+                key.extend(co.iter().map(|e| (e.0 as u64) << 32 | e.1 as u64));
+            }
+            if !self.seen.lock().expect("not poisoned").insert(key) {
+                counts.duplicates += 1;
+                return;
+            }
+        }
+        counts.complete += 1;
+        self.judge.complete(g, acc);
+        if self.judge.satisfied(acc) {
+            self.halt(Stopped::FirstError);
+        }
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` workers (0: one per core) whose stacks are deep
+/// enough for the exploration's recursion (one frame pair per event of a graph).
+pub fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(512 << 20)
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(pool.install(f))
+}

@@ -1,0 +1,199 @@
+//! Execution graphs of the exploration (paper 004 §4, after TruSt): per-thread event
+//! sequences in program order, a reads-from source per read, a coherence order per cell,
+//! and the total order in which events were added (stamps), which the revisit condition
+//! reads. A graph holds only what one execution needs, so memory is linear in the program.
+
+use std::sync::Arc;
+
+use weft_ir::Span;
+use weft_sim::traces::{EventKind, TraceEvent};
+
+/// An event of a thread: (thread, index in the thread).
+pub type EvId = (u32, u32);
+
+/// Where a read takes its value from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Src {
+    /// The initial write of the cell.
+    Init,
+    Ev(EvId),
+}
+
+/// One event of the graph.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub ev: Arc<TraceEvent>,
+    /// Dense cell id ([`crate::step::cells`] order), `u32::MAX` when none.
+    pub cell: u32,
+    /// Position in the order of addition.
+    pub stamp: u32,
+    /// A read's source.
+    pub rf: Option<Src>,
+    /// The value read or written.
+    pub value: i64,
+    /// A read that got its source by a backward revisit (it keeps its place in the order
+    /// of addition, before its source).
+    pub revisited: bool,
+}
+
+impl Node {
+    pub fn is_read(&self) -> bool {
+        self.ev.kind == EventKind::Read
+    }
+    pub fn is_write(&self) -> bool {
+        self.ev.kind == EventKind::Write
+    }
+}
+
+/// How far a thread got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    Done,
+    AssertFailed(Span),
+    Blocked,
+    Cut,
+    Fault(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct ThreadG<S> {
+    pub nodes: Vec<Node>,
+    /// The stepper's state after the last node (fed, for a read).
+    pub state: S,
+    pub status: Status,
+}
+
+/// An execution graph (complete or not).
+#[derive(Clone, Debug)]
+pub struct Graph<S> {
+    pub th: Vec<ThreadG<S>>,
+    /// Per cell: its non-initial writes in coherence order (the initial write is first).
+    pub co: Vec<Vec<EvId>>,
+    pub next_stamp: u32,
+}
+
+impl<S> Graph<S> {
+    pub fn node(&self, e: EvId) -> &Node {
+        &self.th[e.0 as usize].nodes[e.1 as usize]
+    }
+
+    pub fn node_mut(&mut self, e: EvId) -> &mut Node {
+        &mut self.th[e.0 as usize].nodes[e.1 as usize]
+    }
+
+    pub fn events(&self) -> usize {
+        self.th.iter().map(|t| t.nodes.len()).sum()
+    }
+
+    /// The value a source provides (`init` gives the initial value of each cell).
+    pub fn src_value(&self, s: Src, cell: u32, init: &[i64]) -> i64 {
+        match s {
+            Src::Init => init[cell as usize],
+            Src::Ev(e) => self.node(e).value,
+        }
+    }
+
+    /// Position of a write in its cell's coherence order (0 = the initial write).
+    pub fn co_pos(&self, cell: u32, s: Src) -> usize {
+        match s {
+            Src::Init => 0,
+            Src::Ev(e) => self.co[cell as usize]
+                .iter()
+                .position(|x| *x == e)
+                .map(|i| i + 1)
+                .unwrap_or(usize::MAX),
+        }
+    }
+
+    /// The (po ∪ rf)-prefix of `e` (including `e`), as the number of leading events of
+    /// each thread it contains: prefixes are closed under program order.
+    pub fn porf_prefix(&self, e: EvId) -> Vec<u32> {
+        let mut cnt = vec![0u32; self.th.len()];
+        let mut work = vec![e];
+        while let Some((t, i)) = work.pop() {
+            let have = cnt[t as usize];
+            if have > i {
+                continue;
+            }
+            cnt[t as usize] = i + 1;
+            for k in have..=i {
+                if let Some(Src::Ev(s)) = self.th[t as usize].nodes[k as usize].rf {
+                    if cnt[s.0 as usize] <= s.1 {
+                        work.push(s);
+                    }
+                }
+            }
+        }
+        cnt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_ir::MemAttrs;
+    use weft_sim::traces::Cell;
+
+    fn ev(kind: EventKind) -> Arc<TraceEvent> {
+        Arc::new(TraceEvent {
+            kind,
+            cell: Some(Cell {
+                loc: weft_ir::LocId(0),
+                index: 0,
+            }),
+            via: None,
+            value: 0,
+            attrs: MemAttrs::default(),
+            rmw: false,
+            addr_deps: vec![],
+            data_deps: vec![],
+            ctrl_deps: vec![],
+            span: Span::default(),
+            symbolic: false,
+            step: 0,
+            unseq: None,
+        })
+    }
+
+    fn node(kind: EventKind, stamp: u32, rf: Option<Src>) -> Node {
+        Node {
+            ev: ev(kind),
+            cell: 0,
+            stamp,
+            rf,
+            value: 0,
+            revisited: false,
+        }
+    }
+
+    #[test]
+    fn porf_prefix_follows_program_order_and_reads_from() {
+        // T0: W ; R(from T1#0).  T1: W ; W.  T2: R(init).
+        let th = |nodes| ThreadG {
+            nodes,
+            state: (),
+            status: Status::Running,
+        };
+        let g = Graph {
+            th: vec![
+                th(vec![
+                    node(EventKind::Write, 0, None),
+                    node(EventKind::Read, 3, Some(Src::Ev((1, 0)))),
+                ]),
+                th(vec![
+                    node(EventKind::Write, 1, None),
+                    node(EventKind::Write, 2, None),
+                ]),
+                th(vec![node(EventKind::Read, 4, Some(Src::Init))]),
+            ],
+            co: vec![vec![(0, 0), (1, 0), (1, 1)]],
+            next_stamp: 5,
+        };
+        assert_eq!(g.porf_prefix((0, 1)), vec![2, 1, 0]);
+        assert_eq!(g.porf_prefix((1, 1)), vec![0, 2, 0]);
+        assert_eq!(g.porf_prefix((2, 0)), vec![0, 0, 1]);
+        assert_eq!(g.co_pos(0, Src::Ev((1, 0))), 2);
+        assert_eq!(g.co_pos(0, Src::Init), 0);
+    }
+}

@@ -1,0 +1,590 @@
+//! Model checking litmus programs: the judge that records final states, the condition's
+//! verdict and the model's flags for every complete execution, with consistency decided
+//! natively (`sc`, `rc11`, `scoped-rc11`) or by a `.cat` model through the simulator's
+//! execution adapter (`weft_sim::exec`), so `weft mc` and `weft sim` judge a candidate
+//! execution identically. The summary is a [`weft_sim::SimResult`], printed in herd7's
+//! layout by the same code as `weft sim`.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use weft_cat::{EvalOptions, Model};
+use weft_ir::{Program, Quantifier, Term};
+use weft_sim::candidates::{skeleton, Candidate};
+use weft_sim::exec::SkeletonExec;
+use weft_sim::traces::{Cell, End, EventKind, Trace};
+use weft_sim::value::{addr_of, decode_addr, of_init};
+use weft_sim::{SimResult, StateInfo};
+
+use crate::explore::{Counts, Explorer, Judge, Limits, Stopped};
+use crate::graph::{Graph, Src, Status};
+use crate::native::{self, Native};
+use crate::step::{cells, LitmusState, LitmusStepper, Stepper};
+
+/// How executions are judged.
+pub enum Consistency<'m> {
+    Native(Native),
+    Cat(&'m Model),
+}
+
+/// Options of a litmus model-checking run.
+#[derive(Clone, Debug)]
+pub struct McOptions {
+    pub unroll: u32,
+    pub stop_on_first: bool,
+    pub timeout: Option<std::time::Duration>,
+    pub max_memory: Option<u64>,
+    /// Witness executions kept as DOT graphs.
+    pub keep_witnesses: usize,
+    /// Use the `.cat` model even when a native check exists.
+    pub force_cat: bool,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Reads-from mode (paper 004 §4.4): explore rf only; each complete rf-graph is
+    /// judged under every coherence order of its writes.
+    pub rf_mode: bool,
+}
+
+impl Default for McOptions {
+    fn default() -> Self {
+        McOptions {
+            unroll: 2,
+            stop_on_first: false,
+            timeout: None,
+            max_memory: None,
+            keep_witnesses: 0,
+            force_cat: false,
+            threads: 0,
+            rf_mode: false,
+        }
+    }
+}
+
+/// The outcome of model checking one litmus program.
+#[derive(Clone, Debug)]
+pub struct McResult {
+    /// States, verdict, flags, in the simulator's terms (`consistent` = executions
+    /// the model allows).
+    pub sim: SimResult,
+    pub counts: Counts,
+    /// Complete executions the model rejected (the `.cat` oracle at the end).
+    pub rejected: u64,
+    /// Executions whose threads hang at their barriers (no final state).
+    pub hung: u64,
+    /// Which consistency check ran: `native` or `cat`.
+    pub checker: &'static str,
+    pub stopped: Option<Stopped>,
+    /// Interleaving of the first witness (one line per event, in order of addition).
+    pub witness_text: Option<String>,
+    /// `--rf` mode: consistent reads-from classes (0 otherwise).
+    pub rf_classes: u64,
+}
+
+/// Accumulated per subtree.
+#[derive(Default)]
+pub struct Acc {
+    states: BTreeMap<Vec<String>, StateInfo>,
+    positive: u64,
+    negative: u64,
+    flags: BTreeMap<String, u64>,
+    consistent: u64,
+    rejected: u64,
+    filtered: u64,
+    undefined: u64,
+    assert_failed: u64,
+    hung: u64,
+    witnesses: Vec<(String, String)>,
+    error: Option<String>,
+    /// `--rf` mode: complete rf-graphs with at least one consistent coherence order.
+    rf_classes: u64,
+    /// Interleaving of the first erroneous execution.
+    error_witness: Option<String>,
+}
+
+fn has_assert_failure<S>(g: &Graph<S>) -> bool {
+    g.th.iter()
+        .any(|t| matches!(t.status, Status::AssertFailed(_)))
+}
+
+/// Calls `f` on every permutation of `v[k..]` (v's prefix fixed).
+fn permute<T: Clone>(v: &mut Vec<T>, k: usize, f: &mut dyn FnMut(&[T])) {
+    if k + 1 >= v.len() {
+        f(v);
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permute(v, k + 1, f);
+        v.swap(k, i);
+    }
+}
+
+struct LitmusJudge<'a> {
+    p: &'a Program,
+    stepper: &'a LitmusStepper<'a>,
+    check: &'a Consistency<'a>,
+    eval: EvalOptions,
+    cols: Vec<Term>,
+    init: Vec<i64>,
+    ncells: usize,
+    keep: usize,
+    stop_on_first: bool,
+    /// Relaxed loads and stores only, under rc11/scoped-rc11: the fast native check.
+    relaxed: bool,
+    cells: Vec<Cell>,
+    rf_mode: bool,
+}
+
+fn value_text(p: &Program, v: i64) -> String {
+    match decode_addr(v, p.locations.len()) {
+        Some((l, 0)) => p.loc(l).name.clone(),
+        Some((l, i)) => format!("{}+{i}", p.loc(l).name),
+        None => v.to_string(),
+    }
+}
+
+impl LitmusJudge<'_> {
+    fn term_value(&self, g: &Graph<std::sync::Arc<LitmusState>>, t: &Term) -> i64 {
+        match t {
+            Term::Reg { thread, reg } => {
+                g.th.get(*thread)
+                    .map(|th| self.stepper.reg(&th.state, reg.index()))
+                    .unwrap_or(0)
+            }
+            Term::Mem { loc, index } => {
+                let cell = Cell {
+                    loc: self.p.storage_of(*loc),
+                    index: *index,
+                };
+                match self.cells.binary_search(&cell) {
+                    Ok(c) => match g.co[c].last() {
+                        Some(e) => g.node(*e).value,
+                        None => self.init[c],
+                    },
+                    Err(_) => of_init(self.p.loc(cell.loc).init),
+                }
+            }
+            Term::Int(i) => *i,
+            Term::Addr(l) => addr_of(*l),
+        }
+    }
+
+    /// The `.cat` oracle: the graph as the simulator's candidate, judged by the model
+    /// for each barrier synchronisation. `None`: the threads hang at their barriers.
+    fn oracle(
+        &self,
+        m: &Model,
+        g: &Graph<std::sync::Arc<LitmusState>>,
+    ) -> Result<Option<Option<weft_cat::eval::Evaluation>>, String> {
+        let traces: Vec<Trace> =
+            g.th.iter()
+                .enumerate()
+                .map(|(t, th)| {
+                    let nregs = self.p.threads[t].regs.len();
+                    Trace {
+                        events: th
+                            .nodes
+                            .iter()
+                            .map(|n| {
+                                let mut e = (*n.ev).clone();
+                                if e.kind == EventKind::Read {
+                                    e.value = n.value;
+                                }
+                                e
+                            })
+                            .collect(),
+                        regs: (0..nregs).map(|r| self.stepper.reg(&th.state, r)).collect(),
+                        reg_src: vec![None; nregs],
+                        end: match &th.status {
+                            Status::AssertFailed(s) => End::AssertFailed(*s),
+                            _ => End::Done,
+                        },
+                    }
+                })
+                .collect();
+        let sk = skeleton(self.p, traces.iter().collect());
+        let id = |t: u32, i: u32| sk.thread_start[t as usize] + i as usize;
+        let mut rf = Vec::new();
+        for (t, th) in g.th.iter().enumerate() {
+            for (i, n) in th.nodes.iter().enumerate() {
+                if let Some(s) = n.rf {
+                    let w = match s {
+                        Src::Init => n.cell as usize,
+                        Src::Ev(e) => id(e.0, e.1),
+                    };
+                    rf.push((w, id(t as u32, i as u32)));
+                }
+            }
+        }
+        let mut co = Vec::new();
+        let mut finals = Vec::new();
+        for (c, ws) in g.co.iter().enumerate() {
+            let chain: Vec<usize> = std::iter::once(c)
+                .chain(ws.iter().map(|e| id(e.0, e.1)))
+                .collect();
+            for i in 0..chain.len() {
+                for j in i + 1..chain.len() {
+                    co.push((chain[i], chain[j]));
+                }
+            }
+            finals.push(*chain.last().expect("non-empty"));
+        }
+        let cand = Candidate {
+            skeleton: &sk,
+            rf,
+            co,
+            final_writes: finals,
+        };
+        let sx = SkeletonExec::new(self.p, &sk);
+        if sx.choices() == 0 {
+            return Ok(None);
+        }
+        for choice in 0..sx.choices() {
+            let x = sx.with_choice(&cand, choice);
+            let ev = m.evaluate(&x, &self.eval).map_err(|e| e.render())?;
+            if ev.allowed() {
+                return Ok(Some(Some(ev)));
+            }
+        }
+        Ok(Some(None))
+    }
+}
+
+impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
+    type Acc = Acc;
+
+    fn consistent(&self, g: &Graph<std::sync::Arc<LitmusState>>) -> bool {
+        if self.rf_mode {
+            return true;
+        }
+        match self.check {
+            Consistency::Native(_) if self.relaxed => native::check_relaxed(g),
+            Consistency::Native(m) => native::check(*m, self.p, g, self.ncells, false).consistent,
+            Consistency::Cat(_) => true,
+        }
+    }
+
+    fn complete(&self, g: &Graph<std::sync::Arc<LitmusState>>, acc: &mut Acc) {
+        if self.rf_mode {
+            // Every coherence order of the writes of each cell (the initial write first).
+            let mut h = g.clone();
+            let before = acc.consistent;
+            self.each_co(&mut h, 0, acc);
+            if acc.consistent > before {
+                acc.rf_classes += 1;
+            }
+            return;
+        }
+        self.complete_one(g, acc)
+    }
+
+    fn merge(&self, a: &mut Acc, b: Acc) {
+        self.merge_acc(a, b)
+    }
+
+    fn satisfied(&self, acc: &Acc) -> bool {
+        self.satisfied_acc(acc)
+    }
+}
+
+impl LitmusJudge<'_> {
+    fn each_co(&self, h: &mut Graph<std::sync::Arc<LitmusState>>, cell: usize, acc: &mut Acc) {
+        if cell == h.co.len() {
+            let ok = match self.check {
+                Consistency::Native(_) if self.relaxed => native::check_relaxed(h),
+                Consistency::Native(m) => {
+                    native::check(*m, self.p, h, self.ncells, false).consistent
+                }
+                Consistency::Cat(_) => true,
+            };
+            if ok {
+                self.complete_one(h, acc);
+            }
+            return;
+        }
+        let ws = h.co[cell].clone();
+        let mut perm = ws.clone();
+        permute(&mut perm, 0, &mut |p| {
+            h.co[cell] = p.to_vec();
+            self.each_co(h, cell + 1, acc);
+        });
+        h.co[cell] = ws;
+    }
+
+    fn complete_one(&self, g: &Graph<std::sync::Arc<LitmusState>>, acc: &mut Acc) {
+        let mut value = |t: &Term| self.term_value(g, t);
+        if let Some(f) = &self.p.filter {
+            if !f.eval(&mut value) {
+                acc.filtered += 1;
+                return;
+            }
+        }
+        let mut flags: Vec<String> = Vec::new();
+        let mut undefined = false;
+        match self.check {
+            Consistency::Native(m) if self.relaxed => {
+                if *m == Native::ScopedRc11 && native::hetero_race_relaxed(self.p, g) {
+                    flags.push("heterogeneous-race".into());
+                }
+            }
+            Consistency::Native(m) => {
+                let v = native::check(*m, self.p, g, self.ncells, true);
+                if !v.consistent {
+                    acc.rejected += 1;
+                    return;
+                }
+                if v.data_race {
+                    flags.push("data-race".into());
+                }
+                if v.hetero_race {
+                    flags.push("heterogeneous-race".into());
+                }
+            }
+            Consistency::Cat(m) => match self.oracle(m, g) {
+                Err(e) => {
+                    acc.error.get_or_insert(e);
+                    return;
+                }
+                Ok(None) => {
+                    acc.hung += 1;
+                    return;
+                }
+                Ok(Some(None)) => {
+                    acc.rejected += 1;
+                    return;
+                }
+                Ok(Some(Some(ev))) => {
+                    flags = ev.flags();
+                    undefined = ev.undefined();
+                }
+            },
+        }
+        acc.consistent += 1;
+        if has_assert_failure(g) {
+            acc.assert_failed += 1;
+        }
+        if undefined {
+            acc.undefined += 1;
+        }
+        let flags_here = flags.clone();
+        for f in flags {
+            *acc.flags.entry(f).or_default() += 1;
+        }
+        let sat = self
+            .p
+            .condition
+            .as_ref()
+            .map(|cd| cd.prop.eval(&mut value))
+            .unwrap_or(false);
+        if sat {
+            acc.positive += 1;
+        } else {
+            acc.negative += 1;
+        }
+        let vals: Vec<String> = self
+            .cols
+            .iter()
+            .map(|t| value_text(self.p, self.term_value(g, t)))
+            .collect();
+        let st = acc.states.entry(vals).or_default();
+        st.executions += 1;
+        st.satisfies = sat;
+        let witness = match self.p.condition.as_ref().map(|c| c.quantifier) {
+            Some(Quantifier::Forall) => !sat,
+            Some(_) => sat,
+            None => true,
+        };
+        if witness && acc.witnesses.len() < self.keep {
+            acc.witnesses.push((
+                crate::witness::dot(self.p, g, &self.init, acc.witnesses.len()),
+                crate::witness::interleaving(self.p, g, &self.init),
+            ));
+        }
+        // The first erroneous execution (failed assertion, race flag, violated
+        // `~exists`/`forall`) is the witness printed with the errors.
+        let error = has_assert_failure(g)
+            || !flags_here.is_empty()
+            || match self.p.condition.as_ref().map(|c| c.quantifier) {
+                Some(Quantifier::NotExists) => sat,
+                Some(Quantifier::Forall) => !sat,
+                _ => false,
+            };
+        if error && acc.error_witness.is_none() {
+            acc.error_witness = Some(crate::witness::interleaving(self.p, g, &self.init));
+        }
+    }
+
+    fn merge_acc(&self, a: &mut Acc, b: Acc) {
+        a.rf_classes += b.rf_classes;
+        if a.error_witness.is_none() {
+            a.error_witness = b.error_witness;
+        }
+        for (k, v) in b.states {
+            let s = a.states.entry(k).or_default();
+            s.executions += v.executions;
+            s.satisfies = v.satisfies;
+        }
+        a.positive += b.positive;
+        a.negative += b.negative;
+        for (k, v) in b.flags {
+            *a.flags.entry(k).or_default() += v;
+        }
+        a.consistent += b.consistent;
+        a.rejected += b.rejected;
+        a.filtered += b.filtered;
+        a.undefined += b.undefined;
+        a.assert_failed += b.assert_failed;
+        a.hung += b.hung;
+        for w in b.witnesses {
+            if a.witnesses.len() < self.keep {
+                a.witnesses.push(w);
+            }
+        }
+        if a.error.is_none() {
+            a.error = b.error;
+        }
+    }
+
+    fn satisfied_acc(&self, acc: &Acc) -> bool {
+        acc.error.is_some()
+            || (self.stop_on_first
+                && (acc.assert_failed > 0
+                    || acc.flags.keys().any(|f| f.contains("race"))
+                    || match self.p.condition.as_ref().map(|c| c.quantifier) {
+                        Some(Quantifier::Exists | Quantifier::NotExists) => acc.positive > 0,
+                        Some(Quantifier::Forall) => acc.negative > 0,
+                        None => false,
+                    }))
+    }
+}
+
+/// Why a litmus program could not be checked.
+#[derive(Debug)]
+pub enum McError {
+    /// The program is malformed for execution (a jump to nowhere...).
+    Program(weft_ir::Span, String),
+    /// The `.cat` model failed while judging.
+    Model(String),
+}
+
+impl std::fmt::Display for McError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            McError::Program(s, m) => write!(f, "{s}: {m}"),
+            McError::Model(m) => write!(f, "model: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for McError {}
+
+/// Model checks `p` under `model` (a bundled name or a `.cat` path already loaded as
+/// `cat`); `name` selects the native check when one exists and covers `p`.
+pub fn check_litmus(
+    p: &Program,
+    name: &str,
+    cat: &Model,
+    opts: &McOptions,
+) -> Result<McResult, McError> {
+    let start = Instant::now();
+    let stepper = LitmusStepper::new(p, opts.unroll).map_err(|(s, m)| McError::Program(s, m))?;
+    let all = cells(p);
+    let init: Vec<i64> = all.iter().map(|c| of_init(p.loc(c.loc).init)).collect();
+    let check = match Native::by_name(name) {
+        Some(n) if !opts.force_cat && Native::covers(p) => Consistency::Native(n),
+        _ => Consistency::Cat(cat),
+    };
+    let cols = weft_sim::sim::columns(p);
+    let judge = LitmusJudge {
+        p,
+        stepper: &stepper,
+        check: &check,
+        eval: EvalOptions::fast(),
+        cols: cols.clone(),
+        init: init.clone(),
+        ncells: all.len(),
+        keep: opts.keep_witnesses.max(1),
+        stop_on_first: opts.stop_on_first,
+        relaxed: matches!(
+            check,
+            Consistency::Native(Native::Rc11 | Native::ScopedRc11)
+        ) && native::relaxed_only(p),
+        cells: all.clone(),
+        rf_mode: opts.rf_mode,
+    };
+    let limits = Limits {
+        deadline: opts.timeout.map(|d| start + d),
+        max_memory: opts.max_memory,
+        ..Limits::default()
+    };
+    let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
+    ex.rf_mode = opts.rf_mode;
+    // Models with No-Thin-Air never allow a (po ∪ rf) cycle; the others (ptx-v7.5,
+    // vulkan, opencl, user models) are explored with load-buffering executions too.
+    ex.porf_cycles = matches!(check, Consistency::Cat(_))
+        && !matches!(
+            name.strip_suffix(".cat").unwrap_or(name),
+            "rc11" | "scoped-rc11" | "sc" | "tso"
+        );
+    let out = crate::explore::in_pool(opts.threads, || ex.run())
+        .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
+    let acc = out.acc;
+    if let Some(e) = acc.error {
+        return Err(McError::Model(e));
+    }
+    let mut sim = SimResult {
+        name: p.name.clone(),
+        columns: cols
+            .iter()
+            .map(|t| weft_sim::sim::term_text(p, t))
+            .collect(),
+        condition: p.condition.clone(),
+        states: acc.states,
+        positive: acc.positive,
+        negative: acc.negative,
+        flags: acc.flags,
+        candidates: out.counts.complete,
+        filtered: acc.filtered,
+        consistent: acc.consistent,
+        undefined: acc.undefined,
+        assert_failed: acc.assert_failed,
+        cut_traces: out.counts.cut as usize,
+        fault_traces: out.counts.faults as usize,
+        fault_message: out.counts.fault_message.clone(),
+        hung_skeletons: acc.hung,
+        converged: true,
+        timed_out: out.stopped == Some(Stopped::Timeout),
+        stopped_at_verdict: out.stopped == Some(Stopped::FirstError),
+        ..SimResult::default()
+    };
+    sim.validated = match p.condition.as_ref().map(|c| c.quantifier) {
+        Some(Quantifier::Exists) => sim.positive > 0,
+        Some(Quantifier::NotExists) => sim.positive == 0,
+        Some(Quantifier::Forall) => sim.negative == 0,
+        None => true,
+    };
+    let witness_text = acc
+        .error_witness
+        .clone()
+        .or_else(|| acc.witnesses.first().map(|w| w.1.clone()));
+    sim.witnesses = acc
+        .witnesses
+        .into_iter()
+        .take(opts.keep_witnesses)
+        .map(|w| w.0)
+        .collect();
+    sim.seconds = start.elapsed().as_secs_f64();
+    Ok(McResult {
+        sim,
+        counts: out.counts,
+        rejected: acc.rejected,
+        hung: acc.hung,
+        checker: match check {
+            Consistency::Native(_) => "native",
+            Consistency::Cat(_) => "cat",
+        },
+        stopped: out.stopped,
+        witness_text,
+        rf_classes: acc.rf_classes,
+    })
+}

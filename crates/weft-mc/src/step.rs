@@ -1,0 +1,570 @@
+//! The one interface between the exploration driver and programs (paper 004 §4: the
+//! driver asks a thread for its next event given the values its earlier reads returned),
+//! and its implementation for litmus [`Program`]s.
+//!
+//! A [`Stepper`] runs each thread deterministically: [`Stepper::next`] yields the next
+//! memory or synchronisation event (or the thread's end), and after a read the driver
+//! calls [`Stepper::feed`] with the value the read returned. The driver never knows
+//! whether it explores a litmus test or a kernel. Events are `weft_sim` trace events so
+//! that the `.cat` oracle judges an explored execution exactly as the simulator judges
+//! the same candidate.
+//!
+//! The litmus stepper follows the simulator's per-thread semantics (`weft_sim::traces`):
+//! the same control-flow graph, register dependencies, unroll bound, compare-exchange
+//! expected-value read and write-back, assume and assert.
+
+use weft_ir::cfg::{BlockId, Cfg, Terminator};
+use weft_ir::{Expr, LocId, MemAttrs, Program, Reg, RmwOp, Span, StmtKind};
+use weft_sim::traces::{Cell, EventKind, TraceEvent};
+use weft_sim::value::{addr_of, decode_addr, of_init};
+
+/// What a thread does next.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // one per step, moved straight into the graph
+pub enum Action {
+    /// A memory or synchronisation event. After a read the driver must call
+    /// [`Stepper::feed`] before asking again.
+    Event(TraceEvent),
+    /// The thread ran to completion.
+    Done,
+    /// An `assert` failed at this source position; the thread stops.
+    AssertFailed(Span),
+    /// An `assume` failed (or a spin loop must wait): this execution is not one of the
+    /// program's, the thread stops.
+    Blocked,
+    /// The unroll bound was reached: the execution is incomplete.
+    Cut,
+    /// The thread did something meaningless (an access to a non-address).
+    Fault(String),
+}
+
+/// A read's value changes how it is recorded: whether it is the read of a successful
+/// read-modify-write, and the order of a failed compare-and-swap.
+#[derive(Clone, Debug, Default)]
+pub struct ReadFix {
+    pub rmw: bool,
+    pub attrs: Option<MemAttrs>,
+}
+
+/// Programs the driver can explore: a fixed number of threads, each stepping
+/// deterministically from its own state.
+pub trait Stepper: Sync {
+    type State: Clone + Send + Sync;
+    fn threads(&self) -> usize;
+    fn start(&self, thread: usize) -> Self::State;
+    fn next(&self, thread: usize, st: &mut Self::State) -> Action;
+    /// Gives the value read by the read the last [`Stepper::next`] returned.
+    fn feed(&self, thread: usize, st: &mut Self::State, value: i64) -> ReadFix;
+    /// Final value of register `reg` in a finished thread state.
+    fn reg(&self, st: &Self::State, reg: usize) -> i64;
+}
+
+/// The memory cells of a program in the simulator's order of initial writes: one per
+/// element (at most 64) of every location that is not an alias.
+pub fn cells(p: &Program) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for (i, l) in p.locations.iter().enumerate() {
+        if l.alias.is_some() {
+            continue;
+        }
+        for index in 0..l.size.min(64) {
+            out.push(Cell {
+                loc: LocId(i as u32),
+                index,
+            });
+        }
+    }
+    out
+}
+
+/// The litmus-program stepper.
+pub struct LitmusStepper<'p> {
+    pub p: &'p Program,
+    cfgs: Vec<Cfg>,
+    unroll: u32,
+}
+
+/// What to do with a read's value when it arrives.
+#[derive(Clone, Debug)]
+enum Pending {
+    Load {
+        dst: Reg,
+        me: usize,
+    },
+    /// Compare-exchange: the expected value is being read (event `ei`); next the RMW read.
+    CasExpected {
+        rmw: Box<RmwCtx>,
+        ei: usize,
+    },
+    RmwRead {
+        rmw: Box<RmwCtx>,
+        me: usize,
+    },
+}
+
+/// An RMW statement in flight, with its operands evaluated.
+#[derive(Clone, Debug)]
+struct RmwCtx {
+    dst: Option<Reg>,
+    cell: (Cell, LocId),
+    op: RmwOp,
+    addr_deps: Vec<usize>,
+    args: Vec<(i64, Vec<usize>)>,
+    attrs: MemAttrs,
+    fail_order: Option<weft_ir::Order>,
+    span: Span,
+    /// Compare-exchange: the cell of `*expected`, its read's index and value.
+    expected: Option<((Cell, LocId), usize, i64)>,
+}
+
+/// Thread state of the litmus stepper.
+#[derive(Clone, Debug)]
+pub struct LitmusState {
+    block: BlockId,
+    idx: usize,
+    regs: Vec<i64>,
+    deps: Vec<Vec<usize>>,
+    ctrl: Vec<usize>,
+    visits: Vec<u32>,
+    step: u32,
+    unseq: Option<(u32, u32)>,
+    nevents: usize,
+    pending: Option<Pending>,
+    /// Events to emit before the next statement (RMW write, CAS write-back).
+    queue: Vec<TraceEvent>,
+}
+
+fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut v: Vec<usize> = a.iter().chain(b).copied().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+impl<'p> LitmusStepper<'p> {
+    /// Builds the control-flow graphs; errors name the offending statement.
+    pub fn new(p: &'p Program, unroll: u32) -> Result<Self, (Span, String)> {
+        let cfgs = p
+            .threads
+            .iter()
+            .map(|t| Cfg::build(&t.code).map_err(|e| (e.span, e.message)))
+            .collect::<Result<_, _>>()?;
+        Ok(LitmusStepper { p, cfgs, unroll })
+    }
+
+    fn eval(e: &Expr, s: &LitmusState) -> (i64, Vec<usize>) {
+        match e {
+            Expr::Int(i) => (*i, Vec::new()),
+            Expr::Reg(r) => (
+                s.regs.get(r.index()).copied().unwrap_or(0),
+                s.deps.get(r.index()).cloned().unwrap_or_default(),
+            ),
+            Expr::Addr(l) => (addr_of(*l), Vec::new()),
+            Expr::Un(op, a) => {
+                let (v, d) = Self::eval(a, s);
+                (op.eval(v), d)
+            }
+            Expr::Bin(op, a, b) => {
+                let (x, dx) = Self::eval(a, s);
+                let (y, dy) = Self::eval(b, s);
+                (op.eval(x, y), union(&dx, &dy))
+            }
+        }
+    }
+
+    fn cell(&self, addr: i64) -> Option<(Cell, LocId)> {
+        let (via, index) = decode_addr(addr, self.p.locations.len())?;
+        let loc = self.p.storage_of(via);
+        (index < self.p.loc(loc).size.min(64)).then_some((Cell { loc, index }, via))
+    }
+
+    fn event(
+        s: &LitmusState,
+        kind: EventKind,
+        cell: Option<(Cell, LocId)>,
+        value: i64,
+        attrs: &MemAttrs,
+        span: Span,
+    ) -> TraceEvent {
+        TraceEvent {
+            kind,
+            cell: cell.map(|c| c.0),
+            via: cell.map(|c| c.1),
+            value,
+            attrs: attrs.clone(),
+            rmw: false,
+            addr_deps: Vec::new(),
+            data_deps: Vec::new(),
+            ctrl_deps: s.ctrl.clone(),
+            span,
+            symbolic: false,
+            step: s.step,
+            unseq: s.unseq,
+        }
+    }
+
+    fn set_reg(s: &mut LitmusState, r: Reg, v: i64, d: Vec<usize>) {
+        if let Some(slot) = s.regs.get_mut(r.index()) {
+            *slot = v;
+            s.deps[r.index()] = d;
+        }
+    }
+
+    fn emit(s: &mut LitmusState, ev: TraceEvent) -> Action {
+        s.nevents += 1;
+        Action::Event(ev)
+    }
+
+    /// The RMW read event of `c` (after the expected value, for a compare-exchange).
+    fn rmw_read(s: &mut LitmusState, c: Box<RmwCtx>) -> Action {
+        let mut rd = Self::event(s, EventKind::Read, Some(c.cell), 0, &c.attrs, c.span);
+        rd.addr_deps = c.addr_deps.clone();
+        let me = s.nevents;
+        s.pending = Some(Pending::RmwRead { rmw: c, me });
+        Self::emit(s, rd)
+    }
+}
+
+impl<'p> Stepper for LitmusStepper<'p> {
+    /// Shared until a step changes it (graphs are cloned far more often than stepped).
+    type State = std::sync::Arc<LitmusState>;
+
+    fn threads(&self) -> usize {
+        self.p.threads.len()
+    }
+
+    fn start(&self, thread: usize) -> std::sync::Arc<LitmusState> {
+        let t = &self.p.threads[thread];
+        let cfg = &self.cfgs[thread];
+        let nregs = t.regs.len();
+        let mut visits = vec![0; cfg.blocks.len()];
+        visits[cfg.entry] = 1;
+        std::sync::Arc::new(LitmusState {
+            block: cfg.entry,
+            idx: 0,
+            regs: t
+                .regs
+                .iter()
+                .map(|r| r.init.map(of_init).unwrap_or(0))
+                .collect(),
+            deps: vec![Vec::new(); nregs],
+            ctrl: Vec::new(),
+            visits,
+            step: 0,
+            unseq: None,
+            nevents: 0,
+            pending: None,
+            queue: Vec::new(),
+        })
+    }
+
+    fn reg(&self, st: &std::sync::Arc<LitmusState>, reg: usize) -> i64 {
+        st.regs.get(reg).copied().unwrap_or(0)
+    }
+
+    fn next(&self, thread: usize, st: &mut std::sync::Arc<LitmusState>) -> Action {
+        let s = std::sync::Arc::make_mut(st);
+        if !s.queue.is_empty() {
+            let ev = s.queue.remove(0);
+            return Self::emit(s, ev);
+        }
+        let cfg = &self.cfgs[thread];
+        loop {
+            let block = &cfg.blocks[s.block];
+            if s.idx >= block.stmts.len() {
+                let next = match &block.term {
+                    Terminator::Exit => return Action::Done,
+                    Terminator::Goto(t) => *t,
+                    Terminator::Branch {
+                        cond,
+                        then_block,
+                        else_block,
+                    } => {
+                        let (v, d) = Self::eval(cond, s);
+                        s.ctrl = union(&s.ctrl, &d);
+                        if v != 0 {
+                            *then_block
+                        } else {
+                            *else_block
+                        }
+                    }
+                };
+                s.visits[next] += 1;
+                if s.visits[next] > self.unroll.max(1) {
+                    return Action::Cut;
+                }
+                s.block = next;
+                s.idx = 0;
+                continue;
+            }
+            let stmt = &block.stmts[s.idx];
+            s.idx += 1;
+            s.step += 1;
+            let step = s.step;
+            s.unseq = stmt.unseq.and_then(|u| {
+                let hi = step.checked_sub(u.skip + 1)?;
+                Some((hi.checked_sub(u.count.checked_sub(1)?)?, hi))
+            });
+            let span = stmt.span;
+            match &stmt.kind {
+                StmtKind::Assign { dst, value } => {
+                    let (v, d) = Self::eval(value, s);
+                    Self::set_reg(s, *dst, v, d);
+                }
+                StmtKind::Assume(e) => {
+                    if Self::eval(e, s).0 == 0 {
+                        return Action::Blocked;
+                    }
+                }
+                StmtKind::Assert(e) => {
+                    if Self::eval(e, s).0 == 0 {
+                        return Action::AssertFailed(span);
+                    }
+                }
+                StmtKind::Fence(f) => {
+                    let kind = EventKind::Fence {
+                        kind: f.kind,
+                        spaces: f.spaces.clone(),
+                    };
+                    let ev = Self::event(s, kind, None, 0, &f.attrs, span);
+                    return Self::emit(s, ev);
+                }
+                StmtKind::Barrier(b) => {
+                    let id = Self::eval(&b.id, s).0;
+                    let operands = b.operands.iter().map(|o| Self::eval(o, s).0).collect();
+                    let kind = EventKind::Barrier {
+                        kind: b.kind,
+                        scope: b.scope,
+                        id,
+                        operands,
+                        spaces: b.spaces.clone(),
+                    };
+                    let ev = Self::event(s, kind, None, 0, &b.attrs, span);
+                    return Self::emit(s, ev);
+                }
+                StmtKind::Store(st) => {
+                    let (a, ad) = Self::eval(&st.addr, s);
+                    let Some(cell) = self.cell(a) else {
+                        return Action::Fault(format!("{span}: store to non-address {a}"));
+                    };
+                    let (v, dd) = Self::eval(&st.value, s);
+                    let mut ev = Self::event(s, EventKind::Write, Some(cell), v, &st.attrs, span);
+                    ev.addr_deps = ad;
+                    ev.data_deps = dd;
+                    return Self::emit(s, ev);
+                }
+                StmtKind::Load(l) => {
+                    let (a, ad) = Self::eval(&l.addr, s);
+                    let Some(cell) = self.cell(a) else {
+                        return Action::Fault(format!("{span}: load from non-address {a}"));
+                    };
+                    let mut ev = Self::event(s, EventKind::Read, Some(cell), 0, &l.attrs, span);
+                    ev.addr_deps = ad;
+                    s.pending = Some(Pending::Load {
+                        dst: l.dst,
+                        me: s.nevents,
+                    });
+                    return Self::emit(s, ev);
+                }
+                StmtKind::Rmw(r) => {
+                    let (a, ad) = Self::eval(&r.addr, s);
+                    let Some(cell) = self.cell(a) else {
+                        return Action::Fault(format!(
+                            "{span}: read-modify-write of non-address {a}"
+                        ));
+                    };
+                    let args: Vec<(i64, Vec<usize>)> =
+                        r.args.iter().map(|e| Self::eval(e, s)).collect();
+                    let ctx = Box::new(RmwCtx {
+                        dst: r.dst,
+                        cell,
+                        op: r.op,
+                        addr_deps: ad,
+                        args,
+                        attrs: r.attrs.clone(),
+                        fail_order: r.fail_order,
+                        span,
+                        expected: None,
+                    });
+                    if let RmwOp::CompareExchange { .. } = r.op {
+                        let exp_addr = ctx.args.first().map(|x| x.0).unwrap_or(0);
+                        let Some(ecell) = self.cell(exp_addr) else {
+                            return Action::Fault(format!(
+                                "{span}: compare-exchange with a non-address expected operand"
+                            ));
+                        };
+                        let mut ev = Self::event(
+                            s,
+                            EventKind::Read,
+                            Some(ecell),
+                            0,
+                            &MemAttrs::default(),
+                            span,
+                        );
+                        ev.addr_deps = ctx.args[0].1.clone();
+                        let ei = s.nevents;
+                        let mut ctx = ctx;
+                        ctx.expected = Some((ecell, ei, 0));
+                        s.pending = Some(Pending::CasExpected { rmw: ctx, ei });
+                        return Self::emit(s, ev);
+                    }
+                    return Self::rmw_read(s, ctx);
+                }
+                StmtKind::Label(_)
+                | StmtKind::Jump { .. }
+                | StmtKind::If { .. }
+                | StmtKind::While { .. } => {}
+            }
+        }
+    }
+
+    fn feed(&self, _thread: usize, st: &mut std::sync::Arc<LitmusState>, value: i64) -> ReadFix {
+        let s = std::sync::Arc::make_mut(st);
+        match s.pending.take() {
+            None => ReadFix::default(),
+            Some(Pending::Load { dst, me }) => {
+                Self::set_reg(s, dst, value, vec![me]);
+                ReadFix::default()
+            }
+            Some(Pending::CasExpected { mut rmw, ei }) => {
+                if let Some(e) = rmw.expected.as_mut() {
+                    e.2 = value;
+                    e.1 = ei;
+                }
+                // The RMW read is the next event; queue it by emitting on the next call.
+                let a = Self::rmw_read(s, rmw);
+                if let Action::Event(ev) = a {
+                    s.nevents -= 1; // re-counted when emitted from the queue
+                    s.queue.push(ev);
+                }
+                ReadFix::default()
+            }
+            Some(Pending::RmwRead { rmw: c, me }) => {
+                let old = value;
+                let arg_vals: Vec<i64> = c.args.iter().map(|x| x.0).collect();
+                let arg_deps: Vec<usize> =
+                    c.args.iter().fold(Vec::new(), |acc, x| union(&acc, &x.1));
+                let new = match (c.op, c.expected) {
+                    (RmwOp::CompareExchange { .. }, Some((_, _, ev))) => {
+                        (old == ev).then(|| arg_vals.get(1).copied().unwrap_or(0))
+                    }
+                    _ => c.op.apply(old, &arg_vals),
+                };
+                let mut fix = ReadFix {
+                    rmw: new.is_some(),
+                    attrs: None,
+                };
+                if new.is_none() {
+                    if let Some(fo) = c.fail_order {
+                        let mut a = c.attrs.clone();
+                        a.order = fo;
+                        fix.attrs = Some(a);
+                    }
+                }
+                if let Some(v) = new {
+                    let mut wr =
+                        Self::event(s, EventKind::Write, Some(c.cell), v, &c.attrs, c.span);
+                    wr.addr_deps = c.addr_deps.clone();
+                    wr.data_deps = union(&arg_deps, &[me]);
+                    if let Some((_, ei, _)) = c.expected {
+                        wr.data_deps = union(&wr.data_deps, &[ei]);
+                    }
+                    wr.rmw = true;
+                    s.queue.push(wr);
+                }
+                let result = match (c.op, c.expected) {
+                    (RmwOp::CompareExchange { .. }, Some((ecell, ei, _))) => {
+                        if new.is_none() {
+                            let mut wb = Self::event(
+                                s,
+                                EventKind::Write,
+                                Some(ecell),
+                                old,
+                                &MemAttrs::default(),
+                                c.span,
+                            );
+                            wb.data_deps = vec![me];
+                            wb.addr_deps = union(&c.args[0].1, &[ei]);
+                            s.queue.push(wb);
+                        }
+                        (new.is_some() as i64, vec![me])
+                    }
+                    _ => (old, vec![me]),
+                };
+                if let Some(d) = c.dst {
+                    Self::set_reg(s, d, result.0, result.1);
+                }
+                fix
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_ir::{Location, MemAttrs, Order, Rmw, Stmt, Thread};
+
+    fn cas_program() -> Program {
+        // P0: r0 = cas(m, 0, 1) (PTX-style compare-and-swap returning the old value).
+        let mut p = Program::new(weft_ir::Arch::Ptx, "cas");
+        p.locations = vec![Location::scalar("m", 0)];
+        let mut t = Thread::new("P0");
+        t.reg_or_declare("r0");
+        t.code = vec![Stmt::new(
+            StmtKind::Rmw(Rmw {
+                dst: Some(Reg(0)),
+                addr: Expr::Addr(LocId(0)),
+                op: RmwOp::Cas,
+                args: vec![Expr::Int(0), Expr::Int(1)],
+                attrs: MemAttrs::with_order(Order::Relaxed),
+                fail_order: None,
+            }),
+            Span::default(),
+        )];
+        p.threads = vec![t];
+        p
+    }
+
+    #[test]
+    fn a_successful_cas_is_a_read_then_its_write_a_failed_one_only_a_read() {
+        let p = cas_program();
+        let s = LitmusStepper::new(&p, 2).unwrap();
+        // Reads 0: succeeds, the write of 1 follows and r0 holds the old value.
+        let mut st = s.start(0);
+        let Action::Event(r) = s.next(0, &mut st) else {
+            panic!("read expected")
+        };
+        assert_eq!(r.kind, EventKind::Read);
+        assert!(s.feed(0, &mut st, 0).rmw);
+        let Action::Event(w) = s.next(0, &mut st) else {
+            panic!("write expected")
+        };
+        assert_eq!(
+            (w.kind.clone(), w.value, w.rmw),
+            (EventKind::Write, 1, true)
+        );
+        assert_eq!(w.data_deps, vec![0]);
+        assert!(matches!(s.next(0, &mut st), Action::Done));
+        assert_eq!(s.reg(&st, 0), 0);
+        // Reads 5: fails, no write.
+        let mut st = s.start(0);
+        let _ = s.next(0, &mut st);
+        assert!(!s.feed(0, &mut st, 5).rmw);
+        assert!(matches!(s.next(0, &mut st), Action::Done));
+        assert_eq!(s.reg(&st, 0), 5);
+    }
+
+    #[test]
+    fn cells_follow_the_simulators_initial_writes() {
+        let mut p = cas_program();
+        p.locations.push(Location {
+            size: 3,
+            ..Location::scalar("a", 7)
+        });
+        let c = cells(&p);
+        assert_eq!(c.len(), 4);
+        assert_eq!((c[1].loc, c[1].index), (LocId(1), 0));
+        assert!(c.windows(2).all(|w| w[0] < w[1]));
+    }
+}

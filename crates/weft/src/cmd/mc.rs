@@ -1,0 +1,277 @@
+//! `weft mc FILE [-m MODEL] [--unroll N] [--threads N] [--stop-on-first] [--json]
+//! [--graph DIR] [--timeout S] [--max-memory SIZE] [--cat] [--rf]`: model checks a litmus test
+//! with the stateless model checker (`weft-mc`) and prints herd7's layout (the same block
+//! `weft sim` prints, so the two diff), then the exploration: executions explored,
+//! blocked, cut, rejected by the model, errors by kind, wall time, peak memory.
+//!
+//! Exit codes: 0 no error; 1 an error was found (a failed assertion, a race flag, a
+//! `~exists`/`forall` condition violated); 2 bad input (unreadable or unparsable file,
+//! unknown model, bad option value); 3 internal error (the model failed to evaluate).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use weft_ir::Quantifier;
+use weft_mc::{check_litmus, McOptions, McResult, Stopped};
+
+use crate::exit;
+use crate::inputs::load;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A litmus test (any format weft parses).
+    file: PathBuf,
+    /// Model: sc, rc11, scoped-rc11 (native checks) or any bundled/path .cat model
+    /// (ptx-v7.5, vulkan, opencl, ...), used as the consistency oracle.
+    #[arg(short = 'm', long = "model", default_value = "scoped-rc11")]
+    model: String,
+    /// Times a loop body may be entered before an execution is cut (cuts are reported).
+    #[arg(long, default_value_t = 2)]
+    unroll: u32,
+    /// Worker threads (default: one per core); results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Stop at the first error (assertion, race, condition violation).
+    #[arg(long)]
+    stop_on_first: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write witness executions as DOT (and SVG when graphviz is installed) here.
+    #[arg(long)]
+    graph: Option<PathBuf>,
+    /// Seconds before the exploration stops (with the partial counts).
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// Resident-memory limit (`512M`, `2G`, bytes); past it the exploration stops.
+    #[arg(long, value_parser = parse_size)]
+    max_memory: Option<u64>,
+    /// Judge with the .cat model even where a native check exists.
+    #[arg(long)]
+    cat: bool,
+    /// Reads-from mode (paper 004 §4.4): explore reads-from classes; the coherence
+    /// orders of each are derived at its end (same states and verdict).
+    #[arg(long)]
+    rf: bool,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v < 1e9 => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mul) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    match num.trim().parse::<u64>() {
+        Ok(v) if v > 0 => v
+            .checked_mul(mul)
+            .ok_or_else(|| format!("`{s}` is too large")),
+        _ => Err(format!("`{s}` is not a size (e.g. 512M, 2G)")),
+    }
+}
+
+/// The errors found, by kind.
+fn errors(r: &McResult) -> Vec<(String, u64)> {
+    let s = &r.sim;
+    let mut out = Vec::new();
+    if s.assert_failed > 0 {
+        out.push(("assertion".to_string(), s.assert_failed));
+    }
+    for (f, n) in &s.flags {
+        out.push((f.clone(), *n));
+    }
+    match s.condition.as_ref().map(|c| c.quantifier) {
+        Some(Quantifier::NotExists) if s.positive > 0 => {
+            out.push(("condition".into(), s.positive));
+        }
+        Some(Quantifier::Forall) if s.negative > 0 => out.push(("condition".into(), s.negative)),
+        _ => {}
+    }
+    out
+}
+
+fn write_graphs(dir: &Path, name: &str, r: &McResult) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    for (i, d) in r.sim.witnesses.iter().enumerate() {
+        let f = dir.join(format!("{safe}-mc-{i}.dot"));
+        std::fs::write(&f, d).map_err(|e| format!("{}: {e}", f.display()))?;
+        let _ = std::process::Command::new("dot")
+            .arg("-Tsvg")
+            .arg(&f)
+            .arg("-o")
+            .arg(f.with_extension("svg"))
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> i32 {
+    if args
+        .file
+        .extension()
+        .is_some_and(|e| e == "cu" || e == "cl" || e == "ptx")
+    {
+        eprintln!(
+            "{}: weft mc checks litmus tests; kernels (.cu/.cl/.ptx) are not supported yet",
+            args.file.display()
+        );
+        return exit::BAD_INPUT;
+    }
+    let p = match load(&args.file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{}", e.render(&args.file));
+            return exit::BAD_INPUT;
+        }
+    };
+    let model = match weft_sim::models::load(&args.model) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("weft: model {}: {}", args.model, e.render());
+            return exit::BAD_INPUT;
+        }
+    };
+    let opts = McOptions {
+        unroll: args.unroll,
+        stop_on_first: args.stop_on_first,
+        timeout: args.timeout,
+        max_memory: args.max_memory,
+        keep_witnesses: if args.graph.is_some() { 8 } else { 1 },
+        force_cat: args.cat,
+        threads: args.threads,
+        rf_mode: args.rf,
+    };
+    let r = match check_litmus(&p, &args.model, &model, &opts) {
+        Ok(r) => r,
+        Err(weft_mc::McError::Program(s, m)) => {
+            eprintln!("{}:{s}: {m}", args.file.display());
+            return exit::BAD_INPUT;
+        }
+        Err(e) => {
+            eprintln!("weft: {}: {e}", args.file.display());
+            return exit::INTERNAL;
+        }
+    };
+    let peak = weft_mc::mem::peak_rss_bytes();
+    let errs = errors(&r);
+    if args.json {
+        let v = serde_json::json!({
+            "test": r.sim.name,
+            "model": args.model,
+            "checker": r.checker,
+            "columns": r.sim.columns,
+            "states": r.sim.states.iter().map(|(k, v)| serde_json::json!({
+                "values": k, "executions": v.executions, "satisfies": v.satisfies,
+            })).collect::<Vec<_>>(),
+            "validated": r.sim.validated,
+            "positive": r.sim.positive,
+            "negative": r.sim.negative,
+            "flags": r.sim.flags,
+            "executions": {
+                "explored": r.counts.complete,
+                "consistent": r.sim.consistent,
+                "rejected": r.rejected,
+                "blocked": r.counts.blocked,
+                "cut": r.counts.cut,
+                "faults": r.counts.faults,
+                "hung": r.hung,
+                "filtered": r.sim.filtered,
+                "graphs": r.counts.graphs,
+                "revisits": r.counts.revisits,
+                "max_events": r.counts.max_events,
+                "duplicates": r.counts.duplicates,
+                "rf_classes": if args.rf { Some(r.rf_classes) } else { None },
+            },
+            "mode": if args.rf { "rf" } else { "rf+co" },
+            "errors": errs.iter().map(|(k, n)| serde_json::json!({"kind": k, "executions": n})).collect::<Vec<_>>(),
+            "witness": r.witness_text,
+            "stopped": r.stopped,
+            "seconds": r.sim.seconds,
+            "peak_rss_bytes": peak,
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        print!("{}", r.sim.herd_text(&p));
+        println!(
+            "Executions explored: {} (consistent {}, rejected by the model {}), blocked: {}, cut: {}, faulting: {}, hung at barriers: {}, duplicates: {}",
+            r.counts.complete,
+            r.sim.consistent,
+            r.rejected,
+            r.counts.blocked,
+            r.counts.cut,
+            r.counts.faults,
+            r.hung,
+            r.counts.duplicates
+        );
+        println!(
+            "Graphs: {} (revisits {}, max events {}), checker: {}, mode: {}",
+            r.counts.graphs,
+            r.counts.revisits,
+            r.counts.max_events,
+            r.checker,
+            if args.rf { "rf" } else { "rf+co" }
+        );
+        if args.rf {
+            println!(
+                "Reads-from classes: {} explored, {} consistent",
+                r.counts.complete, r.rf_classes
+            );
+        }
+        if errs.is_empty() {
+            println!("Errors: none");
+        } else {
+            for (k, n) in &errs {
+                println!("Error {k}: {n} executions");
+            }
+            if let Some(w) = &r.witness_text {
+                println!("Witness (events in order of addition):");
+                print!("{w}");
+            }
+        }
+        if let Some(m) = &r.counts.fault_message {
+            println!("Fault: {m}");
+        }
+        match r.stopped {
+            Some(Stopped::Timeout) => println!("Stopped: timeout (counts are partial)"),
+            Some(Stopped::Memory) => println!("Stopped: memory limit (counts are partial)"),
+            Some(Stopped::FirstError) => println!("Stopped: first error"),
+            None => {}
+        }
+        println!(
+            "Wall time: {:.3} s, peak memory: {}",
+            r.sim.seconds,
+            peak.map(|b| format!("{:.1} MB", b as f64 / 1e6))
+                .unwrap_or_else(|| "unknown".into())
+        );
+    }
+    if let Some(dir) = &args.graph {
+        if let Err(e) = write_graphs(dir, &p.name, &r) {
+            eprintln!("weft: cannot write graph: {e}");
+            return exit::INTERNAL;
+        }
+    }
+    if errs.is_empty() {
+        exit::OK
+    } else {
+        exit::VIOLATION
+    }
+}

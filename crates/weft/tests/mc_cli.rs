@@ -1,0 +1,162 @@
+//! End-to-end tests of `weft mc`: its herd7 block is `weft sim`'s (the `Time` line aside)
+//! on the herd C tests, exit codes (0 no error, 1 an error found, 2 bad input), the JSON
+//! report, witnesses as DOT, `--timeout` with partial counts, and assertion violations.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run weft")
+}
+
+/// herd's block without the timing line.
+fn herd_block(out: &[u8]) -> String {
+    String::from_utf8_lossy(out)
+        .lines()
+        .take_while(|l| !l.starts_with("Time "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn mc_prints_the_same_herd_block_as_sim() {
+    let mut n = 0;
+    for e in std::fs::read_dir(repo().join("tests/corpus/c")).unwrap() {
+        let f = e.unwrap().path();
+        let f = f.to_str().unwrap();
+        for m in ["rc11", "sc"] {
+            let a = weft(&["sim", "-m", m, f]);
+            let b = weft(&["mc", "-m", m, f]);
+            assert_eq!(herd_block(&a.stdout), herd_block(&b.stdout), "{m} {f}");
+            n += 1;
+        }
+    }
+    assert!(n >= 20);
+}
+
+#[test]
+fn exit_codes_and_json() {
+    // SB under RC11: the relaxed outcome is allowed (exists ... Ok): no error, exit 0.
+    let o = weft(&["mc", "-m", "rc11", "--json", "tests/corpus/c/SB.litmus"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["validated"], true);
+    // 4 executions: each read sees 0 or 1 (one write per location).
+    assert_eq!(v["executions"]["explored"], 4);
+    assert_eq!(v["checker"], "native");
+    // An unknown model and a missing file are bad input.
+    assert_eq!(
+        weft(&["mc", "-m", "nope", "tests/corpus/c/SB.litmus"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(weft(&["mc", "no/such.litmus"]).status.code(), Some(2));
+    // Kernels are not supported yet: a clear refusal, not a parse error or a panic.
+    let o = weft(&["mc", "tests/kernels/spinlock_livelock/kernel.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not supported yet"));
+    assert_eq!(
+        weft(&["mc", "--max-memory", "lots", "tests/corpus/c/SB.litmus"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn violated_condition_and_assertion_exit_1_with_a_witness() {
+    let dir = std::env::temp_dir().join(format!("weft-mc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // MP with relaxed accesses under RC11: ~exists (r0=1 /\ r1=0) is violated (the weak
+    // outcome is allowed by RC11 for relaxed atomics), so mc reports the condition.
+    let mp = dir.join("MP-rlx.litmus");
+    std::fs::write(
+        &mp,
+        "C MP-rlx\n{ x = 0; y = 0; }\n\
+         P0 (atomic_int* x, atomic_int* y) {\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n  atomic_store_explicit(y, 1, memory_order_relaxed);\n}\n\
+         P1 (atomic_int* x, atomic_int* y) {\n  int r0 = atomic_load_explicit(y, memory_order_relaxed);\n  int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}\n\
+         ~exists (1:r0=1 /\\ 1:r1=0)\n",
+    )
+    .unwrap();
+    let g = dir.join("graphs");
+    let o = weft(&[
+        "mc",
+        "-m",
+        "rc11",
+        "--graph",
+        g.to_str().unwrap(),
+        mp.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("Error condition: 1 executions"), "{out}");
+    assert!(out.contains("Witness"), "{out}");
+    assert!(std::fs::read_dir(&g).unwrap().count() >= 1);
+    // The same test with release/acquire: forbidden, exit 0.
+    let mpra = dir.join("MP-ra.litmus");
+    std::fs::write(
+        &mpra,
+        std::fs::read_to_string(&mp)
+            .unwrap()
+            .replace(
+                "atomic_store_explicit(y, 1, memory_order_relaxed)",
+                "atomic_store_explicit(y, 1, memory_order_release)",
+            )
+            .replace(
+                "atomic_load_explicit(y, memory_order_relaxed)",
+                "atomic_load_explicit(y, memory_order_acquire)",
+            ),
+    )
+    .unwrap();
+    assert_eq!(
+        weft(&["mc", "-m", "rc11", mpra.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn timeout_stops_with_partial_counts() {
+    let dir = std::env::temp_dir().join(format!("weft-mc-to-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = Command::new("bash")
+        .arg(repo().join("scripts/gen-mc-family.sh"))
+        .args(["lb", "24", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let f = dir.join("lb-24.litmus");
+    let o = weft(&[
+        "mc",
+        "-m",
+        "rc11",
+        "--timeout",
+        "0.5",
+        "--json",
+        f.to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["stopped"], "timeout");
+    let explored = v["executions"]["explored"].as_u64().unwrap();
+    assert!(explored < (1 << 24) - 1);
+    std::fs::remove_dir_all(&dir).ok();
+}
