@@ -32,3 +32,14 @@ if [ -d ../shared/corpus/dat3m/expected ]; then
 fi
 echo "== weft run: GPUHarbor's MP on the first wgpu adapter (lavapipe without a GPU), judged by the WebGPU model"
 "$WEFT" run --stress basic --iterations 20 --seed 1 -m webgpu --no-db tests/corpus/gpuharbor/MP.json tests/corpus/gpuharbor/CoRR.json
+echo "== weft gen: diy7's SB cycle as a C test (same test and metadata as diyone7 writes)"
+"$WEFT" gen --cycle "PodWR Fre PodWR Fre"
+echo "== weft gen --mutants: GPUHarbor's 32 MC-Mutants from its conformance tests, labelled by the WebGPU model"
+gen_dir=$(mktemp -d)
+"$WEFT" gen --mutants tests/corpus/gpuharbor -o "$gen_dir" --check -m webgpu | tail -3
+rm -rf "$gen_dir"
+echo "== weft mc: every RC11 execution of SB, once (optimal DPOR); herd7's layout"
+"$WEFT" mc -m rc11 tests/corpus/c/SB.litmus
+echo "== weft race: paper 000's CUDA-by-Example dot product with an unfenced spin lock (races found, exit 1)"
+"$WEFT" race tests/race/spinlock_dot_nofence.cu --buffer a=1000:rand:6:50 --buffer b=1000:rand:7:50 \
+  --buffer c=1 --buffer mutex=1 --arg n=1000 --schedule 9 || echo "(races found, exit $?)"

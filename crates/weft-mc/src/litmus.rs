@@ -91,6 +91,8 @@ pub struct Acc {
     rejected: u64,
     filtered: u64,
     undefined: u64,
+    /// Undefined executions per failing `undefined_unless` (rc11: a data race).
+    undefined_by: BTreeMap<String, u64>,
     assert_failed: u64,
     hung: u64,
     witnesses: Vec<(String, String)>,
@@ -320,7 +322,7 @@ impl LitmusJudge<'_> {
             }
         }
         let mut flags: Vec<String> = Vec::new();
-        let mut undefined = false;
+        let mut undefined_by: Vec<String> = Vec::new();
         match self.check {
             Consistency::Native(m) if self.relaxed => {
                 if *m == Native::ScopedRc11 && native::hetero_race_relaxed(self.p, g) {
@@ -333,7 +335,10 @@ impl LitmusJudge<'_> {
                     acc.rejected += 1;
                     return;
                 }
-                if v.data_race {
+                if v.data_race && *m == Native::Rc11 {
+                    // As models/rc11.cat (and C11): a racy execution is undefined.
+                    undefined_by.push("data-race".into());
+                } else if v.data_race {
                     flags.push("data-race".into());
                 }
                 if v.hetero_race {
@@ -355,7 +360,9 @@ impl LitmusJudge<'_> {
                 }
                 Ok(Some(Some(ev))) => {
                     flags = ev.flags();
-                    undefined = ev.undefined();
+                    if ev.undefined() {
+                        undefined_by = ev.undefined_by();
+                    }
                 }
             },
         }
@@ -363,8 +370,12 @@ impl LitmusJudge<'_> {
         if has_assert_failure(g) {
             acc.assert_failed += 1;
         }
-        if undefined {
+        if !undefined_by.is_empty() {
             acc.undefined += 1;
+        }
+        let undefined_here = !undefined_by.is_empty();
+        for u in undefined_by {
+            *acc.undefined_by.entry(u).or_default() += 1;
         }
         let flags_here = flags.clone();
         for f in flags {
@@ -404,6 +415,7 @@ impl LitmusJudge<'_> {
         // `~exists`/`forall`) is the witness printed with the errors.
         let error = has_assert_failure(g)
             || !flags_here.is_empty()
+            || undefined_here
             || match self.p.condition.as_ref().map(|c| c.quantifier) {
                 Some(Quantifier::NotExists) => sat,
                 Some(Quantifier::Forall) => !sat,
@@ -433,6 +445,9 @@ impl LitmusJudge<'_> {
         a.rejected += b.rejected;
         a.filtered += b.filtered;
         a.undefined += b.undefined;
+        for (k, v) in b.undefined_by {
+            *a.undefined_by.entry(k).or_default() += v;
+        }
         a.assert_failed += b.assert_failed;
         a.hung += b.hung;
         for w in b.witnesses {
@@ -547,6 +562,7 @@ pub fn check_litmus(
         filtered: acc.filtered,
         consistent: acc.consistent,
         undefined: acc.undefined,
+        undefined_by: acc.undefined_by,
         assert_failed: acc.assert_failed,
         cut_traces: out.counts.cut as usize,
         fault_traces: out.counts.faults as usize,

@@ -14,8 +14,11 @@ use std::time::Duration;
 use weft_ir::Quantifier;
 use weft_mc::{check_litmus, McOptions, McResult, Stopped};
 
+use std::fmt::Write as _;
+
 use crate::exit;
 use crate::inputs::load;
+use crate::out;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -85,7 +88,7 @@ fn errors(r: &McResult) -> Vec<(String, u64)> {
     if s.assert_failed > 0 {
         out.push(("assertion".to_string(), s.assert_failed));
     }
-    for (f, n) in &s.flags {
+    for (f, n) in s.flags.iter().chain(&s.undefined_by) {
         out.push((f.clone(), *n));
     }
     match s.condition.as_ref().map(|c| c.quantifier) {
@@ -173,6 +176,7 @@ pub fn run(args: Args) -> i32 {
     };
     let peak = weft_mc::mem::peak_rss_bytes();
     let errs = errors(&r);
+    let mut o = String::new();
     if args.json {
         let v = serde_json::json!({
             "test": r.sim.name,
@@ -186,6 +190,7 @@ pub fn run(args: Args) -> i32 {
             "positive": r.sim.positive,
             "negative": r.sim.negative,
             "flags": r.sim.flags,
+            "undefined_by": r.sim.undefined_by,
             "executions": {
                 "explored": r.counts.complete,
                 "consistent": r.sim.consistent,
@@ -208,10 +213,14 @@ pub fn run(args: Args) -> i32 {
             "seconds": r.sim.seconds,
             "peak_rss_bytes": peak,
         });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        let _ = writeln!(
+            o,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        );
     } else {
-        print!("{}", r.sim.herd_text(&p));
-        println!(
+        let _ = write!(o, "{}", r.sim.herd_text(&p));
+        let _ = writeln!(o,
             "Executions explored: {} (consistent {}, rejected by the model {}), blocked: {}, cut: {}, faulting: {}, hung at barriers: {}, duplicates: {}",
             r.counts.complete,
             r.sim.consistent,
@@ -222,7 +231,8 @@ pub fn run(args: Args) -> i32 {
             r.hung,
             r.counts.duplicates
         );
-        println!(
+        let _ = writeln!(
+            o,
             "Graphs: {} (revisits {}, max events {}), checker: {}, mode: {}",
             r.counts.graphs,
             r.counts.revisits,
@@ -231,38 +241,47 @@ pub fn run(args: Args) -> i32 {
             if args.rf { "rf" } else { "rf+co" }
         );
         if args.rf {
-            println!(
+            let _ = writeln!(
+                o,
                 "Reads-from classes: {} explored, {} consistent",
                 r.counts.complete, r.rf_classes
             );
         }
         if errs.is_empty() {
-            println!("Errors: none");
+            let _ = writeln!(o, "Errors: none");
         } else {
             for (k, n) in &errs {
-                println!("Error {k}: {n} executions");
+                let _ = writeln!(o, "Error {k}: {n} executions");
             }
             if let Some(w) = &r.witness_text {
-                println!("Witness (events in order of addition):");
-                print!("{w}");
+                let _ = writeln!(o, "Witness (events in order of addition):");
+                let _ = write!(o, "{w}");
             }
         }
         if let Some(m) = &r.counts.fault_message {
-            println!("Fault: {m}");
+            let _ = writeln!(o, "Fault: {m}");
         }
         match r.stopped {
-            Some(Stopped::Timeout) => println!("Stopped: timeout (counts are partial)"),
-            Some(Stopped::Memory) => println!("Stopped: memory limit (counts are partial)"),
-            Some(Stopped::FirstError) => println!("Stopped: first error"),
+            Some(Stopped::Timeout) => {
+                let _ = writeln!(o, "Stopped: timeout (counts are partial)");
+            }
+            Some(Stopped::Memory) => {
+                let _ = writeln!(o, "Stopped: memory limit (counts are partial)");
+            }
+            Some(Stopped::FirstError) => {
+                let _ = writeln!(o, "Stopped: first error");
+            }
             None => {}
         }
-        println!(
+        let _ = writeln!(
+            o,
             "Wall time: {:.3} s, peak memory: {}",
             r.sim.seconds,
             peak.map(|b| format!("{:.1} MB", b as f64 / 1e6))
                 .unwrap_or_else(|| "unknown".into())
         );
     }
+    out::print(&o);
     if let Some(dir) = &args.graph {
         if let Err(e) = write_graphs(dir, &p.name, &r) {
             eprintln!("weft: cannot write graph: {e}");
