@@ -40,6 +40,8 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Run conformance tests under tuned stress; report outcomes the model forbids.
     Conform(cmd::conform::Args),
+    /// Statically verify a CUDA/OpenCL kernel free of data races and barrier divergence.
+    Verify(cmd::verify::Args),
 }
 
 /// Process exit codes.
@@ -68,6 +70,7 @@ fn main() {
         Command::Show(a) => cmd::show::run(a),
         Command::Sim(a) => cmd::sim::run(a),
         Command::RunKernel(a) => kernel_cmd::run_kernel(a),
+        Command::Verify(a) => cmd::verify::run(a),
         Command::Ptx(a) => kernel_cmd::run_ptx(a),
         Command::Results(a) => cmd::results::run(a),
         Command::Run(a) => cmd::run::run(a),

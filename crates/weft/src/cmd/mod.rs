@@ -7,3 +7,4 @@ pub mod run;
 pub mod show;
 pub mod sim;
 pub mod tune;
+pub mod verify;
