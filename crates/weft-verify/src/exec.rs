@@ -160,6 +160,8 @@ pub struct Exec<'a> {
     in_abstract: usize,
     /// While probing a loop: the first offset `s` logs per log.
     first_off_rec: Option<HashMap<(Base, Kind), T>>,
+    /// While probing a loop: instructions and sizes logged per log.
+    probe_acc: HashMap<(Base, Kind), (BTreeSet<usize>, BTreeSet<u64>)>,
     orders: HashMap<Option<usize>, Vec<usize>>,
     deadline: std::time::Instant,
 }
@@ -271,6 +273,7 @@ impl<'a> Exec<'a> {
             inv_hits: Vec::new(),
             in_abstract: 0,
             first_off_rec: None,
+            probe_acc: HashMap::new(),
             orders: HashMap::new(),
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(o.kernel_timeout_s),
         })
@@ -538,8 +541,10 @@ impl<'a> Exec<'a> {
         let bud = self.budget;
         self.inv_hits.clear();
         self.first_off_rec = Some(HashMap::new());
+        let saved_acc = std::mem::take(&mut self.probe_acc);
         let probe = self.run_region(Some(l), en.clone());
         let first_off = self.first_off_rec.take().unwrap_or_default();
+        let probe_acc = std::mem::replace(&mut self.probe_acc, saved_acc);
         let probe_logs: Vec<(Base, Kind)> = self.st.logs.keys().copied().collect();
         let probe_mem: Vec<Base> = self.st.mem.keys().copied().collect();
         let probe_used: Vec<Base> = self.st.used.keys().copied().collect();
@@ -634,6 +639,16 @@ impl<'a> Exec<'a> {
         for key in &log_keys {
             cands.push(Cand::LogNone(*key));
             cands.push(Cand::LogSame(*key));
+            cands.push(Cand::LogNoneSameBlock(*key));
+            if first_off.contains_key(key) {
+                cands.push(Cand::LogFirst(*key));
+            }
+            if let Some((pcs, sizes)) = probe_acc.get(key) {
+                cands.push(Cand::LogPc(*key, pcs.iter().copied().collect()));
+                for &z in sizes {
+                    cands.push(Cand::LogSize(*key, z));
+                }
+            }
             for si in 0..steps_t.len() {
                 for sz in [1u64, 2, 4, 8] {
                     cands.push(Cand::LogStride(*key, si, sz));
@@ -973,6 +988,14 @@ enum Cand {
     LogNone((Base, Kind)),
     LogSame((Base, Kind)),
     LogStride((Base, Kind), usize, u64),
+    /// The log holds its entry access or one of the loop's accesses.
+    LogPc((Base, Kind), Vec<usize>),
+    /// The logged access has this size (or is the entry access).
+    LogSize((Base, Kind), u64),
+    /// Barriers in the loop keep the log empty for threads of one block.
+    LogNoneSameBlock((Base, Kind)),
+    /// Every access of the log in the loop is at `s`'s first offset (loop-invariant index).
+    LogFirst((Base, Kind)),
 }
 
 struct CandCtx<'x> {
@@ -1062,6 +1085,51 @@ impl Exec<'_> {
                     let e3 = c.eq(&l.pc, &l0.pc);
                     let all = c.and_all(&[l0.has.clone(), e1, e2, e3]);
                     c.implies(&l.has, &all)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogPc(key, pcs) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(l0)) => {
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.off, &l0.off);
+                    let e3 = c.eq(&l.size, &l0.size);
+                    let mut any = c.and_all(&[l0.has.clone(), e1, e2, e3]);
+                    for &pc in pcs {
+                        let k = c.bv(32, pc as u64);
+                        let e = c.eq(&l.pc, &k);
+                        any = c.or(&any, &e);
+                    }
+                    c.implies(&l.has, &any)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogNoneSameBlock(key) => match st.logs.get(key) {
+                Some(l) => {
+                    let n = c.not(&l.has);
+                    c.implies(&self.same_block, &n)
+                }
+                None => c.tt(),
+            },
+            Cand::LogFirst(key) => match (st.logs.get(key), cx.entry.logs.get(key), cx.first_off.get(key)) {
+                (Some(l), Some(l0), Some(f)) => {
+                    let e = c.eq(&l.off, f);
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.off, &l0.off);
+                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+                    let either = c.or(&e, &old);
+                    c.implies(&l.has, &either)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogSize(key, z) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(l0)) => {
+                    let k = c.bv(64, *z);
+                    let e = c.eq(&l.size, &k);
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.size, &l0.size);
+                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+                    let either = c.or(&e, &old);
+                    c.implies(&l.has, &either)
                 }
                 _ => c.tt(),
             },
@@ -1158,7 +1226,15 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
                 KOp::Mov { dst, src, .. } | KOp::Cvta { dst, src, .. } | KOp::Cvt { dst, src, .. } => {
                     (Some(dst.index()), opb(src, &bases))
                 }
-                KOp::Binary { dst, a, b, .. } => {
+                // Only address arithmetic carries a base: a product, remainder or mask of a
+                // parameter is an offset, not a pointer.
+                KOp::Binary {
+                    op: KBinOp::Add | KBinOp::Sub,
+                    dst,
+                    a,
+                    b,
+                    ..
+                } => {
                     let mut s = opb(a, &bases);
                     s.extend(opb(b, &bases));
                     (Some(dst.index()), s)
@@ -2200,6 +2276,8 @@ impl Exec<'_> {
             let e = self.c.and(&en[1], &p.cond);
             self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
         }
+        // Re-sync after the instruction (paper 002 §3.1).
+        self.warp_reset(en);
         // Values.
         let w = (size * 8).min(64) as u32;
         let mut vals: Vec<T> = Vec::new();
@@ -2292,6 +2370,11 @@ impl Exec<'_> {
         let key = (base, kind);
         if let Some(rec) = self.first_off_rec.as_mut() {
             rec.entry(key).or_insert_with(|| off.clone());
+            let e = self.probe_acc.entry(key).or_default();
+            e.0.insert(pc);
+            if let Some(z) = sz.as_bv() {
+                e.1.insert(z);
+            }
         }
         let choose = self.c.fresh("track", Sort::Bool);
         let take = self.c.and(e, &choose);
@@ -2398,6 +2481,7 @@ impl Exec<'_> {
             let e = self.c.and(&en[1], &p.cond);
             self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
         }
+        self.warp_reset(en);
         let z = [self.c.fresh("atom_s", Sort::Bv(w)), self.c.fresh("atom_t", Sort::Bv(w))];
         // Repetition-free refinement: a single piece on a repetition-free array.
         if self.o.repetition_free

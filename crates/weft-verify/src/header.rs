@@ -16,7 +16,7 @@ pub const ANNOTATIONS_NAME: &str = "weft_verify.h";
 pub const ANNOTATIONS_H: &str = r#"/* weft_verify.h: GPUVerify-style annotations for weft verify (force-included). */
 #ifndef WEFT_VERIFY_H
 #define WEFT_VERIFY_H
-#ifdef __OPENCL_VERSION__
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 #define WEFT_SINK_DECL(N) global volatile int N;
 #else
 #define WEFT_SINK_DECL(N) __device__ volatile int N;
