@@ -427,6 +427,12 @@ impl<'a> Exec<'a> {
                 done = true;
                 break;
             }
+            // A loop with a barrier whose continuation differs between the threads is cut at
+            // once: unrolling it would only repeat the divergence the cut loop reports.
+            if self.o.loop_unwind.is_none() && p[0] != p[1] && self.loop_has_barrier(l) {
+                failed = true;
+                break;
+            }
             // A loop whose continuation depends on more than thread ids and constants (a
             // parameter, a value read from memory) is not unrolled: it is cut instead.
             if self.o.loop_unwind.is_none() {
@@ -812,6 +818,21 @@ impl<'a> Exec<'a> {
             .enumerate()
             .map(|(i, &b)| (b, hx2[i].clone()))
             .collect())
+    }
+
+    fn loop_has_barrier(&self, l: usize) -> bool {
+        self.cfg.loops[l].blocks.iter().any(|&b| {
+            let blk = &self.cfg.blocks[b];
+            (blk.start..blk.end).any(|pc| {
+                matches!(
+                    self.k.code[pc].op,
+                    KOp::Barrier {
+                        kind: BarrierKind::Sync,
+                        ..
+                    }
+                )
+            })
+        })
     }
 
     fn restore_state_keep_checks(&mut self, s: &State) {
