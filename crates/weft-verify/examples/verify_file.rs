@@ -45,7 +45,10 @@ fn main() {
             );
         }
         Err(e) => {
-            println!("{name}\terror\t{}\t{secs:.3}\t0", e.to_string().replace(['\t', '\n'], " "));
+            println!(
+                "{name}\terror\t{}\t{secs:.3}\t0",
+                e.to_string().replace(['\t', '\n'], " ")
+            );
             std::process::exit(2);
         }
     }

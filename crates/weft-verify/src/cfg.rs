@@ -254,8 +254,7 @@ impl Cfg {
     /// comes after its predecessors (back edges to the header excluded). A node is a block of
     /// the region outside every child loop, or the header of a child loop.
     pub fn region_order(&self, lp: Option<usize>) -> Vec<usize> {
-        let (header, members, children): (usize, Option<&BTreeSet<usize>>, Vec<usize>) = match lp
-        {
+        let (header, members, children): (usize, Option<&BTreeSet<usize>>, Vec<usize>) = match lp {
             Some(l) => (
                 self.loops[l].header,
                 Some(&self.loops[l].blocks),
@@ -263,7 +262,10 @@ impl Cfg {
             ),
             None => (0, None, self.roots.clone()),
         };
-        let in_region = |b: usize| members.map_or(true, |m| m.contains(&b));
+        let in_region = |b: usize| match members {
+            None => true,
+            Some(m) => m.contains(&b),
+        };
         // Map a block to its region node (child-loop header for blocks inside a child).
         let node_of = |b: usize| -> usize {
             for &c in &children {

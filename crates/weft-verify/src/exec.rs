@@ -9,12 +9,13 @@
 //!
 //! The result is a list of [`Check`]s: formulas whose satisfiability is a possible error.
 
+// `th` indexes several per-thread arrays (registers, enables, pieces) at once.
+#![allow(clippy::needless_range_loop)]
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use weft_ir::attrs::{BarrierKind, DataType, MemSpace, RmwOp, TypeKind};
-use weft_ir::kernel::{
-    AddrBase, KBinOp, KCmp, KOp, KUnOp, Kernel, Operand, SpecialReg, VoteMode,
-};
+use weft_ir::kernel::{AddrBase, KBinOp, KCmp, KOp, KUnOp, Kernel, Operand, SpecialReg, VoteMode};
 use weft_ir::Scope;
 
 use crate::cfg::{Cfg, EdgeCond};
@@ -275,7 +276,8 @@ impl<'a> Exec<'a> {
             first_off_rec: None,
             probe_acc: HashMap::new(),
             orders: HashMap::new(),
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(o.kernel_timeout_s),
+            deadline: std::time::Instant::now()
+                + std::time::Duration::from_secs(o.kernel_timeout_s),
         })
     }
 
@@ -352,7 +354,7 @@ impl<'a> Exec<'a> {
             if self.budget == 0 {
                 return Err("budget".into());
             }
-            if self.budget % 256 == 0 && std::time::Instant::now() > self.deadline {
+            if self.budget & 255 == 0 && std::time::Instant::now() > self.deadline {
                 return Err("deadline".into());
             }
             self.budget -= 1;
@@ -399,7 +401,11 @@ impl<'a> Exec<'a> {
         let snap = self.snapshot();
         let budget0 = self.budget;
         let limit = self.o.loop_unwind.unwrap_or(self.o.unroll_limit);
-        let limit = if self.in_abstract > 0 && self.o.loop_unwind.is_none() { limit.min(8) } else { limit };
+        let limit = if self.in_abstract > 0 && self.o.loop_unwind.is_none() {
+            limit.min(8)
+        } else {
+            limit
+        };
         let mut p = en.clone();
         let mut exits: Vec<(usize, [T; 2])> = Vec::new();
         let mut it = 0u32;
@@ -438,7 +444,9 @@ impl<'a> Exec<'a> {
             if self.o.loop_unwind.is_none() {
                 let mut memo = HashMap::new();
                 let thread_only = |n: &str| !(n.starts_with("tid_") || n.starts_with("ctaid_"));
-                if mentions(&p[0], &thread_only, &mut memo) || mentions(&p[1], &thread_only, &mut memo) {
+                if mentions(&p[0], &thread_only, &mut memo)
+                    || mentions(&p[1], &thread_only, &mut memo)
+                {
                     failed = true;
                     break;
                 }
@@ -729,7 +737,15 @@ impl<'a> Exec<'a> {
             }
             let mut pres_terms = Vec::new();
             for cd in &cands {
-                let t1 = self.inst(cd, &ctx, &bstate, &out.back, &bx, &exit_blocks, Some(&entry))?;
+                let t1 = self.inst(
+                    cd,
+                    &ctx,
+                    &bstate,
+                    &out.back,
+                    &bx,
+                    &exit_blocks,
+                    Some(&entry),
+                )?;
                 pres_terms.push(t1);
             }
             // Houdini with counter-examples: drop every candidate the model falsifies.
@@ -753,7 +769,7 @@ impl<'a> Exec<'a> {
                 k += 1;
                 keep
             });
-        };
+        }
         // Final run with the inferred invariants: its checks are the loop's checks.
         self.restore(&entry_snap);
         let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
@@ -866,7 +882,10 @@ impl<'a> Exec<'a> {
                     }
                     if !dropped {
                         if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
-                            eprintln!("houdini: model falsifies nothing: {:?}", &vals[..vals.len().min(5)]);
+                            eprintln!(
+                                "houdini: model falsifies nothing: {:?}",
+                                &vals[..vals.len().min(5)]
+                            );
                         }
                         failing.extend(live);
                         return Ok(());
@@ -897,8 +916,15 @@ impl<'a> Exec<'a> {
         let decls = p.take();
         if let Some(f) = std::env::var_os("WEFT_VERIFY_DUMP") {
             use std::io::Write as _;
-            if let Ok(mut fh) = std::fs::OpenOptions::new().create(true).append(true).open(f) {
-                let _ = write!(fh, "{decls}(push 1)\n(assert {name})\n(check-sat)\n(pop 1)\n");
+            if let Ok(mut fh) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(f)
+            {
+                let _ = write!(
+                    fh,
+                    "{decls}(push 1)\n(assert {name})\n(check-sat)\n(pop 1)\n"
+                );
             }
         }
         s.declare(&decls)?;
@@ -921,7 +947,12 @@ impl<'a> Exec<'a> {
     }
 
     /// A havocked copy of `entry` for the loop's written registers, logs, memories.
-    fn havoc(&mut self, entry: &State, written: &[usize], nexits: usize) -> (State, [T; 2], Vec<[T; 2]>) {
+    fn havoc(
+        &mut self,
+        entry: &State,
+        written: &[usize],
+        nexits: usize,
+    ) -> (State, [T; 2], Vec<[T; 2]>) {
         let mut h = entry.clone();
         for th in 0..2 {
             for &r in written {
@@ -954,9 +985,17 @@ impl<'a> Exec<'a> {
         for (_, u) in h.used.iter_mut() {
             *u = self.c.fresh("used", Sort::Used(32));
         }
-        let p = [self.c.fresh("p_s", Sort::Bool), self.c.fresh("p_t", Sort::Bool)];
+        let p = [
+            self.c.fresh("p_s", Sort::Bool),
+            self.c.fresh("p_t", Sort::Bool),
+        ];
         let x = (0..nexits)
-            .map(|_| [self.c.fresh("x_s", Sort::Bool), self.c.fresh("x_t", Sort::Bool)])
+            .map(|_| {
+                [
+                    self.c.fresh("x_s", Sort::Bool),
+                    self.c.fresh("x_t", Sort::Bool),
+                ]
+            })
             .collect();
         (h, p, x)
     }
@@ -977,7 +1016,12 @@ fn havoc_map(a: &State, ap: &[T; 2], b: &State, bp: &[T; 2]) -> HashMap<T, T> {
     }
     for (k, l) in &a.logs {
         if let Some(l2) = b.logs.get(k) {
-            for (x, y) in [(&l.has, &l2.has), (&l.off, &l2.off), (&l.size, &l2.size), (&l.pc, &l2.pc)] {
+            for (x, y) in [
+                (&l.has, &l2.has),
+                (&l.off, &l2.off),
+                (&l.size, &l2.size),
+                (&l.pc, &l2.pc),
+            ] {
                 m.insert(x.clone(), y.clone());
             }
         }
@@ -1131,7 +1175,11 @@ impl Exec<'_> {
                 }
                 None => c.tt(),
             },
-            Cand::LogFirst(key) => match (st.logs.get(key), cx.entry.logs.get(key), cx.first_off.get(key)) {
+            Cand::LogFirst(key) => match (
+                st.logs.get(key),
+                cx.entry.logs.get(key),
+                cx.first_off.get(key),
+            ) {
                 (Some(l), Some(l0), Some(f)) => {
                     let e = c.eq(&l.off, f);
                     let e1 = c.eq(&l.pc, &l0.pc);
@@ -1229,6 +1277,10 @@ fn dsts(op: &KOp) -> Vec<usize> {
 
 /// Flow-insensitive base analysis: which bases each register may derive from; arrays that
 /// may be accessed atomically; repetition-free arrays (paper 002 §4.3, Def. 4.1).
+/// One operation on an array: `None` for a plain or atomic load/store, else the RMW and its
+/// constant operand.
+type ArrayOp = Option<(RmwOp, Option<u64>)>;
+
 fn array_facts(k: &Kernel) -> ArrayFacts {
     let n = k.regs.len();
     let mut bases: Vec<BTreeSet<Base>> = vec![BTreeSet::new(); n];
@@ -1244,9 +1296,9 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
         changed = false;
         for i in &k.code {
             let (dst, srcs): (Option<usize>, BTreeSet<Base>) = match &i.op {
-                KOp::Mov { dst, src, .. } | KOp::Cvta { dst, src, .. } | KOp::Cvt { dst, src, .. } => {
-                    (Some(dst.index()), opb(src, &bases))
-                }
+                KOp::Mov { dst, src, .. }
+                | KOp::Cvta { dst, src, .. }
+                | KOp::Cvt { dst, src, .. } => (Some(dst.index()), opb(src, &bases)),
                 // Only address arithmetic carries a base: a product, remainder or mask of a
                 // parameter is an offset, not a pointer.
                 KOp::Binary {
@@ -1266,11 +1318,7 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
                     s.extend(opb(b, &bases));
                     (Some(dst.index()), s)
                 }
-                KOp::Ld {
-                    dst,
-                    addr,
-                    ..
-                } => match addr.base {
+                KOp::Ld { dst, addr, .. } => match addr.base {
                     AddrBase::Param(p) => {
                         let mut s = BTreeSet::new();
                         s.insert(Base::Param(p, addr.offset as u32));
@@ -1303,11 +1351,15 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
         ..ArrayFacts::default()
     };
     // Per array: the set of operations touching it.
-    let mut ops: BTreeMap<Base, Vec<Option<(RmwOp, Option<u64>)>>> = BTreeMap::new();
+    let mut ops: BTreeMap<Base, Vec<ArrayOp>> = BTreeMap::new();
     for i in &k.code {
         match &i.op {
             KOp::Atom {
-                op, addr, args, attrs, ..
+                op,
+                addr,
+                args,
+                attrs,
+                ..
             } => {
                 let step = match args.first() {
                     Some(Operand::Imm(v)) => Some(*v),
@@ -1376,7 +1428,11 @@ impl Exec<'_> {
             return v.clone();
         }
         let v = self.c.fresh(
-            &format!("undef_{}_{}", self.k.regs[r].name.trim_start_matches('%'), ["s", "t"][th]),
+            &format!(
+                "undef_{}_{}",
+                self.k.regs[r].name.trim_start_matches('%'),
+                ["s", "t"][th]
+            ),
             reg_sort(self.k.regs[r].ty),
         );
         self.st.regs[th][r] = Some(v.clone());
@@ -1385,10 +1441,10 @@ impl Exec<'_> {
 
     fn reg_bool(&mut self, th: usize, r: usize) -> T {
         let v = self.reg(th, r);
-        self.to_bool(&v)
+        self.truthy(&v)
     }
 
-    fn to_bool(&mut self, v: &T) -> T {
+    fn truthy(&mut self, v: &T) -> T {
         match v.sort() {
             Sort::Bool => v.clone(),
             Sort::Bv(w) => {
@@ -1409,7 +1465,7 @@ impl Exec<'_> {
                 let zero = self.c.bv(w, 0);
                 self.c.ite(v, &one, &zero)
             }
-            (Sort::Bv(_), Sort::Bool) => self.to_bool(v),
+            (Sort::Bv(_), Sort::Bool) => self.truthy(v),
             (Sort::Bv(_), Sort::Bv(w)) => self.c.zext(w, v),
             _ => v.clone(),
         }
@@ -1466,7 +1522,7 @@ impl Exec<'_> {
             Operand::Reg(r) => {
                 let v = self.reg(th, r.index());
                 if ty.kind == TypeKind::Pred {
-                    self.to_bool(&v)
+                    self.truthy(&v)
                 } else {
                     self.fit(&v, Sort::Bv(w))
                 }
@@ -1634,7 +1690,10 @@ impl Exec<'_> {
                 for th in 0..2 {
                     let x = self.operand(th, src, *src_ty);
                     let dw = u32::from(dst_ty.bits).clamp(1, 64);
-                    let v = if Self::is_float(*src_ty) || Self::is_float(*dst_ty) || *integral || *sat
+                    let v = if Self::is_float(*src_ty)
+                        || Self::is_float(*dst_ty)
+                        || *integral
+                        || *sat
                     {
                         let n = format!("cvt.{}.{}", dst_ty.ptx_name(), src_ty.ptx_name());
                         self.c.uf(&n, &[x], Sort::Bv(dw))
@@ -1652,7 +1711,13 @@ impl Exec<'_> {
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
-            KOp::Bfe { ty, dst, a, pos, len } => {
+            KOp::Bfe {
+                ty,
+                dst,
+                a,
+                pos,
+                len,
+            } => {
                 for th in 0..2 {
                     let x = self.operand(th, a, *ty);
                     let p = self.operand(th, pos, DataType::U32);
@@ -1692,7 +1757,11 @@ impl Exec<'_> {
                     let x = self.operand(th, a, DataType::B32);
                     let y = self.operand(th, b, DataType::B32);
                     let z = self.operand(th, c, DataType::U32);
-                    let n = format!("shf.{}.{}", if *left { "l" } else { "r" }, if *wrap { "wrap" } else { "clamp" });
+                    let n = format!(
+                        "shf.{}.{}",
+                        if *left { "l" } else { "r" },
+                        if *wrap { "wrap" } else { "clamp" }
+                    );
                     let v = self.c.uf(&n, &[x, y, z], Sort::Bv(32));
                     self.write(th, dst.index(), v, &en[th]);
                 }
@@ -1890,7 +1959,7 @@ impl Exec<'_> {
         }
         if Self::is_float(ty) {
             let n = format!("{op:?}").to_lowercase();
-            return self.uf(&n, ty, &[x.clone()], s);
+            return self.uf(&n, ty, std::slice::from_ref(x), s);
         }
         let w = s.width();
         match op {
@@ -1910,7 +1979,7 @@ impl Exec<'_> {
             }
             _ => {
                 let n = format!("{op:?}").to_lowercase();
-                self.uf(&n, ty, &[x.clone()], Sort::Bv(32.min(w).max(w)))
+                self.uf(&n, ty, std::slice::from_ref(x), Sort::Bv(w))
             }
         }
     }
@@ -1958,15 +2027,23 @@ impl Exec<'_> {
                     m
                 }
             }
-            KBinOp::Div => self.c.bin(if signed { Op::BvSdiv } else { Op::BvUdiv }, x, &y),
-            KBinOp::Rem => self.c.bin(if signed { Op::BvSrem } else { Op::BvUrem }, x, &y),
+            KBinOp::Div => self
+                .c
+                .bin(if signed { Op::BvSdiv } else { Op::BvUdiv }, x, &y),
+            KBinOp::Rem => self
+                .c
+                .bin(if signed { Op::BvSrem } else { Op::BvUrem }, x, &y),
             KBinOp::And => self.c.bin(Op::BvAnd, x, &y),
             KBinOp::Or => self.c.bin(Op::BvOr, x, &y),
             KBinOp::Xor => self.c.bin(Op::BvXor, x, &y),
             KBinOp::Shl => self.c.bin(Op::BvShl, x, &y),
-            KBinOp::Shr => self.c.bin(if signed { Op::BvAshr } else { Op::BvLshr }, x, &y),
+            KBinOp::Shr => self
+                .c
+                .bin(if signed { Op::BvAshr } else { Op::BvLshr }, x, &y),
             KBinOp::Min | KBinOp::Max => {
-                let lt = self.c.bin(if signed { Op::BvSlt } else { Op::BvUlt }, x, &y);
+                let lt = self
+                    .c
+                    .bin(if signed { Op::BvSlt } else { Op::BvUlt }, x, &y);
                 if op == KBinOp::Min {
                     self.c.ite(&lt, x, &y)
                 } else {
@@ -2228,7 +2305,10 @@ impl Exec<'_> {
     }
 
     fn skip_space(&self, base: Base, space: MemSpace) -> bool {
-        if matches!(space, MemSpace::Local | MemSpace::Param | MemSpace::Constant) {
+        if matches!(
+            space,
+            MemSpace::Local | MemSpace::Param | MemSpace::Constant
+        ) {
             return true;
         }
         if let Base::Var(v) = base {
@@ -2260,10 +2340,13 @@ impl Exec<'_> {
                     .contains(&Base::Param(p, addr.offset as u32));
                 let w = (size * 8).min(64) as u32;
                 let v = if is_ptr {
-                    let v = self.c.var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
+                    let v = self
+                        .c
+                        .var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
                     self.fit(&v, Sort::Bv(w))
                 } else {
-                    self.c.var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))
+                    self.c
+                        .var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))
                 };
                 return Ok(Some([v.clone(), v]));
             }
@@ -2274,7 +2357,11 @@ impl Exec<'_> {
         }
         self.warp_reset(en);
         let ps = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
-        if ps[0].iter().chain(ps[1].iter()).all(|p| self.skip_space(p.base, space)) {
+        if ps[0]
+            .iter()
+            .chain(ps[1].iter())
+            .all(|p| self.skip_space(p.base, space))
+        {
             if space == MemSpace::Constant || ps[0].iter().all(|p| matches!(p.base, Base::Var(v) if self.k.vars[v as usize].space == MemSpace::Constant)) {
                 // Read-only: a function of the address.
                 let mut vals = Vec::new();
@@ -2420,7 +2507,16 @@ impl Exec<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn check_t(&mut self, base: Base, space: MemSpace, kind: Kind, e: &T, off: &T, sz: &T, pc: usize) {
+    fn check_t(
+        &mut self,
+        base: Base,
+        space: MemSpace,
+        kind: Kind,
+        e: &T,
+        off: &T,
+        sz: &T,
+        pc: usize,
+    ) {
         if e.is_false() {
             return;
         }
@@ -2489,7 +2585,10 @@ impl Exec<'_> {
     ) -> R<[T; 2]> {
         let w = (bytes * 8).min(64) as u32;
         if space == MemSpace::Local {
-            return Ok([self.c.fresh("atom", Sort::Bv(w)), self.c.fresh("atom", Sort::Bv(w))]);
+            return Ok([
+                self.c.fresh("atom", Sort::Bv(w)),
+                self.c.fresh("atom", Sort::Bv(w)),
+            ]);
         }
         self.warp_reset(en);
         let ps = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
@@ -2503,7 +2602,10 @@ impl Exec<'_> {
             self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
         }
         self.warp_reset(en);
-        let z = [self.c.fresh("atom_s", Sort::Bv(w)), self.c.fresh("atom_t", Sort::Bv(w))];
+        let z = [
+            self.c.fresh("atom_s", Sort::Bv(w)),
+            self.c.fresh("atom_t", Sort::Bv(w)),
+        ];
         // Repetition-free refinement: a single piece on a repetition-free array.
         if self.o.repetition_free
             && w == 32

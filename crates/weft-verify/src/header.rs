@@ -77,12 +77,29 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
                 }
             }
             // Flags that change nothing here (inlining, solver tuning, reporting).
-            "--no-inline" | "--inline" | "--no-infer" | "--infer-info" | "--time"
-            | "--verbose" | "--debug" | "--race-instrumenter" | "--no-benign" | "--vcgen-opt"
-            | "--boogie-opt" | "--kernel-args" | "--kernel-arrays" | "--silent"
-            | "--asymmetric-asserts" | "--no-barrier-access-checks" | "--atomic"
-            | "--math-int" | "--no-uniformity-analysis" | "--no-smart-predication"
-            | "--only-divergence" | "--only-log" | "--array-equalities" => {}
+            "--no-inline"
+            | "--inline"
+            | "--no-infer"
+            | "--infer-info"
+            | "--time"
+            | "--verbose"
+            | "--debug"
+            | "--race-instrumenter"
+            | "--no-benign"
+            | "--vcgen-opt"
+            | "--boogie-opt"
+            | "--kernel-args"
+            | "--kernel-arrays"
+            | "--silent"
+            | "--asymmetric-asserts"
+            | "--no-barrier-access-checks"
+            | "--atomic"
+            | "--math-int"
+            | "--no-uniformity-analysis"
+            | "--no-smart-predication"
+            | "--only-divergence"
+            | "--only-log"
+            | "--array-equalities" => {}
             _ => unknown.push(f.clone()),
         }
     }

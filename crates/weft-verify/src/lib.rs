@@ -237,8 +237,18 @@ fn pass_name(p: Pairs) -> &'static str {
 }
 
 const THREAD_VARS: [&str; 12] = [
-    "tid_x_s", "tid_y_s", "tid_z_s", "ctaid_x_s", "ctaid_y_s", "ctaid_z_s", "tid_x_t",
-    "tid_y_t", "tid_z_t", "ctaid_x_t", "ctaid_y_t", "ctaid_z_t",
+    "tid_x_s",
+    "tid_y_s",
+    "tid_z_s",
+    "ctaid_x_s",
+    "ctaid_y_s",
+    "ctaid_z_s",
+    "tid_x_t",
+    "tid_y_t",
+    "tid_z_t",
+    "ctaid_x_t",
+    "ctaid_y_t",
+    "ctaid_z_t",
 ];
 
 fn run_pass(
@@ -301,7 +311,11 @@ fn run_pass(
         let body = p.take();
         let body: String = body
             .lines()
-            .filter(|l| !THREAD_VARS.iter().any(|v| *l == format!("(declare-const {v} (_ BitVec 32))")))
+            .filter(|l| {
+                !THREAD_VARS
+                    .iter()
+                    .any(|v| *l == format!("(declare-const {v} (_ BitVec 32))"))
+            })
             .map(|l| format!("{l}\n"))
             .collect();
         decl.push_str(&body);
@@ -470,7 +484,11 @@ fn finding(
             let l = k.describe_pos(*pc);
             (
                 "assert",
-                format!("assertion may fail at {l} ({} / {})", ts(&thread_s), ts(&thread_t)),
+                format!(
+                    "assertion may fail at {l} ({} / {})",
+                    ts(&thread_s),
+                    ts(&thread_t)
+                ),
                 None,
                 None,
                 None,

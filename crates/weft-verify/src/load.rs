@@ -47,7 +47,10 @@ pub fn verify_file(
     }
     let unknown = apply_flags(&mut o, &fo.flags);
     if !unknown.is_empty() {
-        return Err(bad(format!("unknown analysis flags: {}", unknown.join(" "))));
+        return Err(bad(format!(
+            "unknown analysis flags: {}",
+            unknown.join(" ")
+        )));
     }
     if let Some(l) = fo.lockstep {
         o.lockstep = l;
@@ -64,8 +67,8 @@ pub fn verify_file(
         return Err(bad("launch dimensions must be positive".into()));
     }
     let ptx = compile(path, &text, fo)?;
-    let module = weft_ptx::parse(&ptx)
-        .map_err(|e| bad(format!("{} (PTX): {e}", path.display())))?;
+    let module =
+        weft_ptx::parse(&ptx).map_err(|e| bad(format!("{} (PTX): {e}", path.display())))?;
     let names: Vec<String> = match &fo.kernel {
         Some(k) => vec![k.clone()],
         None => module.kernels().map(|k| k.name.clone()).collect(),

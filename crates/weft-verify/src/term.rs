@@ -642,12 +642,18 @@ impl Printer {
             Op::Select => format!("(select {j})"),
             Op::Store => format!("(store {j})"),
             Op::EmptyUsed(w) => {
-                format!("((as const {}) ((as const (Array (_ BitVec {w}) Bool)) false))", s.smt())
+                format!(
+                    "((as const {}) ((as const (Array (_ BitVec {w}) Bool)) false))",
+                    s.smt()
+                )
             }
             Op::Uf(name) => {
                 let key = format!(
                     "{name}:{}",
-                    args.iter().map(|x| x.sort().smt()).collect::<Vec<_>>().join(",")
+                    args.iter()
+                        .map(|x| x.sort().smt())
+                        .collect::<Vec<_>>()
+                        .join(",")
                 );
                 let fname = quote(&key);
                 if !self.ufs.contains_key(&key) {
@@ -671,8 +677,7 @@ impl Printer {
 }
 
 fn quote(n: &str) -> String {
-    if n
-        .chars()
+    if n.chars()
         .all(|c| c.is_ascii_alphanumeric() || "_!.$".contains(c))
         && !n.starts_with(|c: char| c.is_ascii_digit())
     {

@@ -17,7 +17,13 @@ fn suite_dir() -> PathBuf {
 }
 
 fn label_of(text: &str) -> String {
-    match text.lines().next().unwrap_or("").trim_start_matches("//").trim() {
+    match text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("//")
+        .trim()
+    {
         "pass" => "verified".into(),
         "xfail:RACE" => "race".into(),
         "xfail:BARRIER_DIVERGENCE" => "divergence".into(),
@@ -68,7 +74,10 @@ fn labelled_suite() {
     let dir = suite_dir();
     let known_text = std::fs::read_to_string(dir.join("known.tsv")).unwrap();
     let mut known: HashMap<String, String> = HashMap::new();
-    for l in known_text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for l in known_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let cols: Vec<&str> = l.split('\t').collect();
         known.insert(cols[0].to_string(), cols[1].to_string());
     }
@@ -96,5 +105,10 @@ fn labelled_suite() {
         .filter(|(_, want, got)| want != got)
         .map(|(n, want, got)| format!("{n}: expected {want}, weft says {got}"))
         .collect();
-    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
