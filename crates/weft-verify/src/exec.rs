@@ -436,8 +436,15 @@ impl<'a> Exec<'a> {
             // A loop with a barrier whose continuation differs between the threads is cut at
             // once: unrolling it would only repeat the divergence the cut loop reports.
             if self.o.loop_unwind.is_none() && p[0] != p[1] && self.loop_has_barrier(l) {
-                failed = true;
-                break;
+                let differ = {
+                    let e = self.c.eq(&p[0], &p[1]);
+                    let n = self.c.not(&e);
+                    self.c.and(&self.same_block.clone(), &n)
+                };
+                if self.feasible(&differ)? {
+                    failed = true;
+                    break;
+                }
             }
             // A loop whose continuation depends on more than thread ids and constants (a
             // parameter, a value read from memory) is not unrolled: it is cut instead.
@@ -599,7 +606,15 @@ impl<'a> Exec<'a> {
                 self.st.used.insert(b, e);
             }
         }
+        // Every edge leaving the loop, whether or not the probe iteration took it.
         let mut exit_blocks = exit_blocks;
+        for &b in &lp.blocks {
+            for &(succ, _) in &self.cfg.blocks[b].succs {
+                if !lp.blocks.contains(&succ) {
+                    exit_blocks.push(succ);
+                }
+            }
+        }
         exit_blocks.sort();
         exit_blocks.dedup();
         let entry = self.st.clone();

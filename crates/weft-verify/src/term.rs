@@ -245,6 +245,21 @@ impl Ctx {
         if b.is_false() {
             return a.clone();
         }
+        // (x & y) | (x & !y) = x: the join of a two-way branch.
+        if let (Node::App(Op::And, p, _), Node::App(Op::And, q, _)) = (a.node(), b.node()) {
+            if p[0] == q[0] {
+                if let Node::App(Op::Not, n, _) = q[1].node() {
+                    if n[0] == p[1] {
+                        return p[0].clone();
+                    }
+                }
+                if let Node::App(Op::Not, n, _) = p[1].node() {
+                    if n[0] == q[1] {
+                        return p[0].clone();
+                    }
+                }
+            }
+        }
         self.app(Op::Or, vec![a.clone(), b.clone()], Sort::Bool)
     }
     pub fn and_all(&mut self, xs: &[T]) -> T {
