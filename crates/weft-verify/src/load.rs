@@ -111,7 +111,10 @@ fn compile(path: &Path, text: &str, fo: &FileOptions) -> Result<String, VerifyEr
     if ext == "ptx" {
         return Ok(text.to_string());
     }
-    let dir = std::env::temp_dir().join(format!("weft-verify-{}", std::process::id()));
+    // One directory per compilation: kernels may be verified concurrently in one process.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("weft-verify-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir)
         .map_err(|e| VerifyError::Tool(format!("creating {}: {e}", dir.display())))?;
     let hdr: PathBuf = dir.join(ANNOTATIONS_NAME);
