@@ -31,6 +31,13 @@ pub fn verify_file(
     fo: &FileOptions,
 ) -> Result<Vec<Report>, VerifyError> {
     let bad = VerifyError::Unsupported;
+    if !crate::smt::available(base.solver) {
+        return Err(VerifyError::Tool(format!(
+            "the SMT solver `{}` is not installed (Debian package `{}`)",
+            base.solver.name(),
+            base.solver.name()
+        )));
+    }
     let text =
         std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     let header =
