@@ -2303,6 +2303,34 @@ impl Exec<'_> {
         self.reset_logs(&r);
     }
 
+    /// Re-sync limited to the logs of the arrays an instruction accesses (paper 002 §3.1
+    /// resets the accessed array's sets; resetting fewer logs only keeps more to check).
+    fn warp_reset_arrays(&mut self, en: &[T; 2], bases: &[Base]) {
+        if self.same_warp.is_false() {
+            return;
+        }
+        let both = self.c.and(&en[0], &en[1]);
+        let r = self.c.and(&self.same_warp.clone(), &both);
+        if r.is_false() {
+            return;
+        }
+        let n = self.c.not(&r);
+        let keys: Vec<(Base, Kind)> = self
+            .st
+            .logs
+            .keys()
+            .filter(|k| bases.contains(&k.0))
+            .copied()
+            .collect();
+        for k in keys {
+            let h = self.st.logs[&k].has.clone();
+            let nh = self.c.and(&h, &n);
+            if let Some(l) = self.st.logs.get_mut(&k) {
+                l.has = nh;
+            }
+        }
+    }
+
     fn is_shared(&self, b: Base, space: MemSpace) -> bool {
         space == MemSpace::Shared || self.facts.shared.contains(&b)
     }
@@ -2370,8 +2398,10 @@ impl Exec<'_> {
         if matches!(space, MemSpace::Local) {
             return Ok(None);
         }
-        self.warp_reset(en);
-        let ps = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
+        self.warp_reset_arrays(en, &touched);
+        let ps = ps0;
         if ps[0]
             .iter()
             .chain(ps[1].iter())
@@ -2400,7 +2430,7 @@ impl Exec<'_> {
             self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
         }
         // Re-sync after the instruction (paper 002 §3.1).
-        self.warp_reset(en);
+        self.warp_reset_arrays(en, &touched);
         // Values.
         let w = (size * 8).min(64) as u32;
         let mut vals: Vec<T> = Vec::new();
@@ -2605,8 +2635,10 @@ impl Exec<'_> {
                 self.c.fresh("atom", Sort::Bv(w)),
             ]);
         }
-        self.warp_reset(en);
-        let ps = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
+        self.warp_reset_arrays(en, &touched);
+        let ps = ps0;
         let sz = self.c.bv(64, bytes);
         for p in &ps[0] {
             let e = self.c.and(&en[0], &p.cond);
@@ -2616,7 +2648,7 @@ impl Exec<'_> {
             let e = self.c.and(&en[1], &p.cond);
             self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
         }
-        self.warp_reset(en);
+        self.warp_reset_arrays(en, &touched);
         let z = [
             self.c.fresh("atom_s", Sort::Bv(w)),
             self.c.fresh("atom_t", Sort::Bv(w)),
