@@ -9,6 +9,8 @@ weft_install_deps() {
   command -v clang-19 >/dev/null 2>&1 || command -v clang >/dev/null 2>&1 || need+=(clang-19)
   [ -f /usr/lib/clc/nvptx64--nvidiacl.bc ] || need+=(libclc-19)  # OpenCL built-ins (weft-cuda)
   command -v dot >/dev/null 2>&1 || need+=(graphviz)
+  # SMT solver for `weft verify` (cvc5 is optional: `--solver cvc5`).
+  command -v z3 >/dev/null 2>&1 || need+=(z3)
   # Mesa's lavapipe: a Vulkan device on the CPU, so wgpu runs litmus tests without a GPU.
   ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
   [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] ||

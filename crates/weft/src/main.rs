@@ -52,6 +52,8 @@ enum Command {
     Submit(cmd::submit::Args),
     /// Model check a litmus test: every execution once (optimal DPOR), errors with witnesses.
     Mc(cmd::mc::Args),
+    /// Statically verify a CUDA/OpenCL kernel free of data races and barrier divergence.
+    Verify(cmd::verify::Args),
 }
 
 /// Process exit codes.
@@ -80,6 +82,7 @@ fn main() {
         Command::Show(a) => cmd::show::run(a),
         Command::Sim(a) => cmd::sim::run(a),
         Command::RunKernel(a) => kernel_cmd::run_kernel(a),
+        Command::Verify(a) => cmd::verify::run(a),
         Command::Ptx(a) => kernel_cmd::run_ptx(a),
         Command::Race(a) => cmd::race::run(a),
         Command::Results(a) => cmd::results::run(a),

@@ -13,3 +13,4 @@ pub mod show;
 pub mod sim;
 pub mod submit;
 pub mod tune;
+pub mod verify;

@@ -1,0 +1,2732 @@
+//! The two-thread reduction (GPUVerify, OOPSLA'12 §4; paper 002 §2.3): two arbitrary distinct
+//! threads `s` and `t` run the kernel's CFG in lock-step with predicated execution; shared
+//! arrays have access logs (one nondeterministically tracked access of `s` per array and
+//! kind) that `t`'s accesses are checked against, reset at barriers (same block only), and
+//! with warps reset whenever both threads are enabled in one warp (paper 002 §3.1, re-sync).
+//! Atomic accesses have their own logs (§4.1), atomically accessed arrays are always
+//! adversarial, repetition-free counters get the `used` refinement (§4.2-4.3), and loops are
+//! unrolled when their trip count is decided or cut with Houdini-inferred invariants.
+//!
+//! The result is a list of [`Check`]s: formulas whose satisfiability is a possible error.
+
+// `th` indexes several per-thread arrays (registers, enables, pieces) at once.
+#![allow(clippy::needless_range_loop)]
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use weft_ir::attrs::{BarrierKind, DataType, MemSpace, RmwOp, TypeKind};
+use weft_ir::kernel::{AddrBase, KBinOp, KCmp, KOp, KUnOp, Kernel, Operand, SpecialReg, VoteMode};
+use weft_ir::Scope;
+
+use crate::cfg::{Cfg, EdgeCond};
+use crate::smt::{Answer, Query, Solver};
+use crate::term::{mentions, Ctx, Node, Op, Printer, Sort, T};
+use crate::Options;
+
+/// An array: what an address is relative to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Base {
+    /// A pointer kernel parameter (index, byte offset in the param).
+    Param(u32, u32),
+    /// A module or kernel variable.
+    Var(u32),
+}
+
+/// Access kinds of the logs (paper 002 §4.1: read, write and atomic sets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Read,
+    Write,
+    /// Atomic access at device (or system) scope.
+    Atomic,
+    /// Atomic access at block scope (`atomicAdd_block`, OpenCL work_group scope).
+    AtomicBlock,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Read => "read",
+            Kind::Write => "write",
+            Kind::Atomic => "atomic",
+            Kind::AtomicBlock => "block-scope atomic",
+        }
+    }
+    fn atomic(self) -> bool {
+        matches!(self, Kind::Atomic | Kind::AtomicBlock)
+    }
+}
+
+/// One log: `s`'s tracked access (paper 002 §2.3's sets, sampled as in GPUVerify's encoding).
+#[derive(Clone, Debug)]
+struct Log {
+    has: T,
+    off: T,
+    size: T,
+    pc: T,
+}
+
+#[derive(Clone)]
+struct State {
+    regs: [Vec<Option<T>>; 2],
+    logs: BTreeMap<(Base, Kind), Log>,
+    mem: BTreeMap<Base, T>,
+    used: BTreeMap<Base, T>,
+}
+
+/// What a check is about.
+#[derive(Clone, Debug)]
+pub enum CheckKind {
+    Race {
+        array: Base,
+        s_kind: Kind,
+        t_kind: Kind,
+        t_pc: usize,
+        /// The values list holds `s_pc`.
+        shared: bool,
+    },
+    BarrierDivergence {
+        pc: usize,
+    },
+    Assert {
+        pc: usize,
+    },
+    Invariant {
+        pc: usize,
+        entry: bool,
+    },
+    Overflow {
+        pc: usize,
+    },
+}
+
+/// A possible error: satisfiable `cond` means it can happen.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub kind: CheckKind,
+    pub cond: T,
+    pub values: Vec<(String, T)>,
+}
+
+/// Output of one region execution.
+struct RegionOut {
+    back: [T; 2],
+    exits: Vec<(usize, [T; 2])>,
+}
+
+/// Static facts about arrays (paper 002 §4.3: arrays that may be accessed atomically, and
+/// arrays accessed only through one repetition-free operation).
+#[derive(Default)]
+struct ArrayFacts {
+    /// Registers that may hold an address derived from a base.
+    atomic: BTreeSet<Base>,
+    /// Repetition-free arrays: (op, step sign) of their single operation.
+    repfree: BTreeSet<Base>,
+    shared: BTreeSet<Base>,
+    /// Parameters used as array bases.
+    pointers: BTreeSet<Base>,
+    /// Bases each register may derive from.
+    reg_bases: Vec<BTreeSet<Base>>,
+}
+
+/// Names of the annotation sinks (`weft_verify.h`).
+pub const ASSERT_SINK: &str = "__weft_assert_sink";
+pub const ASSUME_SINK: &str = "__weft_assume_sink";
+pub const INVARIANT_SINK: &str = "__weft_invariant_sink";
+
+/// The symbolic executor.
+pub struct Exec<'a> {
+    k: &'a Kernel,
+    cfg: &'a Cfg,
+    o: &'a Options,
+    pub c: Ctx,
+    st: State,
+    pub assumptions: Vec<T>,
+    pub checks: Vec<Check>,
+    pub tid: [[T; 3]; 2],
+    pub ctaid: [[T; 3]; 2],
+    pub same_block: T,
+    same_warp: T,
+    same_warp_any: T,
+    lane: [T; 2],
+    facts: ArrayFacts,
+    /// A loop was cut by `--loop-unwind` (the result is bounded, not a proof).
+    pub bounded: bool,
+    pub notes: Vec<String>,
+    budget: u64,
+    aux: Option<(Solver, Printer)>,
+    /// Invariant sinks met in the current body run: (pc, violation per thread).
+    inv_hits: Vec<(usize, T)>,
+    in_abstract: usize,
+    /// While probing a loop: the first offset `s` logs per log.
+    first_off_rec: Option<HashMap<(Base, Kind), T>>,
+    /// While probing a loop: instructions and sizes logged per log.
+    probe_acc: HashMap<(Base, Kind), (BTreeSet<usize>, BTreeSet<u64>)>,
+    orders: HashMap<Option<usize>, Vec<usize>>,
+    deadline: std::time::Instant,
+}
+
+/// Which pairs of threads a pass considers (paper 002 §3.2's two passes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairs {
+    All,
+    SameWarp,
+    OtherWarp,
+}
+
+type R<X> = Result<X, String>;
+
+impl<'a> Exec<'a> {
+    pub fn new(k: &'a Kernel, cfg: &'a Cfg, o: &'a Options, pairs: Pairs) -> R<Exec<'a>> {
+        let mut c = Ctx::new();
+        let mut assumptions = Vec::new();
+        let dim = ["x", "y", "z"];
+        let mk = |c: &mut Ctx, n: &str, th: &str| -> [T; 3] {
+            [0, 1, 2].map(|d| c.var(&format!("{n}_{}_{th}", dim[d]), Sort::Bv(32)))
+        };
+        let tid = [mk(&mut c, "tid", "s"), mk(&mut c, "tid", "t")];
+        let ctaid = [mk(&mut c, "ctaid", "s"), mk(&mut c, "ctaid", "t")];
+        for th in 0..2 {
+            for d in 0..3 {
+                let b = c.bv(32, o.block[d] as u64);
+                let g = c.bv(32, o.grid[d] as u64);
+                let x = c.ult(&tid[th][d], &b);
+                let y = c.ult(&ctaid[th][d], &g);
+                assumptions.push(x);
+                assumptions.push(y);
+            }
+        }
+        let mut eqs = Vec::new();
+        for d in 0..3 {
+            eqs.push(c.eq(&tid[0][d], &tid[1][d]));
+        }
+        let mut beqs = Vec::new();
+        for d in 0..3 {
+            beqs.push(c.eq(&ctaid[0][d], &ctaid[1][d]));
+        }
+        let same_block = c.and_all(&beqs);
+        let same_tid = c.and_all(&eqs);
+        let both = c.and(&same_block, &same_tid);
+        let distinct = c.not(&both);
+        assumptions.push(distinct);
+        // Linear thread id in the block, warp and lane.
+        let lin = [0, 1].map(|th| {
+            let bx = c.bv(32, o.block[0] as u64);
+            let bxy = c.bv(32, (o.block[0] * o.block[1]) as u64);
+            let y = c.bin(Op::BvMul, &tid[th][1], &bx);
+            let z = c.bin(Op::BvMul, &tid[th][2], &bxy);
+            let a = c.add(&tid[th][0], &y);
+            c.add(&a, &z)
+        });
+        let ws = c.bv(32, o.warp_size.max(1) as u64);
+        let w0 = c.bin(Op::BvUdiv, &lin[0], &ws);
+        let w1 = c.bin(Op::BvUdiv, &lin[1], &ws);
+        let weq = c.eq(&w0, &w1);
+        let same_warp_any = c.and(&same_block, &weq);
+        let same_warp = if o.lockstep {
+            same_warp_any.clone()
+        } else {
+            c.ff()
+        };
+        let lane = [0, 1].map(|th| c.bin(Op::BvUrem, &lin[th], &ws));
+        match pairs {
+            Pairs::All => {}
+            Pairs::SameWarp => assumptions.push(same_warp_any.clone()),
+            Pairs::OtherWarp => {
+                let n = c.not(&same_warp_any);
+                assumptions.push(n)
+            }
+        }
+        if o.only_intra_group {
+            assumptions.push(same_block.clone());
+        }
+        if o.only_inter_group {
+            let n = c.not(&same_block);
+            assumptions.push(n);
+        }
+        let nregs = k.regs.len();
+        let facts = array_facts(k);
+        Ok(Exec {
+            k,
+            cfg,
+            o,
+            c,
+            st: State {
+                regs: [vec![None; nregs], vec![None; nregs]],
+                logs: BTreeMap::new(),
+                mem: BTreeMap::new(),
+                used: BTreeMap::new(),
+            },
+            assumptions,
+            checks: Vec::new(),
+            tid,
+            ctaid,
+            same_block,
+            same_warp,
+            same_warp_any,
+            lane,
+            facts,
+            bounded: false,
+            notes: Vec::new(),
+            budget: 400_000,
+            aux: None,
+            inv_hits: Vec::new(),
+            in_abstract: 0,
+            first_off_rec: None,
+            probe_acc: HashMap::new(),
+            orders: HashMap::new(),
+            deadline: std::time::Instant::now()
+                + std::time::Duration::from_secs(o.kernel_timeout_s),
+        })
+    }
+
+    /// Runs the whole kernel.
+    pub fn run(&mut self) -> R<()> {
+        let tt = self.c.tt();
+        let out = self.run_region(None, [tt.clone(), tt])?;
+        let _ = out;
+        Ok(())
+    }
+
+    fn order(&mut self, lp: Option<usize>) -> Vec<usize> {
+        if let Some(o) = self.orders.get(&lp) {
+            return o.clone();
+        }
+        let o = self.cfg.region_order(lp);
+        self.orders.insert(lp, o.clone());
+        o
+    }
+
+    fn run_region(&mut self, lp: Option<usize>, entry: [T; 2]) -> R<RegionOut> {
+        let header = lp.map_or(0, |l| self.cfg.loops[l].header);
+        let order = self.order(lp);
+        let members: Option<BTreeSet<usize>> = lp.map(|l| self.cfg.loops[l].blocks.clone());
+        let children: Vec<usize> = match lp {
+            Some(l) => self.cfg.loops[l].children.clone(),
+            None => self.cfg.roots.clone(),
+        };
+        let ff = self.c.ff();
+        let mut pending: HashMap<usize, [T; 2]> = HashMap::new();
+        pending.insert(header, entry);
+        let mut back = [ff.clone(), ff.clone()];
+        let mut exits: Vec<(usize, [T; 2])> = Vec::new();
+        for node in order {
+            let Some(en) = pending.remove(&node) else {
+                continue;
+            };
+            if en[0].is_false() && en[1].is_false() {
+                continue;
+            }
+            let outs: Vec<(usize, [T; 2])> = match self.cfg.loop_at.get(&node) {
+                Some(&c) if Some(c) != lp && children.contains(&c) => self.run_loop(c, en)?,
+                _ => self.run_block(node, en)?,
+            };
+            for (s, e) in outs {
+                if e[0].is_false() && e[1].is_false() {
+                    continue;
+                }
+                if lp.is_some() && s == header {
+                    back = [self.c.or(&back[0], &e[0]), self.c.or(&back[1], &e[1])];
+                } else if members.as_ref().is_some_and(|m| !m.contains(&s)) {
+                    merge(&mut self.c, &mut exits, s, e);
+                } else {
+                    let tnode = children
+                        .iter()
+                        .find(|&&ch| self.cfg.loops[ch].blocks.contains(&s))
+                        .map_or(s, |&ch| self.cfg.loops[ch].header);
+                    let cur = pending.remove(&tnode);
+                    let v = match cur {
+                        Some(p) => [self.c.or(&p[0], &e[0]), self.c.or(&p[1], &e[1])],
+                        None => e,
+                    };
+                    pending.insert(tnode, v);
+                }
+            }
+        }
+        Ok(RegionOut { back, exits })
+    }
+
+    fn run_block(&mut self, b: usize, en: [T; 2]) -> R<Vec<(usize, [T; 2])>> {
+        let blk = self.cfg.blocks[b].clone();
+        self.warp_reset(&en);
+        for pc in blk.start..blk.end {
+            if self.budget == 0 {
+                return Err("budget".into());
+            }
+            if self.budget & 255 == 0 && std::time::Instant::now() > self.deadline {
+                return Err("deadline".into());
+            }
+            self.budget -= 1;
+            self.instr(pc, &en)?;
+        }
+        let mut out = Vec::new();
+        for (s, cond) in blk.succs {
+            let e = match cond {
+                EdgeCond::Always => en.clone(),
+                EdgeCond::Guard(g) | EdgeCond::NotGuard(g) => {
+                    let want = matches!(cond, EdgeCond::Guard(_)) != g.negated;
+                    [0, 1].map(|th| {
+                        let v = self.reg_bool(th, g.reg.index());
+                        let v = if want { v } else { self.c.not(&v) };
+                        self.c.and(&en[th], &v)
+                    })
+                }
+            };
+            out.push((s, e));
+        }
+        Ok(out)
+    }
+
+    // ---- loops -------------------------------------------------------------------------
+
+    fn snapshot(&self) -> (State, usize, usize, bool, usize) {
+        (
+            self.st.clone(),
+            self.assumptions.len(),
+            self.checks.len(),
+            self.bounded,
+            self.notes.len(),
+        )
+    }
+    fn restore(&mut self, s: &(State, usize, usize, bool, usize)) {
+        self.st = s.0.clone();
+        self.assumptions.truncate(s.1);
+        self.checks.truncate(s.2);
+        self.bounded = s.3;
+        self.notes.truncate(s.4);
+    }
+
+    fn run_loop(&mut self, l: usize, en: [T; 2]) -> R<Vec<(usize, [T; 2])>> {
+        let snap = self.snapshot();
+        let budget0 = self.budget;
+        let limit = self.o.loop_unwind.unwrap_or(self.o.unroll_limit);
+        let limit = if self.in_abstract > 0 && self.o.loop_unwind.is_none() {
+            limit.min(8)
+        } else {
+            limit
+        };
+        let mut p = en.clone();
+        let mut exits: Vec<(usize, [T; 2])> = Vec::new();
+        let mut it = 0u32;
+        let mut done = false;
+        let mut failed = false;
+        while it < limit {
+            if self.budget < budget0 / 2 || self.budget < 1000 {
+                failed = true;
+                break;
+            }
+            let out = match self.run_region(Some(l), p.clone()) {
+                Ok(o) => o,
+                Err(e) if e == "budget" && self.in_abstract == 0 => {
+                    failed = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
+            for (b, e) in out.exits {
+                merge(&mut self.c, &mut exits, b, e);
+            }
+            p = out.back;
+            it += 1;
+            if p[0].is_false() && p[1].is_false() {
+                done = true;
+                break;
+            }
+            // A loop with a barrier whose continuation differs between the threads is cut at
+            // once: unrolling it would only repeat the divergence the cut loop reports.
+            if self.o.loop_unwind.is_none() && p[0] != p[1] && self.loop_has_barrier(l) {
+                let differ = {
+                    let e = self.c.eq(&p[0], &p[1]);
+                    let n = self.c.not(&e);
+                    self.c.and(&self.same_block.clone(), &n)
+                };
+                if self.feasible(&differ)? {
+                    failed = true;
+                    break;
+                }
+            }
+            // A loop whose continuation depends on more than thread ids and constants (a
+            // parameter, a value read from memory) is not unrolled: it is cut instead.
+            if self.o.loop_unwind.is_none() {
+                let mut memo = HashMap::new();
+                let thread_only = |n: &str| !(n.starts_with("tid_") || n.starts_with("ctaid_"));
+                if mentions(&p[0], &thread_only, &mut memo)
+                    || mentions(&p[1], &thread_only, &mut memo)
+                {
+                    failed = true;
+                    break;
+                }
+            }
+            if it.is_power_of_two() && it >= 2 {
+                let any = self.c.or(&p[0], &p[1]);
+                if !self.feasible(&any)? {
+                    done = true;
+                    break;
+                }
+            }
+        }
+        if done {
+            return Ok(exits);
+        }
+        if !failed && self.o.loop_unwind.is_some() {
+            // Bounded: assume the loop ends here (bug finding only).
+            let any = self.c.or(&p[0], &p[1]);
+            let none = self.c.not(&any);
+            self.assumptions.push(none);
+            self.bounded = true;
+            return Ok(exits);
+        }
+        self.restore(&snap);
+        self.budget = budget0.saturating_sub(1000);
+        self.abstract_loop(l, en)
+    }
+
+    /// Asks whether `f` is satisfiable under the current assumptions (unknown: true).
+    fn feasible(&mut self, f: &T) -> R<bool> {
+        let mut parts = self.assumptions.clone();
+        parts.push(f.clone());
+        let q = self.c.and_all(&parts);
+        Ok(!matches!(self.aux_ask(&q)?, Answer::Unsat))
+    }
+
+    fn aux_ask(&mut self, q: &T) -> R<Answer> {
+        if q.is_false() {
+            return Ok(Answer::Unsat);
+        }
+        if self.aux.is_none() {
+            let s = Solver::start(self.o.solver, self.o.timeout_ms)?;
+            self.aux = Some((s, Printer::new()));
+        }
+        let (s, p) = self.aux.as_mut().unwrap();
+        let name = p.name(q);
+        let decls = p.take();
+        s.declare(&decls)?;
+        s.ask(&Query {
+            formula: name,
+            values: vec![],
+        })
+    }
+
+    /// Loop cut with invariants inferred by Houdini from rule-generated candidates plus the
+    /// user's `__invariant`s (GPUVerify's invariant inference, Houdini; OOPSLA'12 §5).
+    fn abstract_loop(&mut self, l: usize, en: [T; 2]) -> R<Vec<(usize, [T; 2])>> {
+        self.in_abstract += 1;
+        let lp = self.cfg.loops[l].clone();
+        // Registers written in the loop, step operands of additions.
+        let mut written = BTreeSet::new();
+        let mut steps: Vec<Operand> = Vec::new();
+        let mut has_barrier = false;
+        for &b in &lp.blocks {
+            let blk = &self.cfg.blocks[b];
+            for pc in blk.start..blk.end {
+                let i = &self.k.code[pc];
+                for r in dsts(&i.op) {
+                    written.insert(r);
+                }
+                if matches!(i.op, KOp::Barrier { .. }) {
+                    has_barrier = true;
+                }
+            }
+        }
+        for &b in &lp.blocks {
+            let blk = &self.cfg.blocks[b];
+            for pc in blk.start..blk.end {
+                if let KOp::Binary {
+                    op: KBinOp::Add | KBinOp::Sub,
+                    a,
+                    b,
+                    dst,
+                    ..
+                } = &self.k.code[pc].op
+                {
+                    let inv = |o: &Operand| match o {
+                        Operand::Imm(_) => true,
+                        Operand::Reg(r) => !written.contains(&r.index()),
+                        _ => true,
+                    };
+                    if written.contains(&dst.index()) {
+                        if inv(b) {
+                            steps.push(*b);
+                        } else if inv(a) {
+                            steps.push(*a);
+                        }
+                    }
+                }
+            }
+        }
+        let _ = has_barrier;
+        // Probe: one iteration from the entry state, to learn the arrays the loop touches
+        // and the offsets of its accesses.
+        let snap0 = self.snapshot();
+        let bud = self.budget;
+        self.inv_hits.clear();
+        self.first_off_rec = Some(HashMap::new());
+        let saved_acc = std::mem::take(&mut self.probe_acc);
+        let probe = self.run_region(Some(l), en.clone());
+        let first_off = self.first_off_rec.take().unwrap_or_default();
+        let probe_acc = std::mem::replace(&mut self.probe_acc, saved_acc);
+        let probe_logs: Vec<(Base, Kind)> = self.st.logs.keys().copied().collect();
+        let probe_mem: Vec<Base> = self.st.mem.keys().copied().collect();
+        let probe_used: Vec<Base> = self.st.used.keys().copied().collect();
+        let exit_blocks: Vec<usize> = match &probe {
+            Ok(o) => o.exits.iter().map(|x| x.0).collect(),
+            Err(_) => vec![],
+        };
+        probe?;
+        self.restore(&snap0);
+        self.budget = bud;
+        // Pre-create the logs the loop may set, so they are part of the loop state.
+        for key in probe_logs {
+            if !self.st.logs.contains_key(&key) {
+                let ff = self.c.ff();
+                let z = self.c.bv(64, 0);
+                let zp = self.c.bv(32, 0);
+                self.st.logs.insert(
+                    key,
+                    Log {
+                        has: ff,
+                        off: z.clone(),
+                        size: z,
+                        pc: zp,
+                    },
+                );
+            }
+        }
+        for b in probe_mem {
+            if !self.st.mem.contains_key(&b) {
+                let m = self.c.fresh("mem", Sort::Mem);
+                self.st.mem.insert(b, m);
+            }
+        }
+        for b in probe_used {
+            if !self.st.used.contains_key(&b) {
+                let w = 32;
+                let e = self.c.empty_used(w);
+                self.st.used.insert(b, e);
+            }
+        }
+        // Every edge leaving the loop, whether or not the probe iteration took it.
+        let mut exit_blocks = exit_blocks;
+        for &b in &lp.blocks {
+            for &(succ, _) in &self.cfg.blocks[b].succs {
+                if !lp.blocks.contains(&succ) {
+                    exit_blocks.push(succ);
+                }
+            }
+        }
+        exit_blocks.sort();
+        exit_blocks.dedup();
+        let entry = self.st.clone();
+        let entry_snap = self.snapshot();
+        // Steps of induction variables: constant, non-zero, non-trivial (strides of 1 say
+        // nothing), without duplicates; symbolic strides would make the queries non-linear.
+        let mut steps_t: Vec<[T; 2]> = Vec::new();
+        for o in &steps {
+            let v = self.operand(0, o, DataType::U32);
+            if let Some(x) = v.as_bv() {
+                let x = x as u32 as i32;
+                let mag = x.unsigned_abs() as u64;
+                if mag > 1 && !steps_t.iter().any(|s| s[0].as_bv() == Some(mag)) {
+                    let t = self.c.bv(32, mag);
+                    steps_t.push([t.clone(), t]);
+                }
+            }
+        }
+        // Candidate invariants as closures over a havocked header state.
+        let written: Vec<usize> = written.into_iter().collect();
+        let mut cands: Vec<Cand> = Vec::new();
+        for th in 0..2 {
+            cands.push(Cand::PImpliesEn(th));
+            cands.push(Cand::Covered(th));
+            for (i, _) in exit_blocks.iter().enumerate() {
+                cands.push(Cand::ExitImpliesEn(i, th));
+                cands.push(Cand::ExitNotP(i, th));
+            }
+        }
+        cands.push(Cand::PUniform);
+        cands.push(Cand::PUniformBlock);
+        for &r in &written {
+            let s = self.k.regs[r].ty;
+            if s.kind == TypeKind::Pred {
+                cands.push(Cand::RegUniform(r));
+                continue;
+            }
+            cands.push(Cand::RegUniform(r));
+            cands.push(Cand::RegUniformEn(r));
+            for th in 0..2 {
+                for rel in [Op::BvUle, Op::BvSle] {
+                    cands.push(Cand::RegRel(r, th, rel.clone(), false));
+                    cands.push(Cand::RegRel(r, th, rel, true));
+                }
+                for si in 0..steps_t.len() {
+                    cands.push(Cand::RegStride(r, th, si));
+                }
+            }
+        }
+        let log_keys: Vec<(Base, Kind)> = self.st.logs.keys().copied().collect();
+        for key in &log_keys {
+            cands.push(Cand::LogNone(*key));
+            cands.push(Cand::LogSame(*key));
+            cands.push(Cand::LogNoneSameBlock(*key));
+            if first_off.contains_key(key) {
+                cands.push(Cand::LogFirst(*key));
+            }
+            if let Some((pcs, sizes)) = probe_acc.get(key) {
+                cands.push(Cand::LogPc(*key, pcs.iter().copied().collect()));
+                for &z in sizes {
+                    cands.push(Cand::LogSize(*key, z));
+                }
+            }
+            for si in 0..steps_t.len() {
+                for sz in [1u64, 2, 4, 8] {
+                    cands.push(Cand::LogStride(*key, si, sz));
+                }
+            }
+        }
+        // Houdini.
+        let mut user_invs: Vec<(usize, T)> = Vec::new();
+        let mut rounds = 0;
+        let mut first_h: Option<(State, [T; 2])> = None;
+        loop {
+            rounds += 1;
+            self.restore(&entry_snap);
+            let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
+            let map = match &first_h {
+                Some((fh, fp)) => havoc_map(fh, fp, &h, &hp),
+                None => HashMap::new(),
+            };
+            if first_h.is_none() {
+                first_h = Some((h.clone(), hp.clone()));
+            }
+            self.st = h.clone();
+            let ctx = CandCtx {
+                entry: &entry,
+                en0: &en,
+                steps: &steps_t,
+                first_off: &first_off,
+            };
+            let mut inv_terms = Vec::new();
+            for cd in &cands {
+                let t = self.inst(cd, &ctx, &h, &hp, &hx, &exit_blocks, Some(&entry))?;
+                inv_terms.push(t);
+            }
+            let any = self.c.or(&hp[0], &hp[1]);
+            let base_len = self.assumptions.len();
+            for t in &inv_terms {
+                self.assumptions.push(t.clone());
+            }
+            for (_, ut) in &user_invs {
+                let u = self.c.subst(ut, &map);
+                self.assumptions.push(u);
+            }
+            self.assumptions.push(any);
+            self.inv_hits.clear();
+            let out = self.run_region(Some(l), hp.clone())?;
+            // Back-edge state.
+            let mut bx = hx.clone();
+            for (b, e) in &out.exits {
+                if let Some(i) = exit_blocks.iter().position(|x| x == b) {
+                    bx[i] = [self.c.or(&bx[i][0], &e[0]), self.c.or(&bx[i][1], &e[1])];
+                }
+            }
+            let bstate = self.st.clone();
+            // User invariants (from the probe's sink stores; the hit is `p && !inv`).
+            if rounds == 1 {
+                for (pc, hit) in std::mem::take(&mut self.inv_hits) {
+                    let inv = self.c.not(&hit);
+                    user_invs.push((pc, inv));
+                }
+            }
+            // Entry and preservation check of every candidate.
+            let mut failing = BTreeSet::new();
+            let pres_ctx_assump = self.assumptions.clone();
+            self.assumptions.truncate(base_len);
+            let entry_assump = entry_snap.1;
+            let mut entry_ok_terms = Vec::new();
+            let ff = self.c.ff();
+            let x0 = vec![[ff.clone(), ff.clone()]; exit_blocks.len()];
+            for cd in &cands {
+                let t0 = self.inst(cd, &ctx, &entry, &en, &x0, &exit_blocks, Some(&entry))?;
+                entry_ok_terms.push(t0);
+            }
+            let mut pres_terms = Vec::new();
+            for cd in &cands {
+                let t1 = self.inst(
+                    cd,
+                    &ctx,
+                    &bstate,
+                    &out.back,
+                    &bx,
+                    &exit_blocks,
+                    Some(&entry),
+                )?;
+                pres_terms.push(t1);
+            }
+            // Houdini with counter-examples: drop every candidate the model falsifies.
+            let ea: Vec<T> = self.assumptions[..entry_assump.min(self.assumptions.len())].to_vec();
+            self.houdini_drop(&ea, &entry_ok_terms, &mut failing)?;
+            self.houdini_drop(&pres_ctx_assump, &pres_terms, &mut failing)?;
+            if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
+                for (i, c) in cands.iter().enumerate() {
+                    if failing.contains(&i) {
+                        eprintln!("houdini round {rounds}: drop {c:?}");
+                    }
+                }
+            }
+            if failing.is_empty() || rounds > 40 {
+                self.restore(&entry_snap);
+                break;
+            }
+            let mut k = 0;
+            cands.retain(|_| {
+                let keep = !failing.contains(&k);
+                k += 1;
+                keep
+            });
+        }
+        // Final run with the inferred invariants: its checks are the loop's checks.
+        self.restore(&entry_snap);
+        let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
+        let map2 = match &first_h {
+            Some((fh, fp)) => havoc_map(fh, fp, &h, &hp),
+            None => HashMap::new(),
+        };
+        self.st = h.clone();
+        let ctx = CandCtx {
+            entry: &entry,
+            en0: &en,
+            steps: &steps_t,
+            first_off: &first_off,
+        };
+        let base_len = self.assumptions.len();
+        for cd in &cands {
+            let t = self.inst(cd, &ctx, &h, &hp, &hx, &exit_blocks, Some(&entry))?;
+            self.assumptions.push(t);
+        }
+        // User invariants: checked on entry, assumed, checked on the back edge.
+        let mut uinv_now = Vec::new();
+        for (pc, ut) in &user_invs {
+            let u = self.c.subst(ut, &map2);
+            uinv_now.push((*pc, u));
+        }
+        let any = self.c.or(&hp[0], &hp[1]);
+        self.assumptions.push(any);
+        for (_, u) in &uinv_now {
+            self.assumptions.push(u.clone());
+        }
+        self.inv_hits.clear();
+        let out = self.run_region(Some(l), hp.clone())?;
+        self.inv_hits.clear();
+        // The loop's own checks are kept; its assumptions end here.
+        self.assumptions.truncate(base_len);
+        self.restore_state_keep_checks(&entry);
+        let (h2, hp2, hx2) = self.havoc(&entry, &written, exit_blocks.len());
+        self.st = h2.clone();
+        for cd in &cands {
+            let t = self.inst(cd, &ctx, &h2, &hp2, &hx2, &exit_blocks, Some(&entry))?;
+            self.assumptions.push(t);
+        }
+        let n0 = self.c.not(&hp2[0]);
+        let n1 = self.c.not(&hp2[1]);
+        self.assumptions.push(n0);
+        self.assumptions.push(n1);
+        let _ = out;
+        self.in_abstract -= 1;
+        self.notes.push(format!(
+            "loop at {} cut with {} inferred invariant(s) ({} Houdini round(s)){}",
+            self.k.describe_pos(self.cfg.blocks[lp.header].start),
+            cands.len(),
+            rounds,
+            if user_invs.is_empty() {
+                String::new()
+            } else {
+                format!(" and {} user invariant(s)", user_invs.len())
+            }
+        ));
+        Ok(exit_blocks
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (b, hx2[i].clone()))
+            .collect())
+    }
+
+    fn loop_has_barrier(&self, l: usize) -> bool {
+        self.cfg.loops[l].blocks.iter().any(|&b| {
+            let blk = &self.cfg.blocks[b];
+            (blk.start..blk.end).any(|pc| {
+                matches!(
+                    self.k.code[pc].op,
+                    KOp::Barrier {
+                        kind: BarrierKind::Sync,
+                        ..
+                    }
+                )
+            })
+        })
+    }
+
+    fn restore_state_keep_checks(&mut self, s: &State) {
+        self.st = s.clone();
+    }
+
+    /// Adds to `failing` the candidates (by index) that do not follow from `assum`.
+    fn houdini_drop(&mut self, assum: &[T], terms: &[T], failing: &mut BTreeSet<usize>) -> R<()> {
+        loop {
+            let live: Vec<usize> = (0..terms.len())
+                .filter(|i| !failing.contains(i) && !terms[*i].is_true())
+                .collect();
+            if live.is_empty() {
+                return Ok(());
+            }
+            let lt: Vec<T> = live.iter().map(|&i| terms[i].clone()).collect();
+            let all = self.c.and_all(&lt);
+            let nall = self.c.not(&all);
+            let mut parts = assum.to_vec();
+            parts.push(nall);
+            let q = self.c.and_all(&parts);
+            match self.aux_ask_vals(&q, &lt)? {
+                Answer::Unsat => return Ok(()),
+                Answer::Sat(vals) => {
+                    let mut dropped = false;
+                    for (j, &i) in live.iter().enumerate() {
+                        if vals.get(j).map(|v| v.1.as_str()) == Some("false") {
+                            failing.insert(i);
+                            dropped = true;
+                        }
+                    }
+                    if !dropped {
+                        if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
+                            eprintln!(
+                                "houdini: model falsifies nothing: {:?}",
+                                &vals[..vals.len().min(5)]
+                            );
+                        }
+                        failing.extend(live);
+                        return Ok(());
+                    }
+                }
+                Answer::Unknown(why) => {
+                    if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
+                        eprintln!("houdini: unknown: {why}");
+                    }
+                    failing.extend(live);
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn aux_ask_vals(&mut self, q: &T, vals: &[T]) -> R<Answer> {
+        if q.is_false() {
+            return Ok(Answer::Unsat);
+        }
+        if self.aux.is_none() {
+            let s = Solver::start(self.o.solver, self.o.timeout_ms)?;
+            self.aux = Some((s, Printer::new()));
+        }
+        let (s, p) = self.aux.as_mut().unwrap();
+        let name = p.name(q);
+        let names: Vec<String> = vals.iter().map(|v| p.name(v)).collect();
+        let decls = p.take();
+        if let Some(f) = std::env::var_os("WEFT_VERIFY_DUMP") {
+            use std::io::Write as _;
+            if let Ok(mut fh) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(f)
+            {
+                let _ = write!(
+                    fh,
+                    "{decls}(push 1)\n(assert {name})\n(check-sat)\n(pop 1)\n"
+                );
+            }
+        }
+        s.declare(&decls)?;
+        s.ask(&Query {
+            formula: name,
+            values: names,
+        })
+    }
+
+    #[allow(dead_code)]
+    fn valid_under(&mut self, assum: &[T], f: &T) -> R<bool> {
+        if f.is_true() {
+            return Ok(true);
+        }
+        let mut parts = assum.to_vec();
+        let nf = self.c.not(f);
+        parts.push(nf);
+        let q = self.c.and_all(&parts);
+        Ok(matches!(self.aux_ask(&q)?, Answer::Unsat))
+    }
+
+    /// A havocked copy of `entry` for the loop's written registers, logs, memories.
+    fn havoc(
+        &mut self,
+        entry: &State,
+        written: &[usize],
+        nexits: usize,
+    ) -> (State, [T; 2], Vec<[T; 2]>) {
+        let mut h = entry.clone();
+        for th in 0..2 {
+            for &r in written {
+                let s = reg_sort(self.k.regs[r].ty);
+                let v = self.c.fresh(&format!("h{}_{}", r, ["s", "t"][th]), s);
+                // A pointer into one array stays a pointer into it: base + havocked offset.
+                let v = match (self.facts.reg_bases.get(r), s) {
+                    (Some(bs), Sort::Bv(64)) if bs.len() == 1 => {
+                        let b = *bs.iter().next().unwrap();
+                        let bt = match b {
+                            Base::Param(p, o) => self.c.var(&format!("param{p}_{o}"), Sort::Bv(64)),
+                            Base::Var(x) => self.c.var(&format!("base_v{x}"), Sort::Bv(64)),
+                        };
+                        self.c.add(&bt, &v)
+                    }
+                    _ => v,
+                };
+                h.regs[th][r] = Some(v);
+            }
+        }
+        for (_, lg) in h.logs.iter_mut() {
+            lg.has = self.c.fresh("has", Sort::Bool);
+            lg.off = self.c.fresh("off", Sort::Bv(64));
+            lg.size = self.c.fresh("size", Sort::Bv(64));
+            lg.pc = self.c.fresh("pc", Sort::Bv(32));
+        }
+        for (_, m) in h.mem.iter_mut() {
+            *m = self.c.fresh("mem", Sort::Mem);
+        }
+        for (_, u) in h.used.iter_mut() {
+            *u = self.c.fresh("used", Sort::Used(32));
+        }
+        let p = [
+            self.c.fresh("p_s", Sort::Bool),
+            self.c.fresh("p_t", Sort::Bool),
+        ];
+        let x = (0..nexits)
+            .map(|_| {
+                [
+                    self.c.fresh("x_s", Sort::Bool),
+                    self.c.fresh("x_t", Sort::Bool),
+                ]
+            })
+            .collect();
+        (h, p, x)
+    }
+}
+
+/// Maps the variables of one havoc to another's (to move user invariants between rounds).
+fn havoc_map(a: &State, ap: &[T; 2], b: &State, bp: &[T; 2]) -> HashMap<T, T> {
+    let mut m = HashMap::new();
+    for th in 0..2 {
+        for (x, y) in a.regs[th].iter().zip(&b.regs[th]) {
+            if let (Some(x), Some(y)) = (x, y) {
+                if x != y {
+                    m.insert(x.clone(), y.clone());
+                }
+            }
+        }
+        m.insert(ap[th].clone(), bp[th].clone());
+    }
+    for (k, l) in &a.logs {
+        if let Some(l2) = b.logs.get(k) {
+            for (x, y) in [
+                (&l.has, &l2.has),
+                (&l.off, &l2.off),
+                (&l.size, &l2.size),
+                (&l.pc, &l2.pc),
+            ] {
+                m.insert(x.clone(), y.clone());
+            }
+        }
+    }
+    for (k, x) in &a.mem {
+        if let Some(y) = b.mem.get(k) {
+            m.insert(x.clone(), y.clone());
+        }
+    }
+    m
+}
+
+/// Candidate invariant shapes (rules of GPUVerify's invariant generation: loop predicates,
+/// uniformity, bounds against the entry value, strides of induction variables, access
+/// patterns of the logs).
+#[derive(Clone, Debug)]
+enum Cand {
+    PImpliesEn(usize),
+    Covered(usize),
+    ExitImpliesEn(usize, usize),
+    ExitNotP(usize, usize),
+    PUniform,
+    PUniformBlock,
+    RegUniform(usize),
+    RegUniformEn(usize),
+    /// r rel r0 (false) or r0 rel r (true).
+    RegRel(usize, usize, Op, bool),
+    RegStride(usize, usize, usize),
+    LogNone((Base, Kind)),
+    LogSame((Base, Kind)),
+    LogStride((Base, Kind), usize, u64),
+    /// The log holds its entry access or one of the loop's accesses.
+    LogPc((Base, Kind), Vec<usize>),
+    /// The logged access has this size (or is the entry access).
+    LogSize((Base, Kind), u64),
+    /// Barriers in the loop keep the log empty for threads of one block.
+    LogNoneSameBlock((Base, Kind)),
+    /// Every access of the log in the loop is at `s`'s first offset (loop-invariant index).
+    LogFirst((Base, Kind)),
+}
+
+struct CandCtx<'x> {
+    entry: &'x State,
+    en0: &'x [T; 2],
+    steps: &'x [[T; 2]],
+    first_off: &'x HashMap<(Base, Kind), T>,
+}
+
+impl Exec<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn inst(
+        &mut self,
+        cd: &Cand,
+        cx: &CandCtx,
+        st: &State,
+        p: &[T; 2],
+        x: &[[T; 2]],
+        _exits: &[usize],
+        _e: Option<&State>,
+    ) -> R<T> {
+        let c = &mut self.c;
+        let reg = |st: &State, th: usize, r: usize, c: &mut Ctx, k: &Kernel| -> T {
+            match &st.regs[th][r] {
+                Some(v) => v.clone(),
+                None => c.var(&format!("undef_r{}_{}", r, th), reg_sort(k.regs[r].ty)),
+            }
+        };
+        Ok(match cd {
+            Cand::PImpliesEn(th) => c.implies(&p[*th], &cx.en0[*th]),
+            Cand::Covered(th) => {
+                let mut a = p[*th].clone();
+                for xe in x {
+                    a = c.or(&a, &xe[*th]);
+                }
+                c.implies(&cx.en0[*th], &a)
+            }
+            Cand::ExitImpliesEn(i, th) => c.implies(&x[*i][*th], &cx.en0[*th]),
+            Cand::ExitNotP(i, th) => {
+                let both = c.and(&x[*i][*th], &p[*th]);
+                c.not(&both)
+            }
+            Cand::PUniform => c.eq(&p[0], &p[1]),
+            Cand::PUniformBlock => {
+                let e = c.eq(&p[0], &p[1]);
+                c.implies(&self.same_block, &e)
+            }
+            Cand::RegUniform(r) => {
+                let a = reg(st, 0, *r, c, self.k);
+                let b = reg(st, 1, *r, c, self.k);
+                c.eq(&a, &b)
+            }
+            Cand::RegUniformEn(r) => {
+                let a = reg(st, 0, *r, c, self.k);
+                let b = reg(st, 1, *r, c, self.k);
+                let e = c.eq(&a, &b);
+                let both = c.and(&p[0], &p[1]);
+                c.implies(&both, &e)
+            }
+            Cand::RegRel(r, th, op, flip) => {
+                let a = reg(st, *th, *r, c, self.k);
+                let b = reg(cx.entry, *th, *r, c, self.k);
+                if *flip {
+                    c.bin(op.clone(), &b, &a)
+                } else {
+                    c.bin(op.clone(), &a, &b)
+                }
+            }
+            Cand::RegStride(r, th, si) => {
+                let a = reg(st, *th, *r, c, self.k);
+                let b = reg(cx.entry, *th, *r, c, self.k);
+                let w = a.sort().width();
+                let d = c.zext(w, &cx.steps[*si][*th]);
+                let diff = c.sub(&a, &b);
+                let m = c.bin(Op::BvUrem, &diff, &d);
+                let z = c.bv(w, 0);
+                c.eq(&m, &z)
+            }
+            Cand::LogNone(key) => match st.logs.get(key) {
+                Some(l) => c.not(&l.has),
+                None => c.tt(),
+            },
+            Cand::LogSame(key) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(l0)) => {
+                    let e1 = c.eq(&l.off, &l0.off);
+                    let e2 = c.eq(&l.size, &l0.size);
+                    let e3 = c.eq(&l.pc, &l0.pc);
+                    let all = c.and_all(&[l0.has.clone(), e1, e2, e3]);
+                    c.implies(&l.has, &all)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogPc(key, pcs) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(l0)) => {
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.off, &l0.off);
+                    let e3 = c.eq(&l.size, &l0.size);
+                    let mut any = c.and_all(&[l0.has.clone(), e1, e2, e3]);
+                    for &pc in pcs {
+                        let k = c.bv(32, pc as u64);
+                        let e = c.eq(&l.pc, &k);
+                        any = c.or(&any, &e);
+                    }
+                    c.implies(&l.has, &any)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogNoneSameBlock(key) => match st.logs.get(key) {
+                Some(l) => {
+                    let n = c.not(&l.has);
+                    c.implies(&self.same_block, &n)
+                }
+                None => c.tt(),
+            },
+            Cand::LogFirst(key) => match (
+                st.logs.get(key),
+                cx.entry.logs.get(key),
+                cx.first_off.get(key),
+            ) {
+                (Some(l), Some(l0), Some(f)) => {
+                    let e = c.eq(&l.off, f);
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.off, &l0.off);
+                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+                    let either = c.or(&e, &old);
+                    c.implies(&l.has, &either)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogSize(key, z) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(l0)) => {
+                    let k = c.bv(64, *z);
+                    let e = c.eq(&l.size, &k);
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.size, &l0.size);
+                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+                    let either = c.or(&e, &old);
+                    c.implies(&l.has, &either)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogStride(key, si, sz) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(_)) => {
+                    // s's offset is congruent to the offset s's first access would have.
+                    let first = cx.first_off.get(key).cloned();
+                    match first {
+                        Some(f) => {
+                            let d = c.zext(64, &cx.steps[*si][0]);
+                            let szt = c.bv(64, *sz);
+                            let m = c.bin(Op::BvMul, &d, &szt);
+                            let diff = c.sub(&l.off, &f);
+                            let r = c.bin(Op::BvUrem, &diff, &m);
+                            let z = c.bv(64, 0);
+                            let e = c.eq(&r, &z);
+                            c.implies(&l.has, &e)
+                        }
+                        None => c.tt(),
+                    }
+                }
+                _ => c.tt(),
+            },
+        })
+    }
+}
+
+fn merge(c: &mut Ctx, v: &mut Vec<(usize, [T; 2])>, b: usize, e: [T; 2]) {
+    if let Some(x) = v.iter_mut().find(|x| x.0 == b) {
+        x.1 = [c.or(&x.1[0], &e[0]), c.or(&x.1[1], &e[1])];
+    } else {
+        v.push((b, e));
+    }
+}
+
+fn reg_sort(ty: DataType) -> Sort {
+    if ty.kind == TypeKind::Pred {
+        Sort::Bool
+    } else {
+        Sort::Bv(u32::from(ty.bits).clamp(1, 64))
+    }
+}
+
+/// Registers an operation writes.
+fn dsts(op: &KOp) -> Vec<usize> {
+    match op {
+        KOp::Mov { dst, .. }
+        | KOp::Unary { dst, .. }
+        | KOp::Binary { dst, .. }
+        | KOp::Mad { dst, .. }
+        | KOp::Selp { dst, .. }
+        | KOp::Cvt { dst, .. }
+        | KOp::Cvta { dst, .. }
+        | KOp::Bfe { dst, .. }
+        | KOp::Bfi { dst, .. }
+        | KOp::Shf { dst, .. }
+        | KOp::Prmt { dst, .. }
+        | KOp::Vote { dst, .. }
+        | KOp::Activemask { dst } => vec![dst.index()],
+        KOp::Setp { dst, dst2, .. } => {
+            let mut v = vec![dst.index()];
+            v.extend(dst2.map(|r| r.index()));
+            v
+        }
+        KOp::Shfl { dst, dst_pred, .. } => {
+            let mut v = vec![dst.index()];
+            v.extend(dst_pred.map(|r| r.index()));
+            v
+        }
+        KOp::Ld { dst, .. } => dst.iter().flatten().map(|r| r.index()).collect(),
+        KOp::Atom { dst, .. } => dst.iter().map(|r| r.index()).collect(),
+        KOp::Barrier { red, .. } => red.iter().map(|r| r.1.index()).collect(),
+        _ => vec![],
+    }
+}
+
+/// Flow-insensitive base analysis: which bases each register may derive from; arrays that
+/// may be accessed atomically; repetition-free arrays (paper 002 §4.3, Def. 4.1).
+/// One operation on an array: `None` for a plain or atomic load/store, else the RMW and its
+/// constant operand.
+type ArrayOp = Option<(RmwOp, Option<u64>)>;
+
+fn array_facts(k: &Kernel) -> ArrayFacts {
+    let n = k.regs.len();
+    let mut bases: Vec<BTreeSet<Base>> = vec![BTreeSet::new(); n];
+    let opb = |o: &Operand, bases: &Vec<BTreeSet<Base>>| -> BTreeSet<Base> {
+        match o {
+            Operand::Reg(r) => bases[r.index()].clone(),
+            Operand::VarAddr { var, .. } => BTreeSet::from([Base::Var(*var)]),
+            _ => BTreeSet::new(),
+        }
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in &k.code {
+            let (dst, srcs): (Option<usize>, BTreeSet<Base>) = match &i.op {
+                KOp::Mov { dst, src, .. }
+                | KOp::Cvta { dst, src, .. }
+                | KOp::Cvt { dst, src, .. } => (Some(dst.index()), opb(src, &bases)),
+                // Only address arithmetic carries a base: a product, remainder or mask of a
+                // parameter is an offset, not a pointer.
+                KOp::Binary {
+                    op: KBinOp::Add | KBinOp::Sub,
+                    dst,
+                    a,
+                    b,
+                    ..
+                } => {
+                    let mut s = opb(a, &bases);
+                    s.extend(opb(b, &bases));
+                    (Some(dst.index()), s)
+                }
+                KOp::Mad { dst, c, .. } => (Some(dst.index()), opb(c, &bases)),
+                KOp::Selp { dst, a, b, .. } => {
+                    let mut s = opb(a, &bases);
+                    s.extend(opb(b, &bases));
+                    (Some(dst.index()), s)
+                }
+                KOp::Ld { dst, addr, .. } => match addr.base {
+                    AddrBase::Param(p) => {
+                        let mut s = BTreeSet::new();
+                        s.insert(Base::Param(p, addr.offset as u32));
+                        (dst.first().copied().flatten().map(|r| r.index()), s)
+                    }
+                    _ => (None, BTreeSet::new()),
+                },
+                _ => (None, BTreeSet::new()),
+            };
+            if let Some(d) = dst {
+                if d < n {
+                    for b in srcs {
+                        if bases[d].insert(b) {
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let addr_bases = |a: &weft_ir::kernel::Addr| -> BTreeSet<Base> {
+        match a.base {
+            AddrBase::Reg(r) => bases[r.index()].clone(),
+            AddrBase::Var(v) => BTreeSet::from([Base::Var(v)]),
+            _ => BTreeSet::new(),
+        }
+    };
+    let mut f = ArrayFacts {
+        reg_bases: bases.clone(),
+        ..ArrayFacts::default()
+    };
+    // Per array: the set of operations touching it.
+    let mut ops: BTreeMap<Base, Vec<ArrayOp>> = BTreeMap::new();
+    for i in &k.code {
+        match &i.op {
+            KOp::Atom {
+                op,
+                addr,
+                args,
+                attrs,
+                ..
+            } => {
+                let step = match args.first() {
+                    Some(Operand::Imm(v)) => Some(*v),
+                    _ => None,
+                };
+                for b in addr_bases(addr) {
+                    f.atomic.insert(b);
+                    ops.entry(b).or_default().push(Some((*op, step)));
+                    if attrs.space == Some(MemSpace::Shared) {
+                        f.shared.insert(b);
+                    }
+                }
+            }
+            KOp::Ld { addr, attrs, .. } | KOp::St { addr, attrs, .. } => {
+                for b in addr_bases(addr) {
+                    if attrs.order.is_atomic() {
+                        f.atomic.insert(b);
+                    }
+                    ops.entry(b).or_default().push(None);
+                    if attrs.space == Some(MemSpace::Shared) {
+                        f.shared.insert(b);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (b, v) in ops {
+        f.pointers.insert(b);
+        if let Base::Var(x) = b {
+            if k.vars[x as usize].space == MemSpace::Shared {
+                f.shared.insert(b);
+            }
+        }
+        // Def. 4.1: one repetition-free function: increments by a positive constant (or
+        // decrements), all through the same operation.
+        let first = v.first().copied().flatten();
+        let ok = v.iter().all(|x| *x == first)
+            && match first {
+                Some((RmwOp::Add | RmwOp::Sub, Some(c))) => {
+                    let c32 = c as u32 as i32;
+                    c32 != 0
+                }
+                Some((RmwOp::Inc, Some(lim))) => lim as u32 == u32::MAX,
+                _ => false,
+            };
+        if ok {
+            f.repfree.insert(b);
+        }
+    }
+    f
+}
+
+// ---- instruction semantics ------------------------------------------------------------
+
+/// One memory access of one thread, split by array.
+struct Piece {
+    cond: T,
+    base: Base,
+    off: T,
+}
+
+impl Exec<'_> {
+    fn reg(&mut self, th: usize, r: usize) -> T {
+        if let Some(v) = &self.st.regs[th][r] {
+            return v.clone();
+        }
+        let v = self.c.fresh(
+            &format!(
+                "undef_{}_{}",
+                self.k.regs[r].name.trim_start_matches('%'),
+                ["s", "t"][th]
+            ),
+            reg_sort(self.k.regs[r].ty),
+        );
+        self.st.regs[th][r] = Some(v.clone());
+        v
+    }
+
+    fn reg_bool(&mut self, th: usize, r: usize) -> T {
+        let v = self.reg(th, r);
+        self.truthy(&v)
+    }
+
+    fn truthy(&mut self, v: &T) -> T {
+        match v.sort() {
+            Sort::Bool => v.clone(),
+            Sort::Bv(w) => {
+                let z = self.c.bv(w, 0);
+                let e = self.c.eq(v, &z);
+                self.c.not(&e)
+            }
+            _ => self.c.tt(),
+        }
+    }
+
+    /// Adapts a value to `w` bits (or Bool for predicates).
+    fn fit(&mut self, v: &T, s: Sort) -> T {
+        match (v.sort(), s) {
+            (a, b) if a == b => v.clone(),
+            (Sort::Bool, Sort::Bv(w)) => {
+                let one = self.c.bv(w, 1);
+                let zero = self.c.bv(w, 0);
+                self.c.ite(v, &one, &zero)
+            }
+            (Sort::Bv(_), Sort::Bool) => self.truthy(v),
+            (Sort::Bv(_), Sort::Bv(w)) => self.c.zext(w, v),
+            _ => v.clone(),
+        }
+    }
+
+    fn write(&mut self, th: usize, r: usize, v: T, en: &T) {
+        let s = reg_sort(self.k.regs[r].ty);
+        let v = self.fit(&v, s);
+        // A register never written before holds no defined value: taking `v` on the
+        // disabled path too is one of its possible values (and keeps addresses splittable).
+        let nv = if en.is_true() || self.st.regs[th][r].is_none() {
+            v
+        } else {
+            let old = self.reg(th, r);
+            self.c.ite(en, &v, &old)
+        };
+        self.st.regs[th][r] = Some(nv);
+    }
+
+    fn special(&mut self, th: usize, s: SpecialReg) -> T {
+        let o = self.o;
+        match s {
+            SpecialReg::Tid(d) => self.tid[th][d.min(2) as usize].clone(),
+            SpecialReg::Ctaid(d) => self.ctaid[th][d.min(2) as usize].clone(),
+            SpecialReg::Ntid(d) => self.c.bv(32, o.block[d.min(2) as usize] as u64),
+            SpecialReg::Nctaid(d) => self.c.bv(32, o.grid[d.min(2) as usize] as u64),
+            SpecialReg::Laneid => self.lane[th].clone(),
+            SpecialReg::Warpid => {
+                let b = self.c.bv(32, o.block[0] as u64);
+                let bxy = self.c.bv(32, (o.block[0] * o.block[1]) as u64);
+                let y = self.c.bin(Op::BvMul, &self.tid[th][1].clone(), &b);
+                let z = self.c.bin(Op::BvMul, &self.tid[th][2].clone(), &bxy);
+                let a = self.c.add(&self.tid[th][0].clone(), &y);
+                let lin = self.c.add(&a, &z);
+                let ws = self.c.bv(32, o.warp_size.max(1) as u64);
+                self.c.bin(Op::BvUdiv, &lin, &ws)
+            }
+            SpecialReg::Nwarpid => {
+                let n = (o.block.iter().product::<u32>()).div_ceil(o.warp_size.max(1));
+                self.c.bv(32, n as u64)
+            }
+            SpecialReg::Gridid => self.c.bv(32, 0),
+            _ => self.c.fresh("sreg", Sort::Bv(32)),
+        }
+    }
+
+    fn operand(&mut self, th: usize, o: &Operand, ty: DataType) -> T {
+        let w = if ty.kind == TypeKind::Pred {
+            1
+        } else {
+            u32::from(ty.bits).clamp(1, 64)
+        };
+        match o {
+            Operand::Reg(r) => {
+                let v = self.reg(th, r.index());
+                if ty.kind == TypeKind::Pred {
+                    self.truthy(&v)
+                } else {
+                    self.fit(&v, Sort::Bv(w))
+                }
+            }
+            Operand::Imm(v) => {
+                if ty.kind == TypeKind::Pred {
+                    self.c.bool(*v != 0)
+                } else {
+                    self.c.bv(w, *v)
+                }
+            }
+            Operand::Special(s) => {
+                let v = self.special(th, *s);
+                self.fit(&v, Sort::Bv(w))
+            }
+            Operand::VarAddr { var, offset } => {
+                let b = self.c.var(&format!("base_v{var}"), Sort::Bv(64));
+                let off = self.c.bv(64, *offset as u64);
+                let a = self.c.add(&b, &off);
+                self.fit(&a, Sort::Bv(w))
+            }
+        }
+    }
+
+    fn is_float(ty: DataType) -> bool {
+        ty.kind == TypeKind::Float
+    }
+
+    fn uf(&mut self, name: &str, ty: DataType, args: &[T], s: Sort) -> T {
+        let n = format!("{name}.{}", ty.ptx_name());
+        self.c.uf(&n, args, s)
+    }
+
+    fn instr(&mut self, pc: usize, en: &[T; 2]) -> R<()> {
+        let i = &self.k.code[pc];
+        let en: [T; 2] = match i.guard {
+            None => en.clone(),
+            Some(g) => [0, 1].map(|th| {
+                let v = self.reg_bool(th, g.reg.index());
+                let v = if g.negated { self.c.not(&v) } else { v };
+                self.c.and(&en[th], &v)
+            }),
+        };
+        if en[0].is_false() && en[1].is_false() {
+            return Ok(());
+        }
+        let op = i.op.clone();
+        match &op {
+            KOp::Mov { ty, dst, src } => {
+                for th in 0..2 {
+                    let v = self.operand(th, src, *ty);
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Unary { op, ty, dst, a } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, *ty);
+                    let v = self.unary(*op, *ty, &x);
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Binary { op, ty, dst, a, b } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, *ty);
+                    let bty = if matches!(op, KBinOp::Shl | KBinOp::Shr) {
+                        DataType::U32
+                    } else {
+                        *ty
+                    };
+                    let y = self.operand(th, b, bty);
+                    let v = self.binary(*op, *ty, &x, &y);
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Mad {
+                mode,
+                ty,
+                dst,
+                a,
+                b,
+                c,
+            } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, *ty);
+                    let y = self.operand(th, b, *ty);
+                    let v = if Self::is_float(*ty) {
+                        let z = self.operand(th, c, *ty);
+                        let w = x.sort();
+                        self.uf("fma", *ty, &[x, y, z], w)
+                    } else {
+                        let m = self.binary(*mode, *ty, &x, &y);
+                        let cty = if *mode == KBinOp::MulWide {
+                            DataType {
+                                kind: ty.kind,
+                                bits: ty.bits * 2,
+                            }
+                        } else {
+                            *ty
+                        };
+                        let z = self.operand(th, c, cty);
+                        let z = self.fit(&z, m.sort());
+                        self.c.add(&m, &z)
+                    };
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Setp {
+                cmp,
+                ty,
+                dst,
+                dst2,
+                a,
+                b,
+                combine,
+            } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, *ty);
+                    let y = self.operand(th, b, *ty);
+                    let mut v = self.compare(*cmp, *ty, &x, &y);
+                    let mut v2 = self.c.not(&v);
+                    if let Some((bop, p, neg)) = combine {
+                        let q = self.operand(th, p, DataType::PRED);
+                        let q = if *neg { self.c.not(&q) } else { q };
+                        let comb = |c: &mut Ctx, a: &T| match bop {
+                            weft_ir::kernel::KBoolOp::And => c.and(a, &q),
+                            weft_ir::kernel::KBoolOp::Or => c.or(a, &q),
+                            weft_ir::kernel::KBoolOp::Xor => {
+                                let e = c.eq(a, &q);
+                                c.not(&e)
+                            }
+                        };
+                        v = comb(&mut self.c, &v);
+                        v2 = comb(&mut self.c, &v2);
+                    }
+                    self.write(th, dst.index(), v, &en[th]);
+                    if let Some(d2) = dst2 {
+                        self.write(th, d2.index(), v2, &en[th]);
+                    }
+                }
+            }
+            KOp::Selp {
+                ty,
+                dst,
+                a,
+                b,
+                pred,
+            } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, *ty);
+                    let y = self.operand(th, b, *ty);
+                    let p = self.operand(th, pred, DataType::PRED);
+                    let v = self.c.ite(&p, &x, &y);
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Cvt {
+                dst_ty,
+                src_ty,
+                dst,
+                src,
+                integral,
+                sat,
+                ..
+            } => {
+                for th in 0..2 {
+                    let x = self.operand(th, src, *src_ty);
+                    let dw = u32::from(dst_ty.bits).clamp(1, 64);
+                    let v = if Self::is_float(*src_ty)
+                        || Self::is_float(*dst_ty)
+                        || *integral
+                        || *sat
+                    {
+                        let n = format!("cvt.{}.{}", dst_ty.ptx_name(), src_ty.ptx_name());
+                        self.c.uf(&n, &[x], Sort::Bv(dw))
+                    } else if src_ty.kind == TypeKind::Signed {
+                        self.c.sext(dw, &x)
+                    } else {
+                        self.c.zext(dw, &x)
+                    };
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Cvta { dst, src, .. } => {
+                for th in 0..2 {
+                    let v = self.operand(th, src, DataType::U64);
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Bfe {
+                ty,
+                dst,
+                a,
+                pos,
+                len,
+            } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, *ty);
+                    let p = self.operand(th, pos, DataType::U32);
+                    let l = self.operand(th, len, DataType::U32);
+                    let s = x.sort();
+                    let v = self.uf("bfe", *ty, &[x, p, l], s);
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Bfi {
+                ty,
+                dst,
+                a,
+                b,
+                pos,
+                len,
+            } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, *ty);
+                    let y = self.operand(th, b, *ty);
+                    let p = self.operand(th, pos, DataType::U32);
+                    let l = self.operand(th, len, DataType::U32);
+                    let s = x.sort();
+                    let v = self.uf("bfi", *ty, &[x, y, p, l], s);
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Shf {
+                left,
+                wrap,
+                dst,
+                a,
+                b,
+                c,
+            } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, DataType::B32);
+                    let y = self.operand(th, b, DataType::B32);
+                    let z = self.operand(th, c, DataType::U32);
+                    let n = format!(
+                        "shf.{}.{}",
+                        if *left { "l" } else { "r" },
+                        if *wrap { "wrap" } else { "clamp" }
+                    );
+                    let v = self.c.uf(&n, &[x, y, z], Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Prmt { dst, a, b, sel } => {
+                for th in 0..2 {
+                    let x = self.operand(th, a, DataType::B32);
+                    let y = self.operand(th, b, DataType::B32);
+                    let z = self.operand(th, sel, DataType::B32);
+                    let v = self.c.uf("prmt", &[x, y, z], Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            KOp::Ld {
+                attrs,
+                ty,
+                dst,
+                addr,
+            } => {
+                let space = attrs.space.unwrap_or(MemSpace::Generic);
+                let bytes = (u64::from(ty.bits) / 8).max(1);
+                let n = dst.len() as u64;
+                let kind = if attrs.order.is_atomic() {
+                    scope_kind(attrs.scope)
+                } else {
+                    Kind::Read
+                };
+                let vals = self.access(pc, &en, addr, space, kind, bytes * n, None)?;
+                let dty = *ty;
+                for th in 0..2 {
+                    for (j, d) in dst.iter().enumerate() {
+                        let Some(d) = d else { continue };
+                        let v = match &vals {
+                            Some(v) => {
+                                let x = v[th].clone();
+                                let lo = (j as u64 * bytes * 8) as u32;
+                                let hi = lo + (bytes * 8) as u32 - 1;
+                                if x.sort().width() > hi {
+                                    self.c.extract(hi, lo, &x)
+                                } else {
+                                    x
+                                }
+                            }
+                            None => self.c.fresh("rd", Sort::Bv((bytes * 8) as u32)),
+                        };
+                        let _ = dty;
+                        self.write(th, d.index(), v, &en[th]);
+                    }
+                }
+            }
+            KOp::St {
+                attrs,
+                ty,
+                src,
+                addr,
+            } => {
+                let space = attrs.space.unwrap_or(MemSpace::Generic);
+                let bytes = (u64::from(ty.bits) / 8).max(1);
+                // Annotation sinks.
+                if let Some(kind) = self.sink(addr) {
+                    return self.annotation(pc, kind, &en);
+                }
+                let kind = if attrs.order.is_atomic() {
+                    scope_kind(attrs.scope)
+                } else {
+                    Kind::Write
+                };
+                let mut vals = Vec::new();
+                for th in 0..2 {
+                    let mut acc: Option<T> = None;
+                    for s in src.iter() {
+                        let v = self.operand(th, s, *ty);
+                        acc = Some(match acc {
+                            None => v,
+                            Some(lo) => self.c.concat(&v, &lo),
+                        });
+                    }
+                    vals.push(acc.unwrap_or_else(|| self.c.bv(8, 0)));
+                }
+                let vals = [vals[0].clone(), vals[1].clone()];
+                self.access(
+                    pc,
+                    &en,
+                    addr,
+                    space,
+                    kind,
+                    bytes * src.len() as u64,
+                    Some(vals),
+                )?;
+            }
+            KOp::Atom {
+                op,
+                attrs,
+                ty,
+                dst,
+                addr,
+                ..
+            } => {
+                let space = attrs.space.unwrap_or(MemSpace::Generic);
+                let bytes = (u64::from(ty.bits) / 8).max(1);
+                let kind = scope_kind(attrs.scope);
+                let z = self.atomic(pc, &en, addr, space, kind, bytes, *op)?;
+                if let Some(d) = dst {
+                    for th in 0..2 {
+                        self.write(th, d.index(), z[th].clone(), &en[th]);
+                    }
+                }
+            }
+            KOp::Fence { .. } | KOp::Nop | KOp::Bra { .. } | KOp::Exit | KOp::Trap => {}
+            KOp::Barrier {
+                kind, count, red, ..
+            } => match kind {
+                BarrierKind::Sync => {
+                    // Barrier divergence: both threads of one block must reach it together.
+                    let diff = {
+                        let e = self.c.eq(&en[0], &en[1]);
+                        self.c.not(&e)
+                    };
+                    let v = self.c.and(&self.same_block, &diff);
+                    self.add_check(CheckKind::BarrierDivergence { pc }, v, vec![]);
+                    if count.is_none() {
+                        let both = self.c.and(&en[0], &en[1]);
+                        let r = self.c.and(&self.same_block, &both);
+                        self.reset_logs(&r);
+                        let keys: Vec<Base> = self.st.mem.keys().copied().collect();
+                        for b in keys {
+                            let m = self.c.fresh("mem", Sort::Mem);
+                            self.st.mem.insert(b, m);
+                        }
+                    } else {
+                        self.note_once("a barrier with a thread count is not treated as synchronising (sound, may report false races)");
+                    }
+                    if let Some((_, d, _, _)) = red {
+                        let a = self.c.fresh("barred", Sort::Bv(32));
+                        let b = self.c.fresh("barred", Sort::Bv(32));
+                        let bt = self.c.ite(&self.same_block.clone(), &a, &b);
+                        self.write(0, d.index(), a, &en[0]);
+                        self.write(1, d.index(), bt, &en[1]);
+                    }
+                }
+                BarrierKind::Warp => {
+                    let both = self.c.and(&en[0], &en[1]);
+                    let r = self.c.and(&self.same_warp_any.clone(), &both);
+                    self.reset_logs(&r);
+                }
+                BarrierKind::Arrive => {}
+            },
+            KOp::Shfl { dst, dst_pred, .. } => {
+                for th in 0..2 {
+                    let v = self.c.fresh("shfl", Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                    if let Some(p) = dst_pred {
+                        let v = self.c.fresh("shflp", Sort::Bool);
+                        self.write(th, p.index(), v, &en[th]);
+                    }
+                }
+            }
+            KOp::Vote { mode, dst, .. } => {
+                let s = if *mode == VoteMode::Ballot {
+                    Sort::Bv(32)
+                } else {
+                    Sort::Bool
+                };
+                let a = self.c.fresh("vote", s);
+                let b = self.c.fresh("vote", s);
+                let both = self.c.and(&en[0], &en[1]);
+                let sw = self.c.and(&self.same_warp, &both);
+                let bt = self.c.ite(&sw, &a, &b);
+                self.write(0, dst.index(), a, &en[0]);
+                self.write(1, dst.index(), bt, &en[1]);
+            }
+            KOp::Activemask { dst } => {
+                for th in 0..2 {
+                    let v = self.c.fresh("mask", Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn note_once(&mut self, s: &str) {
+        if !self.notes.iter().any(|n| n == s) {
+            self.notes.push(s.to_string());
+        }
+    }
+
+    fn unary(&mut self, op: KUnOp, ty: DataType, x: &T) -> T {
+        let s = x.sort();
+        if ty.kind == TypeKind::Pred || s == Sort::Bool {
+            return match op {
+                KUnOp::Not => self.c.not(x),
+                _ => self.c.fresh("un", Sort::Bool),
+            };
+        }
+        if Self::is_float(ty) {
+            let n = format!("{op:?}").to_lowercase();
+            return self.uf(&n, ty, std::slice::from_ref(x), s);
+        }
+        let w = s.width();
+        match op {
+            KUnOp::Not => self.c.un(Op::BvNot, x),
+            KUnOp::Neg => self.c.un(Op::BvNeg, x),
+            KUnOp::Cnot => {
+                let z = self.c.bv(w, 0);
+                let e = self.c.eq(x, &z);
+                let one = self.c.bv(w, 1);
+                self.c.ite(&e, &one, &z)
+            }
+            KUnOp::Abs => {
+                let z = self.c.bv(w, 0);
+                let neg = self.c.bin(Op::BvSlt, x, &z);
+                let n = self.c.un(Op::BvNeg, x);
+                self.c.ite(&neg, &n, x)
+            }
+            _ => {
+                let n = format!("{op:?}").to_lowercase();
+                self.uf(&n, ty, std::slice::from_ref(x), Sort::Bv(w))
+            }
+        }
+    }
+
+    fn binary(&mut self, op: KBinOp, ty: DataType, x: &T, y: &T) -> T {
+        let s = x.sort();
+        if s == Sort::Bool {
+            return match op {
+                KBinOp::And => self.c.and(x, y),
+                KBinOp::Or => self.c.or(x, y),
+                KBinOp::Xor => {
+                    let e = self.c.eq(x, y);
+                    self.c.not(&e)
+                }
+                _ => self.c.fresh("pb", Sort::Bool),
+            };
+        }
+        if Self::is_float(ty) {
+            let n = format!("f{op:?}").to_lowercase();
+            return self.uf(&n, ty, &[x.clone(), y.clone()], s);
+        }
+        let w = s.width();
+        let signed = ty.kind == TypeKind::Signed;
+        let y = self.fit(y, s);
+        match op {
+            KBinOp::Add => self.c.add(x, &y),
+            KBinOp::Sub => self.c.sub(x, &y),
+            KBinOp::Mul => self.c.bin(Op::BvMul, x, &y),
+            KBinOp::MulWide | KBinOp::MulHi => {
+                let (a, b) = if signed {
+                    (self.c.sext(2 * w, x), self.c.sext(2 * w, &y))
+                } else {
+                    (self.c.zext(2 * w, x), self.c.zext(2 * w, &y))
+                };
+                if 2 * w > 64 {
+                    // 128-bit products: uninterpreted.
+                    let n = format!("{op:?}").to_lowercase();
+                    let rw = if op == KBinOp::MulHi { w } else { 64 };
+                    return self.uf(&n, ty, &[x.clone(), y.clone()], Sort::Bv(rw));
+                }
+                let m = self.c.bin(Op::BvMul, &a, &b);
+                if op == KBinOp::MulHi {
+                    self.c.extract(2 * w - 1, w, &m)
+                } else {
+                    m
+                }
+            }
+            KBinOp::Div => self
+                .c
+                .bin(if signed { Op::BvSdiv } else { Op::BvUdiv }, x, &y),
+            KBinOp::Rem => self
+                .c
+                .bin(if signed { Op::BvSrem } else { Op::BvUrem }, x, &y),
+            KBinOp::And => self.c.bin(Op::BvAnd, x, &y),
+            KBinOp::Or => self.c.bin(Op::BvOr, x, &y),
+            KBinOp::Xor => self.c.bin(Op::BvXor, x, &y),
+            KBinOp::Shl => self.c.bin(Op::BvShl, x, &y),
+            KBinOp::Shr => self
+                .c
+                .bin(if signed { Op::BvAshr } else { Op::BvLshr }, x, &y),
+            KBinOp::Min | KBinOp::Max => {
+                let lt = self
+                    .c
+                    .bin(if signed { Op::BvSlt } else { Op::BvUlt }, x, &y);
+                if op == KBinOp::Min {
+                    self.c.ite(&lt, x, &y)
+                } else {
+                    self.c.ite(&lt, &y, x)
+                }
+            }
+            KBinOp::Copysign => self.uf("copysign", ty, &[x.clone(), y], s),
+        }
+    }
+
+    fn compare(&mut self, cmp: KCmp, ty: DataType, x: &T, y: &T) -> T {
+        if Self::is_float(ty) {
+            let n = format!("fcmp.{cmp:?}").to_lowercase();
+            return self.uf(&n, ty, &[x.clone(), y.clone()], Sort::Bool);
+        }
+        if x.sort() == Sort::Bool {
+            let e = self.c.eq(x, y);
+            return match cmp {
+                KCmp::Eq => e,
+                KCmp::Ne => self.c.not(&e),
+                _ => self.c.fresh("pcmp", Sort::Bool),
+            };
+        }
+        let y = self.fit(y, x.sort());
+        let signed = ty.kind == TypeKind::Signed;
+        let (lt, le) = if signed {
+            (Op::BvSlt, Op::BvSle)
+        } else {
+            (Op::BvUlt, Op::BvUle)
+        };
+        match cmp {
+            KCmp::Eq | KCmp::Equ => self.c.eq(x, &y),
+            KCmp::Ne | KCmp::Neu => {
+                let e = self.c.eq(x, &y);
+                self.c.not(&e)
+            }
+            KCmp::Lt | KCmp::Ltu => self.c.bin(lt, x, &y),
+            KCmp::Le | KCmp::Leu => self.c.bin(le, x, &y),
+            KCmp::Gt | KCmp::Gtu => self.c.bin(lt, &y, x),
+            KCmp::Ge | KCmp::Geu => self.c.bin(le, &y, x),
+            KCmp::Num => self.c.tt(),
+            KCmp::Nan => self.c.ff(),
+        }
+    }
+
+    // ---- memory -------------------------------------------------------------------------
+
+    /// The address of `addr` for thread `th` as a 64-bit term.
+    fn address(&mut self, th: usize, addr: &weft_ir::kernel::Addr) -> R<T> {
+        let off = self.c.bv(64, addr.offset as u64);
+        let b = match addr.base {
+            AddrBase::Reg(r) => {
+                let v = self.reg(th, r.index());
+                self.fit(&v, Sort::Bv(64))
+            }
+            AddrBase::Var(v) => self.c.var(&format!("base_v{v}"), Sort::Bv(64)),
+            AddrBase::Param(p) => self.c.var(&format!("paddr{p}"), Sort::Bv(64)),
+            AddrBase::Abs(a) => self.c.bv(64, a),
+        };
+        Ok(self.c.add(&b, &off))
+    }
+
+    /// Splits an address into (condition, array, offset) pieces.
+    fn split(&mut self, t: &T, depth: u32) -> Option<Vec<Piece>> {
+        if depth > 64 {
+            return None;
+        }
+        if let Some(b) = base_of_var(t) {
+            let z = self.c.bv(64, 0);
+            let tt = self.c.tt();
+            return Some(vec![Piece {
+                cond: tt,
+                base: b,
+                off: z,
+            }]);
+        }
+        match t.node() {
+            Node::App(Op::BvAdd, a, _) => {
+                let (x, y) = (a[0].clone(), a[1].clone());
+                let bx = self.has_base(&x);
+                let by = self.has_base(&y);
+                match (bx, by) {
+                    (true, false) => {
+                        let ps = self.split(&x, depth + 1)?;
+                        Some(
+                            ps.into_iter()
+                                .map(|p| Piece {
+                                    off: self.c.add(&p.off, &y),
+                                    ..p
+                                })
+                                .collect(),
+                        )
+                    }
+                    (false, true) => {
+                        let ps = self.split(&y, depth + 1)?;
+                        Some(
+                            ps.into_iter()
+                                .map(|p| Piece {
+                                    off: self.c.add(&p.off, &x),
+                                    ..p
+                                })
+                                .collect(),
+                        )
+                    }
+                    _ => None,
+                }
+            }
+            Node::App(Op::BvSub, a, _) => {
+                let (x, y) = (a[0].clone(), a[1].clone());
+                if self.has_base(&y) {
+                    return None;
+                }
+                let ps = self.split(&x, depth + 1)?;
+                Some(
+                    ps.into_iter()
+                        .map(|p| Piece {
+                            off: self.c.sub(&p.off, &y),
+                            ..p
+                        })
+                        .collect(),
+                )
+            }
+            Node::App(Op::Ite, a, _) => {
+                let (c, x, y) = (a[0].clone(), a[1].clone(), a[2].clone());
+                let px = self.split(&x, depth + 1)?;
+                let py = self.split(&y, depth + 1)?;
+                let nc = self.c.not(&c);
+                let mut out = Vec::new();
+                for p in px {
+                    out.push(Piece {
+                        cond: self.c.and(&c, &p.cond),
+                        ..p
+                    });
+                }
+                for p in py {
+                    out.push(Piece {
+                        cond: self.c.and(&nc, &p.cond),
+                        ..p
+                    });
+                }
+                // Merge pieces of the same array.
+                let mut merged: Vec<Piece> = Vec::new();
+                for p in out {
+                    if let Some(m) = merged.iter_mut().find(|m| m.base == p.base) {
+                        m.off = self.c.ite(&p.cond, &p.off, &m.off);
+                        m.cond = self.c.or(&m.cond, &p.cond);
+                    } else {
+                        merged.push(p);
+                    }
+                }
+                Some(merged)
+            }
+            _ => None,
+        }
+    }
+
+    fn has_base(&self, t: &T) -> bool {
+        let mut memo = HashMap::new();
+        mentions(
+            t,
+            &|n: &str| n.starts_with("base_v") || n.starts_with("param"),
+            &mut memo,
+        )
+    }
+
+    /// An annotation sink store?
+    fn sink(&mut self, addr: &weft_ir::kernel::Addr) -> Option<&'static str> {
+        let name_of = |v: u32| self.k.vars.get(v as usize).map(|x| x.name.as_str());
+        let var = match addr.base {
+            AddrBase::Var(v) => Some(v),
+            AddrBase::Reg(_) => {
+                let a = self.address(0, addr).ok()?;
+                match self.split(&a, 0) {
+                    Some(ps) if ps.len() == 1 => match ps[0].base {
+                        Base::Var(v) => Some(v),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        }?;
+        let n = name_of(var)?;
+        [ASSERT_SINK, ASSUME_SINK, INVARIANT_SINK]
+            .into_iter()
+            .find(|s| n.contains(s))
+    }
+
+    fn annotation(&mut self, pc: usize, sink: &str, en: &[T; 2]) -> R<()> {
+        let either = self.c.or(&en[0], &en[1]);
+        if sink == ASSERT_SINK {
+            self.add_check(CheckKind::Assert { pc }, either, vec![]);
+        } else if sink == ASSUME_SINK {
+            let n = self.c.not(&either);
+            self.assumptions.push(n);
+        } else if self.in_abstract > 0 && self.first_off_rec.is_some() {
+            // Probe of a loop being cut: the hit condition becomes a user invariant.
+            self.inv_hits.push((pc, either));
+        } else if self.in_abstract > 0 {
+            self.inv_hits.push((pc, either.clone()));
+            self.add_check(CheckKind::Invariant { pc, entry: false }, either, vec![]);
+        } else {
+            self.add_check(CheckKind::Invariant { pc, entry: false }, either, vec![]);
+        }
+        Ok(())
+    }
+
+    pub fn add_check(&mut self, kind: CheckKind, viol: T, values: Vec<(String, T)>) {
+        if viol.is_false() {
+            return;
+        }
+        let mut parts = self.assumptions.clone();
+        parts.push(viol);
+        let cond = self.c.and_all(&parts);
+        if cond.is_false() {
+            return;
+        }
+        self.checks.push(Check { kind, cond, values });
+    }
+
+    fn reset_logs(&mut self, when: &T) {
+        if when.is_false() {
+            return;
+        }
+        let n = self.c.not(when);
+        let keys: Vec<(Base, Kind)> = self.st.logs.keys().copied().collect();
+        for k in keys {
+            let l = self.st.logs.get_mut(&k).unwrap();
+            let h = l.has.clone();
+            let nh = self.c.and(&h, &n);
+            self.st.logs.get_mut(&k).unwrap().has = nh;
+        }
+    }
+
+    /// Re-sync (paper 002 §3.1): threads of one warp re-synchronise whenever both are enabled.
+    fn warp_reset(&mut self, en: &[T; 2]) {
+        if self.same_warp.is_false() {
+            return;
+        }
+        let both = self.c.and(&en[0], &en[1]);
+        let r = self.c.and(&self.same_warp.clone(), &both);
+        self.reset_logs(&r);
+    }
+
+    /// Re-sync limited to the logs of the arrays an instruction accesses (paper 002 §3.1
+    /// resets the accessed array's sets; resetting fewer logs only keeps more to check).
+    fn warp_reset_arrays(&mut self, en: &[T; 2], bases: &[Base]) {
+        if self.same_warp.is_false() {
+            return;
+        }
+        let both = self.c.and(&en[0], &en[1]);
+        let r = self.c.and(&self.same_warp.clone(), &both);
+        if r.is_false() {
+            return;
+        }
+        let n = self.c.not(&r);
+        let keys: Vec<(Base, Kind)> = self
+            .st
+            .logs
+            .keys()
+            .filter(|k| bases.contains(&k.0))
+            .copied()
+            .collect();
+        for k in keys {
+            let h = self.st.logs[&k].has.clone();
+            let nh = self.c.and(&h, &n);
+            if let Some(l) = self.st.logs.get_mut(&k) {
+                l.has = nh;
+            }
+        }
+    }
+
+    fn is_shared(&self, b: Base, space: MemSpace) -> bool {
+        space == MemSpace::Shared || self.facts.shared.contains(&b)
+    }
+
+    fn pieces(&mut self, th: usize, addr: &weft_ir::kernel::Addr, pc: usize) -> R<Vec<Piece>> {
+        let a = self.address(th, addr)?;
+        match self.split(&a, 0) {
+            Some(p) => Ok(p),
+            None => Err(format!(
+                "{}: unsupported: cannot tell which array this address points into (a pointer read from memory or computed from several arrays){}",
+                self.k.describe_pos(pc),
+                if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() { format!(" [{:?}]", a) } else { String::new() }
+            )),
+        }
+    }
+
+    fn skip_space(&self, base: Base, space: MemSpace) -> bool {
+        if matches!(
+            space,
+            MemSpace::Local | MemSpace::Param | MemSpace::Constant
+        ) {
+            return true;
+        }
+        if let Base::Var(v) = base {
+            let sp = self.k.vars[v as usize].space;
+            return matches!(sp, MemSpace::Local | MemSpace::Constant | MemSpace::Param);
+        }
+        false
+    }
+
+    /// A plain or atomic load/store by both threads: log `s`, check `t` (paper 002 §4.1),
+    /// then the values read under the array's abstraction. Returns the values read.
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &mut self,
+        pc: usize,
+        en: &[T; 2],
+        addr: &weft_ir::kernel::Addr,
+        space: MemSpace,
+        kind: Kind,
+        size: u64,
+        store: Option<[T; 2]>,
+    ) -> R<Option<[T; 2]>> {
+        if space == MemSpace::Param || matches!(addr.base, AddrBase::Param(_)) {
+            // Kernel parameters: uniform values.
+            if let AddrBase::Param(p) = addr.base {
+                let is_ptr = self
+                    .facts
+                    .pointers
+                    .contains(&Base::Param(p, addr.offset as u32));
+                let w = (size * 8).min(64) as u32;
+                let v = if is_ptr {
+                    let v = self
+                        .c
+                        .var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
+                    self.fit(&v, Sort::Bv(w))
+                } else {
+                    self.c
+                        .var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))
+                };
+                return Ok(Some([v.clone(), v]));
+            }
+            return Ok(None);
+        }
+        if matches!(space, MemSpace::Local) {
+            return Ok(None);
+        }
+        let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
+        self.warp_reset_arrays(en, &touched);
+        let ps = ps0;
+        if ps[0]
+            .iter()
+            .chain(ps[1].iter())
+            .all(|p| self.skip_space(p.base, space))
+        {
+            if space == MemSpace::Constant || ps[0].iter().all(|p| matches!(p.base, Base::Var(v) if self.k.vars[v as usize].space == MemSpace::Constant)) {
+                // Read-only: a function of the address.
+                let mut vals = Vec::new();
+                for th in 0..2 {
+                    let a = self.address(th, addr)?;
+                    vals.push(self.c.uf("const_mem", &[a], Sort::Bv((size * 8).min(64) as u32)));
+                }
+                return Ok(Some([vals[0].clone(), vals[1].clone()]));
+            }
+            return Ok(None);
+        }
+        let sz = self.c.bv(64, size);
+        // Log s.
+        for p in &ps[0] {
+            let e = self.c.and(&en[0], &p.cond);
+            self.log(p.base, kind, &e, &p.off, &sz, pc);
+        }
+        // Check t.
+        for p in &ps[1] {
+            let e = self.c.and(&en[1], &p.cond);
+            self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
+        }
+        // Re-sync after the instruction (paper 002 §3.1).
+        self.warp_reset_arrays(en, &touched);
+        // Values.
+        let w = (size * 8).min(64) as u32;
+        let mut vals: Vec<T> = Vec::new();
+        for th in 0..2 {
+            let mut v = self.c.fresh("rd", Sort::Bv(w));
+            if store.is_none() {
+                // Equality abstraction for arrays never accessed atomically.
+                for p in ps[th].iter().rev() {
+                    if self.o.equality && !self.facts.atomic.contains(&p.base) && !kind.atomic() {
+                        let m = self.mem_of(p.base);
+                        let mut x = self.read_bytes(&m, &p.off, size.min(8));
+                        if th == 1 && self.is_shared(p.base, space) {
+                            let f = self.c.fresh("rd", Sort::Bv(w));
+                            x = self.c.ite(&self.same_block.clone(), &x, &f);
+                        }
+                        v = self.c.ite(&p.cond, &x, &v);
+                    }
+                }
+            }
+            vals.push(v);
+        }
+        if let Some(sv) = &store {
+            for th in 0..2 {
+                for p in &ps[th] {
+                    if self.o.equality && !self.facts.atomic.contains(&p.base) {
+                        let m = self.mem_of(p.base);
+                        let v = self.fit(&sv[th], Sort::Bv(w));
+                        let nm = self.write_bytes(&m, &p.off, &v, size.min(8));
+                        let mut e = self.c.and(&en[th], &p.cond);
+                        if th == 1 && self.is_shared(p.base, space) {
+                            e = self.c.and(&e, &self.same_block.clone());
+                        }
+                        let r = self.c.ite(&e, &nm, &m);
+                        self.st.mem.insert(p.base, r);
+                        if self.o.lockstep {
+                            // Paper 002 §3.3: other threads of the warp wrote too.
+                            let f = self.c.fresh("mem", Sort::Mem);
+                            self.st.mem.insert(p.base, f);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Some([vals[0].clone(), vals[1].clone()]))
+    }
+
+    fn mem_of(&mut self, b: Base) -> T {
+        if let Some(m) = self.st.mem.get(&b) {
+            return m.clone();
+        }
+        let m = self.c.fresh("mem", Sort::Mem);
+        self.st.mem.insert(b, m.clone());
+        m
+    }
+
+    fn read_bytes(&mut self, m: &T, off: &T, n: u64) -> T {
+        let mut acc: Option<T> = None;
+        for i in 0..n {
+            let k = self.c.bv(64, i);
+            let a = self.c.add(off, &k);
+            let byte = self.c.select(m, &a);
+            acc = Some(match acc {
+                None => byte,
+                Some(lo) => self.c.concat(&byte, &lo),
+            });
+        }
+        acc.unwrap()
+    }
+
+    fn write_bytes(&mut self, m: &T, off: &T, v: &T, n: u64) -> T {
+        let mut cur = m.clone();
+        for i in 0..n {
+            let k = self.c.bv(64, i);
+            let a = self.c.add(off, &k);
+            let lo = (i * 8) as u32;
+            let byte = if v.sort().width() > lo + 7 {
+                self.c.extract(lo + 7, lo, v)
+            } else {
+                self.c.bv(8, 0)
+            };
+            cur = self.c.store(&cur, &a, &byte);
+        }
+        cur
+    }
+
+    fn log(&mut self, base: Base, kind: Kind, e: &T, off: &T, sz: &T, pc: usize) {
+        if e.is_false() {
+            return;
+        }
+        let key = (base, kind);
+        if let Some(rec) = self.first_off_rec.as_mut() {
+            rec.entry(key).or_insert_with(|| off.clone());
+            let e = self.probe_acc.entry(key).or_default();
+            e.0.insert(pc);
+            if let Some(z) = sz.as_bv() {
+                e.1.insert(z);
+            }
+        }
+        let choose = self.c.fresh("track", Sort::Bool);
+        let take = self.c.and(e, &choose);
+        let pct = self.c.bv(32, pc as u64);
+        let ff = self.c.ff();
+        let z = self.c.bv(64, 0);
+        let zp = self.c.bv(32, 0);
+        let old = self.st.logs.get(&key).cloned().unwrap_or(Log {
+            has: ff,
+            off: z.clone(),
+            size: z,
+            pc: zp,
+        });
+        let tt = self.c.tt();
+        let nl = Log {
+            has: self.c.ite(&take, &tt, &old.has),
+            off: self.c.ite(&take, off, &old.off),
+            size: self.c.ite(&take, sz, &old.size),
+            pc: self.c.ite(&take, &pct, &old.pc),
+        };
+        self.st.logs.insert(key, nl);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_t(
+        &mut self,
+        base: Base,
+        space: MemSpace,
+        kind: Kind,
+        e: &T,
+        off: &T,
+        sz: &T,
+        pc: usize,
+    ) {
+        if e.is_false() {
+            return;
+        }
+        let shared = self.is_shared(base, space);
+        let sb = self.same_block.clone();
+        let nsb = self.c.not(&sb);
+        for sk in [Kind::Read, Kind::Write, Kind::Atomic, Kind::AtomicBlock] {
+            // Which pairs race (Def. 2.2, plus scopes: paper 004 §2.1).
+            let cond = match (sk, kind) {
+                (Kind::Read, Kind::Read) => continue,
+                (a, b) if !a.atomic() || !b.atomic() => self.c.tt(),
+                (Kind::Atomic, Kind::Atomic) => continue,
+                _ => {
+                    if shared {
+                        continue;
+                    }
+                    nsb.clone()
+                }
+            };
+            let Some(l) = self.st.logs.get(&(base, sk)).cloned() else {
+                continue;
+            };
+            if l.has.is_false() {
+                continue;
+            }
+            let d1 = self.c.sub(off, &l.off);
+            let d2 = self.c.sub(&l.off, off);
+            let o1 = self.c.ult(&d1, &l.size);
+            let o2 = self.c.ult(&d2, sz);
+            let overlap = self.c.or(&o1, &o2);
+            let mut v = self.c.and_all(&[e.clone(), l.has.clone(), overlap, cond]);
+            if shared {
+                v = self.c.and(&v, &sb);
+            }
+            let values = vec![
+                ("s_pc".to_string(), l.pc.clone()),
+                ("s_off".to_string(), l.off.clone()),
+                ("t_off".to_string(), off.clone()),
+            ];
+            self.add_check(
+                CheckKind::Race {
+                    array: base,
+                    s_kind: sk,
+                    t_kind: kind,
+                    t_pc: pc,
+                    shared,
+                },
+                v,
+                values,
+            );
+        }
+    }
+
+    /// An atomic read-modify-write (paper 002 §4.1, and §4.3's encoding for repetition-free
+    /// arrays). Returns the values the threads receive.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        pc: usize,
+        en: &[T; 2],
+        addr: &weft_ir::kernel::Addr,
+        space: MemSpace,
+        kind: Kind,
+        bytes: u64,
+        _op: RmwOp,
+    ) -> R<[T; 2]> {
+        let w = (bytes * 8).min(64) as u32;
+        if space == MemSpace::Local {
+            return Ok([
+                self.c.fresh("atom", Sort::Bv(w)),
+                self.c.fresh("atom", Sort::Bv(w)),
+            ]);
+        }
+        let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
+        self.warp_reset_arrays(en, &touched);
+        let ps = ps0;
+        let sz = self.c.bv(64, bytes);
+        for p in &ps[0] {
+            let e = self.c.and(&en[0], &p.cond);
+            self.log(p.base, kind, &e, &p.off, &sz, pc);
+        }
+        for p in &ps[1] {
+            let e = self.c.and(&en[1], &p.cond);
+            self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
+        }
+        self.warp_reset_arrays(en, &touched);
+        let z = [
+            self.c.fresh("atom_s", Sort::Bv(w)),
+            self.c.fresh("atom_t", Sort::Bv(w)),
+        ];
+        // Repetition-free refinement: a single piece on a repetition-free array.
+        if self.o.repetition_free
+            && w == 32
+            && ps[0].len() == 1
+            && ps[1].len() == 1
+            && ps[0][0].base == ps[1][0].base
+            && self.facts.repfree.contains(&ps[0][0].base)
+        {
+            let b = ps[0][0].base;
+            let shared = self.is_shared(b, space);
+            let used = match self.st.used.get(&b) {
+                Some(u) => u.clone(),
+                None => self.c.empty_used(32),
+            };
+            let (os, ot) = (ps[0][0].off.clone(), ps[1][0].off.clone());
+            let us = self.c.used_get(&used, &os, &z[0]);
+            let ut = self.c.used_get(&used, &ot, &z[1]);
+            let nus = self.c.not(&us);
+            let nut = self.c.not(&ut);
+            let a1 = self.c.implies(&en[0], &nus);
+            let a2 = self.c.implies(&en[1], &nut);
+            let same = self.c.eq(&os, &ot);
+            let mut same_ctr = self.c.and_all(&[en[0].clone(), en[1].clone(), same]);
+            if shared {
+                same_ctr = self.c.and(&same_ctr, &self.same_block.clone());
+            }
+            let zeq = self.c.eq(&z[0], &z[1]);
+            let nzeq = self.c.not(&zeq);
+            let a3 = self.c.implies(&same_ctr, &nzeq);
+            self.assumptions.extend([a1, a2, a3]);
+            let u1 = self.c.used_set(&used, &os, &z[0]);
+            let u1 = self.c.ite(&en[0], &u1, &used);
+            let mut et = en[1].clone();
+            if shared {
+                et = self.c.and(&et, &self.same_block.clone());
+            }
+            let u2 = self.c.used_set(&u1, &ot, &z[1]);
+            let u2 = self.c.ite(&et, &u2, &u1);
+            self.st.used.insert(b, u2);
+            self.note_once("repetition-free refinement used (paper 002 §4.2): sound only if the counter never overflows; --check-overflow checks it");
+            if self.o.check_overflow {
+                let max = self.c.bv(32, u32::MAX as u64);
+                for th in 0..2 {
+                    let at_max = self.c.eq(&z[th], &max);
+                    let v = self.c.and(&en[th], &at_max);
+                    self.add_check(CheckKind::Overflow { pc }, v, vec![]);
+                }
+            }
+        }
+        Ok(z)
+    }
+}
+
+fn scope_kind(s: Option<Scope>) -> Kind {
+    match s {
+        Some(Scope::Cta) | Some(Scope::Warp) | Some(Scope::Thread) => Kind::AtomicBlock,
+        _ => Kind::Atomic,
+    }
+}
+
+/// The base an address variable names (`base_vN` for variables, `paramI_OFF` for pointer
+/// parameters).
+fn base_of_var(t: &T) -> Option<Base> {
+    if let Node::App(Op::ZeroExt(_), a, _) = t.node() {
+        return base_of_var(&a[0]);
+    }
+    if let Node::Var(n, Sort::Bv(_)) = t.node() {
+        if let Some(v) = n.strip_prefix("base_v") {
+            return v.parse().ok().map(Base::Var);
+        }
+        if let Some(r) = n.strip_prefix("param") {
+            let (a, b) = r.split_once('_')?;
+            return Some(Base::Param(a.parse().ok()?, b.parse().ok()?));
+        }
+    }
+    None
+}

@@ -1,0 +1,107 @@
+//! GPUVerify's annotation functions for weft's clang front-end, and GPUVerify analysis flags
+//! from kernel header lines.
+//!
+//! Until the kernel front-end lowers annotations natively, [`ANNOTATIONS_H`] is
+//! force-included when compiling: each annotation is a guarded store to a named `volatile`
+//! sink variable that survives clang's optimiser, and the verifier reads "this store is
+//! enabled" as "the annotated condition is false" ([`crate::exec::ASSERT_SINK`], ...).
+
+use crate::{Options, WarpMethod};
+
+/// File name of the annotation header.
+pub const ANNOTATIONS_NAME: &str = "weft_verify.h";
+
+/// `__assert`, `__requires`, `__assume`, `__invariant`, `__global_invariant`, `__ensures`
+/// (ignored), `__implies` for CUDA and OpenCL.
+pub const ANNOTATIONS_H: &str = r#"/* weft_verify.h: GPUVerify-style annotations for weft verify (force-included). */
+#ifndef WEFT_VERIFY_H
+#define WEFT_VERIFY_H
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define WEFT_SINK_DECL(N) global volatile int N;
+#else
+#define WEFT_SINK_DECL(N) __device__ volatile int N;
+#endif
+WEFT_SINK_DECL(__weft_assert_sink)
+WEFT_SINK_DECL(__weft_assume_sink)
+WEFT_SINK_DECL(__weft_invariant_sink)
+#ifndef __assert
+#define __assert(c) do { if (!(c)) __weft_assert_sink = 1; } while (0)
+#endif
+#ifndef __requires
+#define __requires(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
+#endif
+#ifndef __assume
+#define __assume(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
+#endif
+#ifndef __invariant
+#define __invariant(c) do { if (!(c)) __weft_invariant_sink = 1; } while (0)
+#endif
+#ifndef __global_invariant
+#define __global_invariant(c) __invariant(c)
+#endif
+#ifndef __ensures
+#define __ensures(c) do { } while (0)
+#endif
+#ifndef __implies
+#define __implies(a, b) (!(a) || (b))
+#endif
+#endif
+"#;
+
+/// Applies GPUVerify analysis flags (from a header line or the command line) to `o`.
+/// Returns the flags it did not understand.
+pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
+    let mut unknown = Vec::new();
+    for f in flags {
+        let (name, val) = match f.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (f.as_str(), None),
+        };
+        match name {
+            "--warp-sync" => {
+                o.lockstep = true;
+                if let Some(n) = val.and_then(|v| v.parse().ok()) {
+                    o.warp_size = n;
+                }
+            }
+            "--equality-abstraction" => o.equality = true,
+            "--adversarial-abstraction" => o.equality = false,
+            "--only-intra-group" => o.only_intra_group = true,
+            "--only-inter-group" => o.only_inter_group = true,
+            "--loop-unwind" => o.loop_unwind = val.and_then(|v| v.parse().ok()),
+            "--no-refined-atomics" => o.repetition_free = false,
+            "--check-overflow" => o.check_overflow = true,
+            "--warp-method" => {
+                if val == Some("two-pass") {
+                    o.warp_method = WarpMethod::TwoPass
+                }
+            }
+            // Flags that change nothing here (inlining, solver tuning, reporting).
+            "--no-inline"
+            | "--inline"
+            | "--no-infer"
+            | "--infer-info"
+            | "--time"
+            | "--verbose"
+            | "--debug"
+            | "--race-instrumenter"
+            | "--no-benign"
+            | "--vcgen-opt"
+            | "--boogie-opt"
+            | "--kernel-args"
+            | "--kernel-arrays"
+            | "--silent"
+            | "--asymmetric-asserts"
+            | "--no-barrier-access-checks"
+            | "--atomic"
+            | "--math-int"
+            | "--no-uniformity-analysis"
+            | "--no-smart-predication"
+            | "--only-divergence"
+            | "--only-log"
+            | "--array-equalities" => {}
+            _ => unknown.push(f.clone()),
+        }
+    }
+    unknown
+}

@@ -1,0 +1,538 @@
+//! weft-verify: static verification of GPU kernels in the style of GPUVerify, with warps and
+//! atomics (paper 002). A kernel (weft's kernel IR, lowered from the PTX clang emits) is
+//! proved free of data races, barrier divergence and failing `__assert`s for every thread
+//! pair and every input, by the two-thread reduction ([`exec`]) over its CFG ([`cfg`]),
+//! terms ([`term`]) printed as SMT-LIB 2 and solved by z3 or cvc5 run as processes ([`smt`]).
+//!
+//! - [`verify`] runs one kernel: one pass, or with `--warp-method two-pass` the intra-warp
+//!   and inter-warp passes of paper 002 §3.2 in parallel; checks are solved in parallel
+//!   batches (rayon), one incremental solver process per batch.
+//! - [`header`]: the annotation header (`__assert`, `__requires`, `__invariant`, ...).
+
+pub mod cfg;
+pub mod exec;
+pub mod header;
+pub mod load;
+pub mod smt;
+pub mod term;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use weft_ir::kernel::Kernel;
+
+use exec::{Base, CheckKind, Exec, Pairs};
+pub use smt::SolverKind;
+use smt::{Answer, Query, Solver};
+use term::Printer;
+
+/// How warps are handled (paper 002 §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarpMethod {
+    /// §3.1: logs reset whenever both threads of one warp are enabled.
+    Resync,
+    /// §3.2: an intra-warp and an inter-warp pass, run in parallel.
+    TwoPass,
+}
+
+/// Verification options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Warp size (for `%laneid`, `__syncwarp` and lock-step).
+    pub warp_size: u32,
+    /// Threads of one warp execute in lock-step (GPUVerify's `--warp-sync`).
+    pub lockstep: bool,
+    pub warp_method: WarpMethod,
+    /// Equality abstraction for arrays never accessed atomically (else adversarial).
+    pub equality: bool,
+    pub only_intra_group: bool,
+    pub only_inter_group: bool,
+    /// Bounded unwinding of loops (bug finding; the result is not a proof).
+    pub loop_unwind: Option<u32>,
+    /// Iterations a loop is unrolled before it is cut with invariants.
+    pub unroll_limit: u32,
+    /// Paper 002 §4.2's refinement for repetition-free counters.
+    pub repetition_free: bool,
+    pub check_overflow: bool,
+    pub solver: SolverKind,
+    /// Per-query timeout.
+    pub timeout_ms: u64,
+    /// Wall-clock limit for building the verification conditions of one kernel.
+    pub kernel_timeout_s: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            warp_size: 32,
+            lockstep: false,
+            warp_method: WarpMethod::Resync,
+            equality: false,
+            only_intra_group: false,
+            only_inter_group: false,
+            loop_unwind: None,
+            unroll_limit: 32,
+            repetition_free: true,
+            check_overflow: false,
+            solver: SolverKind::Z3,
+            timeout_ms: 30_000,
+            kernel_timeout_s: 300,
+        }
+    }
+}
+
+/// A thread of a counter-example.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ThreadId {
+    pub tid: [u64; 3],
+    pub block: [u64; 3],
+}
+
+/// A possible error with its counter-example.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// `race`, `barrier-divergence`, `assert`, `invariant`, `overflow`.
+    pub kind: String,
+    pub message: String,
+    pub array: Option<String>,
+    pub access_s: Option<String>,
+    pub access_t: Option<String>,
+    pub loc_s: Option<String>,
+    pub loc_t: String,
+    pub thread_s: ThreadId,
+    pub thread_t: ThreadId,
+    /// Further model values (offsets in bytes).
+    pub values: BTreeMap<String, String>,
+    /// Which pass found it (`all`, `intra-warp`, `inter-warp`).
+    pub pass: String,
+}
+
+/// The verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Verified,
+    Errors,
+    /// No error found, but a loop was cut by `--loop-unwind` (not a proof).
+    Bounded,
+    /// The solver could not decide some check (timeout): not verified.
+    Unknown,
+}
+
+/// The result for one kernel.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub kernel: String,
+    pub verdict: Verdict,
+    pub findings: Vec<Finding>,
+    pub undecided: usize,
+    pub checks: usize,
+    pub notes: Vec<String>,
+    pub time_ms: u128,
+}
+
+/// Why verification could not run.
+#[derive(Clone, Debug)]
+pub enum VerifyError {
+    /// The kernel uses something weft-verify does not support (exit 2).
+    Unsupported(String),
+    /// The solver is missing or failed (exit 3).
+    Tool(String),
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerifyError::Unsupported(m) => write!(f, "{m}"),
+            VerifyError::Tool(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// Source names of the kernel's parameters (index -> name), for messages.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    pub params: Vec<String>,
+}
+
+/// Verifies `k` under `o`.
+pub fn verify(k: &Kernel, o: &Options, names: &Names) -> Result<Report, VerifyError> {
+    let t0 = Instant::now();
+    if !smt::available(o.solver) {
+        return Err(VerifyError::Tool(format!(
+            "the SMT solver `{}` is not installed (Debian package `{}`)",
+            o.solver.name(),
+            o.solver.name()
+        )));
+    }
+    k.validate().map_err(VerifyError::Unsupported)?;
+    let cfg = cfg::Cfg::build(k).map_err(VerifyError::Unsupported)?;
+    let passes: Vec<Pairs> = if o.lockstep && o.warp_method == WarpMethod::TwoPass {
+        vec![Pairs::SameWarp, Pairs::OtherWarp]
+    } else {
+        vec![Pairs::All]
+    };
+    let results: Vec<Result<PassResult, VerifyError>> = passes
+        .par_iter()
+        .map(|&p| run_pass(k, &cfg, o, p, names))
+        .collect();
+    let mut findings = Vec::new();
+    let mut notes = Vec::new();
+    let mut undecided = 0;
+    let mut checks = 0;
+    let mut bounded = false;
+    for r in results {
+        let r = r?;
+        findings.extend(r.findings);
+        for n in r.notes {
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+        undecided += r.undecided;
+        checks += r.checks;
+        bounded |= r.bounded;
+    }
+    let verdict = if !findings.is_empty() {
+        Verdict::Errors
+    } else if undecided > 0 {
+        Verdict::Unknown
+    } else if bounded {
+        Verdict::Bounded
+    } else {
+        Verdict::Verified
+    };
+    Ok(Report {
+        kernel: k.name.clone(),
+        verdict,
+        findings,
+        undecided,
+        checks,
+        notes,
+        time_ms: t0.elapsed().as_millis(),
+    })
+}
+
+struct PassResult {
+    findings: Vec<Finding>,
+    notes: Vec<String>,
+    undecided: usize,
+    checks: usize,
+    bounded: bool,
+}
+
+fn pass_name(p: Pairs) -> &'static str {
+    match p {
+        Pairs::All => "all",
+        Pairs::SameWarp => "intra-warp",
+        Pairs::OtherWarp => "inter-warp",
+    }
+}
+
+const THREAD_VARS: [&str; 12] = [
+    "tid_x_s",
+    "tid_y_s",
+    "tid_z_s",
+    "ctaid_x_s",
+    "ctaid_y_s",
+    "ctaid_z_s",
+    "tid_x_t",
+    "tid_y_t",
+    "tid_z_t",
+    "ctaid_x_t",
+    "ctaid_y_t",
+    "ctaid_z_t",
+];
+
+fn run_pass(
+    k: &Kernel,
+    cfg: &cfg::Cfg,
+    o: &Options,
+    pairs: Pairs,
+    names: &Names,
+) -> Result<PassResult, VerifyError> {
+    let mut ex = Exec::new(k, cfg, o, pairs).map_err(VerifyError::Unsupported)?;
+    let t0 = Instant::now();
+    let debug = std::env::var_os("WEFT_VERIFY_DEBUG").is_some();
+    let ran = ex.run();
+    if debug {
+        eprintln!("exec: {:?}, {} checks", t0.elapsed(), ex.checks.len());
+    }
+    match ran {
+        Ok(()) => {}
+        Err(e) if e == "budget" => {
+            return Err(VerifyError::Tool(
+                "the kernel is too large to verify within weft's term budget".into(),
+            ))
+        }
+        Err(e) if e == "deadline" => {
+            return Err(VerifyError::Tool(format!(
+                "verification of `{}` ran out of time ({} s): not verified",
+                k.name, o.kernel_timeout_s
+            )))
+        }
+        Err(e) if e.contains("solver") => return Err(VerifyError::Tool(e)),
+        Err(e) => return Err(VerifyError::Unsupported(e)),
+    }
+    // Print the checks (terms are not Send) and solve the batches in parallel.
+    let nchecks = ex.checks.len();
+    let jobs = rayon::current_num_threads().clamp(1, 4);
+    let per = nchecks.div_ceil(jobs).max(1);
+    let mut batches: Vec<(String, Vec<(usize, Query)>)> = Vec::new();
+    for (bi, chunk) in ex.checks.chunks(per).enumerate() {
+        let mut p = Printer::new();
+        let mut qs = Vec::new();
+        for (j, ch) in chunk.iter().enumerate() {
+            let f = p.name(&ch.cond);
+            let mut vals: Vec<String> = THREAD_VARS.iter().map(|s| s.to_string()).collect();
+            for (_, t) in &ch.values {
+                vals.push(p.name(t));
+            }
+            qs.push((
+                bi * per + j,
+                Query {
+                    formula: f,
+                    values: vals,
+                },
+            ));
+        }
+        // Thread-id variables are always declared.
+        let mut decl = String::new();
+        for v in THREAD_VARS {
+            decl.push_str(&format!("(declare-const {v} (_ BitVec 32))\n"));
+        }
+        let body = p.take();
+        let body: String = body
+            .lines()
+            .filter(|l| {
+                !THREAD_VARS
+                    .iter()
+                    .any(|v| *l == format!("(declare-const {v} (_ BitVec 32))"))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        decl.push_str(&body);
+        batches.push((decl, qs));
+    }
+    let answers: Vec<Result<Vec<(usize, Answer)>, String>> = batches
+        .into_par_iter()
+        .map(|(decl, qs)| {
+            let mut s = Solver::start(o.solver, o.timeout_ms)?;
+            s.declare(&decl)?;
+            let mut out = Vec::new();
+            for (i, q) in qs {
+                out.push((i, s.ask(&q)?));
+            }
+            Ok(out)
+        })
+        .collect();
+    if debug {
+        eprintln!("solve: {:?}", t0.elapsed());
+    }
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut undecided = 0;
+    let mut seen = std::collections::BTreeSet::new();
+    for a in answers {
+        let a = a.map_err(VerifyError::Tool)?;
+        for (i, ans) in a {
+            match ans {
+                Answer::Unsat => {}
+                Answer::Unknown(_) => undecided += 1,
+                Answer::Sat(vals) => {
+                    let ch = &ex.checks[i];
+                    let f = finding(k, ch, &vals, names, pairs);
+                    let key = (
+                        f.kind.clone(),
+                        f.loc_s.clone(),
+                        f.loc_t.clone(),
+                        f.array.clone(),
+                        f.access_s.clone(),
+                        f.access_t.clone(),
+                    );
+                    if seen.insert(key) {
+                        findings.push(f);
+                    }
+                }
+            }
+        }
+    }
+    Ok(PassResult {
+        findings,
+        notes: ex.notes.clone(),
+        undecided,
+        checks: nchecks,
+        bounded: ex.bounded,
+    })
+}
+
+fn array_name(k: &Kernel, b: Base, names: &Names) -> String {
+    match b {
+        Base::Param(p, _) => match names.params.get(p as usize) {
+            Some(n) if !n.is_empty() => n.clone(),
+            _ => k
+                .params
+                .get(p as usize)
+                .map_or(format!("param {p}"), |x| x.name.clone()),
+        },
+        Base::Var(v) => {
+            let n = k.vars.get(v as usize).map_or("?", |x| x.name.as_str());
+            demangle_var(n)
+        }
+    }
+}
+
+/// `_ZZ14tree_reductionPKiPiE3buf` -> `buf`.
+fn demangle_var(n: &str) -> String {
+    if let Some(rest) = n.strip_prefix("_ZZ") {
+        if let Some(i) = rest.rfind('E') {
+            let tail = &rest[i + 1..];
+            let name = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+            if !name.is_empty() {
+                return name.to_string();
+            }
+        }
+    }
+    n.to_string()
+}
+
+fn finding(
+    k: &Kernel,
+    ch: &exec::Check,
+    vals: &[(String, String)],
+    names: &Names,
+    pairs: Pairs,
+) -> Finding {
+    let num = |i: usize| -> u64 { vals.get(i).and_then(|v| v.1.parse().ok()).unwrap_or(0) };
+    let thread_s = ThreadId {
+        tid: [num(0), num(1), num(2)],
+        block: [num(3), num(4), num(5)],
+    };
+    let thread_t = ThreadId {
+        tid: [num(6), num(7), num(8)],
+        block: [num(9), num(10), num(11)],
+    };
+    let mut values = BTreeMap::new();
+    for (j, (n, _)) in ch.values.iter().enumerate() {
+        if let Some(v) = vals.get(12 + j) {
+            values.insert(n.clone(), v.1.clone());
+        }
+    }
+    let ts = |t: &ThreadId| {
+        format!(
+            "thread ({},{},{}) of block ({},{},{})",
+            t.tid[0], t.tid[1], t.tid[2], t.block[0], t.block[1], t.block[2]
+        )
+    };
+    let (kind, message, array, access_s, access_t, loc_s, loc_t) = match &ch.kind {
+        CheckKind::Race {
+            array,
+            s_kind,
+            t_kind,
+            t_pc,
+            ..
+        } => {
+            let s_pc: Option<usize> = values.get("s_pc").and_then(|v| v.parse().ok());
+            let loc_s = s_pc.map(|p| k.describe_pos(p));
+            let loc_t = k.describe_pos(*t_pc);
+            let an = array_name(k, *array, names);
+            let kinds = format!("{}-{}", s_kind.name(), t_kind.name());
+            let msg = format!(
+                "possible {kinds} race on `{an}`: {} {} at {} (byte offset {}), {} {} at {} (byte offset {})",
+                ts(&thread_s),
+                s_kind.name(),
+                loc_s.clone().unwrap_or_else(|| "?".into()),
+                values.get("s_off").cloned().unwrap_or_default(),
+                ts(&thread_t),
+                t_kind.name(),
+                loc_t,
+                values.get("t_off").cloned().unwrap_or_default(),
+            );
+            (
+                "race",
+                msg,
+                Some(an),
+                Some(s_kind.name().to_string()),
+                Some(t_kind.name().to_string()),
+                loc_s,
+                loc_t,
+            )
+        }
+        CheckKind::BarrierDivergence { pc } => {
+            let l = k.describe_pos(*pc);
+            (
+                "barrier-divergence",
+                format!(
+                    "barrier divergence at {l}: {} and {} do not both reach it",
+                    ts(&thread_s),
+                    ts(&thread_t)
+                ),
+                None,
+                None,
+                None,
+                None,
+                l,
+            )
+        }
+        CheckKind::Assert { pc } => {
+            let l = k.describe_pos(*pc);
+            (
+                "assert",
+                format!(
+                    "assertion may fail at {l} ({} / {})",
+                    ts(&thread_s),
+                    ts(&thread_t)
+                ),
+                None,
+                None,
+                None,
+                None,
+                l,
+            )
+        }
+        CheckKind::Invariant { pc, .. } => {
+            let l = k.describe_pos(*pc);
+            (
+                "invariant",
+                format!("loop invariant may not hold at {l}"),
+                None,
+                None,
+                None,
+                None,
+                l,
+            )
+        }
+        CheckKind::Overflow { pc } => {
+            let l = k.describe_pos(*pc);
+            (
+                "overflow",
+                format!("the repetition-free counter may overflow at {l}"),
+                None,
+                None,
+                None,
+                None,
+                l,
+            )
+        }
+    };
+    values.remove("s_pc");
+    Finding {
+        kind: kind.to_string(),
+        message,
+        array,
+        access_s,
+        access_t,
+        loc_s,
+        loc_t,
+        thread_s,
+        thread_t,
+        values,
+        pass: pass_name(pairs).to_string(),
+    }
+}

@@ -1,0 +1,276 @@
+//! The SMT solver as a separate process: z3 (`z3 -in -smt2`) or cvc5, driven incrementally
+//! over pipes (`push`/`check-sat`/`get-value`/`pop`), with a per-query timeout.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// Which solver to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolverKind {
+    Z3,
+    Cvc5,
+}
+
+impl SolverKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Z3 => "z3",
+            SolverKind::Cvc5 => "cvc5",
+        }
+    }
+    pub fn parse(s: &str) -> Option<SolverKind> {
+        match s {
+            "z3" => Some(SolverKind::Z3),
+            "cvc5" => Some(SolverKind::Cvc5),
+            _ => None,
+        }
+    }
+}
+
+/// One satisfiability question: is `formula` satisfiable? On sat, the values of `values`.
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub formula: String,
+    pub values: Vec<String>,
+}
+
+/// The solver's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// Satisfiable, with `(expression, value)` pairs.
+    Sat(Vec<(String, String)>),
+    Unsat,
+    /// Timeout or incomplete.
+    Unknown(String),
+}
+
+/// A running solver.
+pub struct Solver {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Solver {
+    /// Starts the solver with a per-query timeout in milliseconds.
+    pub fn start(kind: SolverKind, timeout_ms: u64) -> Result<Solver, String> {
+        let mut cmd = Command::new(kind.name());
+        match kind {
+            SolverKind::Z3 => {
+                cmd.args(["-in", "-smt2"]);
+            }
+            SolverKind::Cvc5 => {
+                cmd.args([
+                    "--lang=smt2",
+                    "--incremental",
+                    "--produce-models",
+                    &format!("--tlimit-per={timeout_ms}"),
+                ]);
+            }
+        }
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run the solver `{}`: {e}", kind.name()))?;
+        let stdin = child.stdin.take().ok_or("solver stdin")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("solver stdout")?);
+        let mut s = Solver {
+            child,
+            stdin,
+            stdout,
+        };
+        let mut init = String::from("(set-option :print-success false)\n");
+        if kind == SolverKind::Z3 {
+            init.push_str("(set-option :produce-models true)\n");
+            init.push_str(&format!("(set-option :timeout {timeout_ms})\n"));
+        }
+        init.push_str("(set-logic ALL)\n");
+        s.send(&init)?;
+        Ok(s)
+    }
+
+    fn send(&mut self, text: &str) -> Result<(), String> {
+        self.stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("writing to the solver: {e}"))
+    }
+
+    fn read_sexp(&mut self) -> Result<String, String> {
+        let mut out = String::new();
+        let mut depth = 0i64;
+        loop {
+            let mut line = String::new();
+            let n = self
+                .stdout
+                .read_line(&mut line)
+                .map_err(|e| format!("reading from the solver: {e}"))?;
+            if n == 0 {
+                return Err("the solver exited unexpectedly".into());
+            }
+            for c in line.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+            }
+            out.push_str(&line);
+            if depth <= 0 && !out.trim().is_empty() {
+                return Ok(out.trim().to_string());
+            }
+        }
+    }
+
+    /// Sends declarations (no answer expected).
+    pub fn declare(&mut self, decls: &str) -> Result<(), String> {
+        self.send(decls)
+    }
+
+    /// Asks one query inside `push`/`pop`.
+    pub fn ask(&mut self, q: &Query) -> Result<Answer, String> {
+        self.send(&format!("(push 1)\n(assert {})\n(check-sat)\n", q.formula))?;
+        let r = self.read_sexp()?;
+        let ans = match r.as_str() {
+            "sat" => {
+                let mut vals = Vec::new();
+                if !q.values.is_empty() {
+                    self.send(&format!("(get-value ({}))\n", q.values.join(" ")))?;
+                    let v = self.read_sexp()?;
+                    vals = parse_values(&v, &q.values);
+                }
+                Answer::Sat(vals)
+            }
+            "unsat" => Answer::Unsat,
+            "unknown" => {
+                self.send("(get-info :reason-unknown)\n")?;
+                let why = self.read_sexp().unwrap_or_default();
+                Answer::Unknown(why)
+            }
+            other => return Err(format!("solver error: {other}")),
+        };
+        self.send("(pop 1)\n")?;
+        Ok(ans)
+    }
+}
+
+impl Drop for Solver {
+    fn drop(&mut self) {
+        let _ = self.send("(exit)\n");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Pairs the `get-value` answer `((e1 v1) (e2 v2))` with the asked expressions.
+fn parse_values(text: &str, asked: &[String]) -> Vec<(String, String)> {
+    // Tokenise into top-level pairs by paren depth.
+    let inner = text.trim();
+    let inner = inner
+        .strip_prefix('(')
+        .and_then(|s| s.strip_suffix(')'))
+        .unwrap_or(inner);
+    let mut pairs = Vec::new();
+    let mut depth = 0;
+    let mut start = None;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => {
+                if depth == 0 {
+                    start = Some(i);
+                }
+                depth += 1;
+            }
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    if let Some(s) = start.take() {
+                        pairs.push(&inner[s + 1..i]);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    asked
+        .iter()
+        .zip(pairs)
+        .map(|(a, p)| {
+            let p = p.trim();
+            let v = p.strip_prefix(a.as_str()).unwrap_or(p).trim();
+            (a.clone(), decode_value(v))
+        })
+        .collect()
+}
+
+/// `#x1f` / `#b101` / `(_ bv31 32)` / `true` as a decimal string or `true`/`false`.
+pub fn decode_value(v: &str) -> String {
+    let v = v.trim();
+    if let Some(h) = v.strip_prefix("#x") {
+        if let Ok(n) = u64::from_str_radix(h, 16) {
+            return n.to_string();
+        }
+    }
+    if let Some(b) = v.strip_prefix("#b") {
+        if let Ok(n) = u64::from_str_radix(b, 2) {
+            return n.to_string();
+        }
+    }
+    if let Some(r) = v.strip_prefix("(_ bv") {
+        if let Some(n) = r.split_whitespace().next() {
+            return n.to_string();
+        }
+    }
+    v.to_string()
+}
+
+/// Is the solver installed?
+pub fn available(kind: SolverKind) -> bool {
+    Command::new(kind.name())
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_decode() {
+        assert_eq!(decode_value("#x0000001f"), "31");
+        assert_eq!(decode_value("#b101"), "5");
+        assert_eq!(decode_value("(_ bv7 32)"), "7");
+        let v = parse_values("((a #x00000001)\n (t12 true))", &["a".into(), "t12".into()]);
+        assert_eq!(v[0].1, "1");
+        assert_eq!(v[1].1, "true");
+    }
+
+    #[test]
+    fn z3_answers() {
+        if !available(SolverKind::Z3) {
+            return;
+        }
+        let mut s = Solver::start(SolverKind::Z3, 5000).unwrap();
+        s.declare("(declare-const x (_ BitVec 8))\n").unwrap();
+        let a = s
+            .ask(&Query {
+                formula: "(= (bvadd x #x01) #x00)".into(),
+                values: vec!["x".into()],
+            })
+            .unwrap();
+        assert_eq!(a, Answer::Sat(vec![("x".into(), "255".into())]));
+        let b = s
+            .ask(&Query {
+                formula: "(bvult x #x00)".into(),
+                values: vec![],
+            })
+            .unwrap();
+        assert_eq!(b, Answer::Unsat);
+    }
+}

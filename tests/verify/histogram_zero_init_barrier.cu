@@ -1,0 +1,11 @@
+//pass
+//--blockDim=64 --gridDim=1
+// the fixed tpacf pattern
+__global__ void histo(const int *A, unsigned *out) {
+  __shared__ unsigned bins[16];
+  if (threadIdx.x < 16) bins[threadIdx.x] = 0;
+  __syncthreads();
+  atomicAdd(&bins[A[threadIdx.x] & 15], 1u);
+  __syncthreads();
+  if (threadIdx.x < 16) out[threadIdx.x] = bins[threadIdx.x];
+}
