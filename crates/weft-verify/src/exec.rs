@@ -15,6 +15,13 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use weft_ir::attrs::{BarrierKind, DataType, MemSpace, RmwOp, TypeKind};
+use weft_ir::kernel::AnnotKind;
+
+/// The predicate type, for reading an annotation's condition as true/false.
+const PRED: DataType = DataType {
+    kind: TypeKind::Pred,
+    bits: 1,
+};
 use weft_ir::kernel::{AddrBase, KBinOp, KCmp, KOp, KUnOp, Kernel, Operand, SpecialReg, VoteMode};
 use weft_ir::Scope;
 
@@ -1272,6 +1279,7 @@ fn dsts(op: &KOp) -> Vec<usize> {
         | KOp::Shf { dst, .. }
         | KOp::Prmt { dst, .. }
         | KOp::Vote { dst, .. }
+        | KOp::Query { dst, .. }
         | KOp::Activemask { dst } => vec![dst.index()],
         KOp::Setp { dst, dst2, .. } => {
             let mut v = vec![dst.index()];
@@ -1886,6 +1894,37 @@ impl Exec<'_> {
                 }
             }
             KOp::Fence { .. } | KOp::Nop | KOp::Bra { .. } | KOp::Exit | KOp::Trap => {}
+            // GPUVerify annotations lowered by the kernel front-end (weft-cuda's
+            // `weft_gpuverify.h`): the annotation is violated where it is enabled and its
+            // condition is false, exactly what the sink stores of `weft_verify.h` express.
+            KOp::Annot { kind, cond, .. } => {
+                let sink = match kind {
+                    AnnotKind::Assert | AnnotKind::GlobalAssert => Some(ASSERT_SINK),
+                    AnnotKind::Assume | AnnotKind::Requires | AnnotKind::GlobalRequires => {
+                        Some(ASSUME_SINK)
+                    }
+                    AnnotKind::Invariant | AnnotKind::GlobalInvariant => Some(INVARIANT_SINK),
+                    _ => None,
+                };
+                if let Some(sink) = sink {
+                    let viol = [0, 1].map(|th| {
+                        let v = self.operand(th, cond, PRED);
+                        let nv = self.c.not(&v);
+                        self.c.and(&en[th], &nv)
+                    });
+                    self.annotation(pc, sink, &viol)?;
+                }
+            }
+            // Two-thread predicates and uninterpreted values (`__read`, `__other_int`, ...):
+            // an arbitrary value, which over-approximates what they may return.
+            KOp::Query { ty, dst, .. } => {
+                for th in 0..2 {
+                    let v = self
+                        .c
+                        .fresh(&format!("q{pc}_{}", ["s", "t"][th]), reg_sort(*ty));
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
             KOp::Barrier {
                 kind, count, red, ..
             } => match kind {

@@ -1,10 +1,14 @@
 //! GPUVerify's annotation functions for weft's clang front-end, and GPUVerify analysis flags
 //! from kernel header lines.
 //!
-//! Until the kernel front-end lowers annotations natively, [`ANNOTATIONS_H`] is
-//! force-included when compiling: each annotation is a guarded store to a named `volatile`
-//! sink variable that survives clang's optimiser, and the verifier reads "this store is
-//! enabled" as "the annotated condition is false" ([`crate::exec::ASSERT_SINK`], ...).
+//! [`ANNOTATIONS_H`] is force-included after weft-cuda's `weft_gpuverify.h` and replaces its
+//! `__assert`/`__requires`/`__assume`/`__invariant`/`__ensures` macros: each annotation
+//! becomes a guarded store to a named `volatile` sink variable that survives clang's
+//! optimiser, and the verifier reads "this store is enabled" as "the annotated condition is
+//! false" ([`crate::exec::ASSERT_SINK`], ...). weft-cuda's own lowering (marker calls to
+//! `KOp::Annot`) passes the condition through `.local` call parameters, which the verifier
+//! abstracts; the sinks keep the condition in registers. `KOp::Annot` is still handled
+//! (kernels given as PTX).
 
 use crate::{Options, WarpMethod};
 
@@ -24,24 +28,18 @@ pub const ANNOTATIONS_H: &str = r#"/* weft_verify.h: GPUVerify-style annotations
 WEFT_SINK_DECL(__weft_assert_sink)
 WEFT_SINK_DECL(__weft_assume_sink)
 WEFT_SINK_DECL(__weft_invariant_sink)
-#ifndef __assert
+#undef __assert
 #define __assert(c) do { if (!(c)) __weft_assert_sink = 1; } while (0)
-#endif
-#ifndef __requires
+#undef __requires
 #define __requires(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
-#endif
-#ifndef __assume
+#undef __assume
 #define __assume(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
-#endif
-#ifndef __invariant
+#undef __invariant
 #define __invariant(c) do { if (!(c)) __weft_invariant_sink = 1; } while (0)
-#endif
-#ifndef __global_invariant
+#undef __global_invariant
 #define __global_invariant(c) __invariant(c)
-#endif
-#ifndef __ensures
+#undef __ensures
 #define __ensures(c) do { } while (0)
-#endif
 #ifndef __implies
 #define __implies(a, b) (!(a) || (b))
 #endif
