@@ -13,26 +13,22 @@ use weft_verify::load::{verify_file, FileOptions};
 use weft_verify::{Options, SolverKind, Verdict, VerifyError, WarpMethod};
 
 use crate::exit;
+use crate::launch::LaunchArgs;
 use crate::out;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The kernel: .cu or .cl (compiled with clang-19), or .ptx.
     file: PathBuf,
-    /// Which kernel of the file (default: every kernel).
-    #[arg(long)]
-    kernel: Option<String>,
-    /// Blocks per grid X[,Y[,Z]] (default: the file's `//--gridDim=` header).
-    #[arg(long, visible_alias = "gridDim", alias = "num_groups")]
-    grid: Option<String>,
-    /// Threads per block X[,Y[,Z]] (default: the file's `//--blockDim=` header).
-    #[arg(long, visible_alias = "blockDim", alias = "local_size")]
-    block: Option<String>,
-    /// A preprocessor definition NAME[=VALUE].
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    defines: Vec<String>,
-    /// Threads of a warp execute in lock-step, warps of N threads (GPUVerify's --warp-sync=N).
-    #[arg(long, visible_alias = "warp-sync", value_name = "N")]
+    /// Launch options shared by every kernel command: `--grid`/`--block` (GPUVerify's
+    /// `--gridDim`/`--blockDim`, OpenCL's `--num_groups`/`--local_size`), `--kernel`, `-D`,
+    /// `--loop-unwind N` (bug finding, not a proof) and GPUVerify's analysis flags
+    /// (`--warp-sync=N`, `--equality-abstraction`, `--adversarial-abstraction`,
+    /// `--only-intra-group`); the kernel's header lines give what the command line leaves out.
+    #[command(flatten)]
+    launch: LaunchArgs,
+    /// Threads of a warp execute in lock-step, warps of N threads (same as `--warp-sync=N`).
+    #[arg(long, value_name = "N")]
     warp_size: Option<u32>,
     /// How warps are encoded (paper 002 §3).
     #[arg(long, value_parser = ["resync", "two-pass"], default_value = "resync")]
@@ -40,21 +36,9 @@ pub struct Args {
     /// Do not assume lock-step warps, even when the header asks for them.
     #[arg(long)]
     no_lockstep: bool,
-    /// Equality abstraction for arrays never accessed atomically.
-    #[arg(long)]
-    equality_abstraction: bool,
-    /// Adversarial abstraction for every array.
-    #[arg(long)]
-    adversarial_abstraction: bool,
-    /// Only pairs of threads in the same block.
-    #[arg(long)]
-    only_intra_group: bool,
     /// Only pairs of threads in different blocks.
     #[arg(long)]
     only_inter_group: bool,
-    /// Unwind loops at most N times (bug finding; not a proof).
-    #[arg(long, alias = "unroll", value_name = "N")]
-    loop_unwind: Option<u32>,
     /// Unroll a loop at most N times before cutting it with inferred invariants.
     #[arg(long, default_value_t = 32)]
     unroll_limit: u32,
@@ -93,13 +77,13 @@ pub fn run(a: Args) -> i32 {
         ..Options::default()
     };
     let mut flags = Vec::new();
-    if a.equality_abstraction {
+    if a.launch.equality_abstraction {
         flags.push("--equality-abstraction".to_string());
     }
-    if a.adversarial_abstraction {
+    if a.launch.adversarial_abstraction {
         flags.push("--adversarial-abstraction".to_string());
     }
-    if a.only_intra_group {
+    if a.launch.only_intra_group {
         flags.push("--only-intra-group".to_string());
     }
     if a.only_inter_group {
@@ -111,27 +95,27 @@ pub fn run(a: Args) -> i32 {
     if a.check_overflow {
         flags.push("--check-overflow".to_string());
     }
-    if let Some(n) = a.loop_unwind {
+    if let Some(n) = a.launch.unroll {
         flags.push(format!("--loop-unwind={n}"));
     }
     if a.warp_method == "two-pass" {
         flags.push("--warp-method=two-pass".to_string());
     }
     let mut fo = FileOptions {
-        kernel: a.kernel.clone(),
-        defines: a.defines.clone(),
+        kernel: a.launch.kernel.clone(),
+        defines: a.launch.defines.clone(),
         flags,
         report_both: true,
         ..FileOptions::default()
     };
-    if let Some(w) = a.warp_size {
+    if let Some(w) = a.warp_size.or(a.launch.warp_sync) {
         o.warp_size = w;
         fo.lockstep = Some(true);
     }
     if a.no_lockstep {
         fo.lockstep = Some(false);
     }
-    for (arg, slot) in [(&a.grid, &mut fo.grid), (&a.block, &mut fo.block)] {
+    for (arg, slot) in [(&a.launch.grid, &mut fo.grid), (&a.launch.block, &mut fo.block)] {
         if let Some(s) = arg {
             match dims(s) {
                 Ok(d) => *slot = Some(d),
