@@ -115,7 +115,10 @@ pub fn run(a: Args) -> i32 {
     if a.no_lockstep {
         fo.lockstep = Some(false);
     }
-    for (arg, slot) in [(&a.launch.grid, &mut fo.grid), (&a.launch.block, &mut fo.block)] {
+    for (arg, slot) in [
+        (&a.launch.grid, &mut fo.grid),
+        (&a.launch.block, &mut fo.block),
+    ] {
         if let Some(s) = arg {
             match dims(s) {
                 Ok(d) => *slot = Some(d),
