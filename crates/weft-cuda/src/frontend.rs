@@ -364,6 +364,10 @@ pub fn compile_options(spec: &LaunchSpec, line_tables: bool) -> CompileOptions {
     if line_tables {
         o.extra_args.push("-gline-tables-only".into());
     }
+    for h in &spec.force_includes {
+        o.extra_args.push("-include".into());
+        o.extra_args.push(h.display().to_string());
+    }
     o
 }
 

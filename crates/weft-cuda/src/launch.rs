@@ -126,6 +126,9 @@ pub struct LaunchSpec {
     pub defines: Vec<String>,
     /// `-I DIR` passed to the compiler.
     pub include_dirs: Vec<std::path::PathBuf>,
+    /// Headers force-included after weft's shims (`-include`): an engine's own definitions
+    /// (the verifier's annotation sinks). Never read from a kernel's header lines.
+    pub force_includes: Vec<std::path::PathBuf>,
     /// `--unroll N` / `--loop-unwind=N`: loop bound for bounded engines.
     pub unroll: Option<u32>,
     /// `--local NAME=SIZE`: bytes of work-group-local memory for an OpenCL `__local`
@@ -344,6 +347,9 @@ impl LaunchSpec {
             },
             defines: join(&base.defines, &cli.defines, before_eq),
             include_dirs: join(&base.include_dirs, &cli.include_dirs, |p| {
+                p.display().to_string()
+            }),
+            force_includes: join(&base.force_includes, &cli.force_includes, |p| {
                 p.display().to_string()
             }),
             unroll: cli.unroll.or(base.unroll),

@@ -1,7 +1,8 @@
-//! From a kernel file to reports: reads the GPUVerify-style header (launch geometry and
-//! analysis flags), compiles `.cu`/`.cl` with clang-19 through weft-cuda (with the
-//! annotation header force-included), parses and lowers the PTX (weft-ptx) and verifies
-//! every kernel of the module, or the one asked for.
+//! From a kernel file to reports: loads it through weft-cuda's kernel front-end (the one
+//! every kernel command shares: GPUVerify-style header lines with `-D` defines, the PTX cache,
+//! external functions, unsupported constructs named once), with the verifier's annotation
+//! header force-included; maps the header's analysis flags onto [`Options`]; lowers and
+//! verifies every kernel of the module, or the one asked for.
 
 use std::path::{Path, PathBuf};
 
@@ -38,17 +39,35 @@ pub fn verify_file(
             base.solver.name()
         )));
     }
-    let text =
-        std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    let header =
-        weft_cuda::parse_header(&text).map_err(|e| bad(format!("{}:{e}", path.display())))?;
+    let cli = weft_cuda::LaunchSpec {
+        kernel: fo.kernel.clone(),
+        defines: fo.defines.clone(),
+        force_includes: vec![annotation_header()?],
+        ..weft_cuda::LaunchSpec::default()
+    };
+    let m = weft_cuda::frontend::load_module(path, &cli).map_err(|e| match e.exit_code() {
+        3 => VerifyError::Tool(e.to_string()),
+        _ => bad(e.to_string()),
+    })?;
+    let spec = &m.spec;
     let mut o = base.clone();
-    if let Some(w) = header.warp_size {
+    if let Some(w) = spec.flags.warp_sync {
         o.lockstep = true;
         o.warp_size = w;
     }
     let mut notes = Vec::new();
-    let unknown = apply_flags(&mut o, &header.other_flags);
+    let mut header_flags: Vec<String> = Vec::new();
+    for (on, name) in [
+        (spec.flags.equality_abstraction, "--equality-abstraction"),
+        (spec.flags.adversarial_abstraction, "--adversarial-abstraction"),
+        (spec.flags.only_intra_group, "--only-intra-group"),
+    ] {
+        if on {
+            header_flags.push(name.to_string());
+        }
+    }
+    header_flags.extend(spec.ignored.iter().cloned());
+    let unknown = apply_flags(&mut o, &header_flags);
     if !unknown.is_empty() {
         notes.push(format!("header flags ignored: {}", unknown.join(" ")));
     }
@@ -62,7 +81,14 @@ pub fn verify_file(
     if let Some(l) = fo.lockstep {
         o.lockstep = l;
     }
-    let launch = header.launch;
+    let launch = if spec.has_geometry() {
+        Some(
+            spec.launch_config()
+                .map_err(|e| bad(format!("{}: {e}", path.display())))?,
+        )
+    } else {
+        None
+    };
     o.grid = fo.grid.or(launch.map(|l| l.grid)).ok_or_else(|| {
         bad(format!(
             "{}: no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)",
@@ -73,20 +99,17 @@ pub fn verify_file(
     if o.block.iter().chain(o.grid.iter()).any(|&d| d == 0) {
         return Err(bad("launch dimensions must be positive".into()));
     }
-    let ptx = compile(path, &text, fo)?;
-    let module =
-        weft_ptx::parse(&ptx).map_err(|e| bad(format!("{} (PTX): {e}", path.display())))?;
+    let text = m.source.clone().unwrap_or_default();
     let names: Vec<String> = match &fo.kernel {
         Some(k) => vec![k.clone()],
-        None => module.kernels().map(|k| k.name.clone()).collect(),
+        None => m.module.kernels().map(|k| k.name.clone()).collect(),
     };
     if names.is_empty() {
         return Err(bad(format!("{}: no kernel in the file", path.display())));
     }
     let mut reports = Vec::new();
     for n in names {
-        let k = weft_ptx::lower_kernel(&module, Some(&n))
-            .map_err(|e| bad(format!("{} (PTX): {e}", path.display())))?;
+        let k = weft_cuda::frontend::lower(&m, Some(&n)).map_err(|e| bad(e.to_string()))?;
         let short = weft_cuda::compiler::demangle_simple(&k.name).to_string();
         let nm = Names {
             params: source_params(&text, &short),
@@ -113,36 +136,27 @@ pub fn verify_file(
     Ok(reports)
 }
 
-fn compile(path: &Path, text: &str, fo: &FileOptions) -> Result<String, VerifyError> {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext == "ptx" {
-        return Ok(text.to_string());
+/// The annotation header, written once per content under the temporary directory (its
+/// path names its content, so the front-end's PTX cache stays valid and concurrent
+/// verifications share it).
+fn annotation_header() -> Result<PathBuf, VerifyError> {
+    let hash = ANNOTATIONS_H
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    let dir = std::env::temp_dir().join(format!("weft-verify-{hash:016x}"));
+    let hdr = dir.join(ANNOTATIONS_NAME);
+    if std::fs::read_to_string(&hdr).is_ok_and(|t| t == ANNOTATIONS_H) {
+        return Ok(hdr);
     }
-    // One directory per compilation: kernels may be verified concurrently in one process.
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("weft-verify-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| VerifyError::Tool(format!("creating {}: {e}", dir.display())))?;
-    let hdr: PathBuf = dir.join(ANNOTATIONS_NAME);
-    std::fs::write(&hdr, ANNOTATIONS_H)
-        .map_err(|e| VerifyError::Tool(format!("writing {}: {e}", hdr.display())))?;
-    let opts = weft_cuda::CompileOptions {
-        extra_args: vec![
-            "-gline-tables-only".into(),
-            "-include".into(),
-            hdr.display().to_string(),
-        ],
-        defines: fo.defines.clone(),
-        ..weft_cuda::CompileOptions::default()
-    };
-    let r = weft_cuda::compile_kernel_file(path, &opts);
-    let _ = std::fs::remove_file(&hdr);
-    let _ = std::fs::remove_dir(&dir);
-    match r {
-        Ok(k) => Ok(k.ptx.ptx),
-        Err(e) => Err(VerifyError::Unsupported(format!("{}: {e}", path.display()))),
-    }
+    let tool = |e: std::io::Error| VerifyError::Tool(format!("writing {}: {e}", hdr.display()));
+    std::fs::create_dir_all(&dir).map_err(tool)?;
+    // Written under a unique name, then renamed: a reader never sees a partial header.
+    let tmp = dir.join(format!("{ANNOTATIONS_NAME}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, ANNOTATIONS_H).map_err(tool)?;
+    std::fs::rename(&tmp, &hdr).map_err(tool)?;
+    Ok(hdr)
 }
 
 /// Parameter names of kernel `name` in the source (`__global__ void name(int *a, ...)`).
