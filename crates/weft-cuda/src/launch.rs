@@ -378,9 +378,24 @@ impl LaunchSpec {
         self.grid.is_some() || self.block.is_some() || self.global_size.is_some()
     }
 
-    /// The concrete launch: `*` components become [`ANY_GRID`]/[`ANY_BLOCK`]; a global size
-    /// is divided by the block. `Err` when the global size is not a multiple of the block.
+    /// The concrete launch for running the kernel: [`LaunchSpec::geometry`], with at most
+    /// 1024 threads per block (what a GPU and the SIMT emulator launch).
     pub fn launch_config(&self) -> Result<LaunchConfig, String> {
+        let l = self.geometry()?;
+        let threads: u64 = l.block.iter().map(|&d| d as u64).product();
+        if threads > 1024 {
+            return Err(format!(
+                "a block of {:?} has {threads} threads (at most 1024)",
+                l.block
+            ));
+        }
+        Ok(l)
+    }
+
+    /// The concrete geometry: `*` components become [`ANY_GRID`]/[`ANY_BLOCK`]; a global size
+    /// is divided by the block. `Err` when the global size is not a multiple of the block.
+    /// No hardware limit: a static verifier reasons about any block size.
+    pub fn geometry(&self) -> Result<LaunchConfig, String> {
         let block = self.block.map_or([1, 1, 1], |b| b.resolve(ANY_BLOCK));
         let grid = match (self.grid, self.global_size) {
             (Some(g), _) => g.resolve(ANY_GRID),
@@ -399,12 +414,6 @@ impl LaunchSpec {
             }
             (None, None) => [1, 1, 1],
         };
-        let threads: u64 = block.iter().map(|&d| d as u64).product();
-        if threads > 1024 {
-            return Err(format!(
-                "a block of {block:?} has {threads} threads (at most 1024)"
-            ));
-        }
         Ok(LaunchConfig { grid, block })
     }
 

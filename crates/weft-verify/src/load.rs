@@ -59,7 +59,10 @@ pub fn verify_file(
     let mut header_flags: Vec<String> = Vec::new();
     for (on, name) in [
         (spec.flags.equality_abstraction, "--equality-abstraction"),
-        (spec.flags.adversarial_abstraction, "--adversarial-abstraction"),
+        (
+            spec.flags.adversarial_abstraction,
+            "--adversarial-abstraction",
+        ),
         (spec.flags.only_intra_group, "--only-intra-group"),
     ] {
         if on {
@@ -83,7 +86,7 @@ pub fn verify_file(
     }
     let launch = if spec.has_geometry() {
         Some(
-            spec.launch_config()
+            spec.geometry()
                 .map_err(|e| bad(format!("{}: {e}", path.display())))?,
         )
     } else {
