@@ -15,8 +15,8 @@
 
 use weft_ir::cfg::{BlockId, Cfg, Terminator};
 use weft_ir::{Expr, LocId, MemAttrs, Program, Reg, RmwOp, Span, StmtKind};
-use weft_sim::traces::{Cell, EventKind, TraceEvent};
-use weft_sim::value::{addr_of, decode_addr, of_init};
+use weft_sim::traces::{eval_expr, union, Cell, EventKind, TraceEvent};
+use weft_sim::value::{decode_addr, of_init};
 
 /// What a thread does next.
 #[derive(Clone, Debug)]
@@ -134,13 +134,6 @@ pub struct LitmusState {
     queue: Vec<TraceEvent>,
 }
 
-fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
-    let mut v: Vec<usize> = a.iter().chain(b).copied().collect();
-    v.sort_unstable();
-    v.dedup();
-    v
-}
-
 impl<'p> LitmusStepper<'p> {
     /// Builds the control-flow graphs; errors name the offending statement.
     pub fn new(p: &'p Program, unroll: u32) -> Result<Self, (Span, String)> {
@@ -153,23 +146,7 @@ impl<'p> LitmusStepper<'p> {
     }
 
     fn eval(e: &Expr, s: &LitmusState) -> (i64, Vec<usize>) {
-        match e {
-            Expr::Int(i) => (*i, Vec::new()),
-            Expr::Reg(r) => (
-                s.regs.get(r.index()).copied().unwrap_or(0),
-                s.deps.get(r.index()).cloned().unwrap_or_default(),
-            ),
-            Expr::Addr(l) => (addr_of(*l), Vec::new()),
-            Expr::Un(op, a) => {
-                let (v, d) = Self::eval(a, s);
-                (op.eval(v), d)
-            }
-            Expr::Bin(op, a, b) => {
-                let (x, dx) = Self::eval(a, s);
-                let (y, dy) = Self::eval(b, s);
-                (op.eval(x, y), union(&dx, &dy))
-            }
-        }
+        eval_expr(e, &s.regs, &s.deps)
     }
 
     fn cell(&self, addr: i64) -> Option<(Cell, LocId)> {
@@ -186,21 +163,16 @@ impl<'p> LitmusStepper<'p> {
         attrs: &MemAttrs,
         span: Span,
     ) -> TraceEvent {
-        TraceEvent {
+        TraceEvent::plain(
             kind,
-            cell: cell.map(|c| c.0),
-            via: cell.map(|c| c.1),
+            cell,
             value,
-            attrs: attrs.clone(),
-            rmw: false,
-            addr_deps: Vec::new(),
-            data_deps: Vec::new(),
-            ctrl_deps: s.ctrl.clone(),
+            attrs,
             span,
-            symbolic: false,
-            step: s.step,
-            unseq: s.unseq,
-        }
+            s.ctrl.clone(),
+            s.step,
+            s.unseq,
+        )
     }
 
     fn set_reg(s: &mut LitmusState, r: Reg, v: i64, d: Vec<usize>) {

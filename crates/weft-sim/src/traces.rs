@@ -74,6 +74,36 @@ pub struct TraceEvent {
 }
 
 impl TraceEvent {
+    /// An event with no address or data dependencies, not part of an RMW, not symbolic:
+    /// what the litmus interpreters emit before filling in those fields.
+    #[allow(clippy::too_many_arguments)]
+    pub fn plain(
+        kind: EventKind,
+        cell: Option<(Cell, LocId)>,
+        value: i64,
+        attrs: &MemAttrs,
+        span: Span,
+        ctrl_deps: Vec<usize>,
+        step: u32,
+        unseq: Option<(u32, u32)>,
+    ) -> TraceEvent {
+        TraceEvent {
+            kind,
+            cell: cell.map(|c| c.0),
+            via: cell.map(|c| c.1),
+            value,
+            attrs: attrs.clone(),
+            rmw: false,
+            addr_deps: Vec::new(),
+            data_deps: Vec::new(),
+            ctrl_deps,
+            span,
+            symbolic: false,
+            step,
+            unseq,
+        }
+    }
+
     /// Whether program order relates an earlier event `before` of the same trace to this.
     pub fn sequenced_after(&self, before: &TraceEvent) -> bool {
         !matches!(self.unseq, Some((lo, hi)) if (lo..=hi).contains(&before.step))
@@ -413,11 +443,35 @@ struct Explorer<'a> {
     fault_msg: Option<String>,
 }
 
-fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
+/// The sorted union of two dependency sets (indices of reads in a trace).
+pub fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
     let mut v: Vec<usize> = a.iter().chain(b).copied().collect();
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// Evaluates `e` over a thread's registers, with the reads its value depends on (`deps[r]`:
+/// the reads register `r` depends on). The one expression evaluator of the litmus
+/// interpreters (the simulator's traces and the model checker's stepper).
+pub fn eval_expr(e: &Expr, regs: &[i64], deps: &[Vec<usize>]) -> (i64, Vec<usize>) {
+    match e {
+        Expr::Int(i) => (*i, Vec::new()),
+        Expr::Reg(r) => (
+            regs.get(r.index()).copied().unwrap_or(0),
+            deps.get(r.index()).cloned().unwrap_or_default(),
+        ),
+        Expr::Addr(l) => (crate::value::addr_of(*l), Vec::new()),
+        Expr::Un(op, a) => {
+            let (v, d) = eval_expr(a, regs, deps);
+            (op.eval(v), d)
+        }
+        Expr::Bin(op, a, b) => {
+            let (x, dx) = eval_expr(a, regs, deps);
+            let (y, dy) = eval_expr(b, regs, deps);
+            (op.eval(x, y), union(&dx, &dy))
+        }
+    }
 }
 
 impl<'a> Explorer<'a> {
@@ -460,23 +514,7 @@ impl<'a> Explorer<'a> {
     }
 
     fn eval(&self, e: &Expr, s: &State) -> (i64, Vec<usize>) {
-        match e {
-            Expr::Int(i) => (*i, Vec::new()),
-            Expr::Reg(r) => (
-                s.regs.get(r.index()).copied().unwrap_or(0),
-                s.deps.get(r.index()).cloned().unwrap_or_default(),
-            ),
-            Expr::Addr(l) => (crate::value::addr_of(*l), Vec::new()),
-            Expr::Un(op, a) => {
-                let (v, d) = self.eval(a, s);
-                (op.eval(v), d)
-            }
-            Expr::Bin(op, a, b) => {
-                let (x, dx) = self.eval(a, s);
-                let (y, dy) = self.eval(b, s);
-                (op.eval(x, y), union(&dx, &dy))
-            }
-        }
+        eval_expr(e, &s.regs, &s.deps)
     }
 
     fn cell(&self, addr: i64) -> Option<(Cell, LocId)> {
@@ -520,21 +558,16 @@ impl<'a> Explorer<'a> {
         attrs: &MemAttrs,
         span: Span,
     ) -> TraceEvent {
-        TraceEvent {
+        TraceEvent::plain(
             kind,
-            cell: cell.map(|c| c.0),
-            via: cell.map(|c| c.1),
+            cell,
             value,
-            attrs: attrs.clone(),
-            rmw: false,
-            addr_deps: Vec::new(),
-            data_deps: Vec::new(),
-            ctrl_deps: s.ctrl.clone(),
+            attrs,
             span,
-            symbolic: false,
-            step: s.step,
-            unseq: s.unseq,
-        }
+            s.ctrl.clone(),
+            s.step,
+            s.unseq,
+        )
     }
 
     /// Runs `s` until it branches, ends, or finishes a block; pushes successor states.
