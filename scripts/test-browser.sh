@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Browser test of the campaign web app (issue 16): builds the web app (npm) and weft, then
 # runs web/tests/browser.mjs: `weft serve` on 127.0.0.1, Debian's Chromium headless with
-# WebGPU on SwiftShader, driven by playwright-core. Screenshots go to docs/campaign/.
+# WebGPU on SwiftShader, driven by playwright-core. Screenshots go to a temporary directory,
+# and to docs/campaign/ only with WEFT_UPDATE_SCREENSHOTS=1 (`WEFT_UPDATE_SCREENSHOTS=1
+# scripts/test-browser.sh` refreshes the committed ones).
 # Also checks that the committed web/dist is what the sources build (the binary embeds it).
-# Runtime: about 10 s after the builds on a 2-core machine.
+# Runtime: about 16 s after the builds on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh

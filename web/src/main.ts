@@ -20,7 +20,12 @@ async function api<T>(path: string, body?: unknown): Promise<T> {
   return j as T;
 }
 
-interface TestSummary { name: string; role: string; gpuharbor_name: string; pairs: string[]; digest: string }
+interface TestSummary {
+  name: string; role: string; gpuharbor_name: string; pairs: string[]; digest: string;
+  /// Corpus directory under tests/corpus; `tuning`: one of the 32 tuning mutants (paper 001
+  /// §3.1); `target`: the class of the behaviour a mutant targets (weak or interleaved).
+  corpus: string; tuning: boolean; target: string;
+}
 interface Preset { name: string; description: string; config: Record<string, unknown> }
 type StressSpec = { preset: string } | { tune_seed: string; index: number; limits: string };
 
@@ -210,7 +215,9 @@ async function explore() {
 
 // ---------------------------------------------------------------- Tune
 
-interface TuneCell { weak: number; instances: number; seconds: number; violations?: number }
+/// One run in Tune: `target` counts the mutant's target behaviour (weak outcomes, or the
+/// interleaved outcomes of the coherence mutants whose target is an SC interleaving).
+interface TuneCell { weak: number; target: number; instances: number; seconds: number; violations?: number }
 
 async function tuneRun(
   seed: string,
@@ -244,8 +251,10 @@ async function tuneRun(
       const { result, record } = await run("tune", s);
       pending.push(record);
       durations?.push(result.ms);
+      const target = tests.find((t) => t.name === test)?.target === "interleaved" ? result.classCounts[1] : weakOf(result);
       (cells[test] ??= [])[k] = {
         weak: weakOf(result),
+        target,
         instances: result.instances,
         seconds: result.ms / 1000,
         violations: result.classCounts[2],
@@ -263,7 +272,7 @@ function bestOf(cells: TuneCell[]): { k: number; perSecond: number } | null {
   let best: { k: number; perSecond: number } | null = null;
   cells.forEach((c, k) => {
     if (!c) return;
-    const ps = c.seconds > 0 ? c.weak / c.seconds : 0;
+    const ps = c.seconds > 0 ? c.target / c.seconds : 0;
     if (!best || ps > best.perSecond) best = { k, perSecond: ps };
   });
   return best;
@@ -271,18 +280,22 @@ function bestOf(cells: TuneCell[]): { k: number; perSecond: number } | null {
 
 async function tune() {
   const p = page();
-  const mutants = tests.filter((t) => t.role === "mutant");
+  const mutants = tests.filter((t) => t.tuning);
   p.innerHTML = "";
   p.appendChild(h(`<section><h2>Tune</h2>
-    <p>Runs every mutant (tuning test) under seeded random stress configurations (GPUHarbor's generator, the same as <code>weft tune</code>) and keeps, per mutant, the configuration with the most weak behaviours per second.</p>
+    <p>Runs the ${mutants.length} mutants (tuning tests of paper 001 §3.1, <code>tests/corpus/gpuharbor-mutants</code>) under seeded random stress configurations (GPUHarbor's generator, the same as <code>weft tune</code>) and keeps, per mutant, the configuration with the most target behaviours per second (weak outcomes; for the coherence mutants, the interleaving they target). A mutant is killed when some configuration shows its target behaviour. With the box below, each mutant's paired conformance tests run under every configuration too (the data of the mutant/conformance correlation).</p>
     <label>seed <input id="tu-seed" value="rbjnMzXroA" size="12"></label>
     <label>configurations <input id="tu-n" type="number" value="3" min="1" max="1000" size="4"></label>
     <label>iterations <input id="tu-iter" type="number" value="5" min="1" size="4"></label>
     <label>limits <input id="tu-limits" value="64,64" size="8" title="desktop, mobile or L,Ls"></label>
     <label><input id="tu-conf" type="checkbox"> also run each mutant's conformance tests</label>
-    <p>${mutants.map((m) => `<label><input type="checkbox" class="tu-m" value="${esc(m.name)}" checked> ${esc(m.name)}</label>`).join("")}</p>
+    <p><button id="tu-all" type="button">all ${mutants.length}</button> <button id="tu-none" type="button">none</button>
+    ${mutants.map((m) => `<label title="target: ${esc(m.target)}; pairs: ${esc(m.pairs.join(", "))}"><input type="checkbox" class="tu-m" value="${esc(m.name)}" checked> ${esc(m.name)}</label>`).join(" ")}</p>
     <button id="tu-run">Tune</button> <progress id="tu-prog" value="0" max="1"></progress> <span id="tu-status" class="small"></span>
     </section><section id="tu-out"></section>`));
+  const tick = (on: boolean) => document.querySelectorAll<HTMLInputElement>(".tu-m").forEach((x) => (x.checked = on));
+  $("tu-all").onclick = () => tick(true);
+  $("tu-none").onclick = () => tick(false);
   $("tu-run").onclick = async () => {
     $("tu-run").disabled = true;
     try {
@@ -294,14 +307,25 @@ async function tune() {
         $("tu-status").textContent = t;
         ($("tu-prog") as unknown as HTMLProgressElement).value = d / Math.max(1, total);
       });
-      let s = `<h3>Best configuration per mutant (seed ${esc(seed)})</h3><table id="tune-table"><tr><th class="l">mutant</th><th>best config</th><th>weak/s</th><th>weak</th><th>instances</th><th>killed</th></tr>`;
+      let rows = "";
+      let killed = 0;
       for (const m of chosen) {
         const b = bestOf(cells[m] ?? []);
         const c = b ? cells[m][b.k] : null;
+        const target = tests.find((t) => t.name === m)?.target ?? "weak";
+        const kills = (cells[m] ?? []).filter((x) => x && x.target > 0).length;
+        killed += kills > 0 ? 1 : 0;
         if (b) bestConfigs[m] = { index: b.k, seed, limits, weakPerSecond: b.perSecond };
-        s += `<tr><td class="l">${esc(m)}</td><td>${b ? "#" + b.k : "-"}</td><td>${b ? b.perSecond.toFixed(1) : "-"}</td><td>${c?.weak ?? "-"}</td><td>${c?.instances ?? "-"}</td><td>${c && c.weak > 0 ? "yes" : "no"}</td></tr>`;
+        const pairs = (tests.find((t) => t.name === m)?.pairs ?? [])
+          .map((p) => {
+            const v = (cells[p] ?? []).reduce((a, x) => a + (x?.violations ?? 0), 0);
+            return cells[p] ? `${esc(p)}: ${v}` : "";
+          })
+          .filter((x) => x)
+          .join(", ");
+        rows += `<tr><td class="l">${esc(m)}</td><td class="l">${esc(target)}</td><td>${b ? "#" + b.k : "-"}</td><td>${b ? b.perSecond.toFixed(1) : "-"}</td><td>${c?.target ?? "-"}</td><td>${c?.instances ?? "-"}</td><td class="killed">${kills > 0 ? `yes (${kills}/${n})` : "no"}</td><td class="l small">${pairs || "-"}</td></tr>`;
       }
-      s += "</table>";
+      let s = `<h3>Best configuration per mutant (seed ${esc(seed)})</h3><p id="tu-killed">${killed} of ${chosen.length} mutants killed</p><table id="tune-table"><tr><th class="l">mutant</th><th class="l">target</th><th>best config</th><th>target/s</th><th>target</th><th>instances</th><th>killed (configs)</th><th class="l">conformance violations</th></tr>${rows}</table>`;
       localStorage.setItem("weft-best", JSON.stringify(bestConfigs));
       $("tu-out").innerHTML = s + `<p class="small">${pending.length} runs waiting to be submitted.</p>`;
     } catch (e) {
@@ -330,8 +354,11 @@ async function conform() {
     let bugs = 0;
     for (const t of [...document.querySelectorAll<HTMLInputElement>(".co-t:checked")].map((x) => x.value)) {
       $("co-status").textContent = `running ${t}…`;
-      const pair = tests.find((x) => x.name === t)?.pairs[0];
-      const b = pair ? bestConfigs[pair] : undefined;
+      // The best configuration among its paired mutants' (the one with most target/s).
+      const b = (tests.find((x) => x.name === t)?.pairs ?? [])
+        .map((m) => bestConfigs[m])
+        .filter((x) => x)
+        .sort((x, y) => y.weakPerSecond - x.weakPerSecond)[0];
       const stress: StressSpec = b ? { tune_seed: b.seed, index: b.index, limits: b.limits } : { preset: "stress" };
       try {
         const s = await spec(t, stress, 7, Number($("co-iter").value));
@@ -439,6 +466,8 @@ function campaignDefaults() {
     configs: Number(q.get("configs") ?? 50),
     iterations: Number(q.get("iterations") ?? 50),
     limits: q.get("limits") ?? "desktop",
+    /// A subset of the mutants (tests only: `#campaign?mutants=MP,SB`); all 32 by default.
+    mutants: q.get("mutants"),
   };
 }
 
@@ -460,7 +489,8 @@ async function campaign() {
     }
     $("ca-run").disabled = true;
     try {
-      const mutants = tests.filter((t) => t.role === "mutant").map((t) => t.name);
+      const only = d.mutants?.split(",");
+      const mutants = tests.filter((t) => t.tuning && (!only || only.includes(t.name))).map((t) => t.name);
       const durations: number[] = [];
       const t0 = performance.now();
       await tuneRun(d.seed, d.configs, d.iterations, d.limits, mutants, true, (t, dn, total) => {

@@ -2,7 +2,8 @@
 // fresh database, opens the app in Debian's Chromium (headless, WebGPU on SwiftShader),
 // runs MP and a conformance test, checks the histogram and its checksum, tunes with a
 // fixed seed, runs Conform, submits, and finds the submission in Results and in the
-// analyses. Screenshots of every page go to docs/campaign/.
+// analyses. Screenshots of every page are taken into a temporary directory, and written to
+// docs/campaign/ only with WEFT_UPDATE_SCREENSHOTS=1 (so a test run leaves the tree clean).
 //
 // usage: node web/tests/browser.mjs [path/to/weft]   (from the repository root)
 import { spawn } from "node:child_process";
@@ -12,9 +13,10 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 
 const weft = process.argv[2] ?? "target/debug/weft";
-const shots = "docs/campaign";
-mkdirSync(shots, { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), "weft-browser-"));
+const shots = process.env.WEFT_UPDATE_SCREENSHOTS === "1" ? "docs/campaign" : join(dir, "shots");
+mkdirSync(shots, { recursive: true });
+console.log(`     screenshots: ${shots}`);
 const t0 = Date.now();
 let failures = 0;
 const check = (ok, what) => {
@@ -73,18 +75,33 @@ try {
   const forbidden = await page.$$eval("#histogram tr.violation", (r) => r.length);
   console.log(`     MP-CO rows with forbidden outcomes: ${forbidden}`);
 
-  // Tune: seed rbjnMzXroA, 2 configurations × 2 iterations, small limits, MP and SB with conformance.
+  // The API and the Tune page offer the 32 tuning mutants (tests/corpus/gpuharbor-mutants).
+  const all = await (await fetch(`${base}/api/tests`)).json();
+  const tuning = all.filter((t) => t.tuning).map((t) => t.name);
+  check(tuning.length === 32, `the API lists 32 tuning mutants (${tuning.length})`);
   await page.goto(`${base}/#tune`);
   await page.waitForSelector("#tu-run");
+  const offered = await page.$$eval(".tu-m", (xs) => xs.map((x) => x.value));
+  check(offered.length === 32 && offered.every((m) => tuning.includes(m)), `Tune offers the 32 mutants (${offered.length})`);
+
+  // Tune: seed rbjnMzXroA, 2 configurations × 2 iterations, small limits, MP (weak target) and
+  // CoRR-mutant (interleaving target) with their conformance tests (the test runs a subset
+  // to stay fast; the campaign below runs all 32).
   await page.fill("#tu-n", "2");
   await page.fill("#tu-iter", "2");
   await page.fill("#tu-limits", "8,32");
-  await page.$$eval(".tu-m", (xs) => xs.forEach((x) => (x.checked = x.value === "MP" || x.value === "SB")));
+  await page.$$eval(".tu-m", (xs) => xs.forEach((x) => (x.checked = x.value === "MP" || x.value === "CoRR-mutant")));
   await page.check("#tu-conf");
   await page.click("#tu-run");
   await page.waitForSelector("#tune-table", { timeout: 300000 });
   const tuned = await page.$$eval("#tune-table tr", (r) => r.length - 1);
   check(tuned === 2, `tune table has 2 mutants (${tuned})`);
+  const killedCol = await page.$$eval("#tune-table td.killed", (tds) => tds.map((t) => t.textContent));
+  check(killedCol.length === 2 && killedCol.every((k) => /^(yes \(\d\/2\)|no)$/.test(k)), `killed column: ${killedCol}`);
+  const corrTarget = await page.$$eval("#tune-table tr", (rs) =>
+    rs.find((r) => r.cells[0].textContent === "CoRR-mutant")?.cells[1].textContent);
+  check(corrTarget === "interleaved", `CoRR-mutant targets an interleaving (${corrTarget})`);
+  check(/of 2 mutants killed/.test(await page.textContent("#tu-killed")), await page.textContent("#tu-killed"));
   await page.screenshot({ path: `${shots}/tune.png`, fullPage: true });
 
   // Conform: MP-CO under MP's best configuration.
@@ -112,7 +129,10 @@ try {
   await page.check("#ca-consent");
   await page.click("#ca-run");
   await page.waitForSelector("#ca-done", { timeout: 600000 });
-  check(true, await page.textContent("#ca-done"));
+  const caDone = await page.textContent("#ca-done");
+  // Every tuning mutant and each of its paired conformance tests, once (one configuration).
+  const expectedRuns = all.filter((t) => t.tuning).reduce((a, t) => a + 1 + t.pairs.length, 0);
+  check(caDone.includes(`${expectedRuns} runs stored`), `campaign ran the 32 mutants and their conformance tests (${expectedRuns} runs): ${caDone}`);
   await page.screenshot({ path: `${shots}/campaign.png`, fullPage: true });
 
   // Results and analyses.

@@ -1,5 +1,7 @@
-//! The tests a campaign serves: GPUHarbor's corpus (`tests/corpus/gpuharbor`, embedded in
-//! the binary at build time so the server needs no source tree), each with its role
+//! The tests a campaign serves: GPUHarbor's corpus (`tests/corpus/gpuharbor`) and the 32
+//! tuning mutants with their coherence conformance tests (`tests/corpus/gpuharbor-mutants`,
+//! paper 001 §3.1), both embedded in
+//! the binary at build time so the server needs no source tree, each with its role
 //! (`mutant` tuning test or `conformance` test), its paired test (paper 001 §3.3: a
 //! conformance test pairs with the mutant of its family, `MP-CO` with `MP`), its threads
 //! its SC outcome classification and the WebGPU model's verdicts (simulated once at start).
@@ -17,6 +19,30 @@ use weft_litmus::classify::{classify, Classification};
 #[folder = "../../tests/corpus/gpuharbor/"]
 struct Corpus;
 
+#[derive(RustEmbed)]
+#[folder = "../../tests/corpus/gpuharbor-mutants/"]
+struct Mutants;
+
+/// The corpus directories under `tests/corpus`, in load order: a test of the second with
+/// a name already loaded (MP, LB, S, MP-CO: the same program) joins the first's entry.
+const CORPORA: [&str; 2] = ["gpuharbor", "gpuharbor-mutants"];
+
+fn corpus_get(corpus: usize, file: &str) -> Option<rust_embed::EmbeddedFile> {
+    if corpus == 0 {
+        Corpus::get(file)
+    } else {
+        Mutants::get(file)
+    }
+}
+
+fn corpus_files(corpus: usize) -> Vec<String> {
+    if corpus == 0 {
+        Corpus::iter().map(|f| f.into_owned()).collect()
+    } else {
+        Mutants::iter().map(|f| f.into_owned()).collect()
+    }
+}
+
 /// One test of the campaign.
 pub struct Entry {
     pub name: String,
@@ -33,6 +59,14 @@ pub struct Entry {
     pub digest: String,
     /// The file name, `MP.json`.
     pub file: String,
+    /// The corpus directory under `tests/corpus` it comes from (`gpuharbor`).
+    pub corpus: &'static str,
+    /// One of the 32 tuning mutants of paper 001 §3.1 (`tests/corpus/gpuharbor-mutants`):
+    /// what the Tune and Campaign pages run.
+    pub tuning: bool,
+    /// The class of the behaviour a mutant targets (`weak`, or `interleaved` for the
+    /// coherence mutants whose target is an SC interleaving); empty for conformance tests.
+    pub target: String,
     pub classification: Classification,
     pub meta: serde_json::Value,
     /// The WebGPU model's allowed states of the test as written and with every location
@@ -58,6 +92,9 @@ pub struct Summary<'a> {
     pub pairs: &'a [String],
     pub digest: &'a str,
     pub threads: usize,
+    pub corpus: &'a str,
+    pub tuning: bool,
+    pub target: &'a str,
 }
 
 impl Catalog {
@@ -66,48 +103,75 @@ impl Catalog {
     pub fn load() -> Result<Catalog, String> {
         let model = weft_sim::models::load(MODEL)
             .map_err(|e| format!("bundled model {MODEL}: {}", e.render()))?;
-        let mut tests = BTreeMap::new();
-        for file in Corpus::iter() {
-            let Some(stem) = file.strip_suffix(".meta.json") else {
-                continue;
-            };
-            let meta: serde_json::Value = Corpus::get(&file)
-                .and_then(|f| serde_json::from_slice(&f.data).ok())
-                .ok_or_else(|| format!("corpus: {file} is not JSON"))?;
-            let test_file = format!("{stem}.json");
-            let Some(src) = Corpus::get(&test_file) else {
-                continue;
-            };
-            let program = weft_litmus::parse_bytes(&src.data)
-                .map_err(|e| format!("corpus: {}", e.render(&test_file)))?;
-            let classification =
-                classify(&program).map_err(|e| format!("corpus: {test_file}: {e}"))?;
-            let judge = Judge::new(&program, MODEL, &model).ok();
-            let judge_aliased = weft_hw_wgpu::lower::alias_all(&program)
-                .ok()
-                .and_then(|q| Judge::new(&q, MODEL, &model).ok());
-            let role = meta["role"].as_str().unwrap_or("").to_string();
-            let name = program.name.clone();
-            tests.insert(
-                name.clone(),
-                Entry {
-                    name,
-                    role,
-                    gpuharbor_name: meta["gpuharbor_name"].as_str().unwrap_or("").to_string(),
-                    pairs: Vec::new(),
-                    source: String::from_utf8_lossy(&src.data).into_owned(),
-                    digest: Sha256::digest(&src.data)
-                        .iter()
-                        .map(|b| format!("{b:02x}"))
-                        .collect(),
-                    file: test_file,
-                    program,
-                    classification,
-                    meta,
-                    judge,
-                    judge_aliased,
-                },
-            );
+        let mut tests: BTreeMap<String, Entry> = BTreeMap::new();
+        // Pairs a mutant's meta names (`paired_with`), added to the family pairs below.
+        let mut named_pairs: Vec<(String, String)> = Vec::new();
+        for (ci, corpus) in CORPORA.iter().enumerate() {
+            for file in corpus_files(ci) {
+                let Some(stem) = file.strip_suffix(".meta.json") else {
+                    continue;
+                };
+                let meta: serde_json::Value = corpus_get(ci, &file)
+                    .and_then(|f| serde_json::from_slice(&f.data).ok())
+                    .ok_or_else(|| format!("corpus {corpus}: {file} is not JSON"))?;
+                let test_file = format!("{stem}.json");
+                let Some(src) = corpus_get(ci, &test_file) else {
+                    continue;
+                };
+                let program = weft_litmus::parse_bytes(&src.data)
+                    .map_err(|e| format!("corpus {corpus}: {}", e.render(&test_file)))?;
+                let role = meta["role"].as_str().unwrap_or("").to_string();
+                let tuning = ci == 1 && role == "mutant";
+                let target = match (role.as_str(), meta["target"].as_str()) {
+                    ("mutant", Some("interleaving")) => "interleaved",
+                    ("mutant", _) => "weak",
+                    _ => "",
+                }
+                .to_string();
+                let name = program.name.clone();
+                if let Some(p) = meta["paired_with"].as_str() {
+                    if role == "mutant" {
+                        named_pairs.push((name.clone(), p.to_string()));
+                    }
+                }
+                if let Some(e) = tests.get_mut(&name) {
+                    // The same test in both corpora: one entry, marked as a tuning mutant.
+                    e.tuning |= tuning;
+                    if e.target.is_empty() {
+                        e.target = target;
+                    }
+                    continue;
+                }
+                let classification =
+                    classify(&program).map_err(|e| format!("corpus {corpus}: {test_file}: {e}"))?;
+                let judge = Judge::new(&program, MODEL, &model).ok();
+                let judge_aliased = weft_hw_wgpu::lower::alias_all(&program)
+                    .ok()
+                    .and_then(|q| Judge::new(&q, MODEL, &model).ok());
+                tests.insert(
+                    name.clone(),
+                    Entry {
+                        name,
+                        role,
+                        gpuharbor_name: meta["gpuharbor_name"].as_str().unwrap_or("").to_string(),
+                        pairs: Vec::new(),
+                        source: String::from_utf8_lossy(&src.data).into_owned(),
+                        digest: Sha256::digest(&src.data)
+                            .iter()
+                            .map(|b| format!("{b:02x}"))
+                            .collect(),
+                        file: test_file,
+                        corpus,
+                        tuning,
+                        target,
+                        program,
+                        classification,
+                        meta,
+                        judge,
+                        judge_aliased,
+                    },
+                );
+            }
         }
         // Pairs: a conformance test with the mutant named by its family.
         let names: Vec<(String, String)> = tests
@@ -128,6 +192,18 @@ impl Catalog {
                 }
             }
         }
+        for (m, c) in named_pairs {
+            let ok = tests.get(&c).is_some_and(|e| e.role == "conformance");
+            if !ok || tests.get(&m).is_some_and(|e| e.pairs.contains(&c)) {
+                continue;
+            }
+            if let Some(e) = tests.get_mut(&m) {
+                e.pairs.push(c.clone());
+            }
+            if let Some(e) = tests.get_mut(&c) {
+                e.pairs.push(m);
+            }
+        }
         Ok(Catalog { tests })
     }
 
@@ -145,6 +221,9 @@ impl Catalog {
                 pairs: &e.pairs,
                 digest: &e.digest,
                 threads: e.program.threads.len(),
+                corpus: e.corpus,
+                tuning: e.tuning,
+                target: &e.target,
             })
             .collect()
     }

@@ -178,9 +178,32 @@ fn submission(key: &str, runs: Vec<Value>) -> Value {
 fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
     const NAME: &str = "ssapawrbfb";
     let s = start(Settings::default(), b, NAME);
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/gpuharbor");
+    let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
     let tests = get(&s, "/api/tests");
-    assert_eq!(tests.as_array().unwrap().len(), 22);
+    // 22 tests of tests/corpus/gpuharbor, 38 of tests/corpus/gpuharbor-mutants (32 mutants,
+    // 6 coherence conformance tests: listed in its `@all`), 4 in both (MP, LB, S, MP-CO).
+    assert_eq!(tests.as_array().unwrap().len(), 22 + 38 - 4);
+    let tuning: Vec<&str> = tests
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["tuning"] == true)
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    let listed = std::fs::read_to_string(corpora.join("gpuharbor-mutants/@all")).unwrap();
+    let mut expected: Vec<&str> = listed
+        .lines()
+        .filter(|l| l.contains("# mutant "))
+        .map(|l| l.split(".json").next().unwrap())
+        .collect();
+    expected.sort();
+    assert_eq!(expected.len(), 32);
+    assert_eq!(tuning, expected, "the API lists the 32 tuning mutants");
+    let target = |n: &str| {
+        tests.as_array().unwrap().iter().find(|t| t["name"] == n).unwrap()["target"].clone()
+    };
+    assert_eq!(target("CoRR-mutant"), "interleaved");
+    assert_eq!(target("MP-barrier1"), "weak");
     let tune0 = weft_stress::configs(
         "rbjnMzXroA",
         3,
@@ -192,8 +215,9 @@ fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
     let mut checked = 0;
     for t in tests.as_array().unwrap() {
         let name = t["name"].as_str().unwrap();
-        // The program `weft run tests/corpus/gpuharbor/NAME.json` parses.
-        let bytes = std::fs::read(corpus.join(format!("{name}.json"))).unwrap();
+        // The program `weft run tests/corpus/CORPUS/NAME.json` parses.
+        let dir = t["corpus"].as_str().unwrap();
+        let bytes = std::fs::read(corpora.join(dir).join(format!("{name}.json"))).unwrap();
         let program = weft_litmus::parse_bytes(&bytes).unwrap();
         for (stress, cfg, seed) in [
             (
@@ -237,11 +261,17 @@ fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
             }
         }
     }
-    assert!(checked >= 30, "{checked}");
+    assert!(checked >= 100, "{checked}");
     // The digest is the file's SHA-256, as `weft run` records it.
     let mp = get(&s, "/api/tests/MP");
     assert_eq!(mp["role"], "mutant");
     assert_eq!(mp["pairs"], json!(["MP-CO", "MP-barrier"]));
+    // A generated mutant pairs with the conformance test its meta names.
+    let m = get(&s, "/api/tests/CoWR-RMW-mutant");
+    assert_eq!(m["pairs"], json!(["CoWR-RMW"]));
+    let c = get(&s, "/api/tests/LB-CO");
+    assert_eq!(c["role"], "conformance");
+    assert_eq!(c["pairs"], json!(["LB", "LB-CO-tuning"]));
 }
 
 fn a_valid_submission_is_classified_by_the_server_and_stored_once(b: Backend) {
