@@ -2,7 +2,8 @@
 # The campaign server's API tests against PostgreSQL (issue 16): starts a throw-away
 # PostgreSQL cluster from Debian's `postgresql` package on 127.0.0.1 and a free port, runs
 # `cargo test -p weft-server --test api` with WEFT_TEST_POSTGRES pointing at it (every API
-# test then also runs on PostgreSQL, each in its own database), and removes the cluster.
+# test then also runs on PostgreSQL, each in its own database, the migration of a schema
+# version 1 database included), and removes the cluster.
 # Runtime: about 20 s after the build on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."

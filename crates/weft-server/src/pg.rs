@@ -1,6 +1,7 @@
 //! The campaign database on PostgreSQL (`weft serve --db postgres://...`), through
 //! tokio-postgres: the schema of `weft_store::schema::POSTGRES_SQL` (the same model as the
-//! SQLite results database, version 2), created on first start; submissions stored in one
+//! SQLite results database, version 2), created on first start, and a version 1 database
+//! migrated on start (`sql/postgres-1-to-2.sql`); submissions stored in one
 //! transaction under their idempotency key; runs read back as `weft_store` records.
 //! Identifiers are `BIGINT`s; `u64` seeds are stored as the `BIGINT` with the same bits,
 //! as in SQLite.
@@ -31,10 +32,23 @@ fn i(v: u64) -> i64 {
     v as i64
 }
 
+/// Migration 1 -> 2 of a PostgreSQL campaign database (`sql/postgres-1-to-2.sql`).
+pub const MIGRATE_1_TO_2: &str = include_str!("../sql/postgres-1-to-2.sql");
+
+/// The database's schema version (0 when the version table is empty).
+async fn version(c: &impl tokio_postgres::GenericClient) -> Result<i32, DbError> {
+    Ok(c.query_one("SELECT MAX(version) FROM schema_version", &[])
+        .await
+        .map_err(e)?
+        .get::<_, Option<i32>>(0)
+        .unwrap_or(0))
+}
+
 impl Pg {
-    /// Connects and creates the schema when the database has none.
+    /// Connects, creates the schema when the database has none and migrates a database of
+    /// an older schema (version 1, before the campaign server) to the current one.
     pub async fn connect(url: &str) -> Result<Pg, DbError> {
-        let (client, conn) = tokio_postgres::connect(url, NoTls).await.map_err(e)?;
+        let (mut client, conn) = tokio_postgres::connect(url, NoTls).await.map_err(e)?;
         tokio::spawn(async move {
             if let Err(err) = conn.await {
                 eprintln!("weft serve: postgres connection: {err}");
@@ -58,12 +72,20 @@ impl Pg {
                 .await
                 .map_err(e)?;
         }
-        let v: i32 = client
-            .query_one("SELECT MAX(version) FROM schema_version", &[])
-            .await
-            .map_err(e)?
-            .get::<_, Option<i32>>(0)
-            .unwrap_or(0);
+        let mut v = version(&client).await?;
+        if v == 1 {
+            // One transaction, with the version table locked: a second server starting on
+            // the same database waits, then finds version 2 and migrates nothing.
+            let tx = client.transaction().await.map_err(e)?;
+            tx.batch_execute("LOCK TABLE schema_version IN ACCESS EXCLUSIVE MODE")
+                .await
+                .map_err(e)?;
+            if version(&tx).await? == 1 {
+                tx.batch_execute(MIGRATE_1_TO_2).await.map_err(e)?;
+            }
+            tx.commit().await.map_err(e)?;
+            v = version(&client).await?;
+        }
         if v as i64 != weft_store::schema::SCHEMA_VERSION {
             return Err(DbError(format!(
                 "postgres: schema version {v}, this weft uses {}",
