@@ -3,6 +3,12 @@
 //! accesses to relaxed atomics, barriers (and the fences a workgroup barrier expresses)
 //! to phase boundaries. Refusals name the thread, the instruction and the reason;
 //! strengthenings (a weak PTX access run as a relaxed atomic, ...) are recorded as notes.
+//!
+//! A thread with jumps or loops (a spin lock, paper 001 §5.3) runs its control-flow graph
+//! as a bounded state machine: one `switch` case per basic block inside a `loop` that stops
+//! after [`SPIN_CAP`] block steps. A thread stopped there is *cut*: it sets every register
+//! to [`CUT_VALUE`], so a cut instance shows as its own outcome and can be counted (no
+//! thread waits forever for a lock holder the GPU does not schedule).
 
 use std::collections::BTreeSet;
 
@@ -16,6 +22,14 @@ use crate::error::CodegenError;
 /// Retries of the compare-exchange loops that make WGSL's weak compare-exchange strong
 /// (and emulate PTX `inc`/`dec`); spurious failures are rare, contention is two threads.
 pub const RMW_RETRIES: u32 = 1024;
+
+/// Basic-block steps a thread with loops may take before it is cut. Below 65535: Mesa's
+/// llvmpipe (lavapipe) leaves any loop after 65535 iterations on its own, which would end a
+/// spin silently, uncounted.
+pub const SPIN_CAP: u32 = 1 << 14;
+
+/// The value every register of a cut thread reports (`i32::MIN`).
+pub const CUT_VALUE: i32 = i32::MIN;
 
 /// Where a location's cell lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,8 +293,23 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
                 None => regs.push(Some(0)),
             }
         }
-        for (i, s) in t.code.iter().enumerate() {
-            cx.stmt(s, i + 1, true, 1)?;
+        let mut looping = false;
+        weft_ir::code::walk(&t.code, &mut |s| {
+            looping |= matches!(
+                s.kind,
+                StmtKind::Label(_) | StmtKind::Jump { .. } | StmtKind::While { .. }
+            );
+        });
+        if looping {
+            cx.state_machine(&t.code)?;
+            strengthened.push(format!(
+                "thread {}: its loops run as a state machine of at most {SPIN_CAP} block steps; a thread cut there reports every register as {CUT_VALUE}",
+                t.name
+            ));
+        } else {
+            for (i, s) in t.code.iter().enumerate() {
+                cx.stmt(s, i + 1, true, 1)?;
+            }
         }
         phases = phases.max(cx.out.len());
         spaces.0 |= cx.spaces.0;
@@ -516,6 +545,63 @@ impl Cx<'_> {
         Ok(())
     }
 
+    /// A thread with jumps or loops: its basic blocks as the cases of a `switch` on a block
+    /// counter, run by a `loop` bounded by [`SPIN_CAP`] steps (see the module doc).
+    fn state_machine(&mut self, code: &[Stmt]) -> Result<(), CodegenError> {
+        use weft_ir::cfg::{Cfg, Terminator};
+        let cfg = Cfg::build(code).map_err(|e| {
+            CodegenError::new(format!("thread {}: {}", self.tname, e.message))
+        })?;
+        let exit = cfg.blocks.len();
+        self.emit(
+            1,
+            format!(
+                "{{ var pc_ = {}u; var steps_ = 0u; loop {{",
+                if cfg.blocks.is_empty() { exit } else { cfg.entry }
+            ),
+        );
+        self.emit(2, format!("if (pc_ == {exit}u) {{ break; }}"));
+        let regs: Vec<String> = (0..self.p.threads[self.k].regs.len())
+            .filter(|r| self.const_addr[*r].is_none())
+            .map(|r| format!("{} = (-2147483647i - 1i);", self.reg(Reg(r as u32))))
+            .collect();
+        self.emit(
+            2,
+            format!(
+                "if (steps_ >= {SPIN_CAP}u) {{ {} break; }}",
+                regs.join(" ")
+            ),
+        );
+        self.emit(2, "steps_ = steps_ + 1u;".into());
+        self.emit(2, "switch pc_ {".into());
+        let mut n = 0;
+        for (b, block) in cfg.blocks.iter().enumerate() {
+            self.emit(3, format!("case {b}u: {{"));
+            for st in &block.stmts {
+                n += 1;
+                self.stmt(st, n, false, 4)?;
+            }
+            let next = match &block.term {
+                Terminator::Goto(t) => format!("pc_ = {t}u;"),
+                Terminator::Branch {
+                    cond,
+                    then_block,
+                    else_block,
+                } => {
+                    let c = self.expr(cond, n)?;
+                    format!("if ({c} != 0i) {{ pc_ = {then_block}u; }} else {{ pc_ = {else_block}u; }}")
+                }
+                Terminator::Exit => format!("pc_ = {exit}u;"),
+            };
+            self.emit(4, next);
+            self.emit(3, "}".into());
+        }
+        self.emit(3, format!("default: {{ pc_ = {exit}u; }}"));
+        self.emit(2, "}".into());
+        self.emit(1, "} }".into());
+        Ok(())
+    }
+
     fn guard(&self, s: &Stmt) -> Option<String> {
         s.guard.map(|g| {
             format!(
@@ -711,9 +797,11 @@ impl Cx<'_> {
                 self.emit(depth, "} }".into());
             }
             StmtKind::Label(_) | StmtKind::Jump { .. } | StmtKind::While { .. } => {
+                // Threads with these run as state machines (`state_machine`); a CFG block
+                // never holds one.
                 return err(format!(
-                    "{here}: jumps and loops cannot be run as a litmus instance (unbounded control flow)"
-                ))
+                    "{here}: a jump or loop inside a structured statement cannot be lowered"
+                ));
             }
             StmtKind::Assume(_) | StmtKind::Assert(_) => {
                 return err(format!(

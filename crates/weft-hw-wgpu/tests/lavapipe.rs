@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use weft_hw_wgpu::lower::CUT_VALUE;
 use weft_hw_wgpu::{adapters, WgpuError, WgpuParams, WgpuRun, WgpuRunner};
 use weft_litmus::classify::{classify, Class};
 use weft_stress::StressConfig;
@@ -218,4 +219,68 @@ fn refused_tests_and_bad_devices_are_errors() {
             Err(WgpuError::BadParams(_))
         ));
     }
+}
+
+/// The counter `x`'s final value in an outcome (the last location of the lock programs).
+fn counter(p: &weft_ir::Program, o: &weft_litmus::classify::Outcome) -> i64 {
+    let x = p.locations.iter().position(|l| l.name == "x").unwrap();
+    o.mem[x][0]
+}
+
+#[test]
+fn the_unfenced_spin_locks_run_as_bounded_loops() {
+    // tests/corpus/locks (paper 001 §5.3): the unfenced TAS, TTAS and CAS locks and the
+    // no-lock baseline run; every instance either increments twice (x == 2), loses an
+    // increment (x == 1: a failing iteration, possible on a real GPU), or has a thread cut
+    // at the spin cap (registers = CUT_VALUE). The fenced locks are refused: WGSL has no
+    // acquire/release fences.
+    let Some(r) = runner() else { return };
+    for name in ["TAS-UF", "TTAS-UF", "CAS-UF", "no-lock"] {
+        let p = parse(&root().join(format!("tests/corpus/locks/{name}.litmus")));
+        let run = run_test(r, &p, stressed());
+        for (o, n) in &run.outcomes {
+            let cut = o.regs.iter().flatten().any(|v| *v == CUT_VALUE as i64);
+            let x = counter(&p, o);
+            assert!(cut || x == 1 || x == 2, "{name}: {n} × x = {x}");
+            // The lock is free at the end of every completed instance.
+            if !cut && name != "no-lock" {
+                assert_eq!(o.mem[0][0], 0, "{name}: lock held at the end");
+            }
+        }
+    }
+    for name in ["TAS-F", "TTAS-F", "CAS-F"] {
+        let p = parse(&root().join(format!("tests/corpus/locks/{name}.litmus")));
+        match r.run(&p, &WgpuParams::default(), &mut |_, _| {}) {
+            Err(WgpuError::Codegen(e)) => assert!(e.message.contains("acquire gpu-scope fence"), "{e}"),
+            other => panic!("{name}: expected a codegen error, got {:?}", other.map(|r| r.instances)),
+        }
+    }
+}
+
+#[test]
+fn a_spin_that_never_ends_is_cut_and_counted() {
+    // P1 waits for a flag nobody sets: every instance's P1 is cut at the spin cap and
+    // reports CUT_VALUE in its registers; P0 completes.
+    let Some(r) = runner() else { return };
+    let src = "VULKAN spin-forever\n{\nf=0; y=0;\n}\n P0@sg 0,wg 0, qf 0      | P1@sg 0,wg 1, qf 0      ;\n st.atom.dv.sc0 y, 1      | LC00:                   ;\n                           | ld.atom.dv.sc0 r0, f    ;\n                           | beq r0, 0, LC00         ;\nexists (P1:r0 == 1)\n";
+    let p = weft_litmus::parse(src).unwrap();
+    let params = WgpuParams {
+        iterations: 1,
+        stress: StressConfig {
+            testing_workgroups: 2,
+            max_workgroups: 2,
+            workgroup_size: 4,
+            ..StressConfig::default()
+        },
+        seed: 3,
+    };
+    let run = r.run(&p, &params, &mut |_, _| {}).unwrap();
+    assert_eq!(run.instances, 8);
+    let cut: u64 = run
+        .outcomes
+        .iter()
+        .filter(|(o, _)| o.regs[1][0] == CUT_VALUE as i64)
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(cut, 8, "{:?}", run.outcomes);
 }

@@ -429,16 +429,40 @@ fn barriers_synchronise_threads_of_one_workgroup() {
 }
 
 #[test]
-fn loops_are_not_classified() {
+fn loops_are_classified_when_they_access_memory() {
+    // A spin that never ends reaches no final state under SC: no outcome at all.
     let src = "GPU_PTX loop\n{ x=0; }\n T0 ;\n L0: ;\n ld.cg.s32 r0,[x] ;\n bra L0 ;\nScopeTree(grid(cta(warp T0)))\nx: global\nexists (0:r0=1)\n";
     let p = parse(src).unwrap();
-    let e = classify(&p).unwrap_err();
-    assert!(e.message.contains("loop"), "{e}");
+    assert!(classify(&p).unwrap().is_empty());
     // And the JSON printer explains why it cannot list the behaviors.
     let e = print(&p, Format::Json).unwrap_err();
     assert!(
         e.message.contains("label") || e.message.contains("loop"),
         "{e}"
+    );
+    // A loop with no memory access in it would run forever between two steps: refused.
+    let local = "GPU_PTX local\n{ x=0; }\n T0 ;\n L0: ;\n add.s32 r0, r0, 1 ;\n bra L0 ;\nScopeTree(grid(cta(warp T0)))\nx: global\nexists (0:r0=1)\n";
+    let e = classify(&parse(local).unwrap()).unwrap_err();
+    assert!(e.message.contains("loop without memory accesses"), "{e}");
+    // A test-and-set spin lock around a plain increment (tests/corpus/locks, paper 001
+    // §5.3): under SC the lock excludes, so x == 2 in every outcome, and each thread
+    // running alone in turn reaches both outcomes (by hand: whoever goes first reads 0).
+    let tas = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/locks/TAS-UF.litmus"),
+    )
+    .unwrap();
+    let p = parse(&tas).unwrap();
+    let c = classify(&p).unwrap();
+    let x = p.locations.iter().position(|l| l.name == "x").unwrap();
+    let x = Term::Mem {
+        loc: LocId(x as u32),
+        index: 0,
+    };
+    assert_eq!(c.project(&[x]), vec![(vec![2], Class::Seq)]);
+    let r1 = p.threads[0].regs.iter().position(|r| r.name == "r1").unwrap() as u32;
+    assert_eq!(
+        c.project(&[reg(0, r1), reg(1, r1)]),
+        vec![(vec![0, 1], Class::Seq), (vec![1, 0], Class::Seq)]
     );
 }
 
