@@ -13,12 +13,15 @@
 //!   violation rate over the configurations, with a two-sided Student t-test on N − 2
 //!   degrees of freedom (§5.1);
 //! - [`durations`]: testing time per device by vendor, runs over one minute dropped and
-//!   imputed from a neighbouring run (§4, Fig. 5).
+//!   imputed from a neighbouring run (§4, Fig. 5);
+//! - [`lock_table`]: the lock case study (§5.3 Table 5), failing instances per device and
+//!   lock test, fenced and unfenced, with the no-lock baseline.
 //!
 //! [`analyze`] runs them all into one serialisable [`Report`]; [`tables_csv`] exports its
 //! tables as CSV.
 
 pub mod cluster;
+pub mod locks;
 pub mod stats;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -27,6 +30,7 @@ use serde::Serialize;
 use weft_store::{DeviceRecord, StoredRun};
 
 pub use cluster::{kmeans, Clustering};
+pub use locks::{lock_table, LockRow, LockTest};
 pub use stats::{cosine, mean, median, pearson, Correlation};
 
 /// Which analyses to run and how.
@@ -42,6 +46,8 @@ pub struct Options {
     /// The tests whose runs make the device vectors (the mutants; paper 001 §5.2); every
     /// test when empty.
     pub vector_tests: Vec<String>,
+    /// The lock tests of the case study (§5.3 Table 5) and how to read their counter.
+    pub locks: Vec<LockTest>,
 }
 
 /// A device as the analyses name it.
@@ -489,6 +495,8 @@ pub struct Report {
     pub clustering: Option<Clustering>,
     pub correlations: Vec<PairCorrelation>,
     pub durations: Vec<DeviceTime>,
+    /// Table 5: failing instances per device and lock test.
+    pub locks: Vec<LockRow>,
 }
 
 /// Runs every analysis on `runs`.
@@ -514,7 +522,17 @@ pub fn analyze(runs: &[StoredRun], opts: &Options) -> Report {
             .collect(),
         None => Vec::new(),
     };
+    let devices = &ds.devices;
+    let locks = lock_table(
+        runs,
+        &|r| {
+            let d = Device::of(&r.run.device);
+            devices.iter().position(|x| *x == d).unwrap_or(0)
+        },
+        &opts.locks,
+    );
     Report {
+        locks,
         tests: ds.tests(),
         runs: runs.len(),
         best_rates: best,
@@ -693,6 +711,33 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
                         d.vendor.clone(),
                         format!("{:.3}", d.minutes),
                         d.imputed.to_string(),
+                    ]
+                })
+                .collect(),
+        ),
+    ));
+    out.push((
+        "locks.csv".to_string(),
+        csv_of(
+            &[
+                "device", "vendor", "test", "lock", "fenced", "runs", "instances", "failing",
+                "cut", "lost_increments", "seconds",
+            ],
+            r.locks
+                .iter()
+                .map(|l| {
+                    vec![
+                        dev(l.device),
+                        r.devices[l.device].vendor.clone(),
+                        l.test.clone(),
+                        l.lock.clone(),
+                        l.fenced.to_string(),
+                        l.runs.to_string(),
+                        l.instances.to_string(),
+                        l.failing.to_string(),
+                        l.cut.to_string(),
+                        l.lost.to_string(),
+                        format!("{:.3}", l.seconds),
                     ]
                 })
                 .collect(),

@@ -12,7 +12,7 @@
 //! architecture; C2 is `Gamma`. A0 also runs the conformance test MP-CO under
 //! configurations 0..4 with violation counts [20, 40, 50, 40, 50].
 
-use weft_analyze::{analyze, Options};
+use weft_analyze::{analyze, LockTest, Options};
 use weft_store::{DeviceRecord, OutcomeRecord, RunRecord, StoredRun, TestRecord};
 
 const N: u64 = 10_000;
@@ -143,6 +143,7 @@ fn options() -> Options {
         clusters: None,
         pairs: vec![("MP".into(), "MP-CO".into())],
         vector_tests: vec!["MP".into(), "SB".into(), "LB".into()],
+        locks: Vec::new(),
     }
 }
 
@@ -313,4 +314,69 @@ fn identical_devices_give_no_empty_cluster() {
     assert_eq!(c.k, c.suggested.len());
     assert!(c.assignment.iter().all(|(_, k)| *k < c.k));
     assert!(c.suggested.iter().all(|d| *d < 3));
+}
+
+#[test]
+fn lock_table_counts_failing_and_cut_instances() {
+    // Table 5 by hand: device A ran TAS-UF twice (1000 instances each): 990 + 995 with
+    // x == 2, 7 + 5 with x == 1 (one lost increment each), 3 with a thread cut at the spin
+    // cap (i32::MIN registers: neither a success nor a failure), and TAS-F once with no
+    // failure; device B ran the no-lock baseline: 600 of 1000 instances lost an increment.
+    let a = device("A", "Alpha");
+    let b = device("B", "Beta");
+    let with = |mut r: StoredRun, outs: &[(&str, u64)]| {
+        r.run.outcomes = outs
+            .iter()
+            .map(|(o, n)| OutcomeRecord {
+                outcome: o.to_string(),
+                class: "seq".into(),
+                model_verdict: None,
+                count: *n,
+            })
+            .collect();
+        r.run.instances = outs.iter().map(|(_, n)| n).sum();
+        r
+    };
+    let runs = vec![
+        with(
+            run(1, &a, "TAS-UF", 0, 0, false, 2000),
+            &[("0:r0=0; 1:r0=0; l=0; x=2", 990), ("0:r0=0; 1:r0=0; l=0; x=1", 7), ("0:r0=0; 1:r0=-2147483648; l=1; x=1", 3)],
+        ),
+        with(
+            run(2, &a, "TAS-UF", 0, 0, false, 1000),
+            &[("0:r0=0; 1:r0=0; l=0; x=2", 995), ("0:r0=0; 1:r0=0; l=0; x=1", 5)],
+        ),
+        with(run(3, &a, "TAS-F", 0, 0, false, 500), &[("0:r0=0; 1:r0=0; l=0; x=2", 1000)]),
+        with(
+            run(4, &b, "no-lock", 0, 0, false, 100),
+            &[("0:r1=0; 1:r1=0; x=1", 600), ("0:r1=0; 1:r1=1; x=2", 400)],
+        ),
+    ];
+    let lock = |test: &str, lock: &str, fenced: bool| LockTest {
+        test: test.into(),
+        lock: lock.into(),
+        fenced,
+        counter: "x".into(),
+        expected: 2,
+    };
+    let opts = Options {
+        locks: vec![lock("TAS-UF", "TAS", false), lock("TAS-F", "TAS", true), lock("no-lock", "none", false)],
+        ..options()
+    };
+    let r = analyze(&runs, &opts);
+    let row = |dev: &str, test: &str| {
+        let d = index(&r, dev);
+        r.locks.iter().find(|l| l.device == d && l.test == test).unwrap().clone()
+    };
+    let uf = row("A", "TAS-UF");
+    assert_eq!((uf.runs, uf.instances, uf.failing, uf.cut, uf.lost), (2, 2000, 12, 3, 12));
+    assert!((uf.seconds - 3.0).abs() < 1e-9);
+    let f = row("A", "TAS-F");
+    assert_eq!((f.failing, f.cut, f.fenced), (0, 0, true));
+    let nl = row("B", "no-lock");
+    assert_eq!((nl.failing, nl.lost, nl.lock.as_str()), (600, 600, "none"));
+    assert_eq!(r.locks.len(), 3);
+    let csv = weft_analyze::tables_csv(&r);
+    let t5 = &csv.iter().find(|(n, _)| n == "locks.csv").unwrap().1;
+    assert!(t5.contains("TAS-UF,TAS,false,2,2000,12,3,12,3.000"), "{t5}");
 }

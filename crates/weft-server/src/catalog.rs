@@ -1,6 +1,7 @@
 //! The tests a campaign serves: GPUHarbor's corpus (`tests/corpus/gpuharbor`) and the 32
 //! tuning mutants with their coherence conformance tests (`tests/corpus/gpuharbor-mutants`,
-//! paper 001 §3.1), both embedded in
+//! paper 001 §3.1) and the spin locks of the lock case study (`tests/corpus/locks`, role
+//! `lock`, paper 001 §5.3), all embedded in
 //! the binary at build time so the server needs no source tree, each with its role
 //! (`mutant` tuning test or `conformance` test), its paired test (paper 001 §3.3: a
 //! conformance test pairs with the mutant of its family, `MP-CO` with `MP`), its threads
@@ -23,24 +24,62 @@ struct Corpus;
 #[folder = "../../tests/corpus/gpuharbor-mutants/"]
 struct Mutants;
 
+#[derive(RustEmbed)]
+#[folder = "../../tests/corpus/locks/"]
+struct Locks;
+
 /// The corpus directories under `tests/corpus`, in load order: a test of the second with
 /// a name already loaded (MP, LB, S, MP-CO: the same program) joins the first's entry.
-const CORPORA: [&str; 2] = ["gpuharbor", "gpuharbor-mutants"];
+const CORPORA: [&str; 3] = ["gpuharbor", "gpuharbor-mutants", "locks"];
 
 fn corpus_get(corpus: usize, file: &str) -> Option<rust_embed::EmbeddedFile> {
-    if corpus == 0 {
-        Corpus::get(file)
-    } else {
-        Mutants::get(file)
+    match corpus {
+        0 => Corpus::get(file),
+        1 => Mutants::get(file),
+        _ => Locks::get(file),
     }
 }
 
 fn corpus_files(corpus: usize) -> Vec<String> {
-    if corpus == 0 {
-        Corpus::iter().map(|f| f.into_owned()).collect()
-    } else {
-        Mutants::iter().map(|f| f.into_owned()).collect()
+    let names: Vec<std::borrow::Cow<'static, str>> = match corpus {
+        0 => Corpus::iter().collect(),
+        1 => Mutants::iter().collect(),
+        _ => Locks::iter().collect(),
+    };
+    names.into_iter().map(|f| f.into_owned()).collect()
+}
+
+/// The lock tests of the case study (paper 001 §5.3) as the analyses read them, from the
+/// embedded `tests/corpus/locks/*.meta.json` (no test is parsed or simulated).
+pub fn lock_tests() -> Vec<weft_analyze::LockTest> {
+    let mut out = Vec::new();
+    for file in corpus_files(2) {
+        if !file.ends_with(".meta.json") {
+            continue;
+        }
+        let Some(meta) = corpus_get(2, &file)
+            .and_then(|f| serde_json::from_slice::<serde_json::Value>(&f.data).ok())
+        else {
+            continue;
+        };
+        if let Some(l) = lock_test(&meta) {
+            out.push(l);
+        }
     }
+    out
+}
+
+fn lock_test(meta: &serde_json::Value) -> Option<weft_analyze::LockTest> {
+    if meta["role"] != "lock" {
+        return None;
+    }
+    Some(weft_analyze::LockTest {
+        test: meta["test"].as_str()?.to_string(),
+        lock: meta["lock"].as_str()?.to_string(),
+        fenced: meta["fenced"].as_bool()?,
+        counter: meta["counter"].as_str()?.to_string(),
+        expected: meta["expected"].as_i64()?,
+    })
 }
 
 /// One test of the campaign.
@@ -93,6 +132,8 @@ pub struct Summary<'a> {
     pub digest: &'a str,
     pub threads: usize,
     pub corpus: &'a str,
+    /// The file under `tests/corpus/CORPUS` (`MP.json`, `TAS-UF.litmus`).
+    pub file: &'a str,
     pub tuning: bool,
     pub target: &'a str,
 }
@@ -114,7 +155,10 @@ impl Catalog {
                 let meta: serde_json::Value = corpus_get(ci, &file)
                     .and_then(|f| serde_json::from_slice(&f.data).ok())
                     .ok_or_else(|| format!("corpus {corpus}: {file} is not JSON"))?;
-                let test_file = format!("{stem}.json");
+                let mut test_file = format!("{stem}.json");
+                if corpus_get(ci, &test_file).is_none() {
+                    test_file = format!("{stem}.litmus");
+                }
                 let Some(src) = corpus_get(ci, &test_file) else {
                     continue;
                 };
@@ -144,10 +188,18 @@ impl Catalog {
                 }
                 let classification =
                     classify(&program).map_err(|e| format!("corpus {corpus}: {test_file}: {e}"))?;
-                let judge = Judge::new(&program, MODEL, &model).ok();
-                let judge_aliased = weft_hw_wgpu::lower::alias_all(&program)
-                    .ok()
-                    .and_then(|q| Judge::new(&q, MODEL, &model).ok());
+                // The lock tests' verdict is their counter (Table 5), not a model's:
+                // they are not simulated (spin loops; their fenced forms are Vulkan's).
+                let (judge, judge_aliased) = if role == "lock" {
+                    (None, None)
+                } else {
+                    (
+                        Judge::new(&program, MODEL, &model).ok(),
+                        weft_hw_wgpu::lower::alias_all(&program)
+                            .ok()
+                            .and_then(|q| Judge::new(&q, MODEL, &model).ok()),
+                    )
+                };
                 tests.insert(
                     name.clone(),
                     Entry {
@@ -222,6 +274,7 @@ impl Catalog {
                 digest: &e.digest,
                 threads: e.program.threads.len(),
                 corpus: e.corpus,
+                file: &e.file,
                 tuning: e.tuning,
                 target: &e.target,
             })

@@ -428,6 +428,7 @@ async fn analyses(State(s): State<Shared>, Query(q): Query<AnalysesQuery>) -> Ap
             .filter(|e| e.role == "mutant")
             .map(|e| e.name.clone())
             .collect(),
+        locks: catalog::lock_tests(),
         ..weft_analyze::Options::default()
     };
     if let Some(p) = q.pair {

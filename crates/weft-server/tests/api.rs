@@ -230,8 +230,16 @@ fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
     let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
     let tests = get(&s, "/api/tests");
     // 22 tests of tests/corpus/gpuharbor, 38 of tests/corpus/gpuharbor-mutants (32 mutants,
-    // 6 coherence conformance tests: listed in its `@all`), 4 in both (MP, LB, S, MP-CO).
-    assert_eq!(tests.as_array().unwrap().len(), 22 + 38 - 4);
+    // 6 coherence conformance tests: listed in its `@all`), 4 in both (MP, LB, S, MP-CO),
+    // and the 7 lock tests of tests/corpus/locks.
+    assert_eq!(tests.as_array().unwrap().len(), 22 + 38 - 4 + 7);
+    let locks = tests
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["role"] == "lock")
+        .count();
+    assert_eq!(locks, 7);
     let tuning: Vec<&str> = tests
         .as_array()
         .unwrap()
@@ -266,7 +274,7 @@ fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
         let name = t["name"].as_str().unwrap();
         // The program `weft run tests/corpus/CORPUS/NAME.json` parses.
         let dir = t["corpus"].as_str().unwrap();
-        let bytes = std::fs::read(corpora.join(dir).join(format!("{name}.json"))).unwrap();
+        let bytes = std::fs::read(corpora.join(dir).join(t["file"].as_str().unwrap())).unwrap();
         let program = weft_litmus::parse_bytes(&bytes).unwrap();
         for (stress, cfg, seed) in [
             (
@@ -318,6 +326,22 @@ fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
     // A generated mutant pairs with the conformance test its meta names.
     let m = get(&s, "/api/tests/CoWR-RMW-mutant");
     assert_eq!(m["pairs"], json!(["CoWR-RMW"]));
+    // The lock tests: the unfenced ones run in WGSL (bounded spin loops), the fenced ones
+    // are refused as `weft run` refuses them (WGSL has no acquire/release fences).
+    let (st, v) = post(
+        &s,
+        "/api/spec",
+        &json!({"test": "TTAS-UF", "stress": {"preset": "basic"}, "seed": 1, "iterations": 1}),
+    );
+    assert_eq!(st, 200, "{v}");
+    assert!(v["test_wgsl"].as_str().unwrap().contains("switch pc_"));
+    let (st, v) = post(
+        &s,
+        "/api/spec",
+        &json!({"test": "CAS-F", "stress": {"preset": "basic"}, "seed": 1, "iterations": 1}),
+    );
+    assert_eq!(st, 422, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("acquire"), "{v}");
     let c = get(&s, "/api/tests/LB-CO");
     assert_eq!(c["role"], "conformance");
     assert_eq!(c["pairs"], json!(["LB", "LB-CO-tuning"]));

@@ -3,7 +3,8 @@
 //! (crates/weft-analyze): best weak rate per device and test with vendor mean/median,
 //! cosine similarity between devices with vendor statistics and the nearest known
 //! device, k-means with the elbow method, mutant/conformance correlations with p-values,
-//! and testing time per device.
+//! testing time per device, and the lock case study (§5.3 Table 5: failing instances per
+//! device and lock test).
 //!
 //! Exit codes: 0 success; 2 bad input (no such database, a bad pair); 3 a database error.
 
@@ -98,6 +99,8 @@ pub fn run(args: Args) -> i32 {
         clusters: args.clusters,
         vector_tests,
         pairs,
+        // The lock case study's tests (tests/corpus/locks, embedded in the server).
+        locks: weft_server::catalog::lock_tests(),
     };
     let report = weft_analyze::analyze(&runs, &opts);
     if let Some(dir) = &args.csv {
@@ -250,6 +253,26 @@ pub fn text(r: &Report) -> String {
                     )
                 }
             }
+        }
+    }
+    if !r.locks.is_empty() {
+        s += "\nlock case study (§5.3 Table 5): failing instances (counter != increments) / instances; cut = a thread stopped at the spin cap\n";
+        s += &format!(
+            "  {:<w$}  {:<8} {:<5} {:>7} {:>10} {:>10} {:>6} {:>9}\n",
+            "device", "test", "lock", "fenced", "failing", "instances", "cut", "seconds"
+        );
+        for l in &r.locks {
+            s += &format!(
+                "  {:<w$}  {:<8} {:<5} {:>7} {:>10} {:>10} {:>6} {:>9.2}\n",
+                dev(l.device),
+                l.test,
+                l.lock,
+                if l.fenced { "F" } else { "UF" },
+                l.failing,
+                l.instances,
+                l.cut,
+                l.seconds
+            );
         }
     }
     s += "\ntesting time per device (Fig. 5; runs over 1 min imputed)\n";
