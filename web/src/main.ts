@@ -1,4 +1,4 @@
-// weft campaign web app: Explore, Tune, Conform, Submit, Campaign and Results pages over
+// weft campaign web app: Explore, Tune, Conform, Locks, Submit, Campaign and Results pages over
 // the JSON API of `weft serve` (crates/weft-server), running tests on the visitor's GPU
 // with WebGPU (gpu.ts). Paper 001 §3 describes the tool this follows.
 
@@ -517,6 +517,57 @@ async function campaign() {
   };
 }
 
+// ---------------------------------------------------------------- Locks
+
+/// The lock case study (paper 001 §5.3, Table 5): spin locks taken by threads of different
+/// workgroups around a plain counter increment. An instance fails when the counter is not
+/// the number of increments; a thread stopped at the shader's spin cap reports i32::MIN in
+/// every register (cut: neither a success nor a failure).
+const CUT_VALUE = -2147483648;
+
+async function locks() {
+  const p = page();
+  const locks = tests.filter((t) => t.role === "lock");
+  const metas = await Promise.all(locks.map((t) => api<{ meta: { lock: string; fenced: boolean; counter: string; expected: number } }>(`/api/tests/${encodeURIComponent(t.name)}`)));
+  p.innerHTML = "";
+  p.appendChild(h(`<section><h2>Locks</h2>
+    <p>Paper 001 §5.3: test-and-set (TAS), test-and-test-and-set (TTAS) and compare-and-swap (CAS) spin locks, unfenced (UF) and fenced (F), each taken by two threads of different workgroups that increment a plain counter; an instance <em>fails</em> when an increment is lost (the counter is not 2). The no-lock baseline loses increments even under sequential consistency. WGSL's atomics are relaxed and it has no acquire/release fences, so the fenced locks cannot run in WebGPU (the server refuses them, as <code>weft run --backend wgpu</code> does); <code>weft mc -m vulkan</code> shows that the fences make them correct and that the unfenced ones are not.</p>
+    <label>stress <select id="lk-preset">${presets.map((x) => `<option ${x.name === "stress" ? "selected" : ""}>${esc(x.name)}</option>`).join("")}</select></label>
+    <label>iterations <input id="lk-iter" type="number" value="20" min="1" size="5"></label>
+    <p>${locks.map((t) => `<label><input type="checkbox" class="lk-t" value="${esc(t.name)}" checked> ${esc(t.name)}</label>`).join(" ")}</p>
+    <button id="lk-run">Run lock tests</button> <span id="lk-status" class="small"></span></section>
+    <section id="lk-out"></section>`));
+  $("lk-run").onclick = async () => {
+    $("lk-run").disabled = true;
+    let out = `<table id="locks-table"><tr><th class="l">test</th><th class="l">lock</th><th>fenced</th><th>instances</th><th>failing</th><th>cut</th><th class="l">verdict</th></tr>`;
+    for (const name of [...document.querySelectorAll<HTMLInputElement>(".lk-t:checked")].map((x) => x.value)) {
+      const m = metas[locks.findIndex((t) => t.name === name)].meta;
+      const head = `<td class="l">${esc(name)}</td><td class="l">${esc(m.lock)}</td><td>${m.fenced ? "F" : "UF"}</td>`;
+      $("lk-status").textContent = `running ${name}…`;
+      try {
+        const s = await spec(name, { preset: $("lk-preset").value }, 11, Number($("lk-iter").value));
+        const { result, record } = await run("run", s);
+        pending.push(record);
+        const col = s.columns.find((c) => c.name === m.counter)?.word;
+        const regs = s.columns.filter((c) => c.name.includes(":") && c.word !== null).map((c) => c.word!);
+        let failing = 0;
+        let cut = 0;
+        for (const r of result.rows) {
+          if (regs.some((w) => r.values[w] === CUT_VALUE)) cut += r.count;
+          else if (col === undefined || col === null || r.values[col] !== m.expected) failing += r.count;
+        }
+        out += `<tr class="${failing > 0 && m.lock !== "none" ? "violation" : ""}">${head}<td>${result.instances}</td><td class="failing">${failing}</td><td>${cut}</td><td class="l ${failing > 0 ? "bad" : "ok"}">${failing > 0 ? (m.lock === "none" ? "increments lost (no lock: expected)" : "critical section violated") : "no failure"}</td></tr>`;
+      } catch (e) {
+        out += `<tr>${head}<td colspan="3">-</td><td class="l small">${esc(String(e))}</td></tr>`;
+      }
+    }
+    savePending();
+    $("lk-out").innerHTML = out + `</table><p class="small">${pending.length} runs waiting to be submitted (Submit page).</p>`;
+    $("lk-status").textContent = "done";
+    $("lk-run").disabled = false;
+  };
+}
+
 // ---------------------------------------------------------------- Results
 
 interface Report {
@@ -533,6 +584,7 @@ interface Report {
   clustering: null | { k: number; distortions: number[]; assignment: [number, number][]; suggested: number[] };
   correlations: { device: number; mutant: string; conformance: string; n: number; result: null | { r: number; t: number; dof: number; p: number } }[];
   durations: { device: number; vendor: string; minutes: number; imputed: number }[];
+  locks: { device: number; test: string; lock: string; fenced: boolean; runs: number; instances: number; failing: number; cut: number; lost: number; seconds: number }[];
 }
 
 async function results() {
@@ -578,6 +630,9 @@ async function results() {
   s += `<section><h3>Mutant weak rate vs conformance violation rate (Pearson, t-test; §5.1)</h3><table id="correlations"><tr><th class="l">device</th><th class="l">pair</th><th>n</th><th>r</th><th>p</th></tr>${rep.correlations
     .map((c) => `<tr><td class="l">${esc(dev(c.device))}</td><td class="l">${esc(c.mutant)} / ${esc(c.conformance)}</td><td>${c.n}</td><td>${c.result ? c.result.r.toFixed(3) : "-"}</td><td>${c.result ? c.result.p.toExponential(2) : "-"}</td></tr>`)
     .join("")}</table></section>`;
+  s += `<section><h3>Lock case study: failing instances per device and lock (§5.3, Table 5)</h3><table id="table5"><tr><th class="l">device</th><th class="l">test</th><th class="l">lock</th><th>fenced</th><th>runs</th><th>instances</th><th>failing</th><th>cut</th><th>seconds</th></tr>${rep.locks
+    .map((l) => `<tr><td class="l">${esc(dev(l.device))}</td><td class="l">${esc(l.test)}</td><td class="l">${esc(l.lock)}</td><td>${l.fenced ? "F" : "UF"}</td><td>${l.runs}</td><td>${l.instances}</td><td>${l.failing}</td><td>${l.cut}</td><td>${l.seconds.toFixed(2)}</td></tr>`)
+    .join("")}</table></section>`;
   s += `<section><h3>Testing time per device by vendor (Fig. 5)</h3><div class="chart"><canvas id="re-fig5"></canvas></div></section>`;
   p.innerHTML = s;
   const vendors = [...new Set(rep.vendor_rates.map((v) => v.vendor))];
@@ -614,7 +669,7 @@ async function results() {
 
 // ---------------------------------------------------------------- routing
 
-const pages: Record<string, () => Promise<void>> = { explore, tune, conform, submit, campaign, results };
+const pages: Record<string, () => Promise<void>> = { explore, tune, conform, locks, submit, campaign, results };
 
 async function route() {
   const name = location.hash.slice(1).split("?")[0] || "explore";

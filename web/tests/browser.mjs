@@ -114,6 +114,21 @@ try {
   check(/conforms|VIOLATION/.test(verdict), `MP-CO verdict: ${verdict}`);
   await page.screenshot({ path: `${shots}/conform.png`, fullPage: true });
 
+  // Locks (paper 001 §5.3): the unfenced locks and the no-lock baseline run; the fenced
+  // locks are refused (WGSL has no acquire/release fences).
+  await page.goto(`${base}/#locks`);
+  await page.waitForSelector("#lk-run");
+  await page.fill("#lk-iter", "2");
+  await page.selectOption("#lk-preset", "basic");
+  await page.click("#lk-run");
+  await page.waitForSelector("#locks-table", { timeout: 300000 });
+  const lockRows = await page.$$eval("#locks-table tr", (rs) => rs.slice(1).map((r) => [...r.cells].map((c) => c.textContent)));
+  const ran = lockRows.filter((r) => r.length === 7);
+  check(ran.length === 4 && ran.every((r) => Number(r[3]) === 2 * 512), `4 lock tests ran 2 × 512 instances: ${JSON.stringify(ran.map((r) => [r[0], r[3], r[4], r[5]]))}`);
+  const refused = lockRows.filter((r) => r.length !== 7);
+  check(refused.length === 3 && refused.every((r) => /acquire/.test(r.at(-1))), `the 3 fenced locks are refused: ${refused.map((r) => r[0])}`);
+  await page.screenshot({ path: `${shots}/locks.png`, fullPage: true });
+
   // Submit.
   await page.goto(`${base}/#submit`);
   await page.waitForSelector("#su-preview");
@@ -147,6 +162,10 @@ try {
   check(rep.devices.length === 1 && rep.devices[0].browser.includes("Chrom"), `analyses see the browser device: ${JSON.stringify(rep.devices[0])}`);
   check(rep.best_rates.some((b) => b.test === "MP"), "analyses have MP's best rate");
   check(rep.correlations.some((c) => c.mutant === "MP" && c.conformance === "MP-CO"), "analyses correlate MP with MP-CO");
+  const t5 = rep.locks.map((l) => `${l.test}:${l.failing}/${l.instances}`);
+  check(rep.locks.length === 4 && rep.locks.every((l) => l.instances === 1024 && l.failing + l.cut <= l.instances), `Table 5 in the analyses: ${t5}`);
+  const t5rows = await page.$$eval("#table5 tr", (r) => r.length - 1);
+  check(t5rows === 4, `Results shows Table 5 (${t5rows} rows)`);
   const h = await (await fetch(`${base}/api/health`)).json();
   console.log(`     server: ${h.runs} runs in ${h.submissions} submissions`);
 } finally {
