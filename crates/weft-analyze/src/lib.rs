@@ -720,8 +720,17 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
         "locks.csv".to_string(),
         csv_of(
             &[
-                "device", "vendor", "test", "lock", "fenced", "runs", "instances", "failing",
-                "cut", "lost_increments", "seconds",
+                "device",
+                "vendor",
+                "test",
+                "lock",
+                "fenced",
+                "runs",
+                "instances",
+                "failing",
+                "cut",
+                "lost_increments",
+                "seconds",
             ],
             r.locks
                 .iter()

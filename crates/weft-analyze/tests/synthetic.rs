@@ -340,13 +340,23 @@ fn lock_table_counts_failing_and_cut_instances() {
     let runs = vec![
         with(
             run(1, &a, "TAS-UF", 0, 0, false, 2000),
-            &[("0:r0=0; 1:r0=0; l=0; x=2", 990), ("0:r0=0; 1:r0=0; l=0; x=1", 7), ("0:r0=0; 1:r0=-2147483648; l=1; x=1", 3)],
+            &[
+                ("0:r0=0; 1:r0=0; l=0; x=2", 990),
+                ("0:r0=0; 1:r0=0; l=0; x=1", 7),
+                ("0:r0=0; 1:r0=-2147483648; l=1; x=1", 3),
+            ],
         ),
         with(
             run(2, &a, "TAS-UF", 0, 0, false, 1000),
-            &[("0:r0=0; 1:r0=0; l=0; x=2", 995), ("0:r0=0; 1:r0=0; l=0; x=1", 5)],
+            &[
+                ("0:r0=0; 1:r0=0; l=0; x=2", 995),
+                ("0:r0=0; 1:r0=0; l=0; x=1", 5),
+            ],
         ),
-        with(run(3, &a, "TAS-F", 0, 0, false, 500), &[("0:r0=0; 1:r0=0; l=0; x=2", 1000)]),
+        with(
+            run(3, &a, "TAS-F", 0, 0, false, 500),
+            &[("0:r0=0; 1:r0=0; l=0; x=2", 1000)],
+        ),
         with(
             run(4, &b, "no-lock", 0, 0, false, 100),
             &[("0:r1=0; 1:r1=0; x=1", 600), ("0:r1=0; 1:r1=1; x=2", 400)],
@@ -360,16 +370,27 @@ fn lock_table_counts_failing_and_cut_instances() {
         expected: 2,
     };
     let opts = Options {
-        locks: vec![lock("TAS-UF", "TAS", false), lock("TAS-F", "TAS", true), lock("no-lock", "none", false)],
+        locks: vec![
+            lock("TAS-UF", "TAS", false),
+            lock("TAS-F", "TAS", true),
+            lock("no-lock", "none", false),
+        ],
         ..options()
     };
     let r = analyze(&runs, &opts);
     let row = |dev: &str, test: &str| {
         let d = index(&r, dev);
-        r.locks.iter().find(|l| l.device == d && l.test == test).unwrap().clone()
+        r.locks
+            .iter()
+            .find(|l| l.device == d && l.test == test)
+            .unwrap()
+            .clone()
     };
     let uf = row("A", "TAS-UF");
-    assert_eq!((uf.runs, uf.instances, uf.failing, uf.cut, uf.lost), (2, 2000, 12, 3, 12));
+    assert_eq!(
+        (uf.runs, uf.instances, uf.failing, uf.cut, uf.lost),
+        (2, 2000, 12, 3, 12)
+    );
     assert!((uf.seconds - 3.0).abs() < 1e-9);
     let f = row("A", "TAS-F");
     assert_eq!((f.failing, f.cut, f.fenced), (0, 0, true));

@@ -549,15 +549,18 @@ impl Cx<'_> {
     /// counter, run by a `loop` bounded by [`SPIN_CAP`] steps (see the module doc).
     fn state_machine(&mut self, code: &[Stmt]) -> Result<(), CodegenError> {
         use weft_ir::cfg::{Cfg, Terminator};
-        let cfg = Cfg::build(code).map_err(|e| {
-            CodegenError::new(format!("thread {}: {}", self.tname, e.message))
-        })?;
+        let cfg = Cfg::build(code)
+            .map_err(|e| CodegenError::new(format!("thread {}: {}", self.tname, e.message)))?;
         let exit = cfg.blocks.len();
         self.emit(
             1,
             format!(
                 "{{ var pc_ = {}u; var steps_ = 0u; loop {{",
-                if cfg.blocks.is_empty() { exit } else { cfg.entry }
+                if cfg.blocks.is_empty() {
+                    exit
+                } else {
+                    cfg.entry
+                }
             ),
         );
         self.emit(2, format!("if (pc_ == {exit}u) {{ break; }}"));
@@ -567,10 +570,7 @@ impl Cx<'_> {
             .collect();
         self.emit(
             2,
-            format!(
-                "if (steps_ >= {SPIN_CAP}u) {{ {} break; }}",
-                regs.join(" ")
-            ),
+            format!("if (steps_ >= {SPIN_CAP}u) {{ {} break; }}", regs.join(" ")),
         );
         self.emit(2, "steps_ = steps_ + 1u;".into());
         self.emit(2, "switch pc_ {".into());
@@ -589,7 +589,9 @@ impl Cx<'_> {
                     else_block,
                 } => {
                     let c = self.expr(cond, n)?;
-                    format!("if ({c} != 0i) {{ pc_ = {then_block}u; }} else {{ pc_ = {else_block}u; }}")
+                    format!(
+                        "if ({c} != 0i) {{ pc_ = {then_block}u; }} else {{ pc_ = {else_block}u; }}"
+                    )
                 }
                 Terminator::Exit => format!("pc_ = {exit}u;"),
             };
@@ -650,7 +652,9 @@ impl Cx<'_> {
             }
             StmtKind::Rmw(r) => {
                 self.access(&r.attrs, n, "read-modify-write", true)?;
-                if r.fail_order.is_some_and(|o| o != Order::Relaxed && o != Order::Plain) {
+                if r.fail_order
+                    .is_some_and(|o| o != Order::Relaxed && o != Order::Plain)
+                {
                     return err(format!(
                         "{here}: the compare-exchange's failure order is not relaxed: WGSL atomics are relaxed only"
                     ));
@@ -715,13 +719,12 @@ impl Cx<'_> {
                 let scope = f.attrs.scope.unwrap_or(Scope::System);
                 match f.kind {
                     FenceKind::Fence | FenceKind::Membar => {}
-                    k => {
-                        return err(format!(
-                            "{here}: a {k:?} fence has no WGSL equivalent"
-                        ))
-                    }
+                    k => return err(format!("{here}: a {k:?} fence has no WGSL equivalent")),
                 }
-                let order_ok = matches!(f.attrs.order, Order::Acquire | Order::Release | Order::AcqRel);
+                let order_ok = matches!(
+                    f.attrs.order,
+                    Order::Acquire | Order::Release | Order::AcqRel
+                );
                 if !order_ok || scope > Scope::Cta {
                     return err(format!(
                         "{here}: a {} {}-scope fence cannot be expressed: WGSL's only fences are the acquire-release, workgroup-scope semantics of workgroupBarrier/storageBarrier",
@@ -771,7 +774,13 @@ impl Cx<'_> {
                 self.barrier_point(top, s.guard.is_some(), n, st, wg)?;
             }
             StmtKind::Assign { dst, value } => {
-                if self.const_addr.get(dst.index()).copied().flatten().is_some() {
+                if self
+                    .const_addr
+                    .get(dst.index())
+                    .copied()
+                    .flatten()
+                    .is_some()
+                {
                     return err(format!(
                         "{here}: assigns an address register: address computation cannot be expressed in WGSL"
                     ));

@@ -251,8 +251,13 @@ fn the_unfenced_spin_locks_run_as_bounded_loops() {
     for name in ["TAS-F", "TTAS-F", "CAS-F"] {
         let p = parse(&root().join(format!("tests/corpus/locks/{name}.litmus")));
         match r.run(&p, &WgpuParams::default(), &mut |_, _| {}) {
-            Err(WgpuError::Codegen(e)) => assert!(e.message.contains("acquire gpu-scope fence"), "{e}"),
-            other => panic!("{name}: expected a codegen error, got {:?}", other.map(|r| r.instances)),
+            Err(WgpuError::Codegen(e)) => {
+                assert!(e.message.contains("acquire gpu-scope fence"), "{e}")
+            }
+            other => panic!(
+                "{name}: expected a codegen error, got {:?}",
+                other.map(|r| r.instances)
+            ),
         }
     }
 }

@@ -459,7 +459,11 @@ fn loops_are_classified_when_they_access_memory() {
         index: 0,
     };
     assert_eq!(c.project(&[x]), vec![(vec![2], Class::Seq)]);
-    let r1 = p.threads[0].regs.iter().position(|r| r.name == "r1").unwrap() as u32;
+    let r1 = p.threads[0]
+        .regs
+        .iter()
+        .position(|r| r.name == "r1")
+        .unwrap() as u32;
     assert_eq!(
         c.project(&[reg(0, r1), reg(1, r1)]),
         vec![(vec![0, 1], Class::Seq), (vec![1, 0], Class::Seq)]

@@ -257,7 +257,13 @@ fn served_shaders_and_plans_are_weft_runs_byte_for_byte(b: Backend) {
     assert_eq!(expected.len(), 32);
     assert_eq!(tuning, expected, "the API lists the 32 tuning mutants");
     let target = |n: &str| {
-        tests.as_array().unwrap().iter().find(|t| t["name"] == n).unwrap()["target"].clone()
+        tests
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == n)
+            .unwrap()["target"]
+            .clone()
     };
     assert_eq!(target("CoRR-mutant"), "interleaved");
     assert_eq!(target("MP-barrier1"), "weak");

@@ -11,7 +11,10 @@ fn weft_mc_flags_the_unfenced_locks_and_passes_the_fenced_ones() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/locks");
     let expected = std::fs::read_to_string(dir.join("expected.csv")).unwrap();
     let mut checked = 0;
-    for line in expected.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split(',').collect();
         let (file, condition, race) = (f[0], f[1], f[2]);
         let out = Command::new(env!("CARGO_BIN_EXE_weft"))
@@ -33,9 +36,17 @@ fn weft_mc_flags_the_unfenced_locks_and_passes_the_fenced_ones() {
             condition == "violated",
             "{file}: condition errors {kinds:?}"
         );
-        assert_eq!(kinds.contains(&"data-race"), race == "yes", "{file}: {kinds:?}");
+        assert_eq!(
+            kinds.contains(&"data-race"),
+            race == "yes",
+            "{file}: {kinds:?}"
+        );
         // Exit code 1 when an error was found, 0 when none.
-        assert_eq!(out.status.code(), Some(if kinds.is_empty() { 0 } else { 1 }), "{file}");
+        assert_eq!(
+            out.status.code(),
+            Some(if kinds.is_empty() { 0 } else { 1 }),
+            "{file}"
+        );
         if violated {
             // A final state with a lost increment is among the states.
             assert_eq!(v["columns"], serde_json::json!(["x"]), "{file}");
