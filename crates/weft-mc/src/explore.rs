@@ -28,6 +28,10 @@ pub trait Judge<S>: Sync {
     fn merge(&self, a: &mut Self::Acc, b: Self::Acc);
     /// Whether the exploration may stop (`--stop-on-first` and an error was recorded).
     fn satisfied(&self, acc: &Self::Acc) -> bool;
+    /// A graph where every thread stopped and some thread is blocked (an `assume` failed,
+    /// or a thread waits at a barrier or in a spin loop); kernels judge barrier divergence
+    /// and deadlock here. The default ignores it (it is counted as blocked).
+    fn blocked(&self, _g: &Graph<S>, _acc: &mut Self::Acc) {}
 }
 
 /// Counts kept by the driver itself.
@@ -550,6 +554,10 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         }
         if blocked {
             counts.blocked += 1;
+            self.judge.blocked(g, acc);
+            if self.judge.satisfied(acc) {
+                self.halt(Stopped::FirstError);
+            }
             return;
         }
         if self.porf_cycles {
