@@ -174,7 +174,14 @@ enum Cont {
 enum Pending {
     Load { k: usize },
     Atom { width: usize },
-    BarRmw { cell: (Cell, LocId), target: u64, id: u32, arrive: bool },
+    BarRmw {
+        cell: (Cell, LocId),
+        target: u64,
+        id: u32,
+        arrive: bool,
+        /// The counter value this thread's arrival must read (arrivals in thread order).
+        expect: Option<u64>,
+    },
     BarWait { target: u64, id: u32 },
 }
 
@@ -501,6 +508,21 @@ impl<'k> KernelStepper<'k> {
         Self::emit(s, ev)
     }
 
+    /// The barrier (pc, id) thread `t`, left waiting by the driver, waits at: its next
+    /// step is a barrier's arrival or departure read.
+    pub fn awaiting_barrier(&self, t: usize, st: &Arc<KState>) -> Option<(u32, u32)> {
+        let mut st = st.clone();
+        let Action::Await { .. } = self.next(t, &mut st) else {
+            return None;
+        };
+        match &st.pending {
+            Some(Pending::BarRmw { id, .. }) | Some(Pending::BarWait { id, .. }) => {
+                Some((st.th.pc, *id))
+            }
+            _ => None,
+        }
+    }
+
     /// Number of GPU threads per block.
     pub fn block_threads(&self) -> u32 {
         self.block_threads
@@ -511,9 +533,19 @@ impl<'k> KernelStepper<'k> {
         st.blocked.as_ref()
     }
 
-    /// `file:line` (or the PTX position) of an instruction.
+    /// `file:line:col` of an instruction as its events show it ([`Self::span`]), with its
+    /// PTX position.
     pub fn describe(&self, pc: u32) -> String {
-        describe(self.kernel, pc as usize)
+        let sp = self.span(pc);
+        let f = self.kernel.file_name(self.main_file).unwrap_or("?");
+        let f = f.rsplit('/').next().unwrap_or(f);
+        let ptx = self
+            .kernel
+            .code
+            .get(pc as usize)
+            .map(|i| i.span.to_string())
+            .unwrap_or_default();
+        format!("{f}:{sp} (PTX {ptx})")
     }
 }
 
@@ -578,7 +610,12 @@ impl<'k> Stepper for KernelStepper<'k> {
                 };
                 let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
                 s.pending = Some(Pending::BarWait { target, id });
-                return Self::emit(s, ev);
+                s.nevents += 1;
+                return Action::Await {
+                    ev,
+                    lo: target as i64,
+                    hi: i64::MAX,
+                };
             }
             None => {}
         }
@@ -658,6 +695,12 @@ impl<'k> Stepper for KernelStepper<'k> {
                     };
                     let n = count.unwrap_or(self.block_threads).max(1);
                     let target = u64::from(n) * u64::from(gen);
+                    // With every thread of the block taking part, arrivals are made in thread
+                    // order (thread k's RMW reads the counter k): every order of the arrival
+                    // RMWs orders the same events before the departures, so one stands for all
+                    // (without it a barrier of n threads would be explored n! times).
+                    let expect = (count.is_none() && !arrive)
+                        .then(|| target - u64::from(n) + u64::from(self.ids[t].tid));
                     let cell = self.bar_cell(t, id);
                     let attrs = MemAttrs {
                         order: Order::AcqRel,
@@ -670,8 +713,19 @@ impl<'k> Stepper for KernelStepper<'k> {
                         target,
                         id,
                         arrive,
+                        expect,
                     });
-                    return Self::emit(s, ev);
+                    return match expect {
+                        Some(e) => {
+                            s.nevents += 1;
+                            Action::Await {
+                                ev,
+                                lo: e as i64,
+                                hi: e as i64,
+                            }
+                        }
+                        None => Self::emit(s, ev),
+                    };
                 }
                 Stop::AssertFailed(_) => return Action::AssertFailed(self.span(pc)),
                 Stop::BackEdge { target } => {
@@ -778,7 +832,14 @@ impl<'k> Stepper for KernelStepper<'k> {
                 target,
                 id,
                 arrive,
+                expect,
             }) => {
+                if expect.is_some_and(|e| e != value as u64) {
+                    // Not this thread's turn in this execution (or a thread before it never
+                    // arrives: barrier divergence when nothing else can come).
+                    s.blocked = Some(BlockedAt::Barrier { pc, id });
+                    return ReadFix::default();
+                }
                 let attrs = MemAttrs {
                     order: Order::AcqRel,
                     scope: Some(Scope::Cta),
@@ -953,7 +1014,14 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
             if th.status != Status::Blocked {
                 continue;
             }
+            let waiting = self.ks.awaiting_barrier(t, &th.state);
             let stuck = match &th.state.blocked {
+                None if waiting.is_some() => {
+                    // Waiting for arrivals no thread can make any more.
+                    let (pc, id) = waiting.unwrap_or_default();
+                    at_barrier.push((t, pc, id));
+                    true
+                }
                 Some(BlockedAt::Barrier { pc, id }) => {
                     let n = th.nodes.len();
                     if !self.stuck_reads(g, t, n.saturating_sub(1)) {
