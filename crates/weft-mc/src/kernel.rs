@@ -167,13 +167,21 @@ enum Cont {
     /// Emit the read of element `k` of the load at pc.
     LoadElem { k: usize },
     /// Emit the wait read of a barrier (until the counter reaches `target`).
-    BarWait { cell: (Cell, LocId), target: u64, id: u32 },
+    BarWait {
+        cell: (Cell, LocId),
+        target: u64,
+        id: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
 enum Pending {
-    Load { k: usize },
-    Atom { width: usize },
+    Load {
+        k: usize,
+    },
+    Atom {
+        width: usize,
+    },
     BarRmw {
         cell: (Cell, LocId),
         target: u64,
@@ -182,7 +190,10 @@ enum Pending {
         /// The counter value this thread's arrival must read (arrivals in thread order).
         expect: Option<u64>,
     },
-    BarWait { target: u64, id: u32 },
+    BarWait {
+        target: u64,
+        id: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -251,7 +262,11 @@ impl<'k> KernelStepper<'k> {
         let mut program = Program::new(Arch::Ptx, kernel.name.clone());
         let mut ids = Vec::new();
         for b in 0..nb {
-            let cta = [b % cfg.grid[0], (b / cfg.grid[0]) % cfg.grid[1], b / (cfg.grid[0] * cfg.grid[1])];
+            let cta = [
+                b % cfg.grid[0],
+                (b / cfg.grid[0]) % cfg.grid[1],
+                b / (cfg.grid[0] * cfg.grid[1]),
+            ];
             for t in 0..bt {
                 ids.push(ThreadIds { cta, tid: t });
                 let mut th = Thread::new(format!("b{b}t{t}"));
@@ -471,7 +486,16 @@ impl<'k> KernelStepper<'k> {
         attrs: &MemAttrs,
         span: Span,
     ) -> TraceEvent {
-        TraceEvent::plain(kind, cell, value, attrs, span, Vec::new(), s.nevents as u32, None)
+        TraceEvent::plain(
+            kind,
+            cell,
+            value,
+            attrs,
+            span,
+            Vec::new(),
+            s.nevents as u32,
+            None,
+        )
     }
 
     fn emit(s: &mut KState, ev: TraceEvent) -> Action {
@@ -611,10 +635,12 @@ impl<'k> Stepper for KernelStepper<'k> {
                 let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
                 s.pending = Some(Pending::BarWait { target, id });
                 s.nevents += 1;
+                // Exactly the last arrival's value: reading a later generation's arrival
+                // only adds synchronisation, so it shows no behaviour this one does not.
                 return Action::Await {
                     ev,
                     lo: target as i64,
-                    hi: i64::MAX,
+                    hi: target as i64,
                 };
             }
             None => {}
@@ -654,8 +680,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                             let Some(cell) = self.cell(t, acc.region, acc.elems[0].0) else {
                                 return self.fault(pc, "access outside every modelled area");
                             };
-                            let ev =
-                                Self::event(s, EventKind::Read, Some(cell), 0, &attrs, span);
+                            let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, span);
                             s.pending = Some(Pending::Atom { width: acc.width });
                             s.cur = Some(acc);
                             return Self::emit(s, ev);

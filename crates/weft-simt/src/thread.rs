@@ -89,11 +89,16 @@ pub enum Stop {
     /// A checked annotation (`__assert`) is false here.
     AssertFailed(AnnotKind),
     /// A backward branch was taken: the thread is now at the loop head `target`.
-    BackEdge { target: u32 },
+    BackEdge {
+        target: u32,
+    },
     /// The thread ended.
     Exit,
     /// An invalid or out-of-bounds access, or `trap`.
-    Fault { addr: u64, what: &'static str },
+    Fault {
+        addr: u64,
+        what: &'static str,
+    },
     /// An instruction a single thread cannot execute alone (warp-level operations).
     Unsupported(&'static str),
     /// `budget` instructions ran without an event.
@@ -422,8 +427,7 @@ impl<'k> ThreadProgram<'k> {
 
     /// Gives the atomic the thread stopped at the old value it read.
     pub fn set_atom(&self, st: &mut ThreadState, old: u64) {
-        if let Some(DOp::Atom { dst: Some(d), .. }) = self.code.get(st.pc as usize).map(|i| &i.op)
-        {
+        if let Some(DOp::Atom { dst: Some(d), .. }) = self.code.get(st.pc as usize).map(|i| &i.op) {
             st.regs[*d as usize] = old;
         }
     }

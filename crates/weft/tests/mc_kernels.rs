@@ -78,7 +78,10 @@ fn parse_expect(path: &Path) -> Result<Expect, String> {
 fn skips(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     if let Ok(t) = std::fs::read_to_string(dir.join("skip.tsv")) {
-        for l in t.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        for l in t
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
             let (n, r) = l.split_once('\t').unwrap_or((l, ""));
             out.insert(n.trim().to_string(), r.trim().to_string());
         }
@@ -99,8 +102,12 @@ fn check(kernel: &Path, e: &Expect) -> Result<(), String> {
     cmd.args(&e.args);
     let o = cmd.output().map_err(|x| x.to_string())?;
     let stderr = String::from_utf8_lossy(&o.stderr);
-    let v: Value = serde_json::from_slice(&o.stdout)
-        .map_err(|x| format!("no JSON ({x}); exit {:?}; stderr: {stderr}", o.status.code()))?;
+    let v: Value = serde_json::from_slice(&o.stdout).map_err(|x| {
+        format!(
+            "no JSON ({x}); exit {:?}; stderr: {stderr}",
+            o.status.code()
+        )
+    })?;
     if !v["stopped"].is_null() {
         return Err(format!("stopped early: {}", v["stopped"]));
     }
@@ -157,7 +164,11 @@ fn every_labelled_kernel_gets_its_expected_result() {
     let t0 = Instant::now();
     for exp in &cases {
         let dir = exp.parent().expect("a directory");
-        let name = exp.file_stem().expect("a name").to_string_lossy().to_string();
+        let name = exp
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy()
+            .to_string();
         if let Some(reason) = skips(dir).get(&name) {
             eprintln!("skip {}: {reason}", exp.display());
             skipped += 1;
@@ -168,7 +179,10 @@ fn every_labelled_kernel_gets_its_expected_result() {
             .map(|x| dir.join(format!("{name}.{x}")))
             .find(|p| p.exists());
         let Some(kernel) = kernel else {
-            failures.push(format!("{}: no NAME.cu or NAME.cl beside it", exp.display()));
+            failures.push(format!(
+                "{}: no NAME.cu or NAME.cl beside it",
+                exp.display()
+            ));
             continue;
         };
         let r = parse_expect(exp).and_then(|e| check(&kernel, &e));
@@ -238,9 +252,8 @@ fn loops_beyond_the_unroll_bound_are_cut_and_counted() {
             .arg(&k)
             .output()
             .unwrap();
-        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-            panic!("{e}: {}", String::from_utf8_lossy(&o.stderr))
-        })
+        serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)))
     };
     let v = run("2");
     assert_eq!(v["cut"], 1);

@@ -384,7 +384,16 @@ fn run_kernel(args: &Args) -> i32 {
         let _ = writeln!(
             o,
             "Kernel {} on grid {}x{}x{}, block {}x{}x{}: {} threads, model {}, unroll {}",
-            prep.kernel.name, g[0], g[1], g[2], b[0], b[1], b[2], r.threads, args.model, opts.unroll
+            prep.kernel.name,
+            g[0],
+            g[1],
+            g[2],
+            b[0],
+            b[1],
+            b[2],
+            r.threads,
+            args.model,
+            opts.unroll
         );
         let _ = writeln!(
             o,
@@ -408,13 +417,20 @@ fn run_kernel(args: &Args) -> i32 {
                 if lines.is_empty() {
                     String::new()
                 } else {
-                    format!(" at line{} {}", if lines.len() > 1 { "s" } else { "" }, lines.join(", "))
+                    format!(
+                        " at line{} {}",
+                        if lines.len() > 1 { "s" } else { "" },
+                        lines.join(", ")
+                    )
                 },
                 e.executions
             );
             let _ = writeln!(o, "  {}", e.message);
             if !e.witness.is_empty() {
-                let _ = writeln!(o, "  Witness (events in order of addition; thread#event line:col):");
+                let _ = writeln!(
+                    o,
+                    "  Witness (events in order of addition; thread#event line:col):"
+                );
                 for l in e.witness.lines() {
                     let _ = writeln!(o, "    {l}");
                 }
@@ -469,7 +485,13 @@ fn write_kernel_graphs(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let safe: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     for e in r.errors.iter().filter(|e| !e.dot.is_empty()) {
         let f = dir.join(format!("{safe}-{}.dot", e.kind));
