@@ -1521,14 +1521,12 @@ impl<'a> Machine<'a> {
                 }
                 return Post::Stop(stop);
             }
-            DOp::WarpSync { mask: m } => {
-                if em != 0 {
-                    let l0 = em.trailing_zeros() as usize;
-                    let members = rv(regs, *m, l0, &sp) as u32 & warp.live;
-                    if members & !em != 0 {
-                        warp.stack.last_mut().expect("frame").pc = next;
-                        return Post::WarpSyncDiv(members & !em);
-                    }
+            DOp::WarpSync { mask: m } if em != 0 => {
+                let l0 = em.trailing_zeros() as usize;
+                let members = rv(regs, *m, l0, &sp) as u32 & warp.live;
+                if members & !em != 0 {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                    return Post::WarpSyncDiv(members & !em);
                 }
             }
             DOp::Bra { target, rpc } => {
@@ -1578,11 +1576,7 @@ impl<'a> Machine<'a> {
                 warp.stack.last_mut().expect("frame").pc = next;
                 return Post::Exit(em);
             }
-            DOp::Trap => {
-                if em != 0 {
-                    return Post::Trap(em);
-                }
-            }
+            DOp::Trap if em != 0 => return Post::Trap(em),
             DOp::Shfl {
                 mode,
                 dst,
