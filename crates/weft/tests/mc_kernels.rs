@@ -4,7 +4,9 @@
 //! `none`), the source lines of that error when given, and the exit code (1 on an error,
 //! 0 otherwise) are compared. Expectations are derived by hand or from paper 004's tables,
 //! with the reason in each `.expect`. A directory's `skip.tsv` (`NAME<TAB>reason`) lists
-//! known limits, which are reported and not run.
+//! known limits, which are reported and not run. An `.expect` may name a kernel elsewhere
+//! (`kernel: tests/kernels/X/kernel.cu`): kernels written for other engines, checked here
+//! on a small grid given by `args:`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +24,9 @@ struct Expect {
     lines: Option<Vec<u64>>,
     model: Option<String>,
     args: Vec<String>,
+    /// A kernel elsewhere in the repository (`kernel: PATH`, from the root) instead of
+    /// `NAME.cu`/`NAME.cl` beside the `.expect`.
+    kernel: Option<String>,
 }
 
 fn parse_expect(path: &Path) -> Result<Expect, String> {
@@ -72,6 +77,7 @@ fn parse_expect(path: &Path) -> Result<Expect, String> {
             .get("args")
             .map(|a| a.split_whitespace().map(String::from).collect())
             .unwrap_or_default(),
+        kernel: kv.get("kernel").cloned(),
     })
 }
 
@@ -174,18 +180,28 @@ fn every_labelled_kernel_gets_its_expected_result() {
             skipped += 1;
             continue;
         }
-        let kernel = ["cu", "cl"]
-            .iter()
-            .map(|x| dir.join(format!("{name}.{x}")))
-            .find(|p| p.exists());
+        let e = match parse_expect(exp) {
+            Ok(e) => e,
+            Err(m) => {
+                failures.push(m);
+                continue;
+            }
+        };
+        let kernel = match &e.kernel {
+            Some(k) => Some(repo().join(k)).filter(|p| p.exists()),
+            None => ["cu", "cl"]
+                .iter()
+                .map(|x| dir.join(format!("{name}.{x}")))
+                .find(|p| p.exists()),
+        };
         let Some(kernel) = kernel else {
             failures.push(format!(
-                "{}: no NAME.cu or NAME.cl beside it",
+                "{}: no NAME.cu or NAME.cl beside it (or `kernel:` path)",
                 exp.display()
             ));
             continue;
         };
-        let r = parse_expect(exp).and_then(|e| check(&kernel, &e));
+        let r = check(&kernel, &e);
         ran += 1;
         if let Err(m) = r {
             failures.push(format!("{}: {m}", kernel.display()));
