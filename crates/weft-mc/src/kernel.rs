@@ -48,6 +48,107 @@ pub struct KernelOptions {
     pub threads: usize,
     /// Most GPU threads a launch may have (each is a thread of the exploration).
     pub max_threads: u64,
+    /// `--replay`: explore only the execution this witness graph describes.
+    pub guide: Option<WitnessGraph>,
+}
+
+/// A witness execution's reads-from and coherence choices, by (thread, event index):
+/// enough to rebuild it (`--replay`), since each thread is deterministic given the values
+/// its reads return.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WitnessGraph {
+    /// Per read: the read, and the write it reads from (`None`: the initial value).
+    pub rf: Vec<((u32, u32), Option<(u32, u32)>)>,
+    /// Per memory cell written: its writes in coherence order.
+    pub co: Vec<(u32, Vec<(u32, u32)>)>,
+}
+
+impl WitnessGraph {
+    fn of<S>(g: &Graph<S>) -> WitnessGraph {
+        let mut w = WitnessGraph::default();
+        for (t, th) in g.th.iter().enumerate() {
+            for (i, n) in th.nodes.iter().enumerate() {
+                if let Some(src) = n.rf {
+                    let s = match src {
+                        Src::Init => None,
+                        Src::Ev(e) => Some(e),
+                    };
+                    w.rf.push(((t as u32, i as u32), s));
+                }
+            }
+        }
+        for (c, ws) in g.co.iter().enumerate() {
+            if !ws.is_empty() {
+                w.co.push((c as u32, ws.clone()));
+            }
+        }
+        w
+    }
+
+    /// Whether graph `g` agrees with the witness. A read whose witness source is not in the
+    /// graph yet is pending (a later write will revisit it), and events added after the
+    /// first pending read may still be deleted by that revisit, so only the events added
+    /// before it are compared: their sources, and the coherence order of their writes.
+    /// `strict` (a finished execution): nothing may be pending.
+    fn admits<S>(&self, g: &Graph<S>, strict: bool) -> bool {
+        let rf: std::collections::HashMap<_, _> = self.rf.iter().cloned().collect();
+        let present = |e: (u32, u32)| {
+            g.th.get(e.0 as usize)
+                .is_some_and(|t| (e.1 as usize) < t.nodes.len())
+        };
+        let mut horizon = u32::MAX;
+        for (t, th) in g.th.iter().enumerate() {
+            for (i, n) in th.nodes.iter().enumerate() {
+                if n.rf.is_some() {
+                    if let Some(Some(src)) = rf.get(&(t as u32, i as u32)) {
+                        if !present(*src) {
+                            horizon = horizon.min(n.stamp);
+                        }
+                    }
+                }
+            }
+        }
+        if strict && horizon != u32::MAX {
+            return false;
+        }
+        for (t, th) in g.th.iter().enumerate() {
+            for (i, n) in th.nodes.iter().enumerate() {
+                if n.stamp >= horizon {
+                    continue;
+                }
+                if let Some(src) = n.rf {
+                    let s = match src {
+                        Src::Init => None,
+                        Src::Ev(e) => Some(e),
+                    };
+                    if rf.get(&(t as u32, i as u32)) != Some(&s) {
+                        return false;
+                    }
+                }
+            }
+        }
+        for (c, ws) in g.co.iter().enumerate() {
+            let settled: Vec<&(u32, u32)> =
+                ws.iter().filter(|w| g.node(**w).stamp < horizon).collect();
+            if settled.is_empty() {
+                continue;
+            }
+            let Some((_, order)) = self.co.iter().find(|(x, _)| *x as usize == c) else {
+                return false;
+            };
+            let mut last = None;
+            for w in settled {
+                let Some(p) = order.iter().position(|x| x == w) else {
+                    return false;
+                };
+                if last.is_some_and(|l| p < l) {
+                    return false;
+                }
+                last = Some(p);
+            }
+        }
+        true
+    }
 }
 
 impl Default for KernelOptions {
@@ -60,6 +161,7 @@ impl Default for KernelOptions {
             max_memory: None,
             threads: 0,
             max_threads: 64,
+            guide: None,
         }
     }
 }
@@ -102,6 +204,8 @@ pub struct KernelErrorReport {
     /// The witness as a Graphviz digraph.
     #[serde(skip)]
     pub dot: String,
+    /// The witness's choices, for `--replay`.
+    pub graph: WitnessGraph,
 }
 
 /// The outcome of model checking a kernel launch.
@@ -111,6 +215,8 @@ pub struct KernelResult {
     /// Executions ending with threads stuck (divergence, deadlock): maximal, not complete.
     pub stuck: u64,
     pub errors: Vec<KernelErrorReport>,
+    /// `--replay`: complete executions that were not the witness (built on the way to it).
+    pub unmatched: u64,
     pub stopped: Option<Stopped>,
     pub seconds: f64,
     /// GPU threads explored and memory cells modelled.
@@ -907,12 +1013,15 @@ impl<'k> Stepper for KernelStepper<'k> {
 pub struct KAcc {
     errors: BTreeMap<String, KernelErrorReport>,
     stuck: u64,
+    /// `--replay`: finished executions that are not the witness's.
+    unmatched: u64,
 }
 
 struct KernelJudge<'a, 'k> {
     ks: &'a KernelStepper<'k>,
     model: Native,
     stop_on_first: bool,
+    guide: Option<&'a WitnessGraph>,
 }
 
 impl KernelJudge<'_, '_> {
@@ -942,6 +1051,7 @@ impl KernelJudge<'_, '_> {
                 message,
                 witness: witness::interleaving(p, g, &self.ks.init),
                 dot: witness::dot(p, g, &self.ks.init, 0),
+                graph: WitnessGraph::of(g),
             },
         );
     }
@@ -1025,14 +1135,24 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
     type Acc = KAcc;
 
     fn consistent(&self, g: &Graph<Arc<KState>>) -> bool {
+        if self.guide.is_some_and(|w| !w.admits(g, false)) {
+            return false;
+        }
         native::check(self.model, &self.ks.program, g, self.ks.cells.len(), false).consistent
     }
 
     fn complete(&self, g: &Graph<Arc<KState>>, acc: &mut KAcc) {
+        if self.guide.is_some_and(|w| !w.admits(g, true)) {
+            acc.unmatched += 1;
+            return;
+        }
         self.judge(g, acc);
     }
 
     fn blocked(&self, g: &Graph<Arc<KState>>, acc: &mut KAcc) {
+        if self.guide.is_some_and(|w| !w.admits(g, true)) {
+            return;
+        }
         let mut at_barrier = Vec::new();
         let mut spinning = Vec::new();
         for (t, th) in g.th.iter().enumerate() {
@@ -1099,6 +1219,7 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
 
     fn merge(&self, a: &mut KAcc, b: KAcc) {
         a.stuck += b.stuck;
+        a.unmatched += b.unmatched;
         for (k, e) in b.errors {
             match a.errors.get_mut(&k) {
                 Some(x) => x.executions += e.executions,
@@ -1129,6 +1250,7 @@ pub fn check_kernel(
         ks: &ks,
         model: opts.model,
         stop_on_first: opts.stop_on_first,
+        guide: opts.guide.as_ref(),
     };
     let limits = Limits {
         deadline: opts.timeout.map(|d| start + d),
@@ -1147,6 +1269,7 @@ pub fn check_kernel(
             message: out.counts.fault_message.clone().unwrap_or_default(),
             witness: String::new(),
             dot: String::new(),
+            graph: WitnessGraph::default(),
         });
     }
     let rank = |k: &str| match k {
@@ -1161,6 +1284,7 @@ pub fn check_kernel(
     Ok(KernelResult {
         counts: out.counts,
         stuck: out.acc.stuck,
+        unmatched: out.acc.unmatched,
         errors,
         stopped: out.stopped,
         seconds: start.elapsed().as_secs_f64(),

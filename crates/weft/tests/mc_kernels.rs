@@ -278,3 +278,39 @@ fn loops_beyond_the_unroll_bound_are_cut_and_counted() {
     assert_eq!(v["cut"], 0);
     assert_eq!(v["executions"], 1);
 }
+
+#[test]
+fn a_witness_replays_to_the_same_error_in_one_execution() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_kernels");
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = "tests/mc/kernels/caslock_nofence.cu";
+    let run = |extra: &[&str]| -> (Option<i32>, Value) {
+        let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .current_dir(repo())
+            .args(["mc", k, "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let v = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+        (o.status.code(), v)
+    };
+    let (code, v) = run(&[]);
+    assert_eq!(code, Some(1));
+    assert!(v["executions"].as_u64().unwrap() > 1);
+    let first = v["errors"][0].clone();
+    let saved = dir.join("caslock_nofence.json");
+    std::fs::write(&saved, serde_json::to_string(&v).unwrap()).unwrap();
+    let (code, r) = run(&["--replay", saved.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert_eq!(r["executions"], 1);
+    assert_eq!(r["replay"], first["kind"]);
+    let again = r["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == first["kind"])
+        .expect("the replayed error");
+    assert_eq!(again["lines"], first["lines"]);
+    assert_eq!(again["witness"], first["witness"]);
+}

@@ -60,6 +60,10 @@ pub struct Args {
     /// orders of each are derived at its end (same states and verdict).
     #[arg(long)]
     rf: bool,
+    /// Kernels: re-run the witness of the first error in FILE (a `weft mc --json` output of
+    /// the same kernel and launch): only that execution is explored and judged again.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
     /// Kernel launch options (`--unroll N`: times a loop body may be entered before an
     /// execution is cut, default 2; cuts are reported).
     #[command(flatten)]
@@ -142,6 +146,10 @@ pub fn run(args: Args) -> i32 {
         .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx")
     {
         return run_kernel(&args);
+    }
+    if args.replay.is_some() {
+        eprintln!("weft: --replay applies to kernels (.cu/.cl/.ptx)");
+        return exit::BAD_INPUT;
     }
     let p = match load(&args.file) {
         Ok(p) => p,
@@ -299,6 +307,19 @@ pub fn run(args: Args) -> i32 {
     }
 }
 
+/// The witness graph of the first error of a `weft mc --json` output, with its kind.
+fn replay_guide(f: &Path) -> Result<(String, weft_mc::kernel::WitnessGraph), String> {
+    let text = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let e = v["errors"]
+        .as_array()
+        .and_then(|a| a.first())
+        .ok_or("no error to replay (the file has no `errors`)")?;
+    let g = serde_json::from_value(e["graph"].clone())
+        .map_err(|x| format!("the first error has no witness graph: {x}"))?;
+    Ok((e["kind"].as_str().unwrap_or("?").to_string(), g))
+}
+
 /// `weft mc KERNEL`: prepares the launch and explores it.
 fn run_kernel(args: &Args) -> i32 {
     let Some(model) = weft_mc::native::Native::by_name(&args.model) else {
@@ -312,6 +333,16 @@ fn run_kernel(args: &Args) -> i32 {
         eprintln!("weft: --rf and --cat apply to litmus tests only");
         return exit::BAD_INPUT;
     }
+    let guide = match &args.replay {
+        None => None,
+        Some(f) => match replay_guide(f) {
+            Ok(g) => Some(g),
+            Err(m) => {
+                eprintln!("weft: --replay {}: {m}", f.display());
+                return exit::BAD_INPUT;
+            }
+        },
+    };
     let prep = match crate::kernel_cmd::prepare(&args.file, &args.launch) {
         Ok(p) => p,
         Err((code, m)) => {
@@ -326,6 +357,7 @@ fn run_kernel(args: &Args) -> i32 {
         timeout: args.timeout,
         max_memory: args.max_memory,
         threads: args.threads,
+        guide: guide.as_ref().map(|g| g.1.clone()),
         ..Default::default()
     };
     let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
@@ -350,7 +382,7 @@ fn run_kernel(args: &Args) -> i32 {
     let peak = weft_mc::mem::peak_rss_bytes();
     let (g, b) = (prep.launch.grid, prep.launch.block);
     let mut o = String::new();
-    let explored = r.counts.complete + r.stuck;
+    let explored = r.counts.complete - r.unmatched + r.stuck;
     if args.json {
         let v = serde_json::json!({
             "file": args.file.display().to_string(),
@@ -362,8 +394,9 @@ fn run_kernel(args: &Args) -> i32 {
             "cells": r.cells,
             "unroll": opts.unroll,
             "errors": r.errors,
+            "replay": guide.as_ref().map(|g| g.0.clone()),
             "executions": explored,
-            "complete": r.counts.complete,
+            "complete": r.counts.complete - r.unmatched,
             "stuck": r.stuck,
             "blocked": r.counts.blocked,
             "cut": r.counts.cut,
@@ -395,10 +428,17 @@ fn run_kernel(args: &Args) -> i32 {
             args.model,
             opts.unroll
         );
+        if let (Some((kind, _)), Some(f)) = (&guide, &args.replay) {
+            let _ = writeln!(
+                o,
+                "Replay: the witness of the first error ({kind}) in {}",
+                f.display()
+            );
+        }
         let _ = writeln!(
             o,
             "Executions explored: {explored} (complete {}, ending with threads stuck {}), blocked: {}, cut: {}, faulting: {}",
-            r.counts.complete, r.stuck, r.counts.blocked, r.counts.cut, r.counts.faults
+            r.counts.complete - r.unmatched, r.stuck, r.counts.blocked, r.counts.cut, r.counts.faults
         );
         let _ = writeln!(
             o,
