@@ -30,7 +30,7 @@ use weft_simt::thread::{AccessKind, Stop, ThreadIds, ThreadProgram, ThreadState}
 use weft_simt::{Arg, Buffer, LaunchConfig};
 
 use crate::explore::{in_pool, Counts, Explorer, Judge, Limits, Stopped};
-use crate::graph::{Graph, Src, Status};
+use crate::graph::{EvId, Graph, Src, Status};
 use crate::native::{self, Native};
 use crate::step::{Action, ReadFix, Stepper};
 use crate::witness;
@@ -58,7 +58,7 @@ pub struct KernelOptions {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WitnessGraph {
     /// Per read: the read, and the write it reads from (`None`: the initial value).
-    pub rf: Vec<((u32, u32), Option<(u32, u32)>)>,
+    pub rf: Vec<(EvId, Option<EvId>)>,
     /// Per memory cell written: its writes in coherence order.
     pub co: Vec<(u32, Vec<(u32, u32)>)>,
 }
