@@ -160,7 +160,7 @@ impl Default for KernelOptions {
             timeout: None,
             max_memory: None,
             threads: 0,
-            max_threads: 64,
+            max_threads: 256,
             guide: None,
         }
     }

@@ -243,7 +243,7 @@ fn unsupported_and_malformed_kernels_are_bad_input() {
     // Too many threads for the checker: bad input, not an endless run.
     let o = Command::new(env!("CARGO_BIN_EXE_weft"))
         .current_dir(repo())
-        .args(["mc", "tests/mc/kernels/mp_fenced.cu", "--grid", "100"])
+        .args(["mc", "tests/mc/kernels/mp_fenced.cu", "--grid", "300"])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));

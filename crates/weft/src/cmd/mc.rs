@@ -60,6 +60,9 @@ pub struct Args {
     /// orders of each are derived at its end (same states and verdict).
     #[arg(long)]
     rf: bool,
+    /// Kernels: most GPU threads a launch may have (each is a thread of the exploration).
+    #[arg(long, default_value_t = 256, value_name = "N")]
+    max_threads: u64,
     /// Kernels: re-run the witness of the first error in FILE (a `weft mc --json` output of
     /// the same kernel and launch): only that execution is explored and judged again.
     #[arg(long, value_name = "FILE")]
@@ -358,6 +361,7 @@ fn run_kernel(args: &Args) -> i32 {
         max_memory: args.max_memory,
         threads: args.threads,
         guide: guide.as_ref().map(|g| g.1.clone()),
+        max_threads: args.max_threads,
         ..Default::default()
     };
     let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
