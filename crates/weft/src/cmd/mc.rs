@@ -362,7 +362,6 @@ fn run_kernel(args: &Args) -> i32 {
         threads: args.threads,
         guide: guide.as_ref().map(|g| g.1.clone()),
         max_threads: args.max_threads,
-        ..Default::default()
     };
     let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
     let r = match weft_mc::kernel::check_kernel(
