@@ -255,7 +255,7 @@ pub struct KernelStepper<'k> {
     pub program: Program,
     pub cells: Vec<Cell>,
     pub init: Vec<i64>,
-    /// The `.file` index of the kernel's own source (that of its first `.loc`).
+    /// The `.file` index of the kernel's own source ([`main_file`]).
     main_file: u32,
 }
 
@@ -497,11 +497,7 @@ impl<'k> KernelStepper<'k> {
             program,
             cells,
             init,
-            main_file: kernel
-                .code
-                .iter()
-                .find_map(|i| i.loc.filter(|l| l.line > 0).map(|l| l.file))
-                .unwrap_or(0),
+            main_file: main_file(kernel),
         })
     }
 
@@ -677,6 +673,25 @@ impl<'k> KernelStepper<'k> {
             .unwrap_or_default();
         format!("{f}:{sp} (PTX {ptx})")
     }
+}
+
+/// The `.file` index of the kernel's own source: the file most instructions' `.loc` name,
+/// leaving out weft's own headers (written under a `weft-inc-` directory) when another
+/// file has lines.
+fn main_file(k: &Kernel) -> u32 {
+    let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+    for l in k.code.iter().filter_map(|i| i.loc).filter(|l| l.line > 0) {
+        *count.entry(l.file).or_default() += 1;
+    }
+    let ours = |f: &u32| k.file_name(*f).is_some_and(|n| n.contains("weft-inc-"));
+    let best = |skip_ours: bool| {
+        count
+            .iter()
+            .filter(|(f, _)| !(skip_ours && ours(f)))
+            .max_by_key(|(f, n)| (**n, std::cmp::Reverse(**f)))
+            .map(|(f, _)| *f)
+    };
+    best(true).or_else(|| best(false)).unwrap_or(0)
 }
 
 /// `file:line:col` of an instruction's source position (or its PTX `line:col`).
