@@ -28,6 +28,10 @@ pub trait Judge<S>: Sync {
     fn merge(&self, a: &mut Self::Acc, b: Self::Acc);
     /// Whether the exploration may stop (`--stop-on-first` and an error was recorded).
     fn satisfied(&self, acc: &Self::Acc) -> bool;
+    /// A graph where every thread stopped and some thread is blocked (an `assume` failed,
+    /// or a thread waits at a barrier or in a spin loop); kernels judge barrier divergence
+    /// and deadlock here. The default ignores it (it is counted as blocked).
+    fn blocked(&self, _g: &Graph<S>, _acc: &mut Self::Acc) {}
 }
 
 /// Counts kept by the driver itself.
@@ -209,12 +213,42 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             return;
         }
         loop {
-            let Some(t) = g.th.iter().position(|th| th.status == Status::Running) else {
+            // The lowest-numbered running thread that can move (a thread awaiting a value
+            // no write provides yet lets the others go first).
+            let mut chosen = None;
+            let mut waiting = Vec::new();
+            for t in 0..g.th.len() {
+                if g.th[t].status != Status::Running {
+                    continue;
+                }
+                let mut st = g.th[t].state.clone();
+                let a = self.prog.next(t, &mut st);
+                if let Action::Await { ev, lo, hi } = &a {
+                    let cell = ev.cell.map(|c| self.cell_id(c)).unwrap_or(u32::MAX);
+                    let provided = (cell as usize) < g.co.len()
+                        && std::iter::once(Src::Init)
+                            .chain(g.co[cell as usize].iter().map(|e| Src::Ev(*e)))
+                            .any(|s| (*lo..=*hi).contains(&g.src_value(s, cell, &self.init)));
+                    if !provided {
+                        waiting.push(t);
+                        continue;
+                    }
+                }
+                chosen = Some((t, st, a));
+                break;
+            }
+            let Some((t, st, action)) = chosen else {
+                if waiting.is_empty() {
+                    return self.leaf(&g, counts, acc);
+                }
+                for t in waiting {
+                    g.th[t].status = Status::Blocked;
+                }
                 return self.leaf(&g, counts, acc);
             };
-            let mut st = g.th[t].state.clone();
-            let ev = match self.prog.next(t, &mut st) {
-                Action::Event(ev) => ev,
+            let (ev, range) = match action {
+                Action::Event(ev) => (ev, None),
+                Action::Await { ev, lo, hi } => (ev, Some((lo, hi))),
                 other => {
                     g.th[t].state = st;
                     g.th[t].status = match other {
@@ -223,7 +257,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         Action::Blocked => Status::Blocked,
                         Action::Cut => Status::Cut,
                         Action::Fault(m) => Status::Fault(m),
-                        Action::Event(_) => unreachable!(),
+                        Action::Event(_) | Action::Await { .. } => unreachable!(),
                     };
                     continue;
                 }
@@ -235,6 +269,9 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                 EventKind::Read => {
                     let mut srcs = vec![Src::Init];
                     srcs.extend(g.co[cell as usize].iter().map(|e| Src::Ev(*e)));
+                    if let Some((lo, hi)) = range {
+                        srcs.retain(|s| (lo..=hi).contains(&g.src_value(*s, cell, &self.init)));
+                    }
                     let mut children = Vec::with_capacity(srcs.len());
                     for s in srcs {
                         let value = g.src_value(s, cell, &self.init);
@@ -468,7 +505,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         let th = &mut g.th[t];
         for n in th.nodes.iter_mut() {
             match self.prog.next(t, &mut st) {
-                Action::Event(mut ev) => {
+                Action::Event(mut ev) | Action::Await { mut ev, .. } => {
                     if ev.kind != n.ev.kind
                         || ev.cell != n.ev.cell
                         || (ev.kind == EventKind::Write && ev.value != n.value)
@@ -550,6 +587,10 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         }
         if blocked {
             counts.blocked += 1;
+            self.judge.blocked(g, acc);
+            if self.judge.satisfied(acc) {
+                self.halt(Stopped::FirstError);
+            }
             return;
         }
         if self.porf_cycles {

@@ -6,7 +6,8 @@
 //! stepper), [`graph`] (execution graphs), [`explore`] (the parallel DPOR driver),
 //! [`native`] (RC11/scoped-RC11/SC consistency), [`litmus`] (judging litmus programs:
 //! states, verdicts, flags, the `.cat` oracle), [`witness`] (DOT and interleavings),
-//! [`mem`] (resident-set accounting).
+//! [`mem`] (resident-set accounting), [`kernel`] (CUDA/OpenCL kernels: the kernel stepper,
+//! barriers, divergence, deadlock, races with source lines).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
 //! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
@@ -15,6 +16,7 @@
 
 pub mod explore;
 pub mod graph;
+pub mod kernel;
 pub mod litmus;
 pub mod mem;
 pub mod native;

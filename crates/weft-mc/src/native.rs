@@ -249,11 +249,14 @@ pub struct Verdict {
     pub consistent: bool,
     pub data_race: bool,
     pub hetero_race: bool,
+    /// The first racing pair found of each kind (thread events), when `races`.
+    pub data_race_pair: Option<(EvId, EvId)>,
+    pub hetero_race_pair: Option<(EvId, EvId)>,
 }
 
 /// Checks `g` under `m`; `races` also computes the race flags (complete graphs).
 pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool) -> Verdict {
-    let (v, _) = view(g, ncells);
+    let (v, ids) = view(g, ncells);
     let n = v.evs.len();
     let ev = &v.evs;
     let is_r = |a: usize| ev[a].kind == 0;
@@ -276,6 +279,8 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
             consistent: ok,
             data_race: false,
             hetero_race: false,
+            data_race_pair: None,
+            hetero_race_pair: None,
         };
     }
     let scoped = m == Native::ScopedRc11;
@@ -422,6 +427,14 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
         ok = psc.plus().irreflexive();
     }
     let (mut data_race, mut hetero_race) = (false, false);
+    let (mut data_race_pair, mut hetero_race_pair) = (None, None);
+    let mut back: Vec<Option<EvId>> = vec![None; n];
+    for (t, v) in ids.iter().enumerate() {
+        for (i, d) in v.iter().enumerate() {
+            back[*d] = Some((t as u32, i as u32));
+        }
+    }
+    let pair = |a: usize, b: usize| back[a].zip(back[b]);
     if ok && races {
         for a in 0..n {
             for b in 0..n {
@@ -436,8 +449,14 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
                 }
                 if !at(a) || !at(b) {
                     data_race = true;
+                    if data_race_pair.is_none() {
+                        data_race_pair = pair(a, b);
+                    }
                 } else if scoped && !incl(a, b) {
                     hetero_race = true;
+                    if hetero_race_pair.is_none() {
+                        hetero_race_pair = pair(a, b);
+                    }
                 }
             }
         }
@@ -446,6 +465,8 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
         consistent: ok,
         data_race,
         hetero_race,
+        data_race_pair,
+        hetero_race_pair,
     }
 }
 

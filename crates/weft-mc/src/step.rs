@@ -36,6 +36,11 @@ pub enum Action {
     Cut,
     /// The thread did something meaningless (an access to a non-address).
     Fault(String),
+    /// A read that may only read a value in `lo..=hi` (a barrier's arrival or departure):
+    /// the driver adds it once a write of such a value to its cell exists, reading only
+    /// from those writes, and runs other threads meanwhile; threads still waiting when no
+    /// thread can move are blocked.
+    Await { ev: TraceEvent, lo: i64, hi: i64 },
 }
 
 /// A read's value changes how it is recorded: whether it is the read of a successful

@@ -16,7 +16,9 @@
 //! - [`alu`]: typed lane arithmetic;
 //! - [`mem`]: buffers, state spaces and generic addresses;
 //! - [`machine`]: warps, CTAs, barriers, the scheduler and the trace;
-//! - [`sink`]: the structured trace events a race detector consumes.
+//! - [`sink`]: the structured trace events a race detector consumes;
+//! - [`thread`]: one thread stepped alone to its next memory or synchronisation event (the
+//!   model checker's view of a kernel).
 //!
 //! Semantics, trace format and limits: `docs/simt.md`.
 
@@ -27,6 +29,7 @@ pub mod machine;
 pub mod mem;
 pub mod sink;
 pub mod spec;
+pub mod thread;
 
 pub use machine::run_with_sink;
 pub use machine::{

@@ -433,6 +433,76 @@ struct Machine<'a> {
     steps: u64,
 }
 
+/// The memory of a launch before it runs: each buffer's offset in the global arena, the
+/// variable layout, the global arena (buffers, then module variables with their initial
+/// bytes) and the param space with the arguments written in.
+pub(crate) struct Arena {
+    pub offsets: Vec<u64>,
+    pub layout: Layout,
+    pub global: Vec<u8>,
+    pub param: Vec<u8>,
+}
+
+/// Lays out the memory of a launch of `kernel` with `args` over `buffers`.
+pub(crate) fn lay_out(
+    kernel: &Kernel,
+    args: &[Arg],
+    buffers: &[Buffer],
+) -> Result<Arena, SimtError> {
+    // Global arena: buffers (256-byte aligned), then module variables.
+    let mut offsets = Vec::with_capacity(buffers.len());
+    let mut off = 0u64;
+    for b in buffers {
+        offsets.push(off);
+        off = (off + b.data.len() as u64).div_ceil(256) * 256 + 256;
+    }
+    let layout = Layout::new(kernel, off);
+    // Memory the emulator would have to allocate for declarations alone.
+    const MIB: u64 = 1 << 20;
+    if layout.shared_bytes > 4 * MIB
+        || layout.local_bytes > MIB
+        || layout.global_var_bytes > 1024 * MIB
+    {
+        return Err(SimtError::Launch(format!(
+            "the kernel declares {} bytes of shared, {} of local and {} of global/constant memory (limits: 4 MiB, 1 MiB, 1 GiB)",
+            layout.shared_bytes, layout.local_bytes, layout.global_var_bytes
+        )));
+    }
+    let mut global = vec![0u8; (off + layout.global_var_bytes) as usize];
+    for (b, &o) in buffers.iter().zip(&offsets) {
+        global[o as usize..o as usize + b.data.len()].copy_from_slice(&b.data);
+    }
+    for (i, v) in kernel.vars.iter().enumerate() {
+        if matches!(v.space, MemSpace::Global | MemSpace::Constant) && !v.init.is_empty() {
+            let o = (layout.var_addr[i] - GLOBAL_BASE) as usize;
+            let n = v.init.len().min(v.size as usize);
+            global[o..o + n].copy_from_slice(&v.init[..n]);
+        }
+    }
+    let mut param = vec![0u8; kernel.param_bytes as usize];
+    for (i, (p, a)) in kernel.params.iter().zip(args).enumerate() {
+        let v = match *a {
+            Arg::Scalar(v) => v,
+            Arg::Buffer(b) => {
+                let o = *offsets.get(b).ok_or_else(|| {
+                    SimtError::Launch(format!(
+                        "argument {i} names buffer {b}, which does not exist"
+                    ))
+                })?;
+                GLOBAL_BASE + o
+            }
+        };
+        let w = (p.size as usize).min(8);
+        mem::write(&mut param, u64::from(p.offset), w, v);
+    }
+    Ok(Arena {
+        offsets,
+        layout,
+        global,
+        param,
+    })
+}
+
 /// Runs `kernel` on `cfg` with `args` (one per kernel parameter) over `buffers`, writing the
 /// event trace to `trace` when given.
 pub fn run<'a>(
@@ -483,52 +553,12 @@ pub fn run_with_sink<'a>(
             args.len()
         )));
     }
-    // Global arena: buffers (256-byte aligned), then module variables.
-    let mut offsets = Vec::with_capacity(buffers.len());
-    let mut off = 0u64;
-    for b in &buffers {
-        offsets.push(off);
-        off = (off + b.data.len() as u64).div_ceil(256) * 256 + 256;
-    }
-    let layout = Layout::new(kernel, off);
-    // Memory the emulator would have to allocate for declarations alone.
-    const MIB: u64 = 1 << 20;
-    if layout.shared_bytes > 4 * MIB
-        || layout.local_bytes > MIB
-        || layout.global_var_bytes > 1024 * MIB
-    {
-        return Err(SimtError::Launch(format!(
-            "the kernel declares {} bytes of shared, {} of local and {} of global/constant memory (limits: 4 MiB, 1 MiB, 1 GiB)",
-            layout.shared_bytes, layout.local_bytes, layout.global_var_bytes
-        )));
-    }
-    let mut global = vec![0u8; (off + layout.global_var_bytes) as usize];
-    for (b, &o) in buffers.iter().zip(&offsets) {
-        global[o as usize..o as usize + b.data.len()].copy_from_slice(&b.data);
-    }
-    for (i, v) in kernel.vars.iter().enumerate() {
-        if matches!(v.space, MemSpace::Global | MemSpace::Constant) && !v.init.is_empty() {
-            let o = (layout.var_addr[i] - GLOBAL_BASE) as usize;
-            let n = v.init.len().min(v.size as usize);
-            global[o..o + n].copy_from_slice(&v.init[..n]);
-        }
-    }
-    let mut param = vec![0u8; kernel.param_bytes as usize];
-    for (i, (p, a)) in kernel.params.iter().zip(args).enumerate() {
-        let v = match *a {
-            Arg::Scalar(v) => v,
-            Arg::Buffer(b) => {
-                let o = *offsets.get(b).ok_or_else(|| {
-                    SimtError::Launch(format!(
-                        "argument {i} names buffer {b}, which does not exist"
-                    ))
-                })?;
-                GLOBAL_BASE + o
-            }
-        };
-        let w = (p.size as usize).min(8);
-        mem::write(&mut param, u64::from(p.offset), w, v);
-    }
+    let Arena {
+        offsets,
+        layout,
+        global,
+        param,
+    } = lay_out(kernel, args, &buffers)?;
     let code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
         pos: kernel.describe_pos(e.pc),
         message: e.message,
@@ -666,14 +696,26 @@ fn query_value(kind: QueryKind, bits: u16, a: &[u64]) -> u64 {
 }
 
 fn rv(regs: &[u64], s: Src, lane: usize, sp: &dyn Fn(SpecialReg, usize) -> u64) -> u64 {
+    rv_s::<WARP>(regs, s, lane, sp)
+}
+
+/// Operand `s` of `lane` in a register file of `S` lanes per register.
+pub(crate) fn rv_s<const S: usize>(
+    regs: &[u64],
+    s: Src,
+    lane: usize,
+    sp: &dyn Fn(SpecialReg, usize) -> u64,
+) -> u64 {
     match s {
-        Src::R(r) => regs[r as usize * WARP + lane],
+        Src::R(r) => regs[r as usize * S + lane],
         Src::I(v) => v,
         Src::S(x) => sp(x, lane),
     }
 }
 
-fn atom_apply(op: RmwOp, ty: DataType, old: u64, a: u64, b: u64) -> Option<u64> {
+/// The value an atomic `op` on `ty` leaves in memory given the old value and operands `a`, `b`
+/// (`None`: a failed compare-and-swap writes nothing).
+pub fn atom_apply(op: RmwOp, ty: DataType, old: u64, a: u64, b: u64) -> Option<u64> {
     let bits = ty.bits;
     let t = |v: u64| alu::trunc(v, bits);
     let (so, sa) = (alu::sext(old, bits), alu::sext(a, bits));
@@ -1206,303 +1248,11 @@ impl<'a> Machine<'a> {
                 regs[$r as usize * WARP + $l] = $v
             };
         }
+        if exec_alu::<WARP>(&ins.op, regs, em, &sp) {
+            warp.stack.last_mut().expect("frame").pc = next;
+            return Post::None;
+        }
         match &ins.op {
-            DOp::Mov { dst, src, bits } => {
-                let (dst, src, bits) = (*dst, *src, *bits);
-                for_lanes!(em, l, {
-                    let v = rv(regs, src, l, &sp);
-                    set!(dst, l, alu::trunc(v, bits));
-                });
-            }
-            DOp::Un { f, dst, a, bits } => {
-                let (f, dst, a, bits) = (*f, *dst, *a, *bits);
-                for_lanes!(em, l, {
-                    let v = f(rv(regs, a, l, &sp));
-                    set!(dst, l, alu::trunc(v, bits));
-                });
-            }
-            DOp::BinFast { op, dst, a, b } => {
-                let (dst, a, b) = (*dst as usize, *a, *b);
-                macro_rules! go {
-                    ($f:expr) => {
-                        bin_loop(regs, em, dst, a, b, &sp, $f)
-                    };
-                }
-                match op {
-                    FastBin::Add32 => {
-                        go!(|x: u64, y: u64| (x as u32).wrapping_add(y as u32) as u64)
-                    }
-                    FastBin::Add64 => go!(|x: u64, y: u64| x.wrapping_add(y)),
-                    FastBin::Sub32 => {
-                        go!(|x: u64, y: u64| (x as u32).wrapping_sub(y as u32) as u64)
-                    }
-                    FastBin::Sub64 => go!(|x: u64, y: u64| x.wrapping_sub(y)),
-                    FastBin::Mul32 => {
-                        go!(|x: u64, y: u64| (x as u32).wrapping_mul(y as u32) as u64)
-                    }
-                    FastBin::Mul64 => go!(|x: u64, y: u64| x.wrapping_mul(y)),
-                    FastBin::And => go!(|x: u64, y: u64| x & y),
-                    FastBin::Or => go!(|x: u64, y: u64| x | y),
-                    FastBin::Xor => go!(|x: u64, y: u64| x ^ y),
-                    FastBin::Shl32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
-                        0
-                    } else {
-                        ((x as u32) << (y as u32)) as u64
-                    }),
-                    FastBin::Shl64 => {
-                        go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x << (y as u32) })
-                    }
-                    FastBin::ShrU32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
-                        0
-                    } else {
-                        ((x as u32) >> (y as u32)) as u64
-                    }),
-                    FastBin::ShrS32 => go!(|x: u64, y: u64| ((x as u32 as i32)
-                        >> (y as u32).min(31))
-                        as u32 as u64),
-                    FastBin::ShrU64 => {
-                        go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x >> (y as u32) })
-                    }
-                    FastBin::ShrS64 => {
-                        go!(|x: u64, y: u64| ((x as i64) >> (y as u32).min(63)) as u64)
-                    }
-                    FastBin::WideU32 => go!(|x: u64, y: u64| (x as u32 as u64) * (y as u32 as u64)),
-                    FastBin::WideS32 => go!(|x: u64, y: u64| ((x as u32 as i32 as i64)
-                        * (y as u32 as i32 as i64))
-                        as u64),
-                    FastBin::MinS32 => {
-                        go!(|x: u64, y: u64| (x as u32 as i32).min(y as u32 as i32) as u32 as u64)
-                    }
-                    FastBin::MaxS32 => {
-                        go!(|x: u64, y: u64| (x as u32 as i32).max(y as u32 as i32) as u32 as u64)
-                    }
-                    FastBin::MinU32 => go!(|x: u64, y: u64| (x as u32).min(y as u32) as u64),
-                    FastBin::MaxU32 => go!(|x: u64, y: u64| (x as u32).max(y as u32) as u64),
-                }
-            }
-            DOp::SetpFast { cmp, dst, a, b } => {
-                let (dst, a, b) = (*dst as usize, *a, *b);
-                macro_rules! by_class {
-                    ($op:tt) => {
-                        match cmp.class {
-                            0 => go!(|x: u64, y: u64| u64::from((x as u32 as i32) $op (y as u32 as i32))),
-                            1 => go!(|x: u64, y: u64| u64::from((x as u32) $op (y as u32))),
-                            2 => go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64))),
-                            _ => go!(|x: u64, y: u64| u64::from(x $op y)),
-                        }
-                    };
-                }
-                macro_rules! go {
-                    ($f:expr) => {
-                        bin_loop(regs, em, dst, a, b, &sp, $f)
-                    };
-                }
-                match cmp.cmp {
-                    KCmp::Eq => by_class!(==),
-                    KCmp::Ne => by_class!(!=),
-                    KCmp::Lt => by_class!(<),
-                    KCmp::Le => by_class!(<=),
-                    KCmp::Gt => by_class!(>),
-                    _ => by_class!(>=),
-                }
-            }
-            DOp::Bin { f, dst, a, b, bits } => {
-                let (f, dst, a, b, bits) = (*f, *dst, *a, *b, *bits);
-                for_lanes!(em, l, {
-                    let v = f(rv(regs, a, l, &sp), rv(regs, b, l, &sp));
-                    set!(dst, l, alu::trunc(v, bits));
-                });
-            }
-            DOp::Mad {
-                mul,
-                add,
-                dst,
-                a,
-                b,
-                c,
-                fused_float,
-            } => {
-                let (mul, add, dst, a, b, c, ff) = (*mul, *add, *dst, *a, *b, *c, *fused_float);
-                for_lanes!(em, l, {
-                    let (x, y, z) = (
-                        rv(regs, a, l, &sp),
-                        rv(regs, b, l, &sp),
-                        rv(regs, c, l, &sp),
-                    );
-                    let v = match ff {
-                        Some(32) => f32::from_bits(x as u32)
-                            .mul_add(f32::from_bits(y as u32), f32::from_bits(z as u32))
-                            .to_bits() as u64,
-                        Some(_) => f64::from_bits(x)
-                            .mul_add(f64::from_bits(y), f64::from_bits(z))
-                            .to_bits(),
-                        None => add(mul(x, y), z),
-                    };
-                    set!(dst, l, v);
-                });
-            }
-            DOp::Setp {
-                f,
-                dst,
-                dst2,
-                a,
-                b,
-                combine,
-            } => {
-                let (f, dst, dst2, a, b, combine) = (*f, *dst, *dst2, *a, *b, *combine);
-                for_lanes!(em, l, {
-                    let mut r = f(rv(regs, a, l, &sp), rv(regs, b, l, &sp));
-                    let mut r2 = !r;
-                    if let Some((op, p, neg)) = combine {
-                        let q = (rv(regs, p, l, &sp) & 1 == 1) != neg;
-                        let comb = |x: bool| match op {
-                            KBoolOp::And => x && q,
-                            KBoolOp::Or => x || q,
-                            KBoolOp::Xor => x ^ q,
-                        };
-                        r = comb(r);
-                        r2 = comb(r2);
-                    }
-                    set!(dst, l, u64::from(r));
-                    if let Some(d2) = dst2 {
-                        set!(d2, l, u64::from(r2));
-                    }
-                });
-            }
-            DOp::Selp { dst, a, b, p } => {
-                let (dst, a, b, p) = (*dst, *a, *b, *p);
-                for_lanes!(em, l, {
-                    let v = if rv(regs, p, l, &sp) & 1 == 1 {
-                        rv(regs, a, l, &sp)
-                    } else {
-                        rv(regs, b, l, &sp)
-                    };
-                    set!(dst, l, v);
-                });
-            }
-            DOp::Cvt {
-                dst,
-                src,
-                dst_ty,
-                src_ty,
-                rounding,
-                integral,
-                sat,
-            } => {
-                for_lanes!(em, l, {
-                    let v = alu::convert(
-                        rv(regs, *src, l, &sp),
-                        *dst_ty,
-                        *src_ty,
-                        *rounding,
-                        *integral,
-                        *sat,
-                    );
-                    set!(*dst, l, v);
-                });
-            }
-            DOp::Cvta { dst, src, add } => {
-                for_lanes!(em, l, {
-                    let v = rv(regs, *src, l, &sp).wrapping_add(*add as u64);
-                    set!(*dst, l, v);
-                });
-            }
-            DOp::Bfe {
-                dst,
-                a,
-                pos,
-                len,
-                ty,
-            } => {
-                let bits = u32::from(ty.bits);
-                for_lanes!(em, l, {
-                    let x = rv(regs, *a, l, &sp);
-                    let p = (rv(regs, *pos, l, &sp) & 0xff) as u32;
-                    let n = (rv(regs, *len, l, &sp) & 0xff) as u32;
-                    let v = if n == 0 || p >= bits {
-                        if ty.kind == TypeKind::Signed && n != 0 && (x >> (bits - 1)) & 1 == 1 {
-                            u64::MAX
-                        } else {
-                            0
-                        }
-                    } else {
-                        let n = n.min(bits - p);
-                        let field = (x >> p) & if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-                        if ty.kind == TypeKind::Signed {
-                            alu::sext(field, n as u16) as u64
-                        } else {
-                            field
-                        }
-                    };
-                    set!(*dst, l, alu::trunc(v, ty.bits));
-                });
-            }
-            DOp::Bfi {
-                dst,
-                a,
-                b,
-                pos,
-                len,
-                bits,
-            } => {
-                for_lanes!(em, l, {
-                    let (x, y) = (rv(regs, *a, l, &sp), rv(regs, *b, l, &sp));
-                    let p = (rv(regs, *pos, l, &sp) & 0xff) as u32;
-                    let n = (rv(regs, *len, l, &sp) & 0xff) as u32;
-                    let v = if n == 0 || p >= u32::from(*bits) {
-                        y
-                    } else {
-                        let n = n.min(u32::from(*bits) - p);
-                        let m = (if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }) << p;
-                        (y & !m) | ((x << p) & m)
-                    };
-                    set!(*dst, l, alu::trunc(v, *bits));
-                });
-            }
-            DOp::Shf {
-                left,
-                wrap,
-                dst,
-                a,
-                b,
-                c,
-            } => {
-                for_lanes!(em, l, {
-                    let pair = ((rv(regs, *b, l, &sp) & 0xffff_ffff) << 32)
-                        | (rv(regs, *a, l, &sp) & 0xffff_ffff);
-                    let n = rv(regs, *c, l, &sp) as u32;
-                    let n = if *wrap { n & 31 } else { n.min(32) };
-                    let v = if *left {
-                        (pair << n) >> 32
-                    } else {
-                        (pair >> n) & 0xffff_ffff
-                    };
-                    set!(*dst, l, v & 0xffff_ffff);
-                });
-            }
-            DOp::Prmt { dst, a, b, sel } => {
-                for_lanes!(em, l, {
-                    let bytes = ((rv(regs, *b, l, &sp) & 0xffff_ffff) << 32)
-                        | (rv(regs, *a, l, &sp) & 0xffff_ffff);
-                    let s = rv(regs, *sel, l, &sp);
-                    let mut v = 0u64;
-                    for i in 0..4 {
-                        let n = (s >> (4 * i)) & 0xf;
-                        let byte = (bytes >> ((n & 7) * 8)) & 0xff;
-                        let byte = if n & 8 != 0 {
-                            if byte & 0x80 != 0 {
-                                0xff
-                            } else {
-                                0
-                            }
-                        } else {
-                            byte
-                        };
-                        v |= byte << (8 * i);
-                    }
-                    set!(*dst, l, v);
-                });
-            }
             DOp::Ld {
                 space,
                 width,
@@ -1771,14 +1521,12 @@ impl<'a> Machine<'a> {
                 }
                 return Post::Stop(stop);
             }
-            DOp::WarpSync { mask: m } => {
-                if em != 0 {
-                    let l0 = em.trailing_zeros() as usize;
-                    let members = rv(regs, *m, l0, &sp) as u32 & warp.live;
-                    if members & !em != 0 {
-                        warp.stack.last_mut().expect("frame").pc = next;
-                        return Post::WarpSyncDiv(members & !em);
-                    }
+            DOp::WarpSync { mask: m } if em != 0 => {
+                let l0 = em.trailing_zeros() as usize;
+                let members = rv(regs, *m, l0, &sp) as u32 & warp.live;
+                if members & !em != 0 {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                    return Post::WarpSyncDiv(members & !em);
                 }
             }
             DOp::Bra { target, rpc } => {
@@ -1828,11 +1576,7 @@ impl<'a> Machine<'a> {
                 warp.stack.last_mut().expect("frame").pc = next;
                 return Post::Exit(em);
             }
-            DOp::Trap => {
-                if em != 0 {
-                    return Post::Trap(em);
-                }
-            }
+            DOp::Trap if em != 0 => return Post::Trap(em),
             DOp::Shfl {
                 mode,
                 dst,
@@ -1922,18 +1666,7 @@ impl<'a> Machine<'a> {
                     return Post::Assert(failed, *kind);
                 }
             }
-            DOp::Query {
-                kind,
-                dst,
-                bits,
-                args,
-            } => {
-                for_lanes!(em, l, {
-                    let a: Vec<u64> = args.iter().map(|x| rv(regs, *x, l, &sp)).collect();
-                    let v = query_value(*kind, *bits, &a);
-                    set!(*dst, l, v);
-                });
-            }
+            _ => {}
         }
         warp.stack.last_mut().expect("frame").pc = next;
         if sync_div != 0 {
@@ -1952,6 +1685,335 @@ impl<'a> Machine<'a> {
             what: what.to_string(),
         })
     }
+}
+
+/// Executes a register-only instruction (moves, arithmetic, comparisons, conversions, bit
+/// operations, specification queries) for the lanes of `em` over a register file holding `S`
+/// lanes per register (`S` = [`WARP`] for the warp emulator, 1 for a single thread, see
+/// [`crate::thread`]); `false` when `op` is not such an instruction (nothing is changed).
+pub(crate) fn exec_alu<const S: usize>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &dyn Fn(SpecialReg, usize) -> u64,
+) -> bool {
+    macro_rules! set {
+        ($r:expr, $l:expr, $v:expr) => {
+            regs[$r as usize * S + $l] = $v
+        };
+    }
+    match op {
+        DOp::Mov { dst, src, bits } => {
+            let (dst, src, bits) = (*dst, *src, *bits);
+            for_lanes!(em, l, {
+                let v = rv_s::<S>(regs, src, l, &sp);
+                set!(dst, l, alu::trunc(v, bits));
+            });
+        }
+        DOp::Un { f, dst, a, bits } => {
+            let (f, dst, a, bits) = (*f, *dst, *a, *bits);
+            for_lanes!(em, l, {
+                let v = f(rv_s::<S>(regs, a, l, &sp));
+                set!(dst, l, alu::trunc(v, bits));
+            });
+        }
+        DOp::BinFast { op, dst, a, b } => {
+            let (dst, a, b) = (*dst as usize, *a, *b);
+            macro_rules! go {
+                ($f:expr) => {
+                    bin_loop_s::<S, _>(regs, em, dst, a, b, &sp, $f)
+                };
+            }
+            match op {
+                FastBin::Add32 => {
+                    go!(|x: u64, y: u64| (x as u32).wrapping_add(y as u32) as u64)
+                }
+                FastBin::Add64 => go!(|x: u64, y: u64| x.wrapping_add(y)),
+                FastBin::Sub32 => {
+                    go!(|x: u64, y: u64| (x as u32).wrapping_sub(y as u32) as u64)
+                }
+                FastBin::Sub64 => go!(|x: u64, y: u64| x.wrapping_sub(y)),
+                FastBin::Mul32 => {
+                    go!(|x: u64, y: u64| (x as u32).wrapping_mul(y as u32) as u64)
+                }
+                FastBin::Mul64 => go!(|x: u64, y: u64| x.wrapping_mul(y)),
+                FastBin::And => go!(|x: u64, y: u64| x & y),
+                FastBin::Or => go!(|x: u64, y: u64| x | y),
+                FastBin::Xor => go!(|x: u64, y: u64| x ^ y),
+                FastBin::Shl32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                    0
+                } else {
+                    ((x as u32) << (y as u32)) as u64
+                }),
+                FastBin::Shl64 => {
+                    go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x << (y as u32) })
+                }
+                FastBin::ShrU32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                    0
+                } else {
+                    ((x as u32) >> (y as u32)) as u64
+                }),
+                FastBin::ShrS32 => {
+                    go!(|x: u64, y: u64| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
+                }
+                FastBin::ShrU64 => {
+                    go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x >> (y as u32) })
+                }
+                FastBin::ShrS64 => {
+                    go!(|x: u64, y: u64| ((x as i64) >> (y as u32).min(63)) as u64)
+                }
+                FastBin::WideU32 => go!(|x: u64, y: u64| (x as u32 as u64) * (y as u32 as u64)),
+                FastBin::WideS32 => go!(|x: u64, y: u64| ((x as u32 as i32 as i64)
+                    * (y as u32 as i32 as i64))
+                    as u64),
+                FastBin::MinS32 => {
+                    go!(|x: u64, y: u64| (x as u32 as i32).min(y as u32 as i32) as u32 as u64)
+                }
+                FastBin::MaxS32 => {
+                    go!(|x: u64, y: u64| (x as u32 as i32).max(y as u32 as i32) as u32 as u64)
+                }
+                FastBin::MinU32 => go!(|x: u64, y: u64| (x as u32).min(y as u32) as u64),
+                FastBin::MaxU32 => go!(|x: u64, y: u64| (x as u32).max(y as u32) as u64),
+            }
+        }
+        DOp::SetpFast { cmp, dst, a, b } => {
+            let (dst, a, b) = (*dst as usize, *a, *b);
+            macro_rules! by_class {
+                    ($op:tt) => {
+                        match cmp.class {
+                            0 => go!(|x: u64, y: u64| u64::from((x as u32 as i32) $op (y as u32 as i32))),
+                            1 => go!(|x: u64, y: u64| u64::from((x as u32) $op (y as u32))),
+                            2 => go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64))),
+                            _ => go!(|x: u64, y: u64| u64::from(x $op y)),
+                        }
+                    };
+                }
+            macro_rules! go {
+                ($f:expr) => {
+                    bin_loop_s::<S, _>(regs, em, dst, a, b, &sp, $f)
+                };
+            }
+            match cmp.cmp {
+                KCmp::Eq => by_class!(==),
+                KCmp::Ne => by_class!(!=),
+                KCmp::Lt => by_class!(<),
+                KCmp::Le => by_class!(<=),
+                KCmp::Gt => by_class!(>),
+                _ => by_class!(>=),
+            }
+        }
+        DOp::Bin { f, dst, a, b, bits } => {
+            let (f, dst, a, b, bits) = (*f, *dst, *a, *b, *bits);
+            for_lanes!(em, l, {
+                let v = f(rv_s::<S>(regs, a, l, &sp), rv_s::<S>(regs, b, l, &sp));
+                set!(dst, l, alu::trunc(v, bits));
+            });
+        }
+        DOp::Mad {
+            mul,
+            add,
+            dst,
+            a,
+            b,
+            c,
+            fused_float,
+        } => {
+            let (mul, add, dst, a, b, c, ff) = (*mul, *add, *dst, *a, *b, *c, *fused_float);
+            for_lanes!(em, l, {
+                let (x, y, z) = (
+                    rv_s::<S>(regs, a, l, &sp),
+                    rv_s::<S>(regs, b, l, &sp),
+                    rv_s::<S>(regs, c, l, &sp),
+                );
+                let v = match ff {
+                    Some(32) => f32::from_bits(x as u32)
+                        .mul_add(f32::from_bits(y as u32), f32::from_bits(z as u32))
+                        .to_bits() as u64,
+                    Some(_) => f64::from_bits(x)
+                        .mul_add(f64::from_bits(y), f64::from_bits(z))
+                        .to_bits(),
+                    None => add(mul(x, y), z),
+                };
+                set!(dst, l, v);
+            });
+        }
+        DOp::Setp {
+            f,
+            dst,
+            dst2,
+            a,
+            b,
+            combine,
+        } => {
+            let (f, dst, dst2, a, b, combine) = (*f, *dst, *dst2, *a, *b, *combine);
+            for_lanes!(em, l, {
+                let mut r = f(rv_s::<S>(regs, a, l, &sp), rv_s::<S>(regs, b, l, &sp));
+                let mut r2 = !r;
+                if let Some((op, p, neg)) = combine {
+                    let q = (rv_s::<S>(regs, p, l, &sp) & 1 == 1) != neg;
+                    let comb = |x: bool| match op {
+                        KBoolOp::And => x && q,
+                        KBoolOp::Or => x || q,
+                        KBoolOp::Xor => x ^ q,
+                    };
+                    r = comb(r);
+                    r2 = comb(r2);
+                }
+                set!(dst, l, u64::from(r));
+                if let Some(d2) = dst2 {
+                    set!(d2, l, u64::from(r2));
+                }
+            });
+        }
+        DOp::Selp { dst, a, b, p } => {
+            let (dst, a, b, p) = (*dst, *a, *b, *p);
+            for_lanes!(em, l, {
+                let v = if rv_s::<S>(regs, p, l, &sp) & 1 == 1 {
+                    rv_s::<S>(regs, a, l, &sp)
+                } else {
+                    rv_s::<S>(regs, b, l, &sp)
+                };
+                set!(dst, l, v);
+            });
+        }
+        DOp::Cvt {
+            dst,
+            src,
+            dst_ty,
+            src_ty,
+            rounding,
+            integral,
+            sat,
+        } => {
+            for_lanes!(em, l, {
+                let v = alu::convert(
+                    rv_s::<S>(regs, *src, l, &sp),
+                    *dst_ty,
+                    *src_ty,
+                    *rounding,
+                    *integral,
+                    *sat,
+                );
+                set!(*dst, l, v);
+            });
+        }
+        DOp::Cvta { dst, src, add } => {
+            for_lanes!(em, l, {
+                let v = rv_s::<S>(regs, *src, l, &sp).wrapping_add(*add as u64);
+                set!(*dst, l, v);
+            });
+        }
+        DOp::Bfe {
+            dst,
+            a,
+            pos,
+            len,
+            ty,
+        } => {
+            let bits = u32::from(ty.bits);
+            for_lanes!(em, l, {
+                let x = rv_s::<S>(regs, *a, l, &sp);
+                let p = (rv_s::<S>(regs, *pos, l, &sp) & 0xff) as u32;
+                let n = (rv_s::<S>(regs, *len, l, &sp) & 0xff) as u32;
+                let v = if n == 0 || p >= bits {
+                    if ty.kind == TypeKind::Signed && n != 0 && (x >> (bits - 1)) & 1 == 1 {
+                        u64::MAX
+                    } else {
+                        0
+                    }
+                } else {
+                    let n = n.min(bits - p);
+                    let field = (x >> p) & if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+                    if ty.kind == TypeKind::Signed {
+                        alu::sext(field, n as u16) as u64
+                    } else {
+                        field
+                    }
+                };
+                set!(*dst, l, alu::trunc(v, ty.bits));
+            });
+        }
+        DOp::Bfi {
+            dst,
+            a,
+            b,
+            pos,
+            len,
+            bits,
+        } => {
+            for_lanes!(em, l, {
+                let (x, y) = (rv_s::<S>(regs, *a, l, &sp), rv_s::<S>(regs, *b, l, &sp));
+                let p = (rv_s::<S>(regs, *pos, l, &sp) & 0xff) as u32;
+                let n = (rv_s::<S>(regs, *len, l, &sp) & 0xff) as u32;
+                let v = if n == 0 || p >= u32::from(*bits) {
+                    y
+                } else {
+                    let n = n.min(u32::from(*bits) - p);
+                    let m = (if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }) << p;
+                    (y & !m) | ((x << p) & m)
+                };
+                set!(*dst, l, alu::trunc(v, *bits));
+            });
+        }
+        DOp::Shf {
+            left,
+            wrap,
+            dst,
+            a,
+            b,
+            c,
+        } => {
+            for_lanes!(em, l, {
+                let pair = ((rv_s::<S>(regs, *b, l, &sp) & 0xffff_ffff) << 32)
+                    | (rv_s::<S>(regs, *a, l, &sp) & 0xffff_ffff);
+                let n = rv_s::<S>(regs, *c, l, &sp) as u32;
+                let n = if *wrap { n & 31 } else { n.min(32) };
+                let v = if *left {
+                    (pair << n) >> 32
+                } else {
+                    (pair >> n) & 0xffff_ffff
+                };
+                set!(*dst, l, v & 0xffff_ffff);
+            });
+        }
+        DOp::Prmt { dst, a, b, sel } => {
+            for_lanes!(em, l, {
+                let bytes = ((rv_s::<S>(regs, *b, l, &sp) & 0xffff_ffff) << 32)
+                    | (rv_s::<S>(regs, *a, l, &sp) & 0xffff_ffff);
+                let s = rv_s::<S>(regs, *sel, l, &sp);
+                let mut v = 0u64;
+                for i in 0..4 {
+                    let n = (s >> (4 * i)) & 0xf;
+                    let byte = (bytes >> ((n & 7) * 8)) & 0xff;
+                    let byte = if n & 8 != 0 {
+                        if byte & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        }
+                    } else {
+                        byte
+                    };
+                    v |= byte << (8 * i);
+                }
+                set!(*dst, l, v);
+            });
+        }
+        DOp::Query {
+            kind,
+            dst,
+            bits,
+            args,
+        } => {
+            for_lanes!(em, l, {
+                let a: Vec<u64> = args.iter().map(|x| rv_s::<S>(regs, *x, l, &sp)).collect();
+                let v = query_value(*kind, *bits, &a);
+                set!(*dst, l, v);
+            });
+        }
+        _ => return false,
+    }
+    true
 }
 
 fn warp_local(local: &[u8], lb: usize, lane: usize) -> &[u8] {
@@ -1975,11 +2037,15 @@ fn member_gap(
 
 /// All 32 lanes of operand `s` (registers exist for every lane, active or not).
 #[inline(always)]
-fn lanes_of(regs: &[u64], s: Src, sp: &dyn Fn(SpecialReg, usize) -> u64) -> [u64; WARP] {
+fn lanes_of<const S: usize>(
+    regs: &[u64],
+    s: Src,
+    sp: &dyn Fn(SpecialReg, usize) -> u64,
+) -> [u64; WARP] {
     match s {
         Src::R(r) => {
             let mut out = [0u64; WARP];
-            out.copy_from_slice(&regs[r as usize * WARP..r as usize * WARP + WARP]);
+            out[..S].copy_from_slice(&regs[r as usize * S..r as usize * S + S]);
             out
         }
         Src::I(v) => [v; WARP],
@@ -1989,7 +2055,7 @@ fn lanes_of(regs: &[u64], s: Src, sp: &dyn Fn(SpecialReg, usize) -> u64) -> [u64
 
 /// `dst = f(a, b)` on the lanes of `em`, monomorphised per operation.
 #[inline(always)]
-fn bin_loop<F: Fn(u64, u64) -> u64>(
+fn bin_loop_s<const S: usize, F: Fn(u64, u64) -> u64>(
     regs: &mut [u64],
     em: u32,
     dst: usize,
@@ -1998,10 +2064,10 @@ fn bin_loop<F: Fn(u64, u64) -> u64>(
     sp: &dyn Fn(SpecialReg, usize) -> u64,
     f: F,
 ) {
-    let av = lanes_of(regs, a, sp);
-    let bv = lanes_of(regs, b, sp);
-    let d: &mut [u64] = &mut regs[dst * WARP..dst * WARP + WARP];
-    if em == FULL {
+    let av = lanes_of::<S>(regs, a, sp);
+    let bv = lanes_of::<S>(regs, b, sp);
+    let d: &mut [u64] = &mut regs[dst * S..dst * S + S];
+    if em == FULL && S == WARP {
         for l in 0..WARP {
             d[l] = f(av[l], bv[l]);
         }
@@ -2024,7 +2090,7 @@ fn lane_addr(regs: &[u64], a: DAddr, lane: usize) -> u64 {
 }
 
 #[inline(always)]
-fn route(space: MemSpace, a: u64) -> Option<(Region, u64)> {
+pub(crate) fn route(space: MemSpace, a: u64) -> Option<(Region, u64)> {
     match space {
         MemSpace::Global | MemSpace::Constant => {
             a.checked_sub(GLOBAL_BASE).map(|o| (Region::Global, o))

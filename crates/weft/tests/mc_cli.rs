@@ -63,10 +63,10 @@ fn exit_codes_and_json() {
         Some(2)
     );
     assert_eq!(weft(&["mc", "no/such.litmus"]).status.code(), Some(2));
-    // Kernels are not supported yet: a clear refusal, not a parse error or a panic.
+    // A kernel whose buffers are not given: bad input naming the parameter, not a panic.
     let o = weft(&["mc", "tests/kernels/spinlock_livelock/kernel.cu"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not supported yet"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`mutex` is not bound"));
     assert_eq!(
         weft(&["mc", "--max-memory", "lots", "tests/corpus/c/SB.litmus"])
             .status

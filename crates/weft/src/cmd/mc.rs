@@ -3,10 +3,16 @@
 //! with the stateless model checker (`weft-mc`) and prints herd7's layout (the same block
 //! `weft sim` prints, so the two diff), then the exploration: executions explored,
 //! blocked, cut, rejected by the model, errors by kind, wall time, peak memory.
+//! A `.cu`/`.cl`/`.ptx` FILE is a kernel, loaded through `kernel_cmd::prepare` with the shared
+//! launch options (`--grid`, `--block`, `--buffer`, `--arg`, `-D`, `--kernel`, `--unroll`) and
+//! checked by `weft_mc::kernel` (default model scoped-rc11): errors by kind with source lines
+//! and witnesses.
 //!
 //! Exit codes: 0 no error; 1 an error was found (a failed assertion, a race flag, a
-//! `~exists`/`forall` condition violated); 2 bad input (unreadable or unparsable file,
-//! unknown model, bad option value); 3 internal error (the model failed to evaluate).
+//! `~exists`/`forall` condition violated; for kernels also barrier divergence, deadlock, a
+//! memory fault); 2 bad input (unreadable or unparsable file, unknown model, bad option value,
+//! an unsupported kernel instruction named by file:line:col); 3 internal error (the model
+//! failed to evaluate).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,19 +24,17 @@ use std::fmt::Write as _;
 
 use crate::exit;
 use crate::inputs::load;
+use crate::launch::LaunchArgs;
 use crate::out;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A litmus test (any format weft parses).
+    /// A litmus test (any format weft parses) or a .cu/.cl/.ptx kernel.
     file: PathBuf,
     /// Model: sc, rc11, scoped-rc11 (native checks) or any bundled/path .cat model
     /// (ptx-v7.5, vulkan, opencl, ...), used as the consistency oracle.
     #[arg(short = 'm', long = "model", default_value = "scoped-rc11")]
     model: String,
-    /// Times a loop body may be entered before an execution is cut (cuts are reported).
-    #[arg(long, default_value_t = 2)]
-    unroll: u32,
     /// Worker threads (default: one per core); results do not depend on it.
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -56,6 +60,17 @@ pub struct Args {
     /// orders of each are derived at its end (same states and verdict).
     #[arg(long)]
     rf: bool,
+    /// Kernels: most GPU threads a launch may have (each is a thread of the exploration).
+    #[arg(long, default_value_t = 256, value_name = "N")]
+    max_threads: u64,
+    /// Kernels: re-run the witness of the first error in FILE (a `weft mc --json` output of
+    /// the same kernel and launch): only that execution is explored and judged again.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// Kernel launch options (`--unroll N`: times a loop body may be entered before an
+    /// execution is cut, default 2; cuts are reported).
+    #[command(flatten)]
+    launch: LaunchArgs,
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -131,12 +146,12 @@ pub fn run(args: Args) -> i32 {
     if args
         .file
         .extension()
-        .is_some_and(|e| e == "cu" || e == "cl" || e == "ptx")
+        .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx")
     {
-        eprintln!(
-            "{}: weft mc checks litmus tests; kernels (.cu/.cl/.ptx) are not supported yet",
-            args.file.display()
-        );
+        return run_kernel(&args);
+    }
+    if args.replay.is_some() {
+        eprintln!("weft: --replay applies to kernels (.cu/.cl/.ptx)");
         return exit::BAD_INPUT;
     }
     let p = match load(&args.file) {
@@ -154,7 +169,7 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let opts = McOptions {
-        unroll: args.unroll,
+        unroll: args.launch.unroll.unwrap_or(2),
         stop_on_first: args.stop_on_first,
         timeout: args.timeout,
         max_memory: args.max_memory,
@@ -293,4 +308,244 @@ pub fn run(args: Args) -> i32 {
     } else {
         exit::VIOLATION
     }
+}
+
+/// The witness graph of the first error of a `weft mc --json` output, with its kind.
+fn replay_guide(f: &Path) -> Result<(String, weft_mc::kernel::WitnessGraph), String> {
+    let text = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let e = v["errors"]
+        .as_array()
+        .and_then(|a| a.first())
+        .ok_or("no error to replay (the file has no `errors`)")?;
+    let g = serde_json::from_value(e["graph"].clone())
+        .map_err(|x| format!("the first error has no witness graph: {x}"))?;
+    Ok((e["kind"].as_str().unwrap_or("?").to_string(), g))
+}
+
+/// `weft mc KERNEL`: prepares the launch and explores it.
+fn run_kernel(args: &Args) -> i32 {
+    let Some(model) = weft_mc::native::Native::by_name(&args.model) else {
+        eprintln!(
+            "weft: model {}: kernels are checked under the native models only (scoped-rc11, rc11, sc)",
+            args.model
+        );
+        return exit::BAD_INPUT;
+    };
+    if args.rf || args.cat {
+        eprintln!("weft: --rf and --cat apply to litmus tests only");
+        return exit::BAD_INPUT;
+    }
+    let guide = match &args.replay {
+        None => None,
+        Some(f) => match replay_guide(f) {
+            Ok(g) => Some(g),
+            Err(m) => {
+                eprintln!("weft: --replay {}: {m}", f.display());
+                return exit::BAD_INPUT;
+            }
+        },
+    };
+    let prep = match crate::kernel_cmd::prepare(&args.file, &args.launch) {
+        Ok(p) => p,
+        Err((code, m)) => {
+            eprintln!("weft: {m}");
+            return code;
+        }
+    };
+    let opts = weft_mc::kernel::KernelOptions {
+        unroll: args.launch.unroll.unwrap_or(2),
+        model,
+        stop_on_first: args.stop_on_first,
+        timeout: args.timeout,
+        max_memory: args.max_memory,
+        threads: args.threads,
+        guide: guide.as_ref().map(|g| g.1.clone()),
+        max_threads: args.max_threads,
+    };
+    let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
+    let r = match weft_mc::kernel::check_kernel(
+        &prep.kernel,
+        prep.launch,
+        &prep.args,
+        &prep.buffers,
+        &names,
+        &opts,
+    ) {
+        Ok(r) => r,
+        Err(e @ weft_mc::kernel::KernelError::Unsupported { .. }) => {
+            eprintln!("{}: {e}", args.file.display());
+            return exit::BAD_INPUT;
+        }
+        Err(e) => {
+            eprintln!("weft: {}: {e}", args.file.display());
+            return exit::BAD_INPUT;
+        }
+    };
+    let peak = weft_mc::mem::peak_rss_bytes();
+    let (g, b) = (prep.launch.grid, prep.launch.block);
+    let mut o = String::new();
+    let explored = r.counts.complete - r.unmatched + r.stuck;
+    if args.json {
+        let v = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "kernel": prep.kernel.name,
+            "model": args.model,
+            "grid": g,
+            "block": b,
+            "threads": r.threads,
+            "cells": r.cells,
+            "unroll": opts.unroll,
+            "errors": r.errors,
+            "replay": guide.as_ref().map(|g| g.0.clone()),
+            "executions": explored,
+            "complete": r.counts.complete - r.unmatched,
+            "stuck": r.stuck,
+            "blocked": r.counts.blocked,
+            "cut": r.counts.cut,
+            "faults": r.counts.faults,
+            "graphs": r.counts.graphs,
+            "revisits": r.counts.revisits,
+            "max_events": r.counts.max_events,
+            "stopped": r.stopped,
+            "seconds": r.seconds,
+            "peak_rss_bytes": peak,
+        });
+        let _ = writeln!(
+            o,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "Kernel {} on grid {}x{}x{}, block {}x{}x{}: {} threads, model {}, unroll {}",
+            prep.kernel.name,
+            g[0],
+            g[1],
+            g[2],
+            b[0],
+            b[1],
+            b[2],
+            r.threads,
+            args.model,
+            opts.unroll
+        );
+        if let (Some((kind, _)), Some(f)) = (&guide, &args.replay) {
+            let _ = writeln!(
+                o,
+                "Replay: the witness of the first error ({kind}) in {}",
+                f.display()
+            );
+        }
+        let _ = writeln!(
+            o,
+            "Executions explored: {explored} (complete {}, ending with threads stuck {}), blocked: {}, cut: {}, faulting: {}",
+            r.counts.complete - r.unmatched, r.stuck, r.counts.blocked, r.counts.cut, r.counts.faults
+        );
+        let _ = writeln!(
+            o,
+            "Graphs: {} (revisits {}, max events {}), memory words modelled: {}",
+            r.counts.graphs, r.counts.revisits, r.counts.max_events, r.cells
+        );
+        if r.errors.is_empty() {
+            let _ = writeln!(o, "Errors: none");
+        }
+        for e in &r.errors {
+            let lines: Vec<String> = e.lines.iter().map(|l| l.to_string()).collect();
+            let _ = writeln!(
+                o,
+                "Error {}{}: {} executions",
+                e.kind,
+                if lines.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " at line{} {}",
+                        if lines.len() > 1 { "s" } else { "" },
+                        lines.join(", ")
+                    )
+                },
+                e.executions
+            );
+            let _ = writeln!(o, "  {}", e.message);
+            if !e.witness.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "  Witness (events in order of addition; thread#event line:col):"
+                );
+                for l in e.witness.lines() {
+                    let _ = writeln!(o, "    {l}");
+                }
+            }
+        }
+        if r.counts.cut > 0 {
+            let _ = writeln!(
+                o,
+                "Bounded: {} executions cut at --unroll {} (errors beyond the bound are not searched)",
+                r.counts.cut, opts.unroll
+            );
+        }
+        match r.stopped {
+            Some(Stopped::Timeout) => {
+                let _ = writeln!(o, "Stopped: timeout (counts are partial)");
+            }
+            Some(Stopped::Memory) => {
+                let _ = writeln!(o, "Stopped: memory limit (counts are partial)");
+            }
+            Some(Stopped::FirstError) => {
+                let _ = writeln!(o, "Stopped: first error");
+            }
+            None => {}
+        }
+        let _ = writeln!(
+            o,
+            "Wall time: {:.3} s, peak memory: {}",
+            r.seconds,
+            peak.map(|b| format!("{:.1} MB", b as f64 / 1e6))
+                .unwrap_or_else(|| "unknown".into())
+        );
+    }
+    out::print(&o);
+    if let Some(dir) = &args.graph {
+        if let Err(e) = write_kernel_graphs(dir, &prep.kernel.name, &r) {
+            eprintln!("weft: cannot write graph: {e}");
+            return exit::INTERNAL;
+        }
+    }
+    if r.errors.is_empty() {
+        exit::OK
+    } else {
+        exit::VIOLATION
+    }
+}
+
+fn write_kernel_graphs(
+    dir: &Path,
+    name: &str,
+    r: &weft_mc::kernel::KernelResult,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    for e in r.errors.iter().filter(|e| !e.dot.is_empty()) {
+        let f = dir.join(format!("{safe}-{}.dot", e.kind));
+        std::fs::write(&f, &e.dot).map_err(|x| format!("{}: {x}", f.display()))?;
+        let _ = std::process::Command::new("dot")
+            .arg("-Tsvg")
+            .arg(&f)
+            .arg("-o")
+            .arg(f.with_extension("svg"))
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    Ok(())
 }

@@ -1,0 +1,467 @@
+//! One thread of a kernel stepped on its own until its next memory or synchronisation event,
+//! for engines that schedule threads themselves (the model checker, `weft-mc`). It reuses
+//! the warp emulator's decoding ([`crate::decode`]), memory layout and register arithmetic
+//! ([`crate::machine`]'s `exec_alu` over a one-lane register file): registers, local memory
+//! and the param space are private to the thread and handled here; global and shared
+//! accesses, fences, barriers, failed assertions, backward branches and the thread's end are
+//! handed to the caller, which gives loads their values and then calls
+//! [`ThreadProgram::advance`].
+
+use weft_ir::attrs::{DataType, RmwOp};
+use weft_ir::kernel::{AnnotKind, Kernel, SpecialReg};
+
+use crate::decode::{decode, DInstr, DOp, Layout, Src};
+use crate::machine::{atom_apply, exec_alu, lay_out, route, rv_s, Arg, LaunchConfig, SimtError};
+use crate::mem::{self, Buffer, Region};
+
+/// A kernel decoded and laid out for single-thread stepping.
+pub struct ThreadProgram<'k> {
+    pub kernel: &'k Kernel,
+    code: Vec<DInstr>,
+    reg_bits: Vec<u16>,
+    layout: Layout,
+    param: Vec<u8>,
+    cfg: LaunchConfig,
+    /// Byte offset of each buffer in the global arena.
+    pub buffer_offsets: Vec<u64>,
+    /// The global arena before the launch (buffers, then module variables).
+    pub global_init: Vec<u8>,
+}
+
+/// Where a thread is and what it holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ThreadState {
+    /// The instruction the thread is at (for a returned [`Stop`], the instruction that
+    /// stopped it).
+    pub pc: u32,
+    pub regs: Vec<u64>,
+    pub local: Vec<u8>,
+}
+
+/// A thread's coordinates: its CTA and its linear index in the CTA.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadIds {
+    pub cta: [u32; 3],
+    pub tid: u32,
+}
+
+/// What a global or shared access does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A load; the caller gives each element's value with [`ThreadProgram::set_load`].
+    Load,
+    /// A store of each element's value.
+    Store,
+    /// An atomic read-modify-write with its operands; the caller computes the new value with
+    /// [`ThreadProgram::atom_new`] and gives the old one with [`ThreadProgram::set_atom`].
+    Atom {
+        op: RmwOp,
+        ty: DataType,
+        a: u64,
+        b: u64,
+    },
+}
+
+/// A global or shared access of the instruction at the thread's pc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub kind: AccessKind,
+    /// `Global` (offset in the global arena) or `Shared` (offset in the CTA's shared memory).
+    pub region: Region,
+    /// Per element: offset and, for a store, the value (truncated to `width` bytes).
+    pub elems: Vec<(u64, u64)>,
+    /// Bytes per element.
+    pub width: usize,
+}
+
+/// Why [`ThreadProgram::step`] returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Access(Access),
+    /// `membar`/`fence` (its order and scope are the kernel instruction's).
+    Fence,
+    /// `bar.sync`/`bar.arrive` with its barrier id and optional thread count.
+    Barrier {
+        id: u32,
+        count: Option<u32>,
+        arrive: bool,
+    },
+    /// A checked annotation (`__assert`) is false here.
+    AssertFailed(AnnotKind),
+    /// A backward branch was taken: the thread is now at the loop head `target`.
+    BackEdge {
+        target: u32,
+    },
+    /// The thread ended.
+    Exit,
+    /// An invalid or out-of-bounds access, or `trap`.
+    Fault {
+        addr: u64,
+        what: &'static str,
+    },
+    /// An instruction a single thread cannot execute alone (warp-level operations).
+    Unsupported(&'static str),
+    /// `budget` instructions ran without an event.
+    StepLimit,
+}
+
+impl<'k> ThreadProgram<'k> {
+    /// Decodes `kernel` and lays out the launch's memory (the same layout as [`crate::run`]).
+    pub fn new(
+        kernel: &'k Kernel,
+        cfg: LaunchConfig,
+        args: &[Arg],
+        buffers: &[Buffer],
+    ) -> Result<Self, SimtError> {
+        kernel.validate().map_err(SimtError::Launch)?;
+        if args.len() != kernel.params.len() {
+            return Err(SimtError::Launch(format!(
+                "the kernel takes {} parameters, {} arguments given",
+                kernel.params.len(),
+                args.len()
+            )));
+        }
+        let arena = lay_out(kernel, args, buffers)?;
+        let code = decode(kernel, &arena.layout).map_err(|e| SimtError::Decode {
+            pos: kernel.describe_pos(e.pc),
+            message: e.message,
+        })?;
+        Ok(ThreadProgram {
+            kernel,
+            code,
+            reg_bits: kernel.regs.iter().map(|r| r.ty.bits).collect(),
+            layout: arena.layout,
+            param: arena.param,
+            cfg,
+            buffer_offsets: arena.offsets,
+            global_init: arena.global,
+        })
+    }
+
+    /// Bytes of shared memory per CTA.
+    pub fn shared_bytes(&self) -> u64 {
+        self.layout.shared_bytes
+    }
+
+    /// The instructions a single thread cannot run (warp-level operations), by pc.
+    pub fn unsupported(&self) -> Vec<(usize, &'static str)> {
+        self.code
+            .iter()
+            .enumerate()
+            .filter_map(|(pc, i)| warp_level(&i.op).map(|w| (pc, w)))
+            .collect()
+    }
+
+    /// A thread at the kernel's entry.
+    pub fn start(&self) -> ThreadState {
+        ThreadState {
+            pc: 0,
+            regs: vec![0; self.reg_bits.len()],
+            local: vec![0; self.layout.local_bytes as usize],
+        }
+    }
+
+    fn special(&self, ids: ThreadIds, s: SpecialReg) -> u64 {
+        let block = self.cfg.block;
+        let t = ids.tid;
+        let lane = t % 32;
+        match s {
+            SpecialReg::Tid(0) => u64::from(t % block[0]),
+            SpecialReg::Tid(1) => u64::from((t / block[0]) % block[1]),
+            SpecialReg::Tid(_) => u64::from(t / (block[0] * block[1])),
+            SpecialReg::Ntid(d) => u64::from(block[d.min(2) as usize]),
+            SpecialReg::Ctaid(d) => u64::from(ids.cta[d.min(2) as usize]),
+            SpecialReg::Nctaid(d) => u64::from(self.cfg.grid[d.min(2) as usize]),
+            SpecialReg::Laneid => u64::from(lane),
+            SpecialReg::Warpid => u64::from(t / 32),
+            SpecialReg::Nwarpid => self.cfg.block_threads().div_ceil(32),
+            SpecialReg::LanemaskEq => 1u64 << lane,
+            SpecialReg::LanemaskLe => ((1u64 << (lane + 1)) - 1) & 0xffff_ffff,
+            SpecialReg::LanemaskLt => (1u64 << lane) - 1,
+            SpecialReg::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
+            SpecialReg::LanemaskGt => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
+            SpecialReg::Smid | SpecialReg::Gridid => 0,
+            SpecialReg::Nsmid => 1,
+            // Deterministic: a re-run of the thread must make the same events.
+            SpecialReg::Clock => 0,
+        }
+    }
+
+    /// Runs the thread from its pc until an event, running at most `budget` instructions.
+    pub fn step(&self, st: &mut ThreadState, ids: ThreadIds, budget: u64) -> Stop {
+        let sp = |s: SpecialReg, _lane: usize| self.special(ids, s);
+        for _ in 0..budget {
+            let pc = st.pc as usize;
+            let Some(ins) = self.code.get(pc) else {
+                return Stop::Exit;
+            };
+            if let Some((r, neg)) = ins.guard {
+                if (st.regs[r as usize] & 1 == 1) == neg {
+                    st.pc += 1;
+                    continue;
+                }
+            }
+            if exec_alu::<1>(&ins.op, &mut st.regs, 1, &sp) {
+                st.pc += 1;
+                continue;
+            }
+            let rv = |regs: &[u64], s: Src| rv_s::<1>(regs, s, 0, &sp);
+            match &ins.op {
+                DOp::Ld {
+                    space,
+                    width,
+                    sext,
+                    dst,
+                    addr,
+                    ..
+                } => {
+                    let base = addr_of(&st.regs, addr.base, addr.off);
+                    let w = *width as usize;
+                    let mut elems = Vec::new();
+                    let mut region = None;
+                    for (k, d) in dst.iter().enumerate() {
+                        let a = base.wrapping_add((k * w) as u64);
+                        let Some((rg, off)) = route(*space, a) else {
+                            return Stop::Fault {
+                                addr: a,
+                                what: "load from an invalid address",
+                            };
+                        };
+                        let private = match rg {
+                            Region::Local => Some(&st.local[..]),
+                            Region::Param => Some(&self.param[..]),
+                            _ => None,
+                        };
+                        match private {
+                            Some(m) => {
+                                let Some(v) = mem::read(m, off, w) else {
+                                    return Stop::Fault {
+                                        addr: a,
+                                        what: "out-of-bounds load",
+                                    };
+                                };
+                                if let Some(d) = d {
+                                    let d = *d;
+                                    self.put(st, d, v, w, *sext);
+                                }
+                            }
+                            None => {
+                                if let Some(f) = self.bounds(rg, off, w, a) {
+                                    return f;
+                                }
+                                region = Some(rg);
+                                elems.push((off, 0));
+                            }
+                        }
+                    }
+                    match region {
+                        Some(region) => {
+                            return Stop::Access(Access {
+                                kind: AccessKind::Load,
+                                region,
+                                elems,
+                                width: w,
+                            })
+                        }
+                        None => st.pc += 1,
+                    }
+                }
+                DOp::St {
+                    space,
+                    width,
+                    src,
+                    addr,
+                    ..
+                } => {
+                    let base = addr_of(&st.regs, addr.base, addr.off);
+                    let w = *width as usize;
+                    let mut elems = Vec::new();
+                    let mut region = None;
+                    for (k, s) in src.iter().enumerate() {
+                        let a = base.wrapping_add((k * w) as u64);
+                        let v = crate::alu::trunc(rv(&st.regs, *s), (w * 8) as u16);
+                        match route(*space, a) {
+                            Some((Region::Local, off)) => {
+                                if !mem::write(&mut st.local, off, w, v) {
+                                    return Stop::Fault {
+                                        addr: a,
+                                        what: "out-of-bounds store",
+                                    };
+                                }
+                            }
+                            Some((rg @ (Region::Global | Region::Shared), off)) => {
+                                if let Some(f) = self.bounds(rg, off, w, a) {
+                                    return f;
+                                }
+                                region = Some(rg);
+                                elems.push((off, v));
+                            }
+                            _ => {
+                                return Stop::Fault {
+                                    addr: a,
+                                    what: "store to an invalid address",
+                                }
+                            }
+                        }
+                    }
+                    match region {
+                        Some(region) => {
+                            return Stop::Access(Access {
+                                kind: AccessKind::Store,
+                                region,
+                                elems,
+                                width: w,
+                            })
+                        }
+                        None => st.pc += 1,
+                    }
+                }
+                DOp::Atom {
+                    op,
+                    space,
+                    ty,
+                    addr,
+                    a,
+                    b,
+                    ..
+                } => {
+                    let ad = addr_of(&st.regs, addr.base, addr.off);
+                    let w = (ty.bits / 8) as usize;
+                    let (x, y) = (rv(&st.regs, *a), b.map_or(0, |b| rv(&st.regs, b)));
+                    match route(*space, ad) {
+                        Some((rg @ (Region::Global | Region::Shared), off)) => {
+                            if let Some(f) = self.bounds(rg, off, w, ad) {
+                                return f;
+                            }
+                            return Stop::Access(Access {
+                                kind: AccessKind::Atom {
+                                    op: *op,
+                                    ty: *ty,
+                                    a: x,
+                                    b: y,
+                                },
+                                region: rg,
+                                elems: vec![(off, 0)],
+                                width: w,
+                            });
+                        }
+                        _ => {
+                            return Stop::Fault {
+                                addr: ad,
+                                what: "atomic on an invalid address",
+                            }
+                        }
+                    }
+                }
+                DOp::Fence => return Stop::Fence,
+                DOp::Nop => st.pc += 1,
+                DOp::Bar {
+                    id, count, arrive, ..
+                } => {
+                    return Stop::Barrier {
+                        id: rv(&st.regs, *id) as u32,
+                        count: count.map(|c| rv(&st.regs, c) as u32),
+                        arrive: *arrive,
+                    }
+                }
+                DOp::Bra { target, .. } => {
+                    let back = *target as usize <= pc;
+                    st.pc = *target;
+                    if back {
+                        return Stop::BackEdge { target: *target };
+                    }
+                }
+                DOp::Exit => return Stop::Exit,
+                DOp::Trap => {
+                    return Stop::Fault {
+                        addr: 0,
+                        what: "trap",
+                    }
+                }
+                DOp::Assert { kind, cond } => {
+                    if rv(&st.regs, *cond) == 0 {
+                        return Stop::AssertFailed(*kind);
+                    }
+                    st.pc += 1;
+                }
+                op => {
+                    return Stop::Unsupported(warp_level(op).unwrap_or("an unsupported operation"))
+                }
+            }
+        }
+        Stop::StepLimit
+    }
+
+    fn bounds(&self, rg: Region, off: u64, w: usize, a: u64) -> Option<Stop> {
+        let len = match rg {
+            Region::Global => self.global_init.len() as u64,
+            _ => self.layout.shared_bytes,
+        };
+        (off.checked_add(w as u64).is_none_or(|e| e > len)).then_some(Stop::Fault {
+            addr: a,
+            what: "out-of-bounds access",
+        })
+    }
+
+    fn put(&self, st: &mut ThreadState, d: u32, v: u64, w: usize, sext: bool) {
+        let v = if sext {
+            crate::alu::sext(v, (w * 8) as u16) as u64
+        } else {
+            v
+        };
+        st.regs[d as usize] = crate::alu::trunc(v, self.reg_bits[d as usize]);
+    }
+
+    /// Gives element `k` of the load the thread stopped at its value.
+    pub fn set_load(&self, st: &mut ThreadState, k: usize, value: u64) {
+        if let Some(DOp::Ld {
+            dst, width, sext, ..
+        }) = self.code.get(st.pc as usize).map(|i| &i.op)
+        {
+            if let Some(Some(d)) = dst.get(k) {
+                let (d, w, s) = (*d, *width as usize, *sext);
+                self.put(st, d, crate::alu::trunc(value, (w * 8) as u16), w, s);
+            }
+        }
+    }
+
+    /// Gives the atomic the thread stopped at the old value it read.
+    pub fn set_atom(&self, st: &mut ThreadState, old: u64) {
+        if let Some(DOp::Atom { dst: Some(d), .. }) = self.code.get(st.pc as usize).map(|i| &i.op) {
+            st.regs[*d as usize] = old;
+        }
+    }
+
+    /// The value an atomic leaves in memory (`None`: a failed compare-and-swap).
+    pub fn atom_new(op: RmwOp, ty: DataType, old: u64, a: u64, b: u64) -> Option<u64> {
+        atom_apply(op, ty, old, a, b)
+    }
+
+    /// Moves the thread past the instruction it stopped at.
+    pub fn advance(&self, st: &mut ThreadState) {
+        st.pc += 1;
+    }
+
+    /// The initial bytes of global memory at `off` (`width` bytes, 0 beyond the arena).
+    pub fn global_initial(&self, off: u64, width: usize) -> u64 {
+        mem::read(&self.global_init, off, width).unwrap_or(0)
+    }
+}
+
+fn addr_of(regs: &[u64], base: Option<u32>, off: i64) -> u64 {
+    match base {
+        Some(r) => regs[r as usize].wrapping_add(off as u64),
+        None => off as u64,
+    }
+}
+
+fn warp_level(op: &DOp) -> Option<&'static str> {
+    match op {
+        DOp::Shfl { .. } => Some("shfl.sync (a warp-level shuffle)"),
+        DOp::Vote { .. } => Some("vote.sync (a warp-level vote)"),
+        DOp::Activemask { .. } => Some("activemask (warp-level)"),
+        DOp::WarpSync { .. } => Some("bar.warp.sync (warp-level)"),
+        DOp::Bar { red: Some(_), .. } => Some("bar.red (a barrier reduction)"),
+        _ => None,
+    }
+}

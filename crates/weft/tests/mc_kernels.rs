@@ -1,0 +1,316 @@
+//! Labelled kernels for `weft mc` (issue 13): every `NAME.cu`/`NAME.cl` under `tests/mc/`
+//! (recursively) with a `NAME.expect` beside it is model checked with `--json`, and the
+//! expected result (`data-race`, `hetero-race`, `divergence`, `deadlock`, `assertion` or
+//! `none`), the source lines of that error when given, and the exit code (1 on an error,
+//! 0 otherwise) are compared. Expectations are derived by hand or from paper 004's tables,
+//! with the reason in each `.expect`. A directory's `skip.tsv` (`NAME<TAB>reason`) lists
+//! known limits, which are reported and not run. An `.expect` may name a kernel elsewhere
+//! (`kernel: tests/kernels/X/kernel.cu`): kernels written for other engines, checked here
+//! on a small grid given by `args:`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+struct Expect {
+    result: String,
+    lines: Option<Vec<u64>>,
+    model: Option<String>,
+    args: Vec<String>,
+    /// A kernel elsewhere in the repository (`kernel: PATH`, from the root) instead of
+    /// `NAME.cu`/`NAME.cl` beside the `.expect`.
+    kernel: Option<String>,
+}
+
+fn parse_expect(path: &Path) -> Result<Expect, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut kv = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split(" #").next().unwrap_or("").trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (k, v) = line
+            .split_once(':')
+            .ok_or_else(|| format!("{}:{}: not `key: value`", path.display(), i + 1))?;
+        kv.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    let result = kv
+        .get("result")
+        .cloned()
+        .ok_or_else(|| format!("{}: no `result:`", path.display()))?;
+    let known = [
+        "data-race",
+        "hetero-race",
+        "divergence",
+        "deadlock",
+        "assertion",
+        "none",
+    ];
+    if !known.contains(&result.as_str()) {
+        return Err(format!("{}: unknown result `{result}`", path.display()));
+    }
+    if !kv.contains_key("reason") {
+        return Err(format!("{}: no `reason:`", path.display()));
+    }
+    let lines = match kv.get("lines") {
+        Some(l) => Some(
+            l.split(',')
+                .map(|x| x.trim().parse::<u64>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("{}: lines: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    Ok(Expect {
+        result,
+        lines,
+        model: kv.get("model").cloned(),
+        args: kv
+            .get("args")
+            .map(|a| a.split_whitespace().map(String::from).collect())
+            .unwrap_or_default(),
+        kernel: kv.get("kernel").cloned(),
+    })
+}
+
+fn skips(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if let Ok(t) = std::fs::read_to_string(dir.join("skip.tsv")) {
+        for l in t
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let (n, r) = l.split_once('\t').unwrap_or((l, ""));
+            out.insert(n.trim().to_string(), r.trim().to_string());
+        }
+    }
+    out
+}
+
+fn check(kernel: &Path, e: &Expect) -> Result<(), String> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
+    cmd.current_dir(repo())
+        .arg("mc")
+        .arg(kernel)
+        .arg("--json")
+        .args(["--timeout", "60"]);
+    if let Some(m) = &e.model {
+        cmd.args(["-m", m]);
+    }
+    cmd.args(&e.args);
+    let o = cmd.output().map_err(|x| x.to_string())?;
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let v: Value = serde_json::from_slice(&o.stdout).map_err(|x| {
+        format!(
+            "no JSON ({x}); exit {:?}; stderr: {stderr}",
+            o.status.code()
+        )
+    })?;
+    if !v["stopped"].is_null() {
+        return Err(format!("stopped early: {}", v["stopped"]));
+    }
+    let errors = v["errors"].as_array().cloned().unwrap_or_default();
+    let kinds: Vec<&str> = errors.iter().filter_map(|x| x["kind"].as_str()).collect();
+    let code = o.status.code();
+    if e.result == "none" {
+        if !errors.is_empty() || code != Some(0) {
+            return Err(format!("expected no error, got {kinds:?} (exit {code:?})"));
+        }
+        return Ok(());
+    }
+    if code != Some(1) {
+        return Err(format!("expected exit 1, got {code:?}; stderr: {stderr}"));
+    }
+    let Some(err) = errors.iter().find(|x| x["kind"] == e.result.as_str()) else {
+        return Err(format!("expected {}, got {kinds:?}", e.result));
+    };
+    if let Some(lines) = &e.lines {
+        let got: Vec<u64> = err["lines"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        if &got != lines {
+            return Err(format!(
+                "{}: expected lines {lines:?}, got {got:?} ({})",
+                e.result, err["message"]
+            ));
+        }
+    }
+    if err["witness"].as_str().is_none_or(str::is_empty) {
+        return Err(format!("{}: no witness", e.result));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_labelled_kernel_gets_its_expected_result() {
+    let root = repo().join("tests/mc");
+    let mut cases = Vec::new();
+    for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let entry = entry.expect("walk tests/mc");
+        let p = entry.path();
+        if p.extension().is_some_and(|x| x == "expect") {
+            cases.push(p.to_path_buf());
+        }
+    }
+    assert!(
+        cases.len() >= 12,
+        "at least 12 labelled kernels under tests/mc"
+    );
+    let mut failures = Vec::new();
+    let (mut ran, mut skipped) = (0, 0);
+    let t0 = Instant::now();
+    for exp in &cases {
+        let dir = exp.parent().expect("a directory");
+        let name = exp
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy()
+            .to_string();
+        if let Some(reason) = skips(dir).get(&name) {
+            eprintln!("skip {}: {reason}", exp.display());
+            skipped += 1;
+            continue;
+        }
+        let e = match parse_expect(exp) {
+            Ok(e) => e,
+            Err(m) => {
+                failures.push(m);
+                continue;
+            }
+        };
+        let kernel = match &e.kernel {
+            Some(k) => Some(repo().join(k)).filter(|p| p.exists()),
+            None => ["cu", "cl"]
+                .iter()
+                .map(|x| dir.join(format!("{name}.{x}")))
+                .find(|p| p.exists()),
+        };
+        let Some(kernel) = kernel else {
+            failures.push(format!(
+                "{}: no NAME.cu or NAME.cl beside it (or `kernel:` path)",
+                exp.display()
+            ));
+            continue;
+        };
+        let r = check(&kernel, &e);
+        ran += 1;
+        if let Err(m) = r {
+            failures.push(format!("{}: {m}", kernel.display()));
+        }
+    }
+    eprintln!(
+        "{ran} kernels checked, {skipped} skipped, in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn unsupported_and_malformed_kernels_are_bad_input() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_kernels");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A warp shuffle has no single-thread meaning: exit 2 naming file:line:col.
+    let k = dir.join("shfl.cu");
+    std::fs::write(
+        &k,
+        "//--blockDim=2 --gridDim=1 --buffer=out=2\n__global__ void k(int *out) {\n  int v = __shfl_xor_sync(0xffffffff, (int)threadIdx.x, 1);\n  out[threadIdx.x] = v;\n}\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["mc"])
+        .arg(&k)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("shfl") && err.contains("shfl.cu:"), "{err}");
+    // A model that is not native: bad input.
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(repo())
+        .args(["mc", "-m", "ptx-v7.5", "tests/mc/kernels/mp_fenced.cu"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    // Too many threads for the checker: bad input, not an endless run.
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(repo())
+        .args(["mc", "tests/mc/kernels/mp_fenced.cu", "--grid", "300"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at most"));
+}
+
+#[test]
+fn loops_beyond_the_unroll_bound_are_cut_and_counted() {
+    // `n` iterations of a loop with a store each: --unroll 2 cuts the executions and says so;
+    // --unroll 8 explores them all (hand count: one thread, one execution).
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_kernels");
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = dir.join("loop.cu");
+    std::fs::write(
+        &k,
+        "//--blockDim=1 --gridDim=1 --buffer=out=8 --arg=n=5\n__global__ void k(int *out, int n) {\n  for (int i = 0; i < n; i++) {\n    out[i] = i;\n  }\n}\n",
+    )
+    .unwrap();
+    let run = |unroll: &str| -> Value {
+        let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["mc", "--json", "--unroll", unroll])
+            .arg(&k)
+            .output()
+            .unwrap();
+        serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)))
+    };
+    let v = run("2");
+    assert_eq!(v["cut"], 1);
+    assert_eq!(v["executions"], 0);
+    let v = run("8");
+    assert_eq!(v["cut"], 0);
+    assert_eq!(v["executions"], 1);
+}
+
+#[test]
+fn a_witness_replays_to_the_same_error_in_one_execution() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_kernels");
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = "tests/mc/kernels/caslock_nofence.cu";
+    let run = |extra: &[&str]| -> (Option<i32>, Value) {
+        let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .current_dir(repo())
+            .args(["mc", k, "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let v = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+        (o.status.code(), v)
+    };
+    let (code, v) = run(&[]);
+    assert_eq!(code, Some(1));
+    assert!(v["executions"].as_u64().unwrap() > 1);
+    let first = v["errors"][0].clone();
+    let saved = dir.join("caslock_nofence.json");
+    std::fs::write(&saved, serde_json::to_string(&v).unwrap()).unwrap();
+    let (code, r) = run(&["--replay", saved.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert_eq!(r["executions"], 1);
+    assert_eq!(r["replay"], first["kind"]);
+    let again = r["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == first["kind"])
+        .expect("the replayed error");
+    assert_eq!(again["lines"], first["lines"]);
+    assert_eq!(again["witness"], first["witness"]);
+}

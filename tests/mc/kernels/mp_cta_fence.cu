@@ -1,0 +1,18 @@
+//--blockDim=1 --gridDim=2 --buffer=data=1 --buffer=flag=1 --buffer=out=1
+// Message passing across blocks with block-scope fences: the producer and consumer are in
+// different blocks, so CTA-scope fences do not synchronise them (scoped RC11).
+__global__ void mp(int *data, int *flag, int *out) {
+  if (blockIdx.x == 0) {
+    data[0] = 42;
+    __threadfence_block();
+    atomicExch(flag, 1);
+  } else {
+    int f = atomicAdd(flag, 0);
+    __threadfence_block();
+    if (f == 1) {
+      int d = data[0];
+      __assert(d == 42);
+      out[0] = d;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+//--blockDim=1 --gridDim=2 --buffer=data=1 --buffer=flag=1
+// Message passing with a spinning consumer (CUDA-by-Example style volatile flag) and
+// fences on both sides.
+__global__ void mp(int *data, volatile int *flag) {
+  if (blockIdx.x == 0) {
+    data[0] = 42;
+    __threadfence();
+    *flag = 1;
+  } else {
+    while (*flag == 0) {
+    }
+    __threadfence();
+    __assert(data[0] == 42);
+  }
+}
