@@ -6,6 +6,6 @@ __global__ void k(int *A, int *out, int o) {
   unsigned t = threadIdx.x;
   int *p = A + o;
   int v;
-  asm volatile("{ .reg .pred q; setp.eq.u32 q, %1, 3; @q st.global.u32 [%2], 7; ld.global.u32 %0, [%2]; }" : "=r"(v) : "r"(t), "l"(p) : "memory"); // @S
+  asm volatile("{\n\t.reg .pred q;\n\tsetp.eq.u32 q, %1, 3;\n\t@q st.global.u32 [%2], 7;\n\tld.global.u32 %0, [%2];\n\t}" : "=r"(v) : "r"(t), "l"(p) : "memory"); // @S
   out[t] = v;
 }

@@ -5,5 +5,5 @@
 __global__ void k(int *A, int o) {
   unsigned t = threadIdx.x;
   int *p = A + o;
-  asm volatile("{ .reg .pred q; setp.lt.u32 q, %0, 16; @q st.global.u32 [%1], 1; @!q st.global.u32 [%1], 2; }" :: "r"(t), "l"(p) : "memory"); // @S
+  asm volatile("{\n\t.reg .pred q;\n\tsetp.lt.u32 q, %0, 16;\n\t@q st.global.u32 [%1], 1;\n\t@!q st.global.u32 [%1], 2;\n\t}" :: "r"(t), "l"(p) : "memory"); // @S
 }
