@@ -407,7 +407,10 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                 covered.retain(|c| {
                     !d.split([',', '|']).any(|x| {
                         let x = x.trim();
-                        x == c.1 || c.5.as_deref().is_some_and(|g| g.trim_start_matches('!') == x)
+                        x == c.1
+                            || c.5
+                                .as_deref()
+                                .is_some_and(|g| g.trim_start_matches('!') == x)
                     })
                 });
             }
@@ -456,15 +459,13 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             let pruned = opts.prune
                 && !opcode.starts_with("atom.")
                 && !opcode.starts_with("red.")
-                && covered
-                    .iter()
-                    .any(|c| {
-                        c.0 == addr_op
-                            && c.2 == width
-                            && c.3 == elems
-                            && (c.4 || !is_write)
-                            && (c.5.is_none() || c.5 == guard)
-                    });
+                && covered.iter().any(|c| {
+                    c.0 == addr_op
+                        && c.2 == width
+                        && c.3 == elems
+                        && (c.4 || !is_write)
+                        && (c.5.is_none() || c.5 == guard)
+                });
             if !pruned {
                 stats.instrumented_pruned += 1;
                 let srcs: Vec<String> = if store {

@@ -4,6 +4,9 @@
 
 use weft_ptx::ast::{Item, Statement};
 
+/// `(file, line, inlined_at)` of a `.loc`.
+type Loc = (u32, u32, Option<(u32, u32, u32)>);
+
 const PTX: &str = r#"
 .version 7.5
 .target sm_70
@@ -42,7 +45,7 @@ fn parser_keeps_inlined_at() {
             _ => None,
         })
         .expect("a kernel body");
-    let locs: Vec<(u32, u32, Option<(u32, u32, u32)>)> = body
+    let locs: Vec<Loc> = body
         .iter()
         .filter_map(|s| match s {
             Statement::Loc {
