@@ -135,7 +135,7 @@ enum Verdict {
     Verified,
     Errors(String),
     /// Undecided, bad input, tool error or past the wall-clock limit.
-    NoVerdict(String),
+    Undecided(String),
 }
 
 fn verify(case: &Case) -> Verdict {
@@ -167,14 +167,14 @@ fn verify(case: &Case) -> Verdict {
         std::thread::sleep(Duration::from_millis(20));
     };
     let Some(status) = status else {
-        return Verdict::NoVerdict(format!("over {} s", wall.as_secs()));
+        return Verdict::Undecided(format!("over {} s", wall.as_secs()));
     };
     let out = child.wait_with_output().expect("output");
     let code = status.code().unwrap_or(-1);
     let v: Value = match serde_json::from_slice(&out.stdout) {
         Ok(v) => v,
         Err(_) => {
-            return Verdict::NoVerdict(format!(
+            return Verdict::Undecided(format!(
                 "exit {code}: {}",
                 String::from_utf8_lossy(&out.stderr).trim()
             ))
@@ -195,7 +195,7 @@ fn verify(case: &Case) -> Verdict {
             .collect();
         Verdict::Errors(kinds.join(","))
     } else {
-        Verdict::NoVerdict(format!("exit {code}, verdicts {verdicts:?}"))
+        Verdict::Undecided(format!("exit {code}, verdicts {verdicts:?}"))
     }
 }
 
