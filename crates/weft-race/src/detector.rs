@@ -158,7 +158,7 @@ impl<C: Clocks> Detector<C> {
 
     /// Ends warp `w`'s open predicated region (the `fi` of the branch it stands for).
     fn close_region(&mut self, w: u32) {
-        if self.open.remove(&w).is_some() {
+        if !self.open.is_empty() && self.open.remove(&w).is_some() {
             self.clocks.branch_fi(w);
         }
     }
