@@ -6,8 +6,8 @@ __global__ void insert(int *locks, int *heads, int *keys, int *nexts, const int 
   if (threadIdx.x != 0)
     return;
   int i = blockIdx.x;
-  // (one line: atomicCAS comes from weft's shim header and takes the line of the code before it)
-  int key = in[i], b = key % nb; while (atomicCAS(&locks[b], 0, 1) != 0) // @LOCK
+  int key = in[i], b = key % nb;
+  while (atomicCAS(&locks[b], 0, 1) != 0) // @LOCK
     ;
   nexts[i] = heads[b]; // @RH
   keys[i] = key;

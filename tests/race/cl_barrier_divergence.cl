@@ -3,6 +3,7 @@ __kernel void k(__global int *out) {
   __local int s[32];
   size_t l = get_local_id(0);
   s[l] = (int)l;
-  if (l < 8) barrier(CLK_LOCAL_MEM_FENCE); // @B (one line: barrier() comes from weft's shim header)
+  if (l < 8)
+    barrier(CLK_LOCAL_MEM_FENCE); // @B
   out[l] = s[31 - l];
 }

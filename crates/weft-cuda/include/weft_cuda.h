@@ -13,6 +13,12 @@
 #ifndef WEFT_CUDA_H
 #define WEFT_CUDA_H
 
+/* No debug info for the shim's functions: code inlined from them carries the source line of
+   its call (race reports, verifier errors name the user's `atomicAdd(...)` line). */
+#ifdef __clang__
+#pragma clang attribute push(__attribute__((nodebug)), apply_to = hasType(functionType))
+#endif
+
 #if defined(__CUDACC__) && !defined(__clang__)
 #define WEFT_NVCC 1
 #endif
@@ -725,5 +731,9 @@ template <thread_scope S> __device__ __forceinline__ void atomic_thread_fence(me
   __scope_ops<S>::fence(o);
 }
 } /* namespace weft */
+
+#ifdef __clang__
+#pragma clang attribute pop
+#endif
 
 #endif /* WEFT_CUDA_H */

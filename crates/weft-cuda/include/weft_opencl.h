@@ -18,6 +18,11 @@
 
 #include <opencl-c.h>
 
+/* No debug info for the shim's functions: inlined code carries its call's source line. */
+#ifdef __clang__
+#pragma clang attribute push(__attribute__((nodebug)), apply_to = hasType(functionType))
+#endif
+
 #define __WEFT_CL_INLINE static inline __attribute__((always_inline, overloadable))
 
 /* ---- work-item functions ---------------------------------------------------------------- */
@@ -350,5 +355,9 @@ __WEFT_CL20_LS(uint, atomic_uint)
 #define atomic_compare_exchange_weak(p, e, d) __weft_cl_cas(p, e, d)
 #define atomic_init(p, v) __weft_cl_init(p, v)
 #endif /* __OPENCL_C_VERSION__ >= 200 */
+
+#ifdef __clang__
+#pragma clang attribute pop
+#endif
 
 #endif /* WEFT_OPENCL_H */

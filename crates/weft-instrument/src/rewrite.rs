@@ -311,8 +311,10 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
     let mut in_body = false;
     let mut params_done = false;
     let mut skip_label = 0usize;
-    // Pruning state: (address text, base register, width, elems, is_write).
-    let mut covered: Vec<(String, String, u8, usize, bool)> = Vec::new();
+    // Pruning state: (address text, base register, width, elems, is_write, guard). An access
+    // under a guard covers only later accesses under the same guard (the other polarity is
+    // another path of the branch the predication stands for, other lanes).
+    let mut covered: Vec<(String, String, u8, usize, bool, Option<String>)> = Vec::new();
     for (i, raw) in lines.iter().enumerate() {
         let line_no = (i + 1) as u32;
         let t = raw.trim();
@@ -402,7 +404,15 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
         if let Some(dst) = ops.first() {
             if !opcode.starts_with("st.") && !opcode.starts_with("red.") {
                 let d = dst.trim_matches(['{', '}']).to_string();
-                covered.retain(|c| !d.split(',').any(|x| x.trim() == c.1));
+                covered.retain(|c| {
+                    !d.split([',', '|']).any(|x| {
+                        let x = x.trim();
+                        x == c.1
+                            || c.5
+                                .as_deref()
+                                .is_some_and(|g| g.trim_start_matches('!') == x)
+                    })
+                });
             }
         }
         let mut pre = String::new();
@@ -449,9 +459,13 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             let pruned = opts.prune
                 && !opcode.starts_with("atom.")
                 && !opcode.starts_with("red.")
-                && covered
-                    .iter()
-                    .any(|c| c.0 == addr_op && c.2 == width && c.3 == elems && (c.4 || !is_write));
+                && covered.iter().any(|c| {
+                    c.0 == addr_op
+                        && c.2 == width
+                        && c.3 == elems
+                        && (c.4 || !is_write)
+                        && (c.5.is_none() || c.5 == guard)
+                });
             if !pruned {
                 stats.instrumented_pruned += 1;
                 let srcs: Vec<String> = if store {
@@ -482,7 +496,14 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                     pre.push_str(&log(sites.len() - 1, "0"));
                 }
                 if opts.prune && base.starts_with('%') {
-                    covered.push((addr_op.clone(), base.clone(), width, elems, is_write));
+                    covered.push((
+                        addr_op.clone(),
+                        base.clone(),
+                        width,
+                        elems,
+                        is_write,
+                        guard.clone(),
+                    ));
                 }
             }
             if opcode.starts_with("atom.") || opcode.starts_with("red.") {

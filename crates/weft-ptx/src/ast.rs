@@ -644,6 +644,9 @@ pub enum Statement {
         line: u32,
         /// Source column.
         col: u32,
+        /// `inlined_at F L C`: the call site this position was inlined into (its own
+        /// inlining, if any, is the `inlined_at` of an earlier `.loc` of that position).
+        inlined_at: Option<(u32, u32, u32)>,
     },
 }
 

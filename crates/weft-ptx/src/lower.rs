@@ -483,6 +483,9 @@ struct Lowerer<'a> {
     inlined: usize,
     /// `.file` indices of weft's shim headers: their lines are not the user's.
     shim_files: Vec<u32>,
+    /// Call sites of inlined positions: `(file, line, col)` → its `inlined_at`, from every
+    /// `.loc` seen (the links of an inlining chain).
+    inlined_sites: HashMap<(u32, u32, u32), (u32, u32, u32)>,
     /// Unsupported instructions met so far: (error, source line, occurrences).
     errors: Vec<(LowerError, Option<SrcLoc>, usize)>,
     /// Lower calls of bodiless functions as havoc (see [`lower_kernel_with`]).
@@ -562,6 +565,7 @@ impl<'a> Lowerer<'a> {
             inlined: 0,
             errors: Vec::new(),
             havoc_external: false,
+            inlined_sites: HashMap::new(),
             shim_files: module
                 .items
                 .iter()
@@ -756,15 +760,32 @@ impl<'a> Lowerer<'a> {
                 Statement::Block { body, .. } => self.walk(body)?,
                 Statement::Pragma { .. } | Statement::CallPrototype { .. } => {}
                 Statement::Loc {
-                    file, line, col, ..
+                    file,
+                    line,
+                    col,
+                    inlined_at,
+                    ..
                 } => {
                     // Code inlined from weft's shim headers (`__shfl_sync`, `atomicAdd`, ...)
-                    // keeps the user's last source line: that is where the built-in is called.
-                    if !self.shim_files.contains(file) || self.loc.is_none() {
+                    // is the user's call: follow the `inlined_at` chain to the first position
+                    // in a user file; without one, keep the user's last source line.
+                    let mut pos = (*file, *line, *col);
+                    let mut site = *inlined_at;
+                    if let Some(at) = site {
+                        self.inlined_sites.insert(pos, at);
+                    }
+                    let mut hops = 0;
+                    while self.shim_files.contains(&pos.0) && hops < 64 {
+                        let Some(at) = site else { break };
+                        pos = at;
+                        site = self.inlined_sites.get(&pos).copied();
+                        hops += 1;
+                    }
+                    if !self.shim_files.contains(&pos.0) || self.loc.is_none() {
                         self.loc = Some(SrcLoc {
-                            file: *file,
-                            line: *line,
-                            col: *col,
+                            file: pos.0,
+                            line: pos.1,
+                            col: pos.2,
                         });
                     }
                 }

@@ -738,7 +738,8 @@ impl Parser {
                         let line = self.expect_u32("a line")?;
                         let col = self.expect_u32("a column")?;
                         // `, function_name LABEL[+N], inlined_at F L C` (§11.5.2): inlining
-                        // provenance, not kept.
+                        // provenance; the call site is kept (source lines of inlined code).
+                        let mut inlined_at = None;
                         while self.eat_punct(',') {
                             let (kw, kspan) =
                                 self.expect_ident("`function_name` or `inlined_at`")?;
@@ -750,9 +751,10 @@ impl Parser {
                                     }
                                 }
                                 "inlined_at" => {
-                                    for what in ["a file index", "a line", "a column"] {
-                                        self.expect_u32(what)?;
-                                    }
+                                    let f = self.expect_u32("a file index")?;
+                                    let l = self.expect_u32("a line")?;
+                                    let c = self.expect_u32("a column")?;
+                                    inlined_at = Some((f, l, c));
                                 }
                                 _ => {
                                     return Err(Self::err_at(
@@ -767,6 +769,7 @@ impl Parser {
                             file,
                             line,
                             col,
+                            inlined_at,
                         });
                     }
                     d if is_var_space(d) || d == ".param" => {

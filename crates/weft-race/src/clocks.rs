@@ -82,6 +82,8 @@ pub trait Clocks {
     /// Whether `c@u` is an access of the warp instruction thread `t` is executing now (same
     /// warp, same lock-step group, same clock).
     fn same_instruction(&self, t: u32, u: u32, c: u32) -> bool;
+    /// The lanes of warp `w`'s active group (the top of its reconvergence stack).
+    fn active(&self, w: u32) -> u32;
     /// ENDINSN: the warp's active group joins and moves on.
     fn endi(&mut self, w: u32);
     /// IF: `taken` lanes run first.
@@ -247,6 +249,9 @@ impl Compressed {
 }
 
 impl Clocks for Compressed {
+    fn active(&self, w: u32) -> u32 {
+        self.top(w).map_or(0, |g| g.mask)
+    }
     fn new(geo: Geometry) -> Self {
         let warps = (0..geo.warps())
             .map(|w| WarpState {
@@ -583,6 +588,9 @@ impl Full {
 }
 
 impl Clocks for Full {
+    fn active(&self, w: u32) -> u32 {
+        self.top(w)
+    }
     fn new(geo: Geometry) -> Self {
         let n = geo.threads() as usize;
         let c = (0..n)

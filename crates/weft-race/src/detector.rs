@@ -22,6 +22,7 @@ use weft_simt::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
 
 use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
 use crate::clocks::{Clocks, Geometry};
+use crate::predicate::Regions;
 use crate::report::{Class, Race, RaceKind, Report, Side};
 use crate::shadow::{Ext, Meta, Rec, Shadow, READ_SHARED, SPLIT};
 use crate::vc::Vc;
@@ -105,6 +106,15 @@ struct Cur {
     value: u64,
 }
 
+/// A predicated region being run as a divergent branch by one warp.
+#[derive(Clone, Copy)]
+struct OpenRegion {
+    id: u32,
+    negated: bool,
+    in_else: bool,
+    last_pc: u32,
+}
+
 /// The race detector; feed it events ([`TraceSink`]) and take the [`Report`].
 pub struct Detector<C: Clocks> {
     geo: Geometry,
@@ -117,6 +127,13 @@ pub struct Detector<C: Clocks> {
     log: Vec<(u32, u64, u8, u64)>,
     bars: HashMap<(u32, u32), BarAcc>,
     found: Vec<Conflict>,
+    /// Predicated regions of the code (§4.1: predication seen as branches).
+    regions: Regions,
+    /// Accesses of the current guarded instruction, held until its `endi` tells its lanes.
+    pending: Vec<(AccessEvent, u64)>,
+    /// Per warp, the predicated region open as a branch: (region, polarity of the first
+    /// path, in the second path, last instruction).
+    open: HashMap<u32, OpenRegion>,
     pub report: Report,
     /// Trace events seen.
     pub events: u64,
@@ -127,7 +144,59 @@ pub struct Detector<C: Clocks> {
 impl<C: Clocks> Detector<C> {
     /// A detector for `kernel` launched with `geo`.
     pub fn new(kernel: &Kernel, geo: Geometry, def: Definition) -> Self {
-        Self::with_info(classify_kernel(kernel), geo, def)
+        let mut d = Self::with_info(classify_kernel(kernel), geo, def);
+        d.regions = Regions::of(kernel);
+        d
+    }
+
+    /// Seeing predicated memory instructions as branches ([`crate::predicate`]) with these
+    /// regions (tests; [`Detector::new`] finds them in the kernel).
+    pub fn with_regions(mut self, regions: Regions) -> Self {
+        self.regions = regions;
+        self
+    }
+
+    /// Ends warp `w`'s open predicated region (the `fi` of the branch it stands for).
+    fn close_region(&mut self, w: u32) {
+        if !self.open.is_empty() && self.open.remove(&w).is_some() {
+            self.clocks.branch_fi(w);
+        }
+    }
+
+    /// Opens, switches or closes warp `w`'s predicated region for guarded instruction `pc`
+    /// that ran on lanes `mask`.
+    fn enter_region(&mut self, w: u32, pc: u32, mask: u32) {
+        let Some((id, negated)) = self.regions.get(pc) else {
+            self.close_region(w);
+            return;
+        };
+        if let Some(r) = self.open.get_mut(&w) {
+            if r.id == id && pc > r.last_pc {
+                r.last_pc = pc;
+                if negated == r.negated && !r.in_else || negated != r.negated && r.in_else {
+                    return;
+                }
+                if !r.in_else {
+                    r.in_else = true;
+                    self.clocks.branch_else(w);
+                    return;
+                }
+            }
+            self.close_region(w);
+        }
+        let g = self.clocks.active(w);
+        if mask & g != g && mask & g != 0 {
+            self.clocks.branch_if(w, mask);
+            self.open.insert(
+                w,
+                OpenRegion {
+                    id,
+                    negated,
+                    in_else: false,
+                    last_pc: pc,
+                },
+            );
+        }
     }
 
     /// A detector with an explicit per-instruction classification (tests).
@@ -143,6 +212,9 @@ impl<C: Clocks> Detector<C> {
             log: Vec::new(),
             bars: HashMap::new(),
             found: Vec::new(),
+            regions: Regions::default(),
+            pending: Vec::new(),
+            open: HashMap::new(),
             report: Report::default(),
             events: 0,
             accesses: 0,
@@ -170,6 +242,12 @@ impl<C: Clocks> Detector<C> {
     /// The report (consumes the detector).
     pub fn finish(self) -> Report {
         self.report
+    }
+
+    /// Warps of CTA `cta`.
+    fn warps_of(&self, cta: u32) -> std::ops::Range<u32> {
+        let wpc = self.geo.warps_per_cta();
+        cta * wpc..(cta + 1) * wpc
     }
 
     fn acquire(&mut self, t: u32, key: u64, scope: Scope2) -> Vc {
@@ -426,9 +504,9 @@ impl<C: Clocks> Detector<C> {
     }
 }
 
-impl<C: Clocks> TraceSink for Detector<C> {
-    fn access(&mut self, ev: &AccessEvent) {
-        self.events += 1;
+impl<C: Clocks> Detector<C> {
+    /// One thread's access, trace event number `index`.
+    fn check(&mut self, ev: &AccessEvent, index: u64) {
         let Some((key, space)) = loc_key(ev.space, ev.addr) else {
             return;
         };
@@ -520,7 +598,7 @@ impl<C: Clocks> TraceSink for Detector<C> {
                         access,
                     },
                     address: ev.addr,
-                    event: self.events - 1,
+                    event: index,
                     count: 1,
                 });
             }
@@ -542,16 +620,40 @@ impl<C: Clocks> TraceSink for Detector<C> {
             SyncOp::Plain | SyncOp::Atm => {}
         }
     }
+}
 
-    fn endi(&mut self, warp: u64, _mask: u32, _pc: u32) {
+impl<C: Clocks> TraceSink for Detector<C> {
+    fn access(&mut self, ev: &AccessEvent) {
         self.events += 1;
-        self.clocks.endi(warp as u32);
+        if self.regions.get(ev.pc).is_some() {
+            self.pending.push((*ev, self.events - 1));
+            return;
+        }
+        let (w, _) = self.geo.warp_lane(ev.tid as u32);
+        self.close_region(w);
+        self.check(ev, self.events - 1);
+    }
+
+    fn endi(&mut self, warp: u64, mask: u32, pc: u32) {
+        self.events += 1;
+        let w = warp as u32;
+        self.enter_region(w, pc, mask);
+        if !self.pending.is_empty() {
+            let pending = std::mem::take(&mut self.pending);
+            for (ev, index) in &pending {
+                self.check(ev, *index);
+            }
+            self.pending = pending;
+            self.pending.clear();
+        }
+        self.clocks.endi(w);
         self.log.clear();
     }
 
     fn branch(&mut self, ev: BranchEvent, warp: u64, mask: u32) {
         self.events += 1;
         let w = warp as u32;
+        self.close_region(w);
         match ev {
             BranchEvent::If => self.clocks.branch_if(w, mask),
             BranchEvent::Else => self.clocks.branch_else(w),
@@ -561,6 +663,7 @@ impl<C: Clocks> TraceSink for Detector<C> {
 
     fn bar_arrive(&mut self, cta: u64, warp: u64, mask: u32, id: u32, wait: bool, _pc: u32) {
         let w = warp as u32;
+        self.close_region(w);
         if wait {
             self.bars
                 .entry((cta as u32, id))
@@ -579,6 +682,9 @@ impl<C: Clocks> TraceSink for Detector<C> {
 
     fn bar(&mut self, cta: u64, id: u32, all: bool) {
         self.events += 1;
+        for w in self.warps_of(cta as u32) {
+            self.close_region(w);
+        }
         let acc = self.bars.remove(&(cta as u32, id)).unwrap_or_default();
         if all && !acc.arrive_only {
             self.clocks.barrier_full(cta as u32);

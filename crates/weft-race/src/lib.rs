@@ -13,12 +13,14 @@
 //! - [`clocks`]: the per-thread clock stores, compressed and uncompressed (the reference the
 //!   property test compares against);
 //! - [`shadow`]: per-location metadata on 4-byte granules, split to bytes on partial overlap;
+//! - [`predicate`]: predicated memory instructions seen as branches (§4.1's rewrite);
 //! - [`detector`]: the analysis;
 //! - [`report`]: races grouped by source-line pair, kind, class and space; text and JSON.
 
 pub mod classify;
 pub mod clocks;
 pub mod detector;
+pub mod predicate;
 pub mod report;
 pub mod shadow;
 pub mod vc;
