@@ -9,11 +9,12 @@
 #
 #   PASS  path
 #   FAIL  path  rc=N  first error line
-#   XFAIL path  (header says xfail:CLANG_ERROR and weft rejected it with clang's diagnostics)
-#   XPASS path  rc=N  (header says xfail:CLANG_ERROR but weft did not reject it as such)
+#   XFAIL path  (the header says xfail:CLANG_ERROR or xfail:COMMAND_LINE_ERROR and weft
+#               rejected the file with exit 2: clang's diagnostics, or the launch options)
+#   XPASS path  rc=N  (such a kernel that weft did not reject as expected)
 #
-# then a summary per language: passes / kernels, with the xfail:CLANG_ERROR kernels
-# (meant to be refused by the compiler, as in GPUVerify's test suite) counted apart.
+# then a summary per language: passes / kernels, with the kernels GPUVerify's test suite
+# marks as meant to be refused (xfail:CLANG_ERROR, xfail:COMMAND_LINE_ERROR) counted apart.
 # Exit status: 0 when it ran (whatever the pass rate), 2 on bad usage.
 #
 # Environment: WEFT (the weft binary; default target/release/weft, else target/debug/weft,
@@ -42,9 +43,14 @@ while IFS= read -r -d '' f; do
   err=$(timeout "$timeout_s" "$WEFT" ptx "$f" "$@" 2>&1 >/dev/null)
   rc=$?
   first=$(printf '%s\n' "$err" | grep -v '^weft: note' | grep -m1 -v '^\s*$' | cut -c1-240)
-  if head -5 "$f" | grep -qi 'xfail:CLANG_ERROR'; then
+  # A compile failure's first line only says so: show clang's first error instead.
+  case "$first" in
+    *'compilation failed:'*) first=$(printf '%s\n' "$err" | grep -m1 'error:' | cut -c1-240) ;;
+  esac
+  kind=$(head -1 "$f" | grep -oiE 'xfail:(CLANG_ERROR|COMMAND_LINE_ERROR)' | cut -d: -f2)
+  if [ -n "$kind" ]; then
     xf[$lang]=$((xf[$lang] + 1))
-    if [ $rc = 2 ] && printf '%s' "$err" | grep -q 'compilation failed'; then
+    if [ $rc = 2 ] && { [ "$kind" != CLANG_ERROR ] || printf '%s' "$err" | grep -q 'compilation failed'; }; then
       xf_ok[$lang]=$((xf_ok[$lang] + 1))
       echo "XFAIL $f"
     else
@@ -66,7 +72,7 @@ echo "---"
 for lang in CUDA OpenCL; do
   [ "${n[$lang]}" = 0 ] && [ "${xf[$lang]}" = 0 ] && continue
   pct=$(awk -v a="${ok[$lang]}" -v b="${n[$lang]}" 'BEGIN { if (b > 0) printf "%.1f", 100 * a / b; else print "-" }')
-  echo "SUMMARY $lang: ${ok[$lang]}/${n[$lang]} compile+parse+lower ($pct%); xfail:CLANG_ERROR rejected ${xf_ok[$lang]}/${xf[$lang]}"
+  echo "SUMMARY $lang: ${ok[$lang]}/${n[$lang]} compile+parse+lower ($pct%); meant-to-be-rejected (xfail:CLANG_ERROR/COMMAND_LINE_ERROR) rejected ${xf_ok[$lang]}/${xf[$lang]}"
 done
 echo "time: $(($(date +%s) - start)) s with $WEFT"
 exit 0

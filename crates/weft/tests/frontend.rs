@@ -16,6 +16,15 @@
 //! - vector_pack: w = 2v; bytes 1 and 3 of w.y: 4.0f = 0x40800000 → 0 + 256·64 = 16384,
 //!   −6.0f = 0xC0C00000 → 256·192 = 49152; the bytes equal those of v.y + v.y (1);
 //! - external_function: out[t] = 3·t; the call of the declared-only function changes nothing.
+//! - opencl_atomics_explicit: 8 work-items add 1 → total 8; max of g·4+l → 7; per group one
+//!   CAS 0→7 wins (res[g] = 7, res[2+g] = 1 winner, the 3 losers read 7 → res[6+g] = 7);
+//!   every work-item loads the work-group counter after a barrier → 4; the release store of
+//!   100 is read after the next barrier → res[4+g] = 100; `atomic_add` returns 0..7 once
+//!   each → old12 = (8, 0xff = 255);
+//! - cuda_warp_shuffle (8-thread blocks): rot[t] = 10·((t+1) mod 8); up by 2 keeps lanes 0–1;
+//!   down by 3 keeps lanes 5–7; xor 1 swaps pairs; the down-shuffle reduction of 1..8 = 36;
+//!   system atomics: Σt over 2 blocks = 56, max i = 15, CAS 0→5; `atomicOr_block` of the 8
+//!   lane bits = 255; len = |(3,4)| + t + max(0, 0.5) = 5.5 + t.
 //!
 //! Skipped (with a message) when no clang is installed.
 
