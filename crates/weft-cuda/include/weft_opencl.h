@@ -359,7 +359,10 @@ __WEFT_CL20_LS(uint, atomic_uint)
  * is the function clang calls to turn a sampler constant (`CLK_ADDRESS_... | ...`) into a
  * `sampler_t`. */
 int __weft_query_havoc(void);
-__constant void *__translate_sampler_initializer(int __s) { return (__constant void *)0; }
+static inline __attribute__((always_inline)) __constant void *
+__translate_sampler_initializer(int __s) {
+  return (__constant void *)0;
+}
 #define __WEFT_IMG_READ(IMG, COORD)                                                            \
   __WEFT_CL_INLINE float4 __weft_read_imagef(read_only IMG i, sampler_t s, COORD c) {          \
     return (float4)((float)__weft_query_havoc());                                              \

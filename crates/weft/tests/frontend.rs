@@ -151,6 +151,33 @@ fn ptx_names_each_unsupported_construct_once_and_exits_2() {
 }
 
 #[test]
+fn ptx_of_a_cuda_source_names_the_unsupported_instruction_once_with_its_source_line() {
+    if !have_clang() {
+        return;
+    }
+    // `sad` (PTX ISA §9.7.1.9) written twice by inline asm on lines 5 and 7 of the source.
+    let dir = tempfile_dir();
+    let f = dir.join("unsup.cu");
+    std::fs::write(
+        &f,
+        "//pass\n//--blockDim=2 --gridDim=1\n__global__ void k(unsigned *out) {\n  \
+         unsigned a = threadIdx.x, r;\n  asm(\"sad.u32 %0, %1, %1, %1;\" : \"=r\"(r) : \"r\"(a));\n  \
+         out[a] = r;\n  asm(\"sad.u32 %0, %1, %1, %1;\" : \"=r\"(r) : \"r\"(a + 1));\n  \
+         out[a + 2] = r;\n}\n",
+    )
+    .unwrap();
+    let out = weft().arg("ptx").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("unsupported")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("unsupported instruction `sad.u32`"), "{err}");
+    assert!(lines[0].contains("unsup.cu:5"), "{err}");
+    assert!(lines[0].contains("[2 occurrences]"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn header_and_command_line_launch_options() {
     if !have_clang() {
         return;
