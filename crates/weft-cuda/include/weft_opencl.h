@@ -58,6 +58,17 @@ __WEFT_CL_INLINE size_t __weft_get_local_linear_id(void) {
 #define get_global_size(d) __weft_get_global_size(d)
 #define get_global_offset(d) __weft_get_global_offset(d)
 #define get_local_linear_id() __weft_get_local_linear_id()
+/* get_work_dim: PTX has no register for it; weft counts the dimensions in use (a launch
+ * whose grid and block extents are 1 in z, and in y, is 2- or 1-dimensional). A launch
+ * written as [N,1] therefore reports 1 dimension. */
+__WEFT_CL_INLINE uint __weft_get_work_dim(void) {
+  if (__nvvm_read_ptx_sreg_ntid_z() > 1 || __nvvm_read_ptx_sreg_nctaid_z() > 1)
+    return 3;
+  if (__nvvm_read_ptx_sreg_ntid_y() > 1 || __nvvm_read_ptx_sreg_nctaid_y() > 1)
+    return 2;
+  return 1;
+}
+#define get_work_dim() __weft_get_work_dim()
 
 /* ---- barriers and fences ---------------------------------------------------------------- */
 /* A work-group barrier is `bar.sync 0` (`__nvvm_bar_sync`) whatever the fence flags: bar.sync orders the memory

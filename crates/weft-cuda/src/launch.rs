@@ -397,11 +397,17 @@ impl LaunchSpec {
     }
 
     /// Checks what GPUVerify rejects on its command line: `--num_groups`/`--grid` together
-    /// with `--global_size`, and a global size that the local size does not divide (which
+    /// with `--global_size`, both shared-state abstractions at once, and a global size that the local size does not divide (which
     /// also catches a global size with fewer dimensions than the local size).
     pub fn validate(&self) -> Result<(), String> {
         if self.grid.is_some() && self.global_size.is_some() {
             return Err("--num_groups (--grid) and --global_size are mutually exclusive".into());
+        }
+        if self.flags.equality_abstraction && self.flags.adversarial_abstraction {
+            return Err(
+                "--equality-abstraction and --adversarial-abstraction are mutually exclusive"
+                    .into(),
+            );
         }
         if self.global_size.is_some() {
             self.geometry()?;
@@ -536,6 +542,12 @@ mod tests {
                 .unwrap();
         simple.validate().unwrap();
         assert_eq!(simple.geometry().unwrap().grid, [2, 4, 1]);
+        // testsuite/OpenCL/fail_equality_and_adversarial: xfail:COMMAND_LINE_ERROR
+        let both = LaunchSpec::from_header(
+            "//--local_size=2 --num_groups=2 --equality-abstraction --adversarial-abstraction\n",
+        )
+        .unwrap();
+        assert!(both.validate().unwrap_err().contains("mutually exclusive"));
     }
 
     #[test]
