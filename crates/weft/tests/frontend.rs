@@ -171,7 +171,10 @@ fn ptx_of_a_cuda_source_names_the_unsupported_instruction_once_with_its_source_l
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().filter(|l| l.contains("unsupported")).collect();
     assert_eq!(lines.len(), 1, "{err}");
-    assert!(lines[0].contains("unsupported instruction `sad.u32`"), "{err}");
+    assert!(
+        lines[0].contains("unsupported instruction `sad.u32`"),
+        "{err}"
+    );
     assert!(lines[0].contains("unsup.cu:5"), "{err}");
     assert!(lines[0].contains("[2 occurrences]"), "{err}");
     assert!(out.stdout.is_empty());
