@@ -2,8 +2,10 @@
 //! `.version 7.0 .target sm_70 .address_size 64` plus a kernel head is prepended to half of
 //! them so the fuzzer reaches instruction syntax quickly: call sequences with debug labels
 //! between operands (`call.uni \n$L__tmp0:\n f, (p);`), `.callprototype`, indirect calls,
-//! weft's annotation marker calls (`__weft_annot_*`, `__weft_query_*`) and `.ptr .shared`
-//! parameters are in the seeds under fuzz/seeds/ptx/.
+//! weft's annotation marker calls (`__weft_annot_*`, `__weft_query_*`), `.ptr .shared`
+//! parameters and `.loc ... function_name L, inlined_at F L C` (with a `.section .debug_str`
+//! block) are in the seeds under fuzz/seeds/ptx/ (weft-ptx's `fuzz_seeds_parse_and_lower`
+//! test checks that each seed parses and lowers).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

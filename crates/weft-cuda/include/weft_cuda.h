@@ -206,6 +206,7 @@ static __device__ __forceinline__ unsigned int __weft_laneid(void) {
 /* ---- C/CUDA types: size_t, NULL, fixed-width integers, vector types ------------------- */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h> /* host code of a .cu file: exit, malloc, free, rand */
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
 #define __CUDA_ARCH__ 700

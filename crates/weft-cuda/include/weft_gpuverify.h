@@ -95,6 +95,10 @@ __WEFT_GV_DECL void __weft_annot_fresh_array(__weft_gv_addr);
 #define __requires_fresh_array(p) __weft_annot_fresh_array((__weft_gv_addr)(p))
 
 /* ---- statements --------------------------------------------------------------------- */
+/* The frame of a specification function (`void __spec_f(p) { __writes_to(p); }`): accepted
+ * and type-checked, not modelled (weft neither havocs the array nor restricts the frame). */
+#define __reads_from(p) ((void)(p))
+#define __writes_to(p) ((void)(p))
 #define __assert(e) __weft_annot_assert(!!(e))
 #define __global_assert(e) __weft_annot_global_assert(!!(e))
 #define __assume(e) __weft_annot_assume(!!(e))

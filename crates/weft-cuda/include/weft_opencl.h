@@ -63,6 +63,17 @@ __WEFT_CL_INLINE size_t __weft_get_local_linear_id(void) {
 #define get_global_size(d) __weft_get_global_size(d)
 #define get_global_offset(d) __weft_get_global_offset(d)
 #define get_local_linear_id() __weft_get_local_linear_id()
+/* get_work_dim: PTX has no register for it; weft counts the dimensions in use (a launch
+ * whose grid and block extents are 1 in z, and in y, is 2- or 1-dimensional). A launch
+ * written as [N,1] therefore reports 1 dimension. */
+__WEFT_CL_INLINE uint __weft_get_work_dim(void) {
+  if (__nvvm_read_ptx_sreg_ntid_z() > 1 || __nvvm_read_ptx_sreg_nctaid_z() > 1)
+    return 3;
+  if (__nvvm_read_ptx_sreg_ntid_y() > 1 || __nvvm_read_ptx_sreg_nctaid_y() > 1)
+    return 2;
+  return 1;
+}
+#define get_work_dim() __weft_get_work_dim()
 
 /* ---- barriers and fences ---------------------------------------------------------------- */
 /* A work-group barrier is `bar.sync 0` (`__nvvm_bar_sync`) whatever the fence flags: bar.sync orders the memory
@@ -356,6 +367,76 @@ __WEFT_CL20_LS(uint, atomic_uint)
 #define atomic_init(p, v) __weft_cl_init(p, v)
 #endif /* __OPENCL_C_VERSION__ >= 200 */
 
+/* ---- images and samplers ----------------------------------------------------------------
+ * weft has no image memory: a read_image* yields an arbitrary value (an IR havoc query; the
+ * emulator reads 0, the verifier leaves it unconstrained), a write_image* has no effect, and
+ * a sampler is only a number. This is how GPUVerify-style kernels that copy images compile,
+ * parse and lower; races on image contents are not modelled. `__translate_sampler_initializer`
+ * is the function clang calls to turn a sampler constant (`CLK_ADDRESS_... | ...`) into a
+ * `sampler_t`. */
+int __weft_query_havoc(void);
+static inline __attribute__((always_inline)) __constant void *
+__translate_sampler_initializer(int __s) {
+  return (__constant void *)0;
+}
+#define __WEFT_IMG_READ(IMG, COORD)                                                            \
+  __WEFT_CL_INLINE float4 __weft_read_imagef(read_only IMG i, sampler_t s, COORD c) {          \
+    return (float4)((float)__weft_query_havoc());                                              \
+  }                                                                                            \
+  __WEFT_CL_INLINE int4 __weft_read_imagei(read_only IMG i, sampler_t s, COORD c) {            \
+    return (int4)(__weft_query_havoc());                                                       \
+  }                                                                                            \
+  __WEFT_CL_INLINE uint4 __weft_read_imageui(read_only IMG i, sampler_t s, COORD c) {          \
+    return (uint4)((uint)__weft_query_havoc());                                                \
+  }
+#define __WEFT_IMG_ACCESS(IMG, ICOORD, FCOORD)                                                 \
+  __WEFT_IMG_READ(IMG, ICOORD)                                                                 \
+  __WEFT_IMG_READ(IMG, FCOORD)                                                                 \
+  __WEFT_CL_INLINE float4 __weft_read_imagef(read_only IMG i, ICOORD c) {                      \
+    return (float4)((float)__weft_query_havoc());                                              \
+  }                                                                                            \
+  __WEFT_CL_INLINE int4 __weft_read_imagei(read_only IMG i, ICOORD c) {                        \
+    return (int4)(__weft_query_havoc());                                                       \
+  }                                                                                            \
+  __WEFT_CL_INLINE uint4 __weft_read_imageui(read_only IMG i, ICOORD c) {                      \
+    return (uint4)((uint)__weft_query_havoc());                                                \
+  }
+#define __WEFT_IMG_WRITE(IMG, ICOORD)                                                          \
+  __WEFT_CL_INLINE void __weft_write_imagef(write_only IMG i, ICOORD c, float4 v) {}           \
+  __WEFT_CL_INLINE void __weft_write_imagei(write_only IMG i, ICOORD c, int4 v) {}             \
+  __WEFT_CL_INLINE void __weft_write_imageui(write_only IMG i, ICOORD c, uint4 v) {}
+__WEFT_IMG_ACCESS(image1d_t, int, float)
+__WEFT_IMG_ACCESS(image2d_t, int2, float2)
+__WEFT_IMG_ACCESS(image3d_t, int4, float4)
+__WEFT_IMG_ACCESS(image2d_array_t, int4, float4)
+__WEFT_IMG_WRITE(image1d_t, int)
+__WEFT_IMG_WRITE(image2d_t, int2)
+__WEFT_IMG_WRITE(image2d_array_t, int4)
+#ifdef cl_khr_3d_image_writes
+__WEFT_IMG_WRITE(image3d_t, int4)
+#endif
+#undef __WEFT_IMG_ACCESS
+#undef __WEFT_IMG_WRITE
+#undef __WEFT_IMG_READ
+#define __WEFT_IMG_SIZE(F, ACC, IMG)                                                           \
+  __WEFT_CL_INLINE int __weft_get_image_##F(ACC IMG i) { return __weft_query_havoc(); }
+__WEFT_IMG_SIZE(width, read_only, image1d_t)
+__WEFT_IMG_SIZE(width, write_only, image1d_t)
+__WEFT_IMG_SIZE(width, read_only, image2d_t)
+__WEFT_IMG_SIZE(width, write_only, image2d_t)
+__WEFT_IMG_SIZE(width, read_only, image3d_t)
+__WEFT_IMG_SIZE(height, read_only, image2d_t)
+__WEFT_IMG_SIZE(height, write_only, image2d_t)
+__WEFT_IMG_SIZE(height, read_only, image3d_t)
+#undef __WEFT_IMG_SIZE
+#define read_imagef __weft_read_imagef
+#define read_imagei __weft_read_imagei
+#define read_imageui __weft_read_imageui
+#define write_imagef __weft_write_imagef
+#define write_imagei __weft_write_imagei
+#define write_imageui __weft_write_imageui
+#define get_image_width __weft_get_image_width
+#define get_image_height __weft_get_image_height
 #ifdef __clang__
 #pragma clang attribute pop
 #endif

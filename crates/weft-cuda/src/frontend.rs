@@ -174,6 +174,8 @@ pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, Fronten
     } else {
         let header = header_of(&text)?;
         let spec = LaunchSpec::overridden_by(&header, cli);
+        spec.validate()
+            .map_err(|m| bad(format!("{}: {m}", path.display())))?;
         let c = compile(path, &text, &spec)?;
         (
             c.ptx,

@@ -259,6 +259,7 @@ impl LaunchSpec {
     pub fn from_header(source: &str) -> Result<LaunchSpec, HeaderError> {
         let mut s = LaunchSpec::default();
         let mut seen = false;
+        let mut flags_seen = false;
         for (idx, raw) in source.lines().enumerate() {
             let line = idx as u32 + 1;
             let trimmed = raw.trim_start();
@@ -287,8 +288,11 @@ impl LaunchSpec {
                 }
                 s.expect = Some(Expectation::Xfail(kind.to_string()));
                 seen = true;
-            } else if text.starts_with('-') && s.expected_messages.is_empty() {
+            } else if text.starts_with('-') && !flags_seen && s.expected_messages.is_empty() {
+                // GPUVerify's convention: one flags line; later lines are expected messages
+                // even when they start with `--` ("--num_groups and --global_size are ...").
                 seen = true;
+                flags_seen = true;
                 let mut offset = 0usize;
                 for word in body.split_whitespace() {
                     let pos = body[offset..].find(word).map_or(0, |p| p + offset);
@@ -392,6 +396,25 @@ impl LaunchSpec {
         Ok(l)
     }
 
+    /// Checks what GPUVerify rejects on its command line: `--num_groups`/`--grid` together
+    /// with `--global_size`, both shared-state abstractions at once, and a global size that the local size does not divide (which
+    /// also catches a global size with fewer dimensions than the local size).
+    pub fn validate(&self) -> Result<(), String> {
+        if self.grid.is_some() && self.global_size.is_some() {
+            return Err("--num_groups (--grid) and --global_size are mutually exclusive".into());
+        }
+        if self.flags.equality_abstraction && self.flags.adversarial_abstraction {
+            return Err(
+                "--equality-abstraction and --adversarial-abstraction are mutually exclusive"
+                    .into(),
+            );
+        }
+        if self.global_size.is_some() {
+            self.geometry()?;
+        }
+        Ok(())
+    }
+
     /// The concrete geometry: `*` components become [`ANY_GRID`]/[`ANY_BLOCK`]; a global size
     /// is divided by the block. `Err` when the global size is not a multiple of the block.
     /// No hardware limit: a static verifier reasons about any block size.
@@ -491,6 +514,40 @@ mod tests {
         let l = s.launch_config().unwrap();
         assert_eq!((l.block, l.grid), ([32, 16, 1], [2, 2, 1]));
         assert_eq!(s.notes().len(), 1);
+    }
+
+    /// GPUVerify's `testsuite/OpenCL/global_size` headers (facts of its test suite: the three
+    /// `xfail:COMMAND_LINE_ERROR` kernels and `simple`, which passes with 2x4 groups).
+    #[test]
+    fn global_size_headers_as_gpuverify_checks_them() {
+        let s = LaunchSpec::from_header(
+            "//xfail:COMMAND_LINE_ERROR\n//--local_size=[32,64] --global_size=[64,64] \
+             --num_groups=[2,1]\n//--num_groups and --global_size are mutually exclusive.\n",
+        )
+        .unwrap();
+        // the third line is an expected message, not a second flags line
+        assert_eq!(
+            s.expected_messages,
+            vec!["--num_groups and --global_size are mutually exclusive."]
+        );
+        assert!(s.validate().unwrap_err().contains("mutually exclusive"));
+        let not_divided =
+            LaunchSpec::from_header("//--local_size=[32,64] --global_size=[64,127]\n").unwrap();
+        assert!(not_divided.validate().is_err());
+        let fewer_dims =
+            LaunchSpec::from_header("//--local_size=[32,64] --global_size=[64]\n").unwrap();
+        assert!(fewer_dims.validate().is_err());
+        let simple =
+            LaunchSpec::from_header("//pass\n//--local_size=[32,64] --global_size=[64,256]\n")
+                .unwrap();
+        simple.validate().unwrap();
+        assert_eq!(simple.geometry().unwrap().grid, [2, 4, 1]);
+        // testsuite/OpenCL/fail_equality_and_adversarial: xfail:COMMAND_LINE_ERROR
+        let both = LaunchSpec::from_header(
+            "//--local_size=2 --num_groups=2 --equality-abstraction --adversarial-abstraction\n",
+        )
+        .unwrap();
+        assert!(both.validate().unwrap_err().contains("mutually exclusive"));
     }
 
     #[test]

@@ -16,6 +16,15 @@
 //! - vector_pack: w = 2v; bytes 1 and 3 of w.y: 4.0f = 0x40800000 → 0 + 256·64 = 16384,
 //!   −6.0f = 0xC0C00000 → 256·192 = 49152; the bytes equal those of v.y + v.y (1);
 //! - external_function: out[t] = 3·t; the call of the declared-only function changes nothing.
+//! - opencl_atomics_explicit: 8 work-items add 1 → total 8; max of g·4+l → 7; per group one
+//!   CAS 0→7 wins (res[g] = 7, res[2+g] = 1 winner, the 3 losers read 7 → res[6+g] = 7);
+//!   every work-item loads the work-group counter after a barrier → 4; the release store of
+//!   100 is read after the next barrier → res[4+g] = 100; `atomic_add` returns 0..7 once
+//!   each → old12 = (8, 0xff = 255);
+//! - cuda_warp_shuffle (8-thread blocks): rot[t] = 10·((t+1) mod 8); up by 2 keeps lanes 0–1;
+//!   down by 3 keeps lanes 5–7; xor 1 swaps pairs; the down-shuffle reduction of 1..8 = 36;
+//!   system atomics: Σt over 2 blocks = 56, max i = 15, CAS 0→5; `atomicOr_block` of the 8
+//!   lane bits = 255; len = |(3,4)| + t + max(0, 0.5) = 5.5 + t.
 //!
 //! Skipped (with a message) when no clang is installed.
 
@@ -139,6 +148,36 @@ fn ptx_names_each_unsupported_construct_once_and_exits_2() {
     .unwrap();
     let out = weft().arg("ptx").arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn ptx_of_a_cuda_source_names_the_unsupported_instruction_once_with_its_source_line() {
+    if !have_clang() {
+        return;
+    }
+    // `sad` (PTX ISA §9.7.1.9) written twice by inline asm on lines 5 and 7 of the source.
+    let dir = tempfile_dir();
+    let f = dir.join("unsup.cu");
+    std::fs::write(
+        &f,
+        "//pass\n//--blockDim=2 --gridDim=1\n__global__ void k(unsigned *out) {\n  \
+         unsigned a = threadIdx.x, r;\n  asm(\"sad.u32 %0, %1, %1, %1;\" : \"=r\"(r) : \"r\"(a));\n  \
+         out[a] = r;\n  asm(\"sad.u32 %0, %1, %1, %1;\" : \"=r\"(r) : \"r\"(a + 1));\n  \
+         out[a + 2] = r;\n}\n",
+    )
+    .unwrap();
+    let out = weft().arg("ptx").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("unsupported")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].contains("unsupported instruction `sad.u32`"),
+        "{err}"
+    );
+    assert!(lines[0].contains("unsup.cu:5"), "{err}");
+    assert!(lines[0].contains("[2 occurrences]"), "{err}");
+    assert!(out.stdout.is_empty());
 }
 
 #[test]
