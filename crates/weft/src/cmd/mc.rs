@@ -303,11 +303,7 @@ pub fn run(args: Args) -> i32 {
             return exit::INTERNAL;
         }
     }
-    if errs.is_empty() {
-        exit::OK
-    } else {
-        exit::VIOLATION
-    }
+    verdict_exit(!errs.is_empty(), r.stopped.as_ref())
 }
 
 /// The witness graph of the first error of a `weft mc --json` output, with its kind.
@@ -513,11 +509,7 @@ fn run_kernel(args: &Args) -> i32 {
             return exit::INTERNAL;
         }
     }
-    if r.errors.is_empty() {
-        exit::OK
-    } else {
-        exit::VIOLATION
-    }
+    verdict_exit(!r.errors.is_empty(), r.stopped.as_ref())
 }
 
 fn write_kernel_graphs(
@@ -548,4 +540,15 @@ fn write_kernel_graphs(
             .status();
     }
     Ok(())
+}
+
+/// The exit status of an exploration: 1 when an error was found, 3 when none was found but
+/// the exploration was stopped by `--timeout`/`--max-memory` (undecided: a partial search is
+/// no proof that the program is error-free), 0 when every execution was explored.
+fn verdict_exit(found: bool, stopped: Option<&Stopped>) -> i32 {
+    match (found, stopped) {
+        (true, _) => exit::VIOLATION,
+        (false, Some(Stopped::Timeout | Stopped::Memory)) => exit::INTERNAL,
+        _ => exit::OK,
+    }
 }
