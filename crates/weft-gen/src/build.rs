@@ -9,7 +9,7 @@
 use weft_ir::{
     Arch, BinOp, CacheOp, Condition, DataType, Expr, Fence, FenceKind, Guard, Load, LocId,
     Location, MemAttrs, MemSpace, Order, Param, Placement, Program, Prop, Quantifier, Reg, RegDecl,
-    Scope, Stmt, StmtKind, Store, Term, Thread,
+    Rmw, RmwOp, Scope, Stmt, StmtKind, Store, Term, Thread,
 };
 
 use crate::cycle::{loc_name, seq_text, Cycle, Layout};
@@ -95,6 +95,23 @@ fn c_order(a: Option<Ann>) -> Order {
         Some(Ann::AR) => Order::AcqRel,
         Some(Ann::Sc) => Order::SeqCst,
         Some(Ann::Con) => Order::Consume,
+    }
+}
+
+/// The order of an exchange from the orders of its read and its write (`Acq` read and
+/// `Rel` write: `acq_rel`; an `Sc` part: `seq_cst`).
+fn exchange_order(r: Order, w: Order) -> Order {
+    if r == Order::SeqCst || w == Order::SeqCst {
+        return Order::SeqCst;
+    }
+    let acq = matches!(r, Order::Acquire | Order::AcqRel) || w == Order::AcqRel;
+    let rel = matches!(w, Order::Release | Order::AcqRel) || r == Order::AcqRel;
+    match (acq, rel) {
+        (true, true) => Order::AcqRel,
+        (true, false) => Order::Acquire,
+        (false, true) => Order::Release,
+        (false, false) if r == Order::Consume => Order::Consume,
+        _ => Order::Relaxed,
     }
 }
 
@@ -217,8 +234,21 @@ pub fn build(
     target: Target,
     opts: &BuildOptions,
 ) -> Result<Program, BuildError> {
-    let lay = c.layout();
+    let mut lay = c.layout();
     let n = c.edges.len();
+    // An exchange (`Rmw`) is atomic: the unannotated accesses of its location become
+    // relaxed atomics, so no location mixes plain and atomic accesses.
+    let mut rmw_loc = vec![false; lay.nlocs];
+    for (i, e) in c.edges.iter().enumerate() {
+        if e.kind == Kind::Rmw {
+            rmw_loc[lay.events[i].loc] = true;
+        }
+    }
+    for ev in &mut lay.events {
+        if rmw_loc[ev.loc] && ev.ann.is_none() {
+            ev.ann = Some(Ann::Rlx);
+        }
+    }
     let mut p = Program::new(target.arch(), name);
     p.doc.push(c.text());
     p.meta = meta(c, &lay, opts);
@@ -438,7 +468,34 @@ pub fn build(
                     _ => {}
                 }
             }
-            let attrs = access_attrs(ev, target, opts, &lay)?;
+            let mut attrs = access_attrs(ev, target, opts, &lay)?;
+            if k > 0 && c.edges[t[k - 1]].kind == Kind::Rmw {
+                // The write of an exchange was emitted with its read.
+                continue;
+            }
+            if c.edges[i].kind == Kind::Rmw {
+                let w = &lay.events[(i + 1) % n];
+                attrs.order = exchange_order(c_order(ev.ann), c_order(w.ann));
+                if target == Target::WebGpu {
+                    attrs.order = Order::Relaxed;
+                }
+                let r = new_reg(&mut th, &mut nregs, DataType::S32);
+                ev_reg[i] = Some(r);
+                read_regs.push((ti, r, ev.value));
+                push(
+                    &mut blocks,
+                    StmtKind::Rmw(Rmw {
+                        dst: Some(r),
+                        addr,
+                        op: RmwOp::Exch,
+                        args: vec![Expr::Int(w.value)],
+                        attrs,
+                        fail_order: None,
+                    }),
+                    guard,
+                );
+                continue;
+            }
             match ev.dir {
                 Dir::R => {
                     let r = new_reg(&mut th, &mut nregs, DataType::S32);
@@ -602,10 +659,11 @@ fn meta(c: &Cycle, lay: &Layout, opts: &BuildOptions) -> Vec<(String, String)> {
     m.push(("Generator".into(), opts.generator.clone()));
     let mut pf = Vec::new();
     for (ti, t) in lay.threads.iter().enumerate() {
-        if t.len() < 2 {
+        let first = lay.events[t[0]].loc;
+        // Threads of one location (a lone access, a lone exchange) prefetch nothing.
+        if t.iter().all(|&i| lay.events[i].loc == first) {
             continue;
         }
-        let first = lay.events[t[0]].loc;
         let last_i = *t.last().unwrap();
         let out = &c.edges[last_i];
         pf.push(format!("{ti}:{}=F", loc_name(first)));

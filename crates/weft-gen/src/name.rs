@@ -94,6 +94,7 @@ fn is_plain(a: Option<Ann>) -> bool {
 fn base_word(e: &Edge) -> String {
     let s = |l: Loc| if l == Loc::Same { "s" } else { "" };
     match e.kind {
+        Kind::Rmw => "rmw".to_string(),
         Kind::Po(l) => format!("po{}", s(l)),
         Kind::Dp(k, l) => {
             let w = match k {
@@ -126,11 +127,11 @@ fn base_word(e: &Edge) -> String {
 }
 
 fn target_implied(e: &Edge) -> bool {
-    e.is_com()
+    e.is_com() || e.kind == Kind::Rmw
 }
 
 fn source_implied(e: &Edge) -> bool {
-    e.is_com() || matches!(e.kind, Kind::Dp(..))
+    e.is_com() || matches!(e.kind, Kind::Dp(..) | Kind::Rmw)
 }
 
 fn scope_word(s: Scope) -> &'static str {
