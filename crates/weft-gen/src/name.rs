@@ -273,17 +273,39 @@ fn fallback_name(c: &Cycle) -> String {
     format!("{}{}", shapes.join("+"), suffix(c, &lay))
 }
 
+/// Number of events of the first thread.
+fn first_len(c: &Cycle) -> usize {
+    c.layout().threads.first().map_or(0, |t| t.len())
+}
+
+/// The name as diy7 orders rotations (learnt from its outputs up to size 8): dependencies
+/// addr, data, ctrl (`ctrl` sorts as `dz`), and without the direction letters written
+/// after a part (`ctrlR-po` sorts as `ctrl-po`, before `ctrl-rmw`).
+fn order_key(n: &str) -> String {
+    let b: Vec<char> = n.chars().collect();
+    let mut out = String::with_capacity(n.len());
+    for (i, &ch) in b.iter().enumerate() {
+        let dir_letter = (ch == 'R' || ch == 'W')
+            && i > 0
+            && b[i - 1].is_ascii_lowercase()
+            && b.get(i + 1).is_none_or(|&c| c == '-' || c == '+' || c == '.');
+        if !dir_letter {
+            out.push(ch);
+        }
+    }
+    out.replace("ctrl", "dz")
+}
+
 /// Chooses the rotation diy7 builds the test from and names it: among the rotations that
-/// start at a thread start and belong to a named family, the one whose threads' lengths
-/// come least in order, then the least name with dependencies ordered addr, data, ctrl.
+/// start at a thread start and belong to a named family, the one whose first thread is
+/// shortest, then the least name in diy7's order ([`order_key`]).
 pub fn normalise(c: &Cycle) -> (Cycle, String) {
     // (thread sizes, name with ctrl sorted after data, name), rotation
-    type Best = ((Vec<usize>, String, String), Cycle);
+    type Best = ((usize, String, String), Cycle);
     let mut best: Option<Best> = None;
     for r in c.thread_rotations() {
         if let Some(n) = name_of(&r) {
-            let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
-            let k = (lens, n.replace("ctrl", "dz"), n);
+            let k = (first_len(&r), order_key(&n), n);
             if best.as_ref().is_none_or(|(b, _)| k < *b) {
                 best = Some((k, r));
             }
@@ -295,8 +317,7 @@ pub fn normalise(c: &Cycle) -> (Cycle, String) {
             let mut best: Option<Best> = None;
             for r in c.thread_rotations() {
                 let n = fallback_name(&r);
-                let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
-                let k = (lens, n.replace("ctrl", "dz"), n);
+                let k = (first_len(&r), order_key(&n), n);
                 if best.as_ref().is_none_or(|(b, _)| k < *b) {
                     best = Some((k, r));
                 }

@@ -231,6 +231,10 @@ fn same_cycles_as_diy7_at_sizes_7_and_8() {
         assert_eq!(ours.len(), theirs.len(), "{file}");
         assert!(ours == theirs, "{file}: cycle sets differ");
         let same = gens.iter().filter(|g| names.contains(&g.name)).count();
+        eprintln!("{file}: {same} of {} names agree", names.len());
+        for g in gens.iter().filter(|g| !names.contains(&g.name)).take(30) {
+            eprintln!("  weft {} {}", g.name, g.cycle.text());
+        }
         assert!(same >= min_same_names, "{file}: {same} names agree");
     }
 }
