@@ -317,7 +317,16 @@ pub fn normalise(c: &Cycle) -> (Cycle, String) {
             let mut best: Option<Best> = None;
             for r in c.thread_rotations() {
                 let n = fallback_name(&r);
-                let k = (first_len(&r), order_key(&n), n);
+                // Thread shapes order writes first (`WW+RR+...` before `RR+WW+...`).
+                let swapped: String = n
+                    .chars()
+                    .map(|c| match c {
+                        'W' => 'R',
+                        'R' => 'W',
+                        c => c,
+                    })
+                    .collect();
+                let k = (first_len(&r), order_key(&swapped), n);
                 if best.as_ref().is_none_or(|(b, _)| k < *b) {
                     best = Some((k, r));
                 }

@@ -209,12 +209,12 @@ fn same_names_and_tests_as_diy7() {
 
 /// Larger enumerations (`tests/gen/diy7/mix7.tsv`, `mix8.tsv`: diy7's test names and
 /// `Orig=` cycles for sizes 7 and 8): weft enumerates exactly the same cycles (up to
-/// rotation). Names: diy7 breaks ties between the rotations of a symmetric family
-/// (3.LB, IRIW, ...) by a rule weft has not matched beyond size 6, so at least the
-/// measured share of names agree (size 7: 998 of 1026; size 8: 2743 of 2933).
+/// rotation), and names them as diy7 does: all 1026 at size 7; at size 8, 2922 of 2933
+/// (11 four-thread cycles of families diy7 names by thread shapes, `WW+RR+WW+RW`, whose
+/// rotation diy7 picks by a rule not learnt).
 #[test]
 fn same_cycles_as_diy7_at_sizes_7_and_8() {
-    for (file, size, min_same_names) in [("mix7.tsv", 7, 998), ("mix8.tsv", 8, 2743)] {
+    for (file, size, min_same_names) in [("mix7.tsv", 7, 1026), ("mix8.tsv", 8, 2922)] {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
         let cmd = text.lines().next().unwrap().trim_start_matches("# ");
         let spec = spec_of(cmd);
@@ -232,9 +232,6 @@ fn same_cycles_as_diy7_at_sizes_7_and_8() {
         assert!(ours == theirs, "{file}: cycle sets differ");
         let same = gens.iter().filter(|g| names.contains(&g.name)).count();
         eprintln!("{file}: {same} of {} names agree", names.len());
-        for g in gens.iter().filter(|g| !names.contains(&g.name)).take(30) {
-            eprintln!("  weft {} {}", g.name, g.cycle.text());
-        }
         assert!(same >= min_same_names, "{file}: {same} names agree");
     }
 }
