@@ -129,14 +129,19 @@ fn fence_order(f: FenceName) -> Order {
 
 /// Whether the placement qualifiers of a cycle's external communications can all hold.
 pub fn placement_consistent(c: &Cycle, default: Scope) -> bool {
-    groups(c, &c.layout(), default).is_some()
+    groups(c, &c.layout(), default, false).is_some() && groups(c, &c.layout(), default, true).is_some()
 }
 
-fn level(s: Scope) -> usize {
+/// The level of the scope tree two threads joined at scope `s` share: 0 warp/subgroup,
+/// 1 CTA/workgroup, 2 GPU (PTX, OpenCL) or queue family (Vulkan), 3 beyond (different
+/// devices in PTX; in Vulkan, `.dv`/`.gpu`: different queue families of one device).
+fn level(s: Scope, vulkan: bool) -> usize {
     match s {
         Scope::Thread | Scope::Warp => 0,
         Scope::Cta => 1,
-        Scope::QueueFamily | Scope::Gpu => 2,
+        Scope::QueueFamily => 2,
+        Scope::Gpu if vulkan => 3,
+        Scope::Gpu => 2,
         Scope::System => 3,
     }
 }
@@ -153,12 +158,20 @@ fn find(parent: &mut [usize], x: usize) -> usize {
 /// For each thread, its warp, CTA and GPU group: an external communication qualified
 /// with scope `s` joins its two threads at `s` and every wider level and separates them
 /// below `s`. `None` when the qualifiers contradict each other.
-fn groups(c: &Cycle, lay: &Layout, default: Scope) -> Option<Vec<[u32; 3]>> {
+///
+/// In Vulkan (`vulkan`), the third group is the queue family: an unqualified
+/// communication keeps its threads in one queue family (different workgroups), and
+/// `.dv` (`.gpu`) puts them in different queue families.
+fn groups(c: &Cycle, lay: &Layout, default: Scope, vulkan: bool) -> Option<Vec<[u32; 3]>> {
     let nt = lay.threads.len();
     let links: Vec<(usize, usize, usize)> = (0..nt)
         .map(|t| {
             let e = &c.edges[*lay.threads[t].last().unwrap()];
-            (t, (t + 1) % nt, level(e.quals.scope.unwrap_or(default)))
+            let l = match e.quals.scope {
+                Some(s) => level(s, vulkan),
+                None => level(default, false),
+            };
+            (t, (t + 1) % nt, l)
         })
         .collect();
     let mut ids = vec![[0u32; 3]; nt];
@@ -198,7 +211,7 @@ fn placements(
     target: Target,
     opts: &BuildOptions,
 ) -> Result<Vec<Placement>, BuildError> {
-    let ids = groups(c, lay, opts.default_placement).ok_or_else(|| {
+    let ids = groups(c, lay, opts.default_placement, target == Target::Vulkan).ok_or_else(|| {
         BuildError("the placement qualifiers of the communications contradict each other".into())
     })?;
     let nt = ids.len();

@@ -93,3 +93,41 @@ fn webgpu_suite() {
     assert!(!verdict(&s, "MP+bars+rfe.gpu+fre.gpu"));
     assert!(verdict(&s, "MP+rfe.gpu+fre.gpu"));
 }
+
+/// Vulkan queue families (issue 17: thread placement "Vulkan subgroup/workgroup/queue
+/// family"): `.qf` on a communication keeps its two threads in one queue family
+/// (different workgroups), `.dv` puts them in different queue families of the device;
+/// the tests declare each thread as `P1@sg S,wg W,qf Q`. Expected verdicts, by hand from
+/// the Vulkan memory model's inclusive scopes: release/acquire message passing with
+/// device-scoped accesses is forbidden whatever the queue families; with
+/// queue-family-scoped accesses it is forbidden inside one queue family and allowed
+/// across two (the scopes do not include each other's thread, so no synchronisation).
+#[test]
+fn vulkan_queue_families() {
+    let mut sp = spec("PodWWRlxRel,PodRRAcqRlx,PodWWRlxRel.qf,PodRRAcqRlx.qf,PodWWRlxRlx,PodRRRlxRlx");
+    sp.safe = Edge::parse_list("Rfe.qf,Fre.qf,Coe.qf,Rfe.dv,Fre.dv,Coe.dv").unwrap();
+    let s = suite(&sp, Target::Vulkan, Format::Vulkan, "vulkan");
+    assert!(s.len() >= 100, "{}", s.len());
+    assert!(!verdict(&s, "MP+porlxrel+poacqrlx+rfe.gpu+fre.gpu"));
+    assert!(!verdict(&s, "MP+porlxrel+poacqrlx+rfe.qf+fre.qf"));
+    assert!(!verdict(&s, "MP+porlxrel.qf+poacqrlx.qf+rfe.qf+fre.qf"));
+    assert!(verdict(&s, "MP+porlxrel.qf+poacqrlx.qf+rfe.gpu+fre.gpu"));
+    assert!(verdict(&s, "MP+porlxrlxs+rfe.qf+fre.qf"));
+
+    // The declarations: `.dv` gives each thread its own queue family, `.qf` one family.
+    // Two threads cannot share a queue family (`.qf`) and not share it (`.dv`).
+    let c = weft_gen::Cycle::parse("PodWWRlxRel Rfe.dv PodRRAcqRlx Fre.qf").unwrap();
+    let e = build(&c, "T", Target::Vulkan, &BuildOptions::default()).unwrap_err();
+    assert!(e.0.contains("contradict"), "{}", e.0);
+    for (cycle, qfs) in [
+        ("PodWWRlxRel RfeRelAcq.dv PodRRAcqRlx FreRlxRlx.dv", ["qf 0", "qf 1"]),
+        ("PodWWRlxRel RfeRelAcq.qf PodRRAcqRlx FreRlxRlx.qf", ["qf 0", "qf 0"]),
+    ] {
+        let c = weft_gen::Cycle::parse(cycle).unwrap();
+        let p = build(&c, "T", Target::Vulkan, &BuildOptions::default()).unwrap();
+        let text = weft_litmus::print(&p, Format::Vulkan).unwrap();
+        let decl = text.lines().find(|l| l.trim_start().starts_with("P0@")).unwrap();
+        assert!(decl.contains(&format!("wg 0, {}", qfs[0])), "{decl}");
+        assert!(decl.contains(&format!("wg 1, {}", qfs[1])), "{decl}");
+    }
+}
