@@ -93,6 +93,8 @@ fn same_names_and_tests_as_diy7() {
             // RMW enumerations: checked by `rmw_tests_as_diy7`.
             continue;
         }
+        // diy7's defaults (no -relax/-safe): composite edges, `enumerate_sequences`.
+        let defaults = !cmd.contains("-relax");
         let spec = spec_of(&cmd);
         // herd7's RC11 verdicts for diy7's tests (`rc11.tsv`, by file name).
         let herd: std::collections::BTreeMap<String, bool> =
@@ -167,14 +169,19 @@ fn same_names_and_tests_as_diy7() {
             // Single cycles: bodies only (diyone7 names every test `A`).
             continue;
         }
-        let gens = enumerate(&spec).unwrap();
+        let gens = if defaults {
+            let (r, s) = weft_gen::enumerate::diy7_c_defaults();
+            weft_gen::enumerate::enumerate_sequences(&r, &s, spec.size, spec.nprocs, spec.ins)
+        } else {
+            enumerate(&spec).unwrap()
+        };
         // `Relax=` and `Safe=` (edges of the cycle in each set, in diy7's order), for
         // tests without C annotations (diy7 prints their safe edges stripped).
         for g in &gens {
             let Ok(src) = std::fs::read_to_string(d.join(format!("{}.litmus", g.name))) else {
                 continue;
             };
-            if src.contains("atomic_int") {
+            if src.contains("atomic_int") || defaults {
                 continue;
             }
             for (key, mine) in [("Relax", &g.relax), ("Safe", &g.safe)] {
