@@ -129,7 +129,8 @@ fn fence_order(f: FenceName) -> Order {
 
 /// Whether the placement qualifiers of a cycle's external communications can all hold.
 pub fn placement_consistent(c: &Cycle, default: Scope) -> bool {
-    groups(c, &c.layout(), default, false).is_some() && groups(c, &c.layout(), default, true).is_some()
+    groups(c, &c.layout(), default, false).is_some()
+        && groups(c, &c.layout(), default, true).is_some()
 }
 
 /// The level of the scope tree two threads joined at scope `s` share: 0 warp/subgroup,
@@ -211,9 +212,12 @@ fn placements(
     target: Target,
     opts: &BuildOptions,
 ) -> Result<Vec<Placement>, BuildError> {
-    let ids = groups(c, lay, opts.default_placement, target == Target::Vulkan).ok_or_else(|| {
-        BuildError("the placement qualifiers of the communications contradict each other".into())
-    })?;
+    let ids =
+        groups(c, lay, opts.default_placement, target == Target::Vulkan).ok_or_else(|| {
+            BuildError(
+                "the placement qualifiers of the communications contradict each other".into(),
+            )
+        })?;
     let nt = ids.len();
     // Name the warp level only when two threads share a warp: without it, threads of one
     // CTA are in different warps (Dat3M's PTX dialect has no warp level).

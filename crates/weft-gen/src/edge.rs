@@ -387,7 +387,10 @@ impl Edge {
             }
         }
         let _ = b;
-        Err("unknown edge (expected Po, Dp, Fence, Membar, Bar, Rf, Fr, Co, Ws, Rmw or Exch edges)".into())
+        Err(
+            "unknown edge (expected Po, Dp, Fence, Membar, Bar, Rf, Fr, Co, Ws, Rmw or Exch edges)"
+                .into(),
+        )
     }
 
     /// Parses a whitespace- or comma-separated list of edges.

@@ -237,6 +237,8 @@ fn is_least_rotation(s: &[Edge]) -> bool {
 /// every C fence between writes (`Fence{Acq,Rel,AR,Sc,Rlx,Con}d{WW,WR}`) and, A-cumulative,
 /// a read-from followed by a fence from a read (`ACFenceScdRW` = `Rfe FenceScdRW`); safe
 /// `Fre` and `Coe`. Each entry is a sequence of edges counted as one edge of the cycle.
+/// This is diy7's whole default set up to `-size 4`; from size 5 diy7 also uses internal
+/// `Fri`/`Coi` edges next to `po` (not learnt: weft's enumeration leaves them out).
 pub fn diy7_c_defaults() -> (Vec<Vec<Edge>>, Vec<Vec<Edge>>) {
     use crate::edge::FenceName;
     let p = |s: &str| Edge::parse(s).expect("diy7 default edge");
@@ -279,7 +281,7 @@ pub fn enumerate_sequences(
         let mut atoms: Vec<&Vec<Edge>> = vec![r];
         atoms.extend(safe.iter().filter(|s| *s != r));
         let mut stack: Vec<usize> = Vec::new();
-        seqs(&atoms, &mut stack, size, &mut |idx: &[usize]| {
+        seqs(&atoms, &mut stack, size, nprocs, &mut |idx: &[usize]| {
             if !idx.contains(&0) {
                 return;
             }
@@ -315,20 +317,34 @@ pub fn enumerate_sequences(
     out.into_values().collect()
 }
 
-/// Every sequence of at most `size` atom indices starting with its least index.
-fn seqs(atoms: &[&Vec<Edge>], stack: &mut Vec<usize>, size: usize, f: &mut dyn FnMut(&[usize])) {
+/// Every sequence of at most `size` atom indices starting with its least index, whose
+/// neighbouring atoms compose and with at most `nprocs` external communications.
+fn seqs(
+    atoms: &[&Vec<Edge>],
+    stack: &mut Vec<usize>,
+    size: usize,
+    nprocs: usize,
+    f: &mut dyn FnMut(&[usize]),
+) {
     if !stack.is_empty() {
         f(stack);
     }
     if stack.len() == size {
         return;
     }
+    let ext = |i: usize| atoms[i].iter().filter(|e| e.is_ext()).count();
+    let used: usize = stack.iter().map(|&i| ext(i)).sum();
     for i in 0..atoms.len() {
-        if stack.first().is_some_and(|&s| i < s) {
+        if stack.first().is_some_and(|&s| i < s) || used + ext(i) > nprocs {
             continue;
         }
+        if let (Some(&l), Some(first)) = (stack.last(), atoms[i].first()) {
+            if atoms[l].last().is_some_and(|last| !composable(last, first)) {
+                continue;
+            }
+        }
         stack.push(i);
-        seqs(atoms, stack, size, f);
+        seqs(atoms, stack, size, nprocs, f);
         stack.pop();
     }
 }

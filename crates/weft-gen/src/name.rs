@@ -288,7 +288,8 @@ fn order_key(n: &str) -> String {
         let dir_letter = (ch == 'R' || ch == 'W')
             && i > 0
             && b[i - 1].is_ascii_lowercase()
-            && b.get(i + 1).is_none_or(|&c| c == '-' || c == '+' || c == '.');
+            && b.get(i + 1)
+                .is_none_or(|&c| c == '-' || c == '+' || c == '.');
         if !dir_letter {
             out.push(ch);
         }

@@ -243,12 +243,15 @@ fn same_cycles_as_diy7_at_sizes_7_and_8() {
     }
 }
 
+/// Final memory values, and each thread's read values in register order.
+type Atoms = (BTreeSet<(String, i64)>, Vec<(usize, i64)>);
+
 /// The atoms of an `exists` condition: final memory values, and each thread's register
 /// values in register order (so register naming does not matter).
 fn cond_atoms(
     mem: impl Iterator<Item = (String, i64)>,
     regs: impl Iterator<Item = (usize, u32, i64)>,
-) -> (BTreeSet<(String, i64)>, Vec<(usize, i64)>) {
+) -> Atoms {
     let mut r: Vec<(usize, u32, i64)> = regs.collect();
     r.sort();
     (
@@ -299,7 +302,10 @@ fn rmw_tests_as_diy7() {
             let ours = build(&cycle, &stem, Target::C, &BuildOptions::default()).unwrap();
             // Theirs: `exists ([x]=2 /\ 1:X3=0)`.
             let ex = src.lines().find(|l| l.starts_with("exists")).unwrap();
-            let body = ex.trim_start_matches("exists").trim().trim_matches(['(', ')']);
+            let body = ex
+                .trim_start_matches("exists")
+                .trim()
+                .trim_matches(['(', ')']);
             let mut mem = Vec::new();
             let mut regs = Vec::new();
             for a in body.split("/\\") {
@@ -345,7 +351,11 @@ fn rmw_tests_as_diy7() {
                 failures.push(format!("{stem}: condition {mine:?} vs diy7 {theirs:?}"));
             }
             for key in ["Prefetch", "Com", "Cycle"] {
-                let m = ours.meta.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+                let m = ours
+                    .meta
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v.clone());
                 if m != line(key) {
                     failures.push(format!("{stem}: {key}= {:?} vs weft {m:?}", line(key)));
                 }

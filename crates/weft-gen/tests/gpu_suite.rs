@@ -104,7 +104,8 @@ fn webgpu_suite() {
 /// across two (the scopes do not include each other's thread, so no synchronisation).
 #[test]
 fn vulkan_queue_families() {
-    let mut sp = spec("PodWWRlxRel,PodRRAcqRlx,PodWWRlxRel.qf,PodRRAcqRlx.qf,PodWWRlxRlx,PodRRRlxRlx");
+    let mut sp =
+        spec("PodWWRlxRel,PodRRAcqRlx,PodWWRlxRel.qf,PodRRAcqRlx.qf,PodWWRlxRlx,PodRRRlxRlx");
     sp.safe = Edge::parse_list("Rfe.qf,Fre.qf,Coe.qf,Rfe.dv,Fre.dv,Coe.dv").unwrap();
     let s = suite(&sp, Target::Vulkan, Format::Vulkan, "vulkan");
     assert!(s.len() >= 100, "{}", s.len());
@@ -120,13 +121,22 @@ fn vulkan_queue_families() {
     let e = build(&c, "T", Target::Vulkan, &BuildOptions::default()).unwrap_err();
     assert!(e.0.contains("contradict"), "{}", e.0);
     for (cycle, qfs) in [
-        ("PodWWRlxRel RfeRelAcq.dv PodRRAcqRlx FreRlxRlx.dv", ["qf 0", "qf 1"]),
-        ("PodWWRlxRel RfeRelAcq.qf PodRRAcqRlx FreRlxRlx.qf", ["qf 0", "qf 0"]),
+        (
+            "PodWWRlxRel RfeRelAcq.dv PodRRAcqRlx FreRlxRlx.dv",
+            ["qf 0", "qf 1"],
+        ),
+        (
+            "PodWWRlxRel RfeRelAcq.qf PodRRAcqRlx FreRlxRlx.qf",
+            ["qf 0", "qf 0"],
+        ),
     ] {
         let c = weft_gen::Cycle::parse(cycle).unwrap();
         let p = build(&c, "T", Target::Vulkan, &BuildOptions::default()).unwrap();
         let text = weft_litmus::print(&p, Format::Vulkan).unwrap();
-        let decl = text.lines().find(|l| l.trim_start().starts_with("P0@")).unwrap();
+        let decl = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("P0@"))
+            .unwrap();
         assert!(decl.contains(&format!("wg 0, {}", qfs[0])), "{decl}");
         assert!(decl.contains(&format!("wg 1, {}", qfs[1])), "{decl}");
     }
