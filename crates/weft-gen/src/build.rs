@@ -447,11 +447,34 @@ pub fn build(
                                 }
                             }
                             DpKind::Data => {
-                                value = Expr::bin(BinOp::Add, Expr::Int(ev.value), dep);
+                                if gpu {
+                                    // PTX operands are registers or constants: `add` first.
+                                    let v = new_reg(&mut th, &mut nregs, DataType::S32);
+                                    push(
+                                        &mut blocks,
+                                        StmtKind::Assign {
+                                            dst: v,
+                                            value: Expr::bin(BinOp::Add, dep, Expr::Int(ev.value)),
+                                        },
+                                        guard,
+                                    );
+                                    value = Expr::Reg(v);
+                                } else {
+                                    value = Expr::bin(BinOp::Add, Expr::Int(ev.value), dep);
+                                }
                             }
                             DpKind::Ctrl => {
                                 let expect = lay.events[t[k - 1]].value;
                                 if gpu {
+                                    let sum = new_reg(&mut th, &mut nregs, DataType::S32);
+                                    push(
+                                        &mut blocks,
+                                        StmtKind::Assign {
+                                            dst: sum,
+                                            value: Expr::bin(BinOp::Add, Expr::Reg(src), dep),
+                                        },
+                                        guard,
+                                    );
                                     let pr = new_reg(&mut th, &mut nregs, DataType::PRED);
                                     push(
                                         &mut blocks,
@@ -459,7 +482,7 @@ pub fn build(
                                             dst: pr,
                                             value: Expr::bin(
                                                 BinOp::Eq,
-                                                Expr::bin(BinOp::Add, Expr::Reg(src), dep),
+                                                Expr::Reg(sum),
                                                 Expr::Int(expect),
                                             ),
                                         },

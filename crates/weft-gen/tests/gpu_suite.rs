@@ -141,3 +141,64 @@ fn vulkan_queue_families() {
         assert!(decl.contains(&format!("wg 1, {}", qfs[1])), "{decl}");
     }
 }
+
+/// Dependencies on GPUs are false dependencies ptxas cannot fold away (paper 000 §4.5,
+/// Fig. 13): `and.b32 rD, rX, 0x80000000` (0 for the tests' small values, but not known to
+/// the compiler), then the result added to the address (addr), to the stored value (data)
+/// or to the read value tested by the predicate guarding the rest of the thread (ctrl);
+/// never `xor r, r, r` (which ptxas folds to 0). Checked on the printed GPU_PTX text and on
+/// the test parsed back: the access the edge leads to reads the `and`'s result.
+#[test]
+fn false_dependencies() {
+    use weft_ir::{BinOp, Expr, StmtKind};
+    for (cycle, kind) in [
+        ("Rfe DpAddrdW Rfe DpAddrdW", "addr"),
+        ("Rfe DpDatadW Rfe DpDatadW", "data"),
+        ("Rfe DpCtrldW Rfe DpCtrldW", "ctrl"),
+        ("PodWW Rfe DpAddrdR Fre", "addr"),
+        ("PodWW Rfe DpCtrldR Fre", "ctrl"),
+    ] {
+        let c = weft_gen::Cycle::parse(cycle).unwrap();
+        let p = build(&c, "T", Target::Ptx, &BuildOptions::default()).unwrap();
+        let text = weft_litmus::print(&p, Format::GpuPtx).unwrap();
+        assert!(text.contains("and.b32 r1,r0,2147483648"), "{cycle}\n{text}");
+        assert!(!text.contains("xor"), "{cycle}\n{text}");
+        let back = weft_litmus::parse(&text).unwrap_or_else(|e| panic!("{cycle}: {e:?}\n{text}"));
+        // The reading thread (P1): r0 = load; r1 = r0 & 0x80000000; ... uses r1.
+        let t = &back.threads[1];
+        let code: Vec<&StmtKind> = t.code.iter().map(|s| &s.kind).collect();
+        let StmtKind::Load(l0) = code[0] else {
+            panic!("{cycle}: {code:?}")
+        };
+        let StmtKind::Assign { dst: d, value } = code[1] else {
+            panic!("{cycle}: {code:?}")
+        };
+        assert_eq!(
+            *value,
+            Expr::bin(BinOp::And, Expr::Reg(l0.dst), Expr::Int(0x8000_0000)),
+            "{cycle}"
+        );
+        let uses_d = |e: &Expr| format!("{e:?}").contains(&format!("{:?}", Expr::Reg(*d)));
+        let StmtKind::Assign { dst: a, value: v2 } = code[2] else {
+            panic!("{cycle}: {code:?}")
+        };
+        assert!(uses_d(v2), "{cycle}: {v2:?}");
+        let last = t.code.last().unwrap();
+        let ra = format!("{:?}", Expr::Reg(*a));
+        match (kind, &last.kind) {
+            ("addr", StmtKind::Store(s)) => assert!(format!("{:?}", s.addr).contains(&ra)),
+            ("addr", StmtKind::Load(l)) => assert!(format!("{:?}", l.addr).contains(&ra)),
+            ("data", StmtKind::Store(s)) => assert_eq!(s.value, Expr::Reg(*a)),
+            ("ctrl", _) => {
+                let g = last
+                    .guard
+                    .expect("the access after a control dependency is guarded");
+                // The predicate compares `r0 + rD` with the value read.
+                assert!(t.code.iter().any(|s| matches!(&s.kind,
+                    StmtKind::Assign { dst, value } if *dst == g.reg
+                        && format!("{value:?}").contains(&ra))));
+            }
+            other => panic!("{cycle}: {other:?}"),
+        }
+    }
+}
