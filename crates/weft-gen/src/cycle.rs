@@ -82,6 +82,15 @@ pub fn composable(a: &Edge, b: &Edge) -> bool {
             return false;
         }
     }
+    let internal = |e: &Edge| e.is_com() && !e.is_ext();
+    // diy7 never puts a fence next to an internal communication (its mixed enumerations
+    // have `po-fri` but no `fencesc-fri`), nor two internal communications in a row.
+    if (a.class() == 2 && internal(b)) || (internal(a) && b.class() == 2) {
+        return false;
+    }
+    if internal(a) && internal(b) {
+        return false;
+    }
     match (a.class(), b.class()) {
         (0 | 2, 0 | 2) => false,
         (1, 1) => false,
@@ -185,17 +194,16 @@ impl Cycle {
             return false;
         }
         let lay = self.layout();
-        // With an exchange, no location is written three times (diy7 7.57 builds no
-        // `Rfe Rmw Coe` nor `Coe Rfe Rmw` stretch, and builds `Rfe Rmw Rfe`).
-        if self.edges.iter().any(|e| e.kind == Kind::Rmw)
-            && (0..lay.nlocs).any(|l| {
-                lay.events
-                    .iter()
-                    .filter(|e| e.loc == l && e.dir == Dir::W)
-                    .count()
-                    >= 3
-            })
-        {
+        // No location is written three times (diy7 7.57 builds no `Rfe Rmw Coe`,
+        // `Coe Rfe Rmw`, `Rfe Fri Coe` nor `Coe Rfi Fre` stretch, and builds `Rfe Rmw Rfe`
+        // and `Fre Coi Rfe`).
+        if (0..lay.nlocs).any(|l| {
+            lay.events
+                .iter()
+                .filter(|e| e.loc == l && e.dir == Dir::W)
+                .count()
+                >= 3
+        }) {
             return false;
         }
         // A location is accessed either only atomically or only plainly.

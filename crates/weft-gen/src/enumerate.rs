@@ -261,7 +261,8 @@ pub fn diy7_c_defaults() -> (Vec<Vec<Edge>>, Vec<Vec<Edge>>) {
             relax.push(vec![p("Rfe"), p(&format!("Fence{}d{d}", f.name()))]);
         }
     }
-    (relax, vec![vec![p("Fre")], vec![p("Coe")]])
+    let safe = ["Fre", "Coe", "Fri", "Coi"];
+    (relax, safe.iter().map(|s| vec![p(s)]).collect())
 }
 
 /// Enumeration over edge sequences counted as one edge each (diy7's composite edges such
