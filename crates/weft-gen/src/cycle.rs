@@ -307,8 +307,12 @@ impl Cycle {
         let mut writes = vec![0i64; nlocs];
         // Cut each location's arc after the edge entering it (a d edge); a single-location
         // cycle is cut after its first program-order edge.
+        // A single-location cycle (diyone7 -oneloc) starts at the target of its first
+        // from-read, else after its first program-order edge.
+        let is_fr = |e: &Edge| matches!(e.kind, Kind::Com { com: Com::Fr, .. });
         let start = (0..n)
             .find(|&i| self.edges[(i + n - 1) % n].changes_loc())
+            .or_else(|| (0..n).find(|&i| is_fr(&self.edges[(i + n - 1) % n])))
             .or_else(|| (0..n).find(|&i| !self.edges[(i + n - 1) % n].is_com()))
             .unwrap_or(0);
         for k in 0..n {
@@ -325,6 +329,13 @@ impl Cycle {
                 value[i] = writes[l];
             } else {
                 value[i] = writes[l];
+            }
+        }
+        // A read followed by a from-read reads the write just before that edge's target
+        // in coherence (the same value as above when the location has an arc of its own).
+        for i in 0..n {
+            if self.edges[i].src == Dir::R && is_fr(&self.edges[i]) {
+                value[i] = value[(i + 1) % n] - 1;
             }
         }
         for l in 0..nlocs {
