@@ -202,3 +202,50 @@ fn false_dependencies() {
         }
     }
 }
+
+/// Exchanges (`Rmw`) on GPUs: `atom.exch` (PTX), `rmw.atom` (Vulkan), an atomic exchange
+/// (WebGPU). Message passing whose reader is an acquire exchange of the flag written with
+/// release is forbidden (the exchange reads from the release store, so it synchronises
+/// with it: PTX 7.5 and Vulkan models); all relaxed, it is allowed.
+#[test]
+fn exchanges_on_gpus() {
+    for (target, format, model) in [
+        (Target::Ptx, Format::Ptx, "ptx-v7.5"),
+        (Target::Vulkan, Format::Vulkan, "vulkan"),
+    ] {
+        let model_ = weft_sim::models::load(model).unwrap();
+        for (cycle, allowed) in [
+            (
+                "PodWWRlxRel RfeRelAcq RmwAcqRlx PodWRRlxRlx FreRlxRlx",
+                false,
+            ),
+            (
+                "PodWWRlxRlx RfeRlxRlx RmwRlxRlx PodWRRlxRlx FreRlxRlx",
+                true,
+            ),
+        ] {
+            let c = weft_gen::Cycle::parse(cycle).unwrap();
+            let p = build(&c, "T", target, &BuildOptions::default()).unwrap();
+            let text = weft_litmus::print(&p, format).unwrap();
+            let back = weft_litmus::parse(&text).unwrap();
+            assert!(
+                back.threads[1]
+                    .code
+                    .iter()
+                    .any(|s| matches!(s.kind, weft_ir::StmtKind::Rmw(_))),
+                "{text}"
+            );
+            let r = weft_sim::simulate(&back, &model_, &weft_sim::SimOptions::default()).unwrap();
+            assert_eq!(r.validated, allowed, "{model}: {cycle}\n{text}");
+        }
+    }
+    // The RMW enumeration of `tests/gen/diy7/rmw5-aarch64` in WebGPU JSON: every test
+    // prints, parses back and simulates.
+    let mut sp = spec("Rmw");
+    sp.safe = Edge::parse_list("Rfe,Fre,Coe,PodWR,PodRW,PodWW,PodRR").unwrap();
+    sp.size = 5;
+    sp.nprocs = 3;
+    sp.mix = false;
+    let s = suite(&sp, Target::WebGpu, Format::Json, "webgpu");
+    assert_eq!(s.len(), 9);
+}
