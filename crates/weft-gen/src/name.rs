@@ -273,6 +273,42 @@ fn fallback_name(c: &Cycle) -> String {
     format!("{}{}", shapes.join("+"), suffix(c, &lay))
 }
 
+/// The edges of a rotation in the order diy7 ranks them when choosing among rotations
+/// (learnt from its outputs): `Fri`, fences, `Rfi`, `Coi`, external communications,
+/// dependencies (addr, data, ctrl), program order (writes first), exchanges.
+fn edge_key(c: &Cycle) -> Vec<u8> {
+    use crate::edge::{Com, DpKind, Kind};
+    let d = |x: Dir| (x == Dir::R) as u8;
+    c.edges
+        .iter()
+        .map(|e| match e.kind {
+            Kind::Com {
+                com: Com::Fr,
+                ext: false,
+            } => 0,
+            Kind::Fence(..) => 10,
+            Kind::Com {
+                com: Com::Rf,
+                ext: false,
+            } => 20,
+            Kind::Com {
+                com: Com::Co,
+                ext: false,
+            } => 30,
+            Kind::Com { com, ext: true } => 40 + com as u8,
+            Kind::Dp(k, _) => {
+                50 + match k {
+                    DpKind::Addr => 0,
+                    DpKind::Data => 1,
+                    DpKind::Ctrl => 2,
+                }
+            }
+            Kind::Po(_) => 60 + 2 * d(e.src) + d(e.tgt),
+            Kind::Rmw => 70,
+        })
+        .collect()
+}
+
 /// Number of events of the first thread.
 fn first_len(c: &Cycle) -> usize {
     c.layout().threads.first().map_or(0, |t| t.len())
@@ -302,18 +338,18 @@ fn order_key(n: &str) -> String {
 /// shortest, then the least name in diy7's order ([`order_key`]).
 pub fn normalise(c: &Cycle) -> (Cycle, String) {
     // (thread sizes, name with ctrl sorted after data, name), rotation
-    type Best = ((usize, String, String), Cycle);
+    type Best = ((usize, Vec<u8>, String, String), Cycle);
     let mut best: Option<Best> = None;
     for r in c.thread_rotations() {
         if let Some(n) = name_of(&r) {
-            let k = (first_len(&r), order_key(&n), n);
+            let k = (first_len(&r), edge_key(&r), order_key(&n), n);
             if best.as_ref().is_none_or(|(b, _)| k < *b) {
                 best = Some((k, r));
             }
         }
     }
     match best {
-        Some(((_, _, n), r)) => (r, n),
+        Some(((_, _, _, n), r)) => (r, n),
         None => {
             let mut best: Option<Best> = None;
             for r in c.thread_rotations() {
@@ -327,13 +363,13 @@ pub fn normalise(c: &Cycle) -> (Cycle, String) {
                         c => c,
                     })
                     .collect();
-                let k = (first_len(&r), order_key(&swapped), n);
+                let k = (first_len(&r), Vec::new(), order_key(&swapped), n);
                 if best.as_ref().is_none_or(|(b, _)| k < *b) {
                     best = Some((k, r));
                 }
             }
             match best {
-                Some(((_, _, n), r)) => (r, n),
+                Some(((_, _, _, n), r)) => (r, n),
                 None => (c.clone(), fallback_name(c)),
             }
         }
