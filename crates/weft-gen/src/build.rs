@@ -9,7 +9,7 @@
 use weft_ir::{
     Arch, BinOp, CacheOp, Condition, DataType, Expr, Fence, FenceKind, Guard, Load, LocId,
     Location, MemAttrs, MemSpace, Order, Param, Placement, Program, Prop, Quantifier, Reg, RegDecl,
-    Scope, Stmt, StmtKind, Store, Term, Thread,
+    Rmw, RmwOp, Scope, Stmt, StmtKind, Store, Term, Thread,
 };
 
 use crate::cycle::{loc_name, seq_text, Cycle, Layout};
@@ -98,6 +98,23 @@ fn c_order(a: Option<Ann>) -> Order {
     }
 }
 
+/// The order of an exchange from the orders of its read and its write (`Acq` read and
+/// `Rel` write: `acq_rel`; an `Sc` part: `seq_cst`).
+fn exchange_order(r: Order, w: Order) -> Order {
+    if r == Order::SeqCst || w == Order::SeqCst {
+        return Order::SeqCst;
+    }
+    let acq = matches!(r, Order::Acquire | Order::AcqRel) || w == Order::AcqRel;
+    let rel = matches!(w, Order::Release | Order::AcqRel) || r == Order::AcqRel;
+    match (acq, rel) {
+        (true, true) => Order::AcqRel,
+        (true, false) => Order::Acquire,
+        (false, true) => Order::Release,
+        (false, false) if r == Order::Consume => Order::Consume,
+        _ => Order::Relaxed,
+    }
+}
+
 fn fence_order(f: FenceName) -> Order {
     match f {
         FenceName::Sc | FenceName::Membar => Order::SeqCst,
@@ -112,14 +129,20 @@ fn fence_order(f: FenceName) -> Order {
 
 /// Whether the placement qualifiers of a cycle's external communications can all hold.
 pub fn placement_consistent(c: &Cycle, default: Scope) -> bool {
-    groups(c, &c.layout(), default).is_some()
+    groups(c, &c.layout(), default, false).is_some()
+        && groups(c, &c.layout(), default, true).is_some()
 }
 
-fn level(s: Scope) -> usize {
+/// The level of the scope tree two threads joined at scope `s` share: 0 warp/subgroup,
+/// 1 CTA/workgroup, 2 GPU (PTX, OpenCL) or queue family (Vulkan), 3 beyond (different
+/// devices in PTX; in Vulkan, `.dv`/`.gpu`: different queue families of one device).
+fn level(s: Scope, vulkan: bool) -> usize {
     match s {
         Scope::Thread | Scope::Warp => 0,
         Scope::Cta => 1,
-        Scope::QueueFamily | Scope::Gpu => 2,
+        Scope::QueueFamily => 2,
+        Scope::Gpu if vulkan => 3,
+        Scope::Gpu => 2,
         Scope::System => 3,
     }
 }
@@ -136,12 +159,20 @@ fn find(parent: &mut [usize], x: usize) -> usize {
 /// For each thread, its warp, CTA and GPU group: an external communication qualified
 /// with scope `s` joins its two threads at `s` and every wider level and separates them
 /// below `s`. `None` when the qualifiers contradict each other.
-fn groups(c: &Cycle, lay: &Layout, default: Scope) -> Option<Vec<[u32; 3]>> {
+///
+/// In Vulkan (`vulkan`), the third group is the queue family: an unqualified
+/// communication keeps its threads in one queue family (different workgroups), and
+/// `.dv` (`.gpu`) puts them in different queue families.
+fn groups(c: &Cycle, lay: &Layout, default: Scope, vulkan: bool) -> Option<Vec<[u32; 3]>> {
     let nt = lay.threads.len();
     let links: Vec<(usize, usize, usize)> = (0..nt)
         .map(|t| {
             let e = &c.edges[*lay.threads[t].last().unwrap()];
-            (t, (t + 1) % nt, level(e.quals.scope.unwrap_or(default)))
+            let l = match e.quals.scope {
+                Some(s) => level(s, vulkan),
+                None => level(default, false),
+            };
+            (t, (t + 1) % nt, l)
         })
         .collect();
     let mut ids = vec![[0u32; 3]; nt];
@@ -181,9 +212,12 @@ fn placements(
     target: Target,
     opts: &BuildOptions,
 ) -> Result<Vec<Placement>, BuildError> {
-    let ids = groups(c, lay, opts.default_placement).ok_or_else(|| {
-        BuildError("the placement qualifiers of the communications contradict each other".into())
-    })?;
+    let ids =
+        groups(c, lay, opts.default_placement, target == Target::Vulkan).ok_or_else(|| {
+            BuildError(
+                "the placement qualifiers of the communications contradict each other".into(),
+            )
+        })?;
     let nt = ids.len();
     // Name the warp level only when two threads share a warp: without it, threads of one
     // CTA are in different warps (Dat3M's PTX dialect has no warp level).
@@ -217,8 +251,21 @@ pub fn build(
     target: Target,
     opts: &BuildOptions,
 ) -> Result<Program, BuildError> {
-    let lay = c.layout();
+    let mut lay = c.layout();
     let n = c.edges.len();
+    // An exchange (`Rmw`) is atomic: the unannotated accesses of its location become
+    // relaxed atomics, so no location mixes plain and atomic accesses.
+    let mut rmw_loc = vec![false; lay.nlocs];
+    for (i, e) in c.edges.iter().enumerate() {
+        if e.kind == Kind::Rmw {
+            rmw_loc[lay.events[i].loc] = true;
+        }
+    }
+    for ev in &mut lay.events {
+        if rmw_loc[ev.loc] && ev.ann.is_none() {
+            ev.ann = Some(Ann::Rlx);
+        }
+    }
     let mut p = Program::new(target.arch(), name);
     p.doc.push(c.text());
     p.meta = meta(c, &lay, opts);
@@ -400,11 +447,34 @@ pub fn build(
                                 }
                             }
                             DpKind::Data => {
-                                value = Expr::bin(BinOp::Add, Expr::Int(ev.value), dep);
+                                if gpu {
+                                    // PTX operands are registers or constants: `add` first.
+                                    let v = new_reg(&mut th, &mut nregs, DataType::S32);
+                                    push(
+                                        &mut blocks,
+                                        StmtKind::Assign {
+                                            dst: v,
+                                            value: Expr::bin(BinOp::Add, dep, Expr::Int(ev.value)),
+                                        },
+                                        guard,
+                                    );
+                                    value = Expr::Reg(v);
+                                } else {
+                                    value = Expr::bin(BinOp::Add, Expr::Int(ev.value), dep);
+                                }
                             }
                             DpKind::Ctrl => {
                                 let expect = lay.events[t[k - 1]].value;
                                 if gpu {
+                                    let sum = new_reg(&mut th, &mut nregs, DataType::S32);
+                                    push(
+                                        &mut blocks,
+                                        StmtKind::Assign {
+                                            dst: sum,
+                                            value: Expr::bin(BinOp::Add, Expr::Reg(src), dep),
+                                        },
+                                        guard,
+                                    );
                                     let pr = new_reg(&mut th, &mut nregs, DataType::PRED);
                                     push(
                                         &mut blocks,
@@ -412,7 +482,7 @@ pub fn build(
                                             dst: pr,
                                             value: Expr::bin(
                                                 BinOp::Eq,
-                                                Expr::bin(BinOp::Add, Expr::Reg(src), dep),
+                                                Expr::Reg(sum),
                                                 Expr::Int(expect),
                                             ),
                                         },
@@ -438,7 +508,34 @@ pub fn build(
                     _ => {}
                 }
             }
-            let attrs = access_attrs(ev, target, opts, &lay)?;
+            let mut attrs = access_attrs(ev, target, opts, &lay)?;
+            if k > 0 && c.edges[t[k - 1]].kind == Kind::Rmw {
+                // The write of an exchange was emitted with its read.
+                continue;
+            }
+            if c.edges[i].kind == Kind::Rmw {
+                let w = &lay.events[(i + 1) % n];
+                attrs.order = exchange_order(c_order(ev.ann), c_order(w.ann));
+                if target == Target::WebGpu {
+                    attrs.order = Order::Relaxed;
+                }
+                let r = new_reg(&mut th, &mut nregs, DataType::S32);
+                ev_reg[i] = Some(r);
+                read_regs.push((ti, r, ev.value));
+                push(
+                    &mut blocks,
+                    StmtKind::Rmw(Rmw {
+                        dst: Some(r),
+                        addr,
+                        op: RmwOp::Exch,
+                        args: vec![Expr::Int(w.value)],
+                        attrs,
+                        fail_order: None,
+                    }),
+                    guard,
+                );
+                continue;
+            }
             match ev.dir {
                 Dir::R => {
                     let r = new_reg(&mut th, &mut nregs, DataType::S32);
@@ -602,10 +699,11 @@ fn meta(c: &Cycle, lay: &Layout, opts: &BuildOptions) -> Vec<(String, String)> {
     m.push(("Generator".into(), opts.generator.clone()));
     let mut pf = Vec::new();
     for (ti, t) in lay.threads.iter().enumerate() {
-        if t.len() < 2 {
+        let first = lay.events[t[0]].loc;
+        // Threads of one location (a lone access, a lone exchange) prefetch nothing.
+        if t.iter().all(|&i| lay.events[i].loc == first) {
             continue;
         }
-        let first = lay.events[t[0]].loc;
         let last_i = *t.last().unwrap();
         let out = &c.edges[last_i];
         pf.push(format!("{ti}:{}=F", loc_name(first)));

@@ -82,6 +82,15 @@ pub fn composable(a: &Edge, b: &Edge) -> bool {
             return false;
         }
     }
+    let internal = |e: &Edge| e.is_com() && !e.is_ext();
+    // diy7 never puts a fence next to an internal communication (its mixed enumerations
+    // have `po-fri` but no `fencesc-fri`), nor two internal communications in a row.
+    if (a.class() == 2 && internal(b)) || (internal(a) && b.class() == 2) {
+        return false;
+    }
+    if internal(a) && internal(b) {
+        return false;
+    }
     match (a.class(), b.class()) {
         (0 | 2, 0 | 2) => false,
         (1, 1) => false,
@@ -102,6 +111,7 @@ fn rank(e: &Edge) -> (u8, u8, u8, u8, u8, Edge) {
         Kind::Po(l) => (1, (l == Loc::Diff) as u8, d(e.src), d(e.tgt), 0, *e),
         Kind::Dp(k, l) => (2, k as u8, (l == Loc::Diff) as u8, d(e.tgt), 0, *e),
         Kind::Fence(f, l) => (3, f as u8, (l == Loc::Diff) as u8, d(e.src), d(e.tgt), *e),
+        Kind::Rmw => (4, 0, 0, 0, 0, *e),
     }
 }
 
@@ -184,6 +194,18 @@ impl Cycle {
             return false;
         }
         let lay = self.layout();
+        // No location is written three times (diy7 7.57 builds no `Rfe Rmw Coe`,
+        // `Coe Rfe Rmw`, `Rfe Fri Coe` nor `Coe Rfi Fre` stretch, and builds `Rfe Rmw Rfe`
+        // and `Fre Coi Rfe`).
+        if (0..lay.nlocs).any(|l| {
+            lay.events
+                .iter()
+                .filter(|e| e.loc == l && e.dir == Dir::W)
+                .count()
+                >= 3
+        }) {
+            return false;
+        }
         // A location is accessed either only atomically or only plainly.
         let plain = |a: Option<Ann>| matches!(a, None | Some(Ann::Na));
         for l in 0..lay.nlocs {
@@ -285,8 +307,12 @@ impl Cycle {
         let mut writes = vec![0i64; nlocs];
         // Cut each location's arc after the edge entering it (a d edge); a single-location
         // cycle is cut after its first program-order edge.
+        // A single-location cycle (diyone7 -oneloc) starts at the target of its first
+        // from-read, else after its first program-order edge.
+        let is_fr = |e: &Edge| matches!(e.kind, Kind::Com { com: Com::Fr, .. });
         let start = (0..n)
             .find(|&i| self.edges[(i + n - 1) % n].changes_loc())
+            .or_else(|| (0..n).find(|&i| is_fr(&self.edges[(i + n - 1) % n])))
             .or_else(|| (0..n).find(|&i| !self.edges[(i + n - 1) % n].is_com()))
             .unwrap_or(0);
         for k in 0..n {
@@ -303,6 +329,13 @@ impl Cycle {
                 value[i] = writes[l];
             } else {
                 value[i] = writes[l];
+            }
+        }
+        // A read followed by a from-read reads the write just before that edge's target
+        // in coherence (the same value as above when the location has an arc of its own).
+        for i in 0..n {
+            if self.edges[i].src == Dir::R && is_fr(&self.edges[i]) {
+                value[i] = value[(i + 1) % n] - 1;
             }
         }
         for l in 0..nlocs {

@@ -160,6 +160,9 @@ pub enum Kind {
     Fence(FenceName, Loc),
     /// Communication; `ext` when the two events are in different threads.
     Com { com: Com, ext: bool },
+    /// diy7's `Rmw` (alias `Exch`): the read and the write of one atomic exchange, from the
+    /// read to the write, same location, same thread.
+    Rmw,
 }
 
 /// Memory region of a location (weft GPU extension).
@@ -326,6 +329,11 @@ impl Edge {
                 return mk(Kind::Com { com, ext }, src, tgt, rest);
             }
         }
+        for p in ["Rmw", "Exch"] {
+            if let Some(rest) = s.strip_prefix(p) {
+                return mk(Kind::Rmw, Dir::R, Dir::W, rest);
+            }
+        }
         if let Some(rest) = s.strip_prefix("Po") {
             let rb = rest.as_bytes();
             if rb.len() >= 3 {
@@ -379,7 +387,10 @@ impl Edge {
             }
         }
         let _ = b;
-        Err("unknown edge (expected Po, Dp, Fence, Membar, Bar, Rf, Fr, Co or Ws edges)".into())
+        Err(
+            "unknown edge (expected Po, Dp, Fence, Membar, Bar, Rf, Fr, Co, Ws, Rmw or Exch edges)"
+                .into(),
+        )
     }
 
     /// Parses a whitespace- or comma-separated list of edges.
@@ -406,13 +417,15 @@ impl Edge {
         )
     }
 
-    /// The class used by diy7's composition rules: po, dependency, fence or communication.
+    /// The class used by diy7's composition rules: po, dependency, fence, communication
+    /// or read-modify-write.
     pub fn class(&self) -> u8 {
         match self.kind {
             Kind::Po(_) => 0,
             Kind::Dp(..) => 1,
             Kind::Fence(..) => 2,
             Kind::Com { .. } => 3,
+            Kind::Rmw => 4,
         }
     }
 
@@ -458,6 +471,7 @@ impl fmt::Display for Edge {
                 };
                 write!(f, "{b}{}", if ext { 'e' } else { 'i' })?;
             }
+            Kind::Rmw => write!(f, "Rmw")?,
             Kind::Po(lc) => write!(f, "Po{}{}{}", l(lc), self.src.letter(), self.tgt.letter())?,
             Kind::Dp(k, lc) => write!(f, "Dp{}{}{}", k.name(), l(lc), self.tgt.letter())?,
             Kind::Fence(n, lc) => {
@@ -512,10 +526,13 @@ mod tests {
             "MembardWW.gpu",
             "BardWR",
             "PodWR.shared.cg",
+            "Rmw",
+            "RmwAcqRel",
         ] {
             assert_eq!(Edge::parse(s).unwrap().to_string(), s);
         }
         assert_eq!(Edge::parse("Wse").unwrap().to_string(), "Coe");
+        assert_eq!(Edge::parse("Exch").unwrap().to_string(), "Rmw");
     }
 
     #[test]

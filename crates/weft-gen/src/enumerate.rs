@@ -231,3 +231,121 @@ fn is_least_rotation(s: &[Edge]) -> bool {
         true
     })
 }
+
+/// diy7's default edge sets for `-arch C` (what `diy7 -arch C` enumerates with no
+/// `-relax`/`-safe`, learnt from its `Relax=`/`Safe=` lines): relaxed `PodWW`, `PodWR`,
+/// every C fence between writes (`Fence{Acq,Rel,AR,Sc,Rlx,Con}d{WW,WR}`) and, A-cumulative,
+/// a read-from followed by a fence from a read (`ACFenceScdRW` = `Rfe FenceScdRW`); safe
+/// `Fre` and `Coe`. Each entry is a sequence of edges counted as one edge of the cycle.
+/// This is diy7's whole default set up to `-size 4`; from size 5 diy7 also uses internal
+/// `Fri`/`Coi` edges next to `po` (not learnt: weft's enumeration leaves them out).
+pub fn diy7_c_defaults() -> (Vec<Vec<Edge>>, Vec<Vec<Edge>>) {
+    use crate::edge::FenceName;
+    let p = |s: &str| Edge::parse(s).expect("diy7 default edge");
+    let mut relax: Vec<Vec<Edge>> = vec![vec![p("PodWW")], vec![p("PodWR")]];
+    let fences = [
+        FenceName::Acq,
+        FenceName::Rel,
+        FenceName::AR,
+        FenceName::Sc,
+        FenceName::Rlx,
+        FenceName::Con,
+    ];
+    for f in fences {
+        for d in ["WW", "WR"] {
+            relax.push(vec![p(&format!("Fence{}d{d}", f.name()))]);
+        }
+    }
+    for f in fences {
+        for d in ["RW", "RR"] {
+            relax.push(vec![p("Rfe"), p(&format!("Fence{}d{d}", f.name()))]);
+        }
+    }
+    let safe = ["Fre", "Coe", "Fri", "Coi"];
+    (relax, safe.iter().map(|s| vec![p(s)]).collect())
+}
+
+/// Enumeration over edge sequences counted as one edge each (diy7's composite edges such
+/// as `ACFenceScdRW`), one relaxed sequence per cycle (diy7 without `-mix`): every cycle
+/// of at most `size` sequences and `nprocs` threads made of one relaxed sequence (at
+/// least once) and safe ones, kept once up to rotation, named as [`enumerate`] names.
+pub fn enumerate_sequences(
+    relax: &[Vec<Edge>],
+    safe: &[Vec<Edge>],
+    size: usize,
+    nprocs: usize,
+    ins: usize,
+) -> Vec<Generated> {
+    let mut out: BTreeMap<String, Generated> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    for r in relax {
+        let mut atoms: Vec<&Vec<Edge>> = vec![r];
+        atoms.extend(safe.iter().filter(|s| *s != r));
+        let mut stack: Vec<usize> = Vec::new();
+        seqs(&atoms, &mut stack, size, nprocs, &mut |idx: &[usize]| {
+            if !idx.contains(&0) {
+                return;
+            }
+            let flat: Vec<Edge> = idx.iter().flat_map(|&i| atoms[i].iter().copied()).collect();
+            let n = flat.len();
+            if !(0..n).all(|i| composable(&flat[i], &flat[(i + 1) % n])) {
+                return;
+            }
+            if flat.iter().filter(|e| e.is_ext()).count() > nprocs {
+                return;
+            }
+            let Ok(c) = Cycle::new(flat) else {
+                return;
+            };
+            if !c.diy_valid() || c.layout().threads.iter().any(|t| t.len() > ins) {
+                return;
+            }
+            if !seen.insert(c.annotated().rotation_key()) {
+                return;
+            }
+            let (cycle, name) = normalise(&c);
+            out.insert(
+                name.clone(),
+                Generated {
+                    cycle,
+                    name,
+                    relax: r.clone(),
+                    safe: Vec::new(),
+                },
+            );
+        });
+    }
+    out.into_values().collect()
+}
+
+/// Every sequence of at most `size` atom indices starting with its least index, whose
+/// neighbouring atoms compose and with at most `nprocs` external communications.
+fn seqs(
+    atoms: &[&Vec<Edge>],
+    stack: &mut Vec<usize>,
+    size: usize,
+    nprocs: usize,
+    f: &mut dyn FnMut(&[usize]),
+) {
+    if !stack.is_empty() {
+        f(stack);
+    }
+    if stack.len() == size {
+        return;
+    }
+    let ext = |i: usize| atoms[i].iter().filter(|e| e.is_ext()).count();
+    let used: usize = stack.iter().map(|&i| ext(i)).sum();
+    for i in 0..atoms.len() {
+        if stack.first().is_some_and(|&s| i < s) || used + ext(i) > nprocs {
+            continue;
+        }
+        if let (Some(&l), Some(first)) = (stack.last(), atoms[i].first()) {
+            if atoms[l].last().is_some_and(|last| !composable(last, first)) {
+                continue;
+            }
+        }
+        stack.push(i);
+        seqs(atoms, stack, size, nprocs, f);
+        stack.pop();
+    }
+}

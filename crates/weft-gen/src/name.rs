@@ -94,6 +94,7 @@ fn is_plain(a: Option<Ann>) -> bool {
 fn base_word(e: &Edge) -> String {
     let s = |l: Loc| if l == Loc::Same { "s" } else { "" };
     match e.kind {
+        Kind::Rmw => "rmw".to_string(),
         Kind::Po(l) => format!("po{}", s(l)),
         Kind::Dp(k, l) => {
             let w = match k {
@@ -126,11 +127,11 @@ fn base_word(e: &Edge) -> String {
 }
 
 fn target_implied(e: &Edge) -> bool {
-    e.is_com()
+    e.is_com() || e.kind == Kind::Rmw
 }
 
 fn source_implied(e: &Edge) -> bool {
-    e.is_com() || matches!(e.kind, Kind::Dp(..))
+    e.is_com() || matches!(e.kind, Kind::Dp(..) | Kind::Rmw)
 }
 
 fn scope_word(s: Scope) -> &'static str {
@@ -272,36 +273,103 @@ fn fallback_name(c: &Cycle) -> String {
     format!("{}{}", shapes.join("+"), suffix(c, &lay))
 }
 
+/// The edges of a rotation in the order diy7 ranks them when choosing among rotations
+/// (learnt from its outputs): `Fri`, fences, `Rfi`, `Coi`, external communications,
+/// dependencies (addr, data, ctrl), program order (writes first), exchanges.
+fn edge_key(c: &Cycle) -> Vec<u8> {
+    use crate::edge::{Com, DpKind, Kind};
+    let d = |x: Dir| (x == Dir::R) as u8;
+    c.edges
+        .iter()
+        .map(|e| match e.kind {
+            Kind::Com {
+                com: Com::Fr,
+                ext: false,
+            } => 0,
+            Kind::Fence(..) => 10,
+            Kind::Com {
+                com: Com::Rf,
+                ext: false,
+            } => 20,
+            Kind::Com {
+                com: Com::Co,
+                ext: false,
+            } => 30,
+            Kind::Com { com, ext: true } => 40 + com as u8,
+            Kind::Dp(k, _) => {
+                50 + match k {
+                    DpKind::Addr => 0,
+                    DpKind::Data => 1,
+                    DpKind::Ctrl => 2,
+                }
+            }
+            Kind::Po(_) => 60 + 2 * d(e.src) + d(e.tgt),
+            Kind::Rmw => 70,
+        })
+        .collect()
+}
+
+/// Number of events of the first thread.
+fn first_len(c: &Cycle) -> usize {
+    c.layout().threads.first().map_or(0, |t| t.len())
+}
+
+/// The name as diy7 orders rotations (learnt from its outputs up to size 8): dependencies
+/// addr, data, ctrl (`ctrl` sorts as `dz`), and without the direction letters written
+/// after a part (`ctrlR-po` sorts as `ctrl-po`, before `ctrl-rmw`).
+fn order_key(n: &str) -> String {
+    let b: Vec<char> = n.chars().collect();
+    let mut out = String::with_capacity(n.len());
+    for (i, &ch) in b.iter().enumerate() {
+        let dir_letter = (ch == 'R' || ch == 'W')
+            && i > 0
+            && b[i - 1].is_ascii_lowercase()
+            && b.get(i + 1)
+                .is_none_or(|&c| c == '-' || c == '+' || c == '.');
+        if !dir_letter {
+            out.push(ch);
+        }
+    }
+    out.replace("ctrl", "dz")
+}
+
 /// Chooses the rotation diy7 builds the test from and names it: among the rotations that
-/// start at a thread start and belong to a named family, the one whose threads' lengths
-/// come least in order, then the least name with dependencies ordered addr, data, ctrl.
+/// start at a thread start and belong to a named family, the one whose first thread is
+/// shortest, then the least name in diy7's order ([`order_key`]).
 pub fn normalise(c: &Cycle) -> (Cycle, String) {
     // (thread sizes, name with ctrl sorted after data, name), rotation
-    type Best = ((Vec<usize>, String, String), Cycle);
+    type Best = ((usize, Vec<u8>, String, String), Cycle);
     let mut best: Option<Best> = None;
     for r in c.thread_rotations() {
         if let Some(n) = name_of(&r) {
-            let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
-            let k = (lens, n.replace("ctrl", "dz"), n);
+            let k = (first_len(&r), edge_key(&r), order_key(&n), n);
             if best.as_ref().is_none_or(|(b, _)| k < *b) {
                 best = Some((k, r));
             }
         }
     }
     match best {
-        Some(((_, _, n), r)) => (r, n),
+        Some(((_, _, _, n), r)) => (r, n),
         None => {
             let mut best: Option<Best> = None;
             for r in c.thread_rotations() {
                 let n = fallback_name(&r);
-                let lens: Vec<usize> = r.layout().threads.iter().map(|t| t.len()).collect();
-                let k = (lens, n.replace("ctrl", "dz"), n);
+                // Thread shapes order writes first (`WW+RR+...` before `RR+WW+...`).
+                let swapped: String = n
+                    .chars()
+                    .map(|c| match c {
+                        'W' => 'R',
+                        'R' => 'W',
+                        c => c,
+                    })
+                    .collect();
+                let k = (first_len(&r), Vec::new(), order_key(&swapped), n);
                 if best.as_ref().is_none_or(|(b, _)| k < *b) {
                     best = Some((k, r));
                 }
             }
             match best {
-                Some(((_, _, n), r)) => (r, n),
+                Some(((_, _, _, n), r)) => (r, n),
                 None => (c.clone(), fallback_name(c)),
             }
         }

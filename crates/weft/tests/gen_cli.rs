@@ -296,3 +296,25 @@ fn generated_webgpu_tests_run_on_lavapipe() {
     assert_eq!(out.matches("checksum   ok").count(), n, "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Without `--relax`/`--safe`, an enumeration uses diy7's `-arch C` defaults: the same
+/// tests as `diy7 -arch C -size 6` (`tests/gen/diy7/defaults-c6`, 89 files).
+#[test]
+fn no_edge_sets_enumerate_diy7_defaults() {
+    let d = tmp("defaults");
+    let o = weft(&["gen", "--size", "6", "-o", d.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names = |dir: &Path| -> std::collections::BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| {
+                let n = e.unwrap().file_name().to_string_lossy().to_string();
+                n.strip_suffix(".litmus").map(str::to_string)
+            })
+            .collect()
+    };
+    let theirs = names(&repo().join("tests/gen/diy7/defaults-c6"));
+    assert_eq!(theirs.len(), 89);
+    assert_eq!(names(&d), theirs);
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -192,14 +192,11 @@ pub fn run(args: Args) -> i32 {
             return exit::BAD_INPUT;
         }
     };
-    if relax.is_empty() && safe.is_empty() {
-        eprintln!("weft gen: give --cycle, or --relax/--safe edges with -o DIR");
-        return exit::BAD_INPUT;
-    }
     let Some(dir) = &args.out else {
-        eprintln!("weft gen: an enumeration needs -o DIR");
+        eprintln!("weft gen: give --cycle, or an enumeration with -o DIR");
         return exit::BAD_INPUT;
     };
+    let defaults = relax.is_empty() && safe.is_empty();
     let spec = Spec {
         relax,
         safe,
@@ -214,7 +211,19 @@ pub fn run(args: Args) -> i32 {
             .timeout
             .map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s)),
     };
-    let tests = match enumerate(&spec) {
+    // No edge sets: diy7's defaults for -arch C (composite edges such as ACFenceScdRW).
+    let found = if defaults {
+        let (r, s) = weft_gen::enumerate::diy7_c_defaults();
+        let g = weft_gen::enumerate::enumerate_sequences(&r, &s, spec.size, spec.nprocs, spec.ins);
+        if g.len() > spec.max_tests {
+            Err(weft_gen::enumerate::EnumError::TooMany(spec.max_tests))
+        } else {
+            Ok(g)
+        }
+    } else {
+        enumerate(&spec)
+    };
+    let tests = match found {
         Ok(t) => t,
         Err(e) => {
             eprintln!("weft gen: {e}");
