@@ -28,18 +28,20 @@ pub const ANNOTATIONS_H: &str = r#"/* weft_verify.h: GPUVerify-style annotations
 WEFT_SINK_DECL(__weft_assert_sink)
 WEFT_SINK_DECL(__weft_assume_sink)
 WEFT_SINK_DECL(__weft_invariant_sink)
+/* Expressions, not statements: GPUVerify writes loop invariants in the loop condition
+ * (`while (__invariant(e), i < n)`). */
 #undef __assert
-#define __assert(c) do { if (!(c)) __weft_assert_sink = 1; } while (0)
+#define __assert(c) ((c) ? (void)0 : (void)(__weft_assert_sink = 1))
 #undef __requires
-#define __requires(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
+#define __requires(c) ((c) ? (void)0 : (void)(__weft_assume_sink = 1))
 #undef __assume
-#define __assume(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
+#define __assume(c) ((c) ? (void)0 : (void)(__weft_assume_sink = 1))
 #undef __invariant
-#define __invariant(c) do { if (!(c)) __weft_invariant_sink = 1; } while (0)
+#define __invariant(c) ((c) ? (void)0 : (void)(__weft_invariant_sink = 1))
 #undef __global_invariant
 #define __global_invariant(c) __invariant(c)
 #undef __ensures
-#define __ensures(c) do { } while (0)
+#define __ensures(c) ((void)0)
 #ifndef __implies
 #define __implies(a, b) (!(a) || (b))
 #endif
