@@ -45,6 +45,60 @@ WEFT_SINK_DECL(__weft_invariant_sink)
 #ifndef __implies
 #define __implies(a, b) (!(a) || (b))
 #endif
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+/* async_work_group_copy / async_work_group_strided_copy as GPUVerify reads them: the group
+ * copies every element, in no particular order, until wait_group_events (a barrier). Each
+ * thread copies one arbitrary element (a fresh index per thread), its words written with
+ * atomic exchanges: the copy's writes do not race with each other but race with any plain
+ * access of the destination before the wait, by any thread; the source is read plainly. */
+#define __WEFT_AC static inline __attribute__((overloadable, always_inline))
+/* One arbitrary 32-bit word of the copy: word `e` of a contiguous copy, or word `w` of
+ * element `e` of a strided one (byte offsets `*lo` on the local side, `*gl` global). */
+static inline __attribute__((always_inline)) int __weft_async_word(size_t n, size_t esz,
+                                                                   size_t stride, size_t *lo,
+                                                                   size_t *gl) {
+  unsigned e = (unsigned)__weft_query_return_val_int();
+  unsigned w = (unsigned)__weft_query_return_val_int();
+  if (stride == 1) {
+    *lo = *gl = (size_t)e * 4;
+    return e < (n * esz + 3) / 4;
+  }
+  *lo = (size_t)e * esz + (size_t)w * 4;
+  *gl = (size_t)e * stride * esz + (size_t)w * 4;
+  return e < n && w < (esz + 3) / 4;
+}
+__WEFT_AC event_t __weft_async_copy(local void *dst, const global void *src, size_t n,
+                                    size_t esz, size_t stride, event_t ev) {
+  size_t lo, gl;
+  if (__weft_async_word(n, esz, stride, &lo, &gl))
+    atomic_xchg((volatile local int *)((local char *)dst + lo),
+                *(const global int *)((const global char *)src + gl));
+  return ev;
+}
+__WEFT_AC event_t __weft_async_copy(global void *dst, const local void *src, size_t n,
+                                    size_t esz, size_t stride, event_t ev) {
+  size_t lo, gl;
+  if (__weft_async_word(n, esz, stride, &lo, &gl))
+    atomic_xchg((volatile global int *)((global char *)dst + gl),
+                *(const local int *)((const local char *)src + lo));
+  return ev;
+}
+/* The copy's and the wait's arguments must be the same in every work-item of the group. */
+#define __weft_group_uniform(x)                                                                \
+  __weft_annot_assert(!__weft_query_same_group() || __weft_query_uniform_int((int)(x)))
+#define __weft_async_checked(d, s, n, stride, ev)                                                \
+  (__weft_group_uniform((size_t)(d)), __weft_group_uniform((size_t)(s)),                    \
+   __weft_group_uniform(n), __weft_group_uniform(stride),                                   \
+   __weft_async_copy((d), (s), (n), sizeof(*(d)), (stride), (ev)))
+static inline __attribute__((always_inline)) void __weft_wait(int n, event_t *evs) {
+  wait_group_events(n, evs);
+}
+#define wait_group_events(n, evs)                                                               \
+  (__weft_group_uniform(n), __weft_group_uniform((size_t)(evs)), __weft_wait((n), (evs)))
+#define async_work_group_copy(d, s, n, ev) __weft_async_checked((d), (s), (n), 1, (ev))
+#define async_work_group_strided_copy(d, s, n, stride, ev)                                      \
+  __weft_async_checked((d), (s), (n), (stride), (ev))
+#endif
 #endif
 "#;
 
