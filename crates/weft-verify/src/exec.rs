@@ -106,6 +106,11 @@ pub enum CheckKind {
     Overflow {
         pc: usize,
     },
+    /// `--check-array-bounds`: an access outside its (statically sized) array.
+    Bounds {
+        pc: usize,
+        array: Base,
+    },
 }
 
 /// A possible error: satisfiable `cond` means it can happen.
@@ -2013,7 +2018,9 @@ impl Exec<'_> {
                         self.c.not(&e)
                     };
                     let v = self.c.and(&self.same_block, &diff);
-                    self.add_check(CheckKind::BarrierDivergence { pc }, v, vec![]);
+                    if !self.o.no_barrier_checks {
+                        self.add_check(CheckKind::BarrierDivergence { pc }, v, vec![]);
+                    }
                     if count.is_none() {
                         let both = self.c.and(&en[0], &en[1]);
                         let r = self.c.and(&self.same_block, &both);
@@ -2341,6 +2348,33 @@ impl Exec<'_> {
         )
     }
 
+    /// `--check-array-bounds` (GPUVerify's flag): each thread's access of an array whose size
+    /// is known (a `__shared__`/`__local`/`__device__` variable; pointer parameters have no
+    /// size here) must lie inside it: `offset + bytes <= size`, offsets unsigned.
+    fn bounds_checks(&mut self, pc: usize, en: &[T; 2], ps: &[Vec<Piece>; 2], bytes: u64) {
+        for (th, pieces) in ps.iter().enumerate() {
+            for p in pieces {
+                let Base::Var(v) = p.base else { continue };
+                let Some(var) = self.k.vars.get(v as usize) else {
+                    continue;
+                };
+                if var.size == 0 || var.name.starts_with("__weft_") {
+                    continue;
+                }
+                if var.size < bytes {
+                    let e = self.c.and(&en[th], &p.cond);
+                    self.add_check(CheckKind::Bounds { pc, array: p.base }, e, vec![]);
+                    continue;
+                }
+                let lim = self.c.bv(64, var.size - bytes);
+                let off = self.fit(&p.off, Sort::Bv(64));
+                let out = self.c.ult(&lim, &off);
+                let e = self.c.and_all(&[en[th].clone(), p.cond.clone(), out]);
+                self.add_check(CheckKind::Bounds { pc, array: p.base }, e, vec![]);
+            }
+        }
+    }
+
     /// An annotation sink store?
     fn sink(&mut self, addr: &weft_ir::kernel::Addr) -> Option<&'static str> {
         let name_of = |v: u32| self.k.vars.get(v as usize).map(|x| x.name.as_str());
@@ -2585,6 +2619,9 @@ impl Exec<'_> {
             });
         }
         let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        if self.o.check_array_bounds {
+            self.bounds_checks(pc, en, &ps0, size);
+        }
         let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
         self.warp_reset_arrays(en, &touched);
         let ps = ps0;
@@ -2822,6 +2859,9 @@ impl Exec<'_> {
             ]);
         }
         let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        if self.o.check_array_bounds {
+            self.bounds_checks(pc, en, &ps0, bytes);
+        }
         let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
         self.warp_reset_arrays(en, &touched);
         let ps = ps0;

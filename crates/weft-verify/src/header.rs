@@ -125,6 +125,8 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             "--loop-unwind" => o.loop_unwind = val.and_then(|v| v.parse().ok()),
             "--no-refined-atomics" => o.repetition_free = false,
             "--check-overflow" => o.check_overflow = true,
+            "--check-array-bounds" => o.check_array_bounds = true,
+            "--no-barrier-access-checks" => o.no_barrier_checks = true,
             "--warp-method" => {
                 if val == Some("two-pass") {
                     o.warp_method = WarpMethod::TwoPass
@@ -146,7 +148,6 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             | "--kernel-arrays"
             | "--silent"
             | "--asymmetric-asserts"
-            | "--no-barrier-access-checks"
             | "--atomic"
             | "--math-int"
             | "--no-uniformity-analysis"

@@ -64,6 +64,11 @@ pub fn verify_file(
             "--adversarial-abstraction",
         ),
         (spec.flags.only_intra_group, "--only-intra-group"),
+        (spec.flags.check_array_bounds, "--check-array-bounds"),
+        (
+            spec.flags.no_barrier_access_checks,
+            "--no-barrier-access-checks",
+        ),
     ] {
         if on {
             header_flags.push(name.to_string());
