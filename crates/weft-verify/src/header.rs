@@ -67,20 +67,20 @@ static inline __attribute__((always_inline)) int __weft_async_word(size_t n, siz
   *gl = (size_t)e * stride * esz + (size_t)w * 4;
   return e < n && w < (esz + 3) / 4;
 }
-__WEFT_AC event_t __weft_async_copy(local void *dst, const global void *src, size_t n,
+__WEFT_AC event_t __weft_async_copy(volatile local void *dst, const volatile global void *src, size_t n,
                                     size_t esz, size_t stride, event_t ev) {
   size_t lo, gl;
   if (__weft_async_word(n, esz, stride, &lo, &gl))
-    atomic_xchg((volatile local int *)((local char *)dst + lo),
-                *(const global int *)((const global char *)src + gl));
+    atomic_xchg((volatile local int *)((volatile local char *)dst + lo),
+                *(const volatile global int *)((const volatile global char *)src + gl));
   return ev;
 }
-__WEFT_AC event_t __weft_async_copy(global void *dst, const local void *src, size_t n,
+__WEFT_AC event_t __weft_async_copy(volatile global void *dst, const volatile local void *src, size_t n,
                                     size_t esz, size_t stride, event_t ev) {
   size_t lo, gl;
   if (__weft_async_word(n, esz, stride, &lo, &gl))
-    atomic_xchg((volatile global int *)((global char *)dst + gl),
-                *(const local int *)((const local char *)src + lo));
+    atomic_xchg((volatile global int *)((volatile global char *)dst + gl),
+                *(const volatile local int *)((const volatile local char *)src + lo));
   return ev;
 }
 /* The copy's and the wait's arguments must be the same in every work-item of the group. */
@@ -98,6 +98,20 @@ static inline __attribute__((always_inline)) void __weft_wait(int n, event_t *ev
 #define async_work_group_copy(d, s, n, ev) __weft_async_checked((d), (s), (n), 1, (ev))
 #define async_work_group_strided_copy(d, s, n, stride, ev)                                      \
   __weft_async_checked((d), (s), (n), (stride), (ev))
+#endif
+/* Every source-level access of block-shared memory is an access (as GPUVerify, which
+ * verifies unoptimised code): `__shared__` / `__local` data is volatile, so clang's
+ * optimiser neither deletes a store nobody reads nor a load whose value is unused, nor
+ * merges accesses. A kernel that does not compile so (a volatile array passed where a plain
+ * pointer is expected, in C++) is compiled again with WEFT_VERIFY_PLAIN_SHARED defined. */
+#ifndef WEFT_VERIFY_PLAIN_SHARED
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define __local __local volatile
+#define local __local
+#else
+#undef __shared__
+#define __shared__ __attribute__((shared)) volatile
+#endif
 #endif
 #endif
 "#;
