@@ -1987,12 +1987,8 @@ impl Exec<'_> {
                                         let ib = self.c.or(&ib, &b);
                                         self.c.and(&ia, &ib)
                                     } else {
-                                        let ab = self.c.and_all(&[
-                                            en[0].clone(),
-                                            en[1].clone(),
-                                            a,
-                                            b,
-                                        ]);
+                                        let ab =
+                                            self.c.and_all(&[en[0].clone(), en[1].clone(), a, b]);
                                         self.c.not(&ab)
                                     };
                                     Some(boolv(self, e))
@@ -2595,26 +2591,26 @@ impl Exec<'_> {
                         .local_fwd
                         .iter()
                         .find(|(k, _)| {
-                            k.0 == v && k.1 <= cell_off && cell_off + size as i64 <= k.1 + k.2 as i64
+                            k.0 == v
+                                && k.1 <= cell_off
+                                && cell_off + size as i64 <= k.1 + k.2 as i64
                         })
                         .map(|(k, vals)| (k.1, vals.clone()));
                     let lo_hi = |off: i64| {
                         let lo = ((cell_off - off) * 8) as u32;
                         (lo, lo + (size * 8) as u32 - 1)
                     };
-                    hit.filter(|(off, vals)| {
-                        vals.iter().all(|x| x.sort().width() > lo_hi(*off).1)
-                    })
-                    .map(|(off, vals)| {
-                        let (lo, hi) = lo_hi(off);
-                        vals.map(|x| {
-                            if x.sort().width() > hi + 1 || lo > 0 {
-                                self.c.extract(hi, lo, &x)
-                            } else {
-                                x
-                            }
+                    hit.filter(|(off, vals)| vals.iter().all(|x| x.sort().width() > lo_hi(*off).1))
+                        .map(|(off, vals)| {
+                            let (lo, hi) = lo_hi(off);
+                            vals.map(|x| {
+                                if x.sort().width() > hi + 1 || lo > 0 {
+                                    self.c.extract(hi, lo, &x)
+                                } else {
+                                    x
+                                }
+                            })
                         })
-                    })
                 }
             });
         }
