@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use weft_ir::attrs::{BarrierKind, DataType, MemSpace, RmwOp, TypeKind};
-use weft_ir::kernel::AnnotKind;
+use weft_ir::kernel::{AnnotKind, QueryKind};
 
 /// The predicate type, for reading an annotation's condition as true/false.
 const PRED: DataType = DataType {
@@ -106,6 +106,11 @@ pub enum CheckKind {
     Overflow {
         pc: usize,
     },
+    /// `--check-array-bounds`: an access outside its (statically sized) array.
+    Bounds {
+        pc: usize,
+        array: Base,
+    },
 }
 
 /// A possible error: satisfiable `cond` means it can happen.
@@ -172,6 +177,11 @@ pub struct Exec<'a> {
     probe_acc: HashMap<(Base, Kind), (BTreeSet<usize>, BTreeSet<u64>)>,
     orders: HashMap<Option<usize>, Vec<usize>>,
     deadline: std::time::Instant,
+    /// Stores to thread-private `.local` variables at constant offsets in the current basic
+    /// block, (variable, offset, bytes) -> both threads' values: a load of the same cell in
+    /// the same block reads them back (call parameters and results the front-end spills,
+    /// such as an annotation's condition). Cleared at every block boundary.
+    local_fwd: HashMap<(u32, i64, u64), [T; 2]>,
 }
 
 /// Which pairs of threads a pass considers (paper 002 §3.2's two passes).
@@ -283,6 +293,7 @@ impl<'a> Exec<'a> {
             first_off_rec: None,
             probe_acc: HashMap::new(),
             orders: HashMap::new(),
+            local_fwd: HashMap::new(),
             deadline: std::time::Instant::now()
                 + std::time::Duration::from_secs(o.kernel_timeout_s),
         })
@@ -357,6 +368,7 @@ impl<'a> Exec<'a> {
     fn run_block(&mut self, b: usize, en: [T; 2]) -> R<Vec<(usize, [T; 2])>> {
         let blk = self.cfg.blocks[b].clone();
         self.warp_reset(&en);
+        self.local_fwd.clear();
         for pc in blk.start..blk.end {
             if self.budget == 0 {
                 return Err("budget".into());
@@ -1917,11 +1929,78 @@ impl Exec<'_> {
             }
             // Two-thread predicates and uninterpreted values (`__read`, `__other_int`, ...):
             // an arbitrary value, which over-approximates what they may return.
-            KOp::Query { ty, dst, .. } => {
+            // The two-thread ones with a meaning in this encoding are interpreted
+            // (GPUVerify's: `__enabled()` is the thread's predicate, `__other_int(x)` the
+            // other thread's `x`, `__all(e)` / `__at_most_one(e)` over the pair).
+            KOp::Query {
+                kind,
+                ty,
+                dst,
+                args,
+            } => {
+                let sort = reg_sort(*ty);
+                let w = sort.width();
                 for th in 0..2 {
-                    let v = self
-                        .c
-                        .fresh(&format!("q{pc}_{}", ["s", "t"][th]), reg_sort(*ty));
+                    let arg = |me: &mut Self, i: usize, who: usize| -> Option<T> {
+                        args.get(i).map(|a| me.operand(who, a, DataType::B32))
+                    };
+                    let boolv = |me: &mut Self, b: T| -> T {
+                        if sort == Sort::Bool {
+                            return b;
+                        }
+                        let one = me.c.bv(w, 1);
+                        let zero = me.c.bv(w, 0);
+                        me.c.ite(&b, &one, &zero)
+                    };
+                    let nz = |me: &mut Self, x: T| -> T {
+                        let z = me.c.bv(x.sort().width(), 0);
+                        let e = me.c.eq(&x, &z);
+                        me.c.not(&e)
+                    };
+                    let v = match kind {
+                        QueryKind::Enabled => Some(boolv(self, en[th].clone())),
+                        QueryKind::SameGroup => Some(boolv(self, self.same_block.clone())),
+                        QueryKind::OtherInt => arg(self, 0, 1 - th).map(|x| self.fit(&x, sort)),
+                        QueryKind::UniformInt | QueryKind::DistinctInt => {
+                            match (arg(self, 0, 0), arg(self, 0, 1)) {
+                                (Some(a), Some(b)) => {
+                                    let e = self.c.eq(&a, &b);
+                                    let e = if *kind == QueryKind::DistinctInt {
+                                        self.c.not(&e)
+                                    } else {
+                                        e
+                                    };
+                                    Some(boolv(self, e))
+                                }
+                                _ => None,
+                            }
+                        }
+                        QueryKind::All | QueryKind::AtMostOne => {
+                            match (arg(self, 0, 0), arg(self, 0, 1)) {
+                                (Some(a), Some(b)) => {
+                                    let (a, b) = (nz(self, a), nz(self, b));
+                                    let e = if *kind == QueryKind::All {
+                                        // Every enabled thread of the pair holds `e`.
+                                        let ia = self.c.not(&en[0]);
+                                        let ia = self.c.or(&ia, &a);
+                                        let ib = self.c.not(&en[1]);
+                                        let ib = self.c.or(&ib, &b);
+                                        self.c.and(&ia, &ib)
+                                    } else {
+                                        let ab =
+                                            self.c.and_all(&[en[0].clone(), en[1].clone(), a, b]);
+                                        self.c.not(&ab)
+                                    };
+                                    Some(boolv(self, e))
+                                }
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let v = v.unwrap_or_else(|| {
+                        self.c.fresh(&format!("q{pc}_{}", ["s", "t"][th]), sort)
+                    });
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
@@ -1935,7 +2014,9 @@ impl Exec<'_> {
                         self.c.not(&e)
                     };
                     let v = self.c.and(&self.same_block, &diff);
-                    self.add_check(CheckKind::BarrierDivergence { pc }, v, vec![]);
+                    if !self.o.no_barrier_checks {
+                        self.add_check(CheckKind::BarrierDivergence { pc }, v, vec![]);
+                    }
                     if count.is_none() {
                         let both = self.c.and(&en[0], &en[1]);
                         let r = self.c.and(&self.same_block, &both);
@@ -2263,6 +2344,33 @@ impl Exec<'_> {
         )
     }
 
+    /// `--check-array-bounds` (GPUVerify's flag): each thread's access of an array whose size
+    /// is known (a `__shared__`/`__local`/`__device__` variable; pointer parameters have no
+    /// size here) must lie inside it: `offset + bytes <= size`, offsets unsigned.
+    fn bounds_checks(&mut self, pc: usize, en: &[T; 2], ps: &[Vec<Piece>; 2], bytes: u64) {
+        for (th, pieces) in ps.iter().enumerate() {
+            for p in pieces {
+                let Base::Var(v) = p.base else { continue };
+                let Some(var) = self.k.vars.get(v as usize) else {
+                    continue;
+                };
+                if var.size == 0 || var.name.starts_with("__weft_") {
+                    continue;
+                }
+                if var.size < bytes {
+                    let e = self.c.and(&en[th], &p.cond);
+                    self.add_check(CheckKind::Bounds { pc, array: p.base }, e, vec![]);
+                    continue;
+                }
+                let lim = self.c.bv(64, var.size - bytes);
+                let off = self.fit(&p.off, Sort::Bv(64));
+                let out = self.c.ult(&lim, &off);
+                let e = self.c.and_all(&[en[th].clone(), p.cond.clone(), out]);
+                self.add_check(CheckKind::Bounds { pc, array: p.base }, e, vec![]);
+            }
+        }
+    }
+
     /// An annotation sink store?
     fn sink(&mut self, addr: &weft_ir::kernel::Addr) -> Option<&'static str> {
         let name_of = |v: u32| self.k.vars.get(v as usize).map(|x| x.name.as_str());
@@ -2434,10 +2542,82 @@ impl Exec<'_> {
             }
             return Ok(None);
         }
-        if matches!(space, MemSpace::Local) {
-            return Ok(None);
+        let is_local =
+            |me: &Self, v: u32| me.k.vars.get(v as usize).map(|x| x.space) == Some(MemSpace::Local);
+        let local_cell = match addr.base {
+            AddrBase::Var(v) if is_local(self, v) => Some((v, addr.offset)),
+            // A generic or `.local` address computed from a local variable (`cvta.local` of
+            // the stack depot) at a constant offset.
+            AddrBase::Reg(_) if matches!(space, MemSpace::Local | MemSpace::Generic) => {
+                let a = self.address(0, addr)?;
+                match self.split(&a, 0) {
+                    Some(ps) if ps.len() == 1 && ps[0].cond.is_true() => match ps[0].base {
+                        Base::Var(v) if is_local(self, v) => {
+                            ps[0].off.as_bv().map(|o| (v, o as i64))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let local_var = local_cell.map(|c| c.0);
+        let cell_off = local_cell.map(|c| c.1).unwrap_or(addr.offset);
+        if store.is_some() && local_var.is_none() {
+            // A store through a computed address may hit a forwarded cell.
+            self.local_fwd.clear();
+        }
+        if matches!(space, MemSpace::Local) || local_var.is_some() {
+            // Thread-private memory: block-local store-to-load forwarding at constant
+            // offsets (each thread's own value), otherwise an arbitrary value.
+            let Some(v) = local_var else {
+                self.local_fwd.clear();
+                return Ok(None);
+            };
+            let key = (v, cell_off, size);
+            return Ok(match store {
+                Some(vals) => {
+                    // A store may overlap other cells of the variable: forget them.
+                    let end = cell_off + size as i64;
+                    self.local_fwd
+                        .retain(|k, _| k.0 != v || k.1 + k.2 as i64 <= cell_off || end <= k.1);
+                    self.local_fwd.insert(key, vals);
+                    None
+                }
+                None => {
+                    // The cell stored, or bytes inside one (little-endian).
+                    let hit = self
+                        .local_fwd
+                        .iter()
+                        .find(|(k, _)| {
+                            k.0 == v
+                                && k.1 <= cell_off
+                                && cell_off + size as i64 <= k.1 + k.2 as i64
+                        })
+                        .map(|(k, vals)| (k.1, vals.clone()));
+                    let lo_hi = |off: i64| {
+                        let lo = ((cell_off - off) * 8) as u32;
+                        (lo, lo + (size * 8) as u32 - 1)
+                    };
+                    hit.filter(|(off, vals)| vals.iter().all(|x| x.sort().width() > lo_hi(*off).1))
+                        .map(|(off, vals)| {
+                            let (lo, hi) = lo_hi(off);
+                            vals.map(|x| {
+                                if x.sort().width() > hi + 1 || lo > 0 {
+                                    self.c.extract(hi, lo, &x)
+                                } else {
+                                    x
+                                }
+                            })
+                        })
+                }
+            });
         }
         let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        if self.o.check_array_bounds {
+            self.bounds_checks(pc, en, &ps0, size);
+        }
         let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
         self.warp_reset_arrays(en, &touched);
         let ps = ps0;
@@ -2675,6 +2855,9 @@ impl Exec<'_> {
             ]);
         }
         let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        if self.o.check_array_bounds {
+            self.bounds_checks(pc, en, &ps0, bytes);
+        }
         let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
         self.warp_reset_arrays(en, &touched);
         let ps = ps0;

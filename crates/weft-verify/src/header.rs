@@ -28,20 +28,90 @@ pub const ANNOTATIONS_H: &str = r#"/* weft_verify.h: GPUVerify-style annotations
 WEFT_SINK_DECL(__weft_assert_sink)
 WEFT_SINK_DECL(__weft_assume_sink)
 WEFT_SINK_DECL(__weft_invariant_sink)
+/* Expressions, not statements: GPUVerify writes loop invariants in the loop condition
+ * (`while (__invariant(e), i < n)`). */
 #undef __assert
-#define __assert(c) do { if (!(c)) __weft_assert_sink = 1; } while (0)
+#define __assert(c) ((c) ? (void)0 : (void)(__weft_assert_sink = 1))
 #undef __requires
-#define __requires(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
+#define __requires(c) ((c) ? (void)0 : (void)(__weft_assume_sink = 1))
 #undef __assume
-#define __assume(c) do { if (!(c)) __weft_assume_sink = 1; } while (0)
+#define __assume(c) ((c) ? (void)0 : (void)(__weft_assume_sink = 1))
 #undef __invariant
-#define __invariant(c) do { if (!(c)) __weft_invariant_sink = 1; } while (0)
+#define __invariant(c) ((c) ? (void)0 : (void)(__weft_invariant_sink = 1))
 #undef __global_invariant
 #define __global_invariant(c) __invariant(c)
 #undef __ensures
-#define __ensures(c) do { } while (0)
+#define __ensures(c) ((void)0)
 #ifndef __implies
 #define __implies(a, b) (!(a) || (b))
+#endif
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+/* async_work_group_copy / async_work_group_strided_copy as GPUVerify reads them: the group
+ * copies every element, in no particular order, until wait_group_events (a barrier). Each
+ * thread copies one arbitrary element (a fresh index per thread), its words written with
+ * atomic exchanges: the copy's writes do not race with each other but race with any plain
+ * access of the destination before the wait, by any thread; the source is read plainly. */
+#define __WEFT_AC static inline __attribute__((overloadable, always_inline))
+/* One arbitrary 32-bit word of the copy: word `e` of a contiguous copy, or word `w` of
+ * element `e` of a strided one (byte offsets `*lo` on the local side, `*gl` global). */
+static inline __attribute__((always_inline)) int __weft_async_word(size_t n, size_t esz,
+                                                                   size_t stride, size_t *lo,
+                                                                   size_t *gl) {
+  unsigned e = (unsigned)__weft_query_return_val_int();
+  unsigned w = (unsigned)__weft_query_return_val_int();
+  if (stride == 1) {
+    *lo = *gl = (size_t)e * 4;
+    return e < (n * esz + 3) / 4;
+  }
+  *lo = (size_t)e * esz + (size_t)w * 4;
+  *gl = (size_t)e * stride * esz + (size_t)w * 4;
+  return e < n && w < (esz + 3) / 4;
+}
+__WEFT_AC event_t __weft_async_copy(volatile local void *dst, const volatile global void *src, size_t n,
+                                    size_t esz, size_t stride, event_t ev) {
+  size_t lo, gl;
+  if (__weft_async_word(n, esz, stride, &lo, &gl))
+    atomic_xchg((volatile local int *)((volatile local char *)dst + lo),
+                *(const volatile global int *)((const volatile global char *)src + gl));
+  return ev;
+}
+__WEFT_AC event_t __weft_async_copy(volatile global void *dst, const volatile local void *src, size_t n,
+                                    size_t esz, size_t stride, event_t ev) {
+  size_t lo, gl;
+  if (__weft_async_word(n, esz, stride, &lo, &gl))
+    atomic_xchg((volatile global int *)((volatile global char *)dst + gl),
+                *(const volatile local int *)((const volatile local char *)src + lo));
+  return ev;
+}
+/* The copy's and the wait's arguments must be the same in every work-item of the group. */
+#define __weft_group_uniform(x)                                                                \
+  __weft_annot_assert(!__weft_query_same_group() || __weft_query_uniform_int((int)(x)))
+#define __weft_async_checked(d, s, n, stride, ev)                                                \
+  (__weft_group_uniform((size_t)(d)), __weft_group_uniform((size_t)(s)),                    \
+   __weft_group_uniform(n), __weft_group_uniform(stride),                                   \
+   __weft_async_copy((d), (s), (n), sizeof(*(d)), (stride), (ev)))
+static inline __attribute__((always_inline)) void __weft_wait(int n, event_t *evs) {
+  wait_group_events(n, evs);
+}
+#define wait_group_events(n, evs)                                                               \
+  (__weft_group_uniform(n), __weft_group_uniform((size_t)(evs)), __weft_wait((n), (evs)))
+#define async_work_group_copy(d, s, n, ev) __weft_async_checked((d), (s), (n), 1, (ev))
+#define async_work_group_strided_copy(d, s, n, stride, ev)                                      \
+  __weft_async_checked((d), (s), (n), (stride), (ev))
+#endif
+/* Every source-level access of block-shared memory is an access (as GPUVerify, which
+ * verifies unoptimised code): `__shared__` / `__local` data is volatile, so clang's
+ * optimiser neither deletes a store nobody reads nor a load whose value is unused, nor
+ * merges accesses. A kernel that does not compile so (a volatile array passed where a plain
+ * pointer is expected, in C++) is compiled again with WEFT_VERIFY_PLAIN_SHARED defined. */
+#ifndef WEFT_VERIFY_PLAIN_SHARED
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define __local __local volatile
+#define local __local
+#else
+#undef __shared__
+#define __shared__ __attribute__((shared)) volatile
+#endif
 #endif
 #endif
 "#;
@@ -69,6 +139,8 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             "--loop-unwind" => o.loop_unwind = val.and_then(|v| v.parse().ok()),
             "--no-refined-atomics" => o.repetition_free = false,
             "--check-overflow" => o.check_overflow = true,
+            "--check-array-bounds" => o.check_array_bounds = true,
+            "--no-barrier-access-checks" => o.no_barrier_checks = true,
             "--warp-method" => {
                 if val == Some("two-pass") {
                     o.warp_method = WarpMethod::TwoPass
@@ -90,7 +162,6 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             | "--kernel-arrays"
             | "--silent"
             | "--asymmetric-asserts"
-            | "--no-barrier-access-checks"
             | "--atomic"
             | "--math-int"
             | "--no-uniformity-analysis"

@@ -59,6 +59,11 @@ pub struct Options {
     /// Paper 002 §4.2's refinement for repetition-free counters.
     pub repetition_free: bool,
     pub check_overflow: bool,
+    /// `--check-array-bounds`: accesses of statically sized arrays stay inside them.
+    pub check_array_bounds: bool,
+    /// `--no-barrier-access-checks` (as weft's launch description reads it): barriers are
+    /// not checked for divergence.
+    pub no_barrier_checks: bool,
     pub solver: SolverKind,
     /// Per-query timeout.
     pub timeout_ms: u64,
@@ -81,6 +86,8 @@ impl Default for Options {
             unroll_limit: 32,
             repetition_free: true,
             check_overflow: false,
+            check_array_bounds: false,
+            no_barrier_checks: false,
             solver: SolverKind::Z3,
             timeout_ms: 30_000,
             kernel_timeout_s: 300,
@@ -502,6 +509,23 @@ fn finding(
                 "invariant",
                 format!("loop invariant may not hold at {l}"),
                 None,
+                None,
+                None,
+                None,
+                l,
+            )
+        }
+        CheckKind::Bounds { pc, array } => {
+            let l = k.describe_pos(*pc);
+            let an = array_name(k, *array, names);
+            (
+                "array-bounds",
+                format!(
+                    "possible out-of-bounds access of `{an}` at {l} ({} / {})",
+                    ts(&thread_s),
+                    ts(&thread_t)
+                ),
+                Some(an),
                 None,
                 None,
                 None,

@@ -45,7 +45,18 @@ pub fn verify_file(
         force_includes: vec![annotation_header()?],
         ..weft_cuda::LaunchSpec::default()
     };
-    let m = weft_cuda::frontend::load_module(path, &cli).map_err(|e| match e.exit_code() {
+    // Shared memory is compiled volatile (see `weft_verify.h`); a kernel that does not
+    // compile so is compiled again with plain shared memory.
+    let m = match weft_cuda::frontend::load_module(path, &cli) {
+        Ok(m) => Ok(m),
+        Err(e) if e.exit_code() == 2 => {
+            let mut plain = cli.clone();
+            plain.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
+            weft_cuda::frontend::load_module(path, &plain)
+        }
+        Err(e) => Err(e),
+    }
+    .map_err(|e| match e.exit_code() {
         3 => VerifyError::Tool(e.to_string()),
         _ => bad(e.to_string()),
     })?;
@@ -64,6 +75,11 @@ pub fn verify_file(
             "--adversarial-abstraction",
         ),
         (spec.flags.only_intra_group, "--only-intra-group"),
+        (spec.flags.check_array_bounds, "--check-array-bounds"),
+        (
+            spec.flags.no_barrier_access_checks,
+            "--no-barrier-access-checks",
+        ),
     ] {
         if on {
             header_flags.push(name.to_string());

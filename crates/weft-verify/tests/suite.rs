@@ -1,5 +1,6 @@
 //! The labelled suite `tests/verify/`: every kernel's first header line is its expected
-//! verdict (`//pass`, `//xfail:RACE`, `//xfail:BARRIER_DIVERGENCE`, `//xfail:ASSERT`), derived
+//! verdict (`//pass`, `//xfail:RACE`, `//xfail:BARRIER_DIVERGENCE`, `//xfail:ASSERT`,
+//! `//xfail:ARRAY_BOUNDS`), derived
 //! by hand (the reason is the kernel's third line) or taken from paper 002. Kernels where
 //! weft is known to disagree are listed, with weft's verdict and the reason, in
 //! `tests/verify/known.tsv`; the test checks those keep weft's recorded verdict, so a fix (or a
@@ -28,6 +29,7 @@ fn label_of(text: &str) -> String {
         "xfail:RACE" => "race".into(),
         "xfail:BARRIER_DIVERGENCE" => "divergence".into(),
         "xfail:ASSERT" => "assert".into(),
+        "xfail:ARRAY_BOUNDS" => "bounds".into(),
         other => panic!("unknown label {other}"),
     }
 }
@@ -52,6 +54,8 @@ fn outcome(path: &Path) -> String {
                     let has = |k: &str| r.findings.iter().any(|f| f.kind == k);
                     if has("assert") {
                         "assert".into()
+                    } else if has("array-bounds") {
+                        "bounds".into()
                     } else if has("barrier-divergence") {
                         "divergence".into()
                     } else {

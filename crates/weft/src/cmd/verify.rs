@@ -95,6 +95,12 @@ pub fn run(a: Args) -> i32 {
     if a.check_overflow {
         flags.push("--check-overflow".to_string());
     }
+    if a.launch.check_array_bounds {
+        flags.push("--check-array-bounds".to_string());
+    }
+    if a.launch.no_barrier_access_checks {
+        flags.push("--no-barrier-access-checks".to_string());
+    }
     if let Some(n) = a.launch.unroll {
         flags.push(format!("--loop-unwind={n}"));
     }
