@@ -6,7 +6,7 @@
 //! stepper), [`graph`] (execution graphs), [`explore`] (the parallel DPOR driver),
 //! [`native`] (RC11/scoped-RC11/SC consistency), [`litmus`] (judging litmus programs:
 //! states, verdicts, flags, the `.cat` oracle), [`witness`] (DOT and interleavings),
-//! [`mem`] (resident-set accounting).
+//! [`mem`] (resident-set accounting), [`repair`] (race repair, paper 004 §4.1).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
 //! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
@@ -18,8 +18,9 @@ pub mod graph;
 pub mod litmus;
 pub mod mem;
 pub mod native;
+pub mod repair;
 pub mod step;
 pub mod witness;
 
 pub use explore::{Counts, Stopped};
-pub use litmus::{check_litmus, McError, McOptions, McResult};
+pub use litmus::{check_litmus, McError, McOptions, McResult, RaceSite};
