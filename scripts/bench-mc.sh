@@ -41,7 +41,15 @@ for a in "$@"; do
   case $a in lb|sb|sbe) kind=$a; continue ;; esac
   n=$a
   "$here/scripts/gen-mc-family.sh" "$kind" "$n" "$work" >/dev/null
-  extra=(); [ "$kind" = sbe ] && extra=(--stop-on-first)
+  extra=()
+  if [ "$kind" = sbe ]; then
+    extra=(--stop-on-first)
+    # GenMC's program gets the litmus condition as an assertion in main (after the joins):
+    # not every r is 0. GenMC stops at the first violated assertion.
+    sed -i -e 's/^  (void)r;/  rs[i] = r;/' -e 's/^atomic_int x\[N\];/atomic_int x[N];\nint rs[N];/' \
+      -e 's/^#include <stdint.h>/#include <stdint.h>\n#include <assert.h>/' \
+      -e 's/^  for (int i = 0; i < N; i++) pthread_join(t\[i\], 0);/&\n  int all0 = 1;\n  for (int i = 0; i < N; i++) all0 \&= rs[i] == 0;\n  assert(!all0);/' "$work/$kind-$n.c"
+  fi
   ge='-'; gs='-'; gc='-'; gmb='-'; gew='-'; gec='-'
   if [ -n "$genmc" ]; then
     /usr/bin/time -f '%e %U %S %M' -o "$work/g" timeout "$timeout" "$genmc" -- "$work/$kind-$n.c" > "$work/g.out" 2>&1 || true

@@ -94,7 +94,12 @@ pub struct RaceSite {
     pub loc: Option<u32>,
 }
 
-fn race_site<S>(g: &Graph<S>, a_id: crate::graph::EvId, b: crate::graph::EvId, hetero: bool) -> RaceSite {
+fn race_site<S>(
+    g: &Graph<S>,
+    a_id: crate::graph::EvId,
+    b: crate::graph::EvId,
+    hetero: bool,
+) -> RaceSite {
     let a = a_id;
     let sa = g.node(a).ev.span;
     let sb = g.node(b).ev.span;

@@ -19,8 +19,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use weft_ir::{Program, Scope, Stmt, StmtKind, TypeKind};
 use weft_cat::Model;
+use weft_ir::{Program, Scope, Stmt, StmtKind, TypeKind};
 
 use crate::litmus::{check_litmus, McOptions, McResult, RaceSite};
 
@@ -116,7 +116,11 @@ fn scope_words(lang: Lang) -> &'static [(&'static str, Scope)] {
             ("memory_scope_all_svm_devices", Scope::System),
             ("memory_scope_all_devices", Scope::System),
         ],
-        Lang::Ptx => &[(".cta", Scope::Cta), (".gpu", Scope::Gpu), (".sys", Scope::System)],
+        Lang::Ptx => &[
+            (".cta", Scope::Cta),
+            (".gpu", Scope::Gpu),
+            (".sys", Scope::System),
+        ],
         Lang::Vulkan => &[
             (".sg", Scope::Warp),
             (".wg", Scope::Cta),
@@ -153,10 +157,12 @@ fn replace_word(line: &str, from: &str, to: &str) -> String {
     let b = line.as_bytes();
     while i < line.len() {
         if line[i..].starts_with(from) {
-            let before_ok =
-                from.starts_with('.') || i == 0 || !is_ident(line[..i].chars().last().unwrap_or(' '));
+            let before_ok = from.starts_with('.')
+                || i == 0
+                || !is_ident(line[..i].chars().last().unwrap_or(' '));
             let after = i + from.len();
-            let after_ok = after >= line.len() || !is_ident(line[after..].chars().next().unwrap_or(' '));
+            let after_ok =
+                after >= line.len() || !is_ident(line[after..].chars().next().unwrap_or(' '));
             if before_ok && after_ok {
                 out.push_str(to);
                 i = after;
@@ -177,8 +183,17 @@ fn widen(line: &str, lang: Lang, to: Scope) -> String {
     if lang == Lang::Cuda {
         // atomicAdd_block( -> atomicAdd( (device scope) or atomicAdd_system(.
         for name in [
-            "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc",
-            "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor",
+            "atomicAdd",
+            "atomicSub",
+            "atomicExch",
+            "atomicMin",
+            "atomicMax",
+            "atomicInc",
+            "atomicDec",
+            "atomicCAS",
+            "atomicAnd",
+            "atomicOr",
+            "atomicXor",
         ] {
             let blk = format!("{name}_block(");
             if rank(to) > rank(Scope::Cta) {
@@ -254,22 +269,28 @@ fn is_lvalue(e: &str) -> bool {
     let e = e.trim();
     let body = e.strip_prefix('*').unwrap_or(e).trim();
     !body.is_empty()
+        && body.chars().all(|c| is_ident(c) || "[]+-* .>".contains(c))
         && body
             .chars()
-            .all(|c| is_ident(c) || "[]+-* .>".contains(c))
-        && body.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && !body.contains('(')
 }
 
 /// Makes the plain access of a C-like line (`LHS = RHS;`, a store when LHS is a memory
 /// lvalue, a load when RHS is) a relaxed atomic with `scope`.
 fn atomicise_c(line: &str, lang: Lang, scope: Scope) -> Result<String, String> {
-    let (indent, lhs, rhs, rest) =
-        split_assign(line).ok_or_else(|| format!("no plain assignment on the line `{}`", line.trim()))?;
+    let (indent, lhs, rhs, rest) = split_assign(line)
+        .ok_or_else(|| format!("no plain assignment on the line `{}`", line.trim()))?;
     // `int r0 = *x;` declares a register: the load side.
     let decl = lhs.split_whitespace().count() > 1 && !lhs.starts_with('*');
     let lhs_is_mem = !decl && (lhs.starts_with('*') || lhs.contains('['));
-    let rhs_is_mem = rhs.starts_with('*') || (rhs.contains('[') && is_lvalue(rhs)) || (lang != Lang::C && lang != Lang::OpenCl && is_lvalue(rhs) && !rhs.chars().all(|c| c.is_ascii_digit()));
+    let rhs_is_mem = rhs.starts_with('*')
+        || (rhs.contains('[') && is_lvalue(rhs))
+        || (lang != Lang::C
+            && lang != Lang::OpenCl
+            && is_lvalue(rhs)
+            && !rhs.chars().all(|c| c.is_ascii_digit()));
     let (ld, st) = match lang {
         Lang::Cuda => {
             let sc = match scope {
@@ -318,7 +339,9 @@ fn atomicise_asm(line: &str, lang: Lang, scope: Scope) -> Result<String, String>
     for op in ["ld.", "st.", "ld ", "st "] {
         if let Some(rest) = t.strip_prefix(op) {
             let op = &op[..2];
-            let rest = rest.trim_start_matches("weak.").trim_start_matches("volatile.");
+            let rest = rest
+                .trim_start_matches("weak.")
+                .trim_start_matches("volatile.");
             let q = match lang {
                 Lang::Ptx => format!("{op}.relaxed{word}."),
                 _ => format!("{op}.atom{word}."),
@@ -391,7 +414,10 @@ fn find_stmt<'a>(code: &'a [Stmt], line: u32, col: u32) -> Option<&'a Stmt> {
         if found.is_none()
             && s.span.line == line
             && s.span.col == col
-            && matches!(s.kind, StmtKind::Load(_) | StmtKind::Store(_) | StmtKind::Rmw(_))
+            && matches!(
+                s.kind,
+                StmtKind::Load(_) | StmtKind::Store(_) | StmtKind::Rmw(_)
+            )
         {
             found = Some(s);
         }
@@ -415,7 +441,10 @@ fn access(p: &Program, t: u32, line: u32, col: u32) -> Option<Access> {
 
 /// The narrowest scope whose instance holds both threads.
 pub fn common_scope(p: &Program, t: u32, u: u32) -> Scope {
-    let (pt, pu) = (&p.threads[t as usize].placement, &p.threads[u as usize].placement);
+    let (pt, pu) = (
+        &p.threads[t as usize].placement,
+        &p.threads[u as usize].placement,
+    );
     for s in [Scope::Warp, Scope::Cta, Scope::QueueFamily, Scope::Gpu] {
         if pt.levels.iter().any(|(l, _)| *l == s) && pt.same_instance(pu, s) {
             return s;
@@ -436,16 +465,26 @@ pub fn plan(p: &Program, races: &[RaceSite]) -> Result<BTreeMap<u32, Fix>, Strin
         let merged = match (fixes.get(&line).copied(), f) {
             (None, f) => f,
             (Some(Fix::Atomic(a)), Fix::Atomic(b) | Fix::Widen(b))
-            | (Some(Fix::Widen(b)), Fix::Atomic(a)) => Fix::Atomic(if rank(a) >= rank(b) { a } else { b }),
-            (Some(Fix::Widen(a)), Fix::Widen(b)) => Fix::Widen(if rank(a) >= rank(b) { a } else { b }),
+            | (Some(Fix::Widen(b)), Fix::Atomic(a)) => {
+                Fix::Atomic(if rank(a) >= rank(b) { a } else { b })
+            }
+            (Some(Fix::Widen(a)), Fix::Widen(b)) => {
+                Fix::Widen(if rank(a) >= rank(b) { a } else { b })
+            }
         };
         fixes.insert(line, merged);
     };
     for r in races {
         let need = common_scope(p, r.a.0, r.b.0);
-        if let Some(ty) = r.loc.and_then(|l| p.locations.get(l as usize)).and_then(|l| l.ty) {
-            let ok = matches!(ty.kind, TypeKind::Signed | TypeKind::Unsigned | TypeKind::Bits)
-                && (ty.bits == 32 || ty.bits == 64);
+        if let Some(ty) = r
+            .loc
+            .and_then(|l| p.locations.get(l as usize))
+            .and_then(|l| l.ty)
+        {
+            let ok = matches!(
+                ty.kind,
+                TypeKind::Signed | TypeKind::Unsigned | TypeKind::Bits
+            ) && (ty.bits == 32 || ty.bits == 64);
             if !ok && !r.hetero {
                 let name = &p.locations[r.loc.unwrap_or(0) as usize].name;
                 return Err(format!(
@@ -494,7 +533,11 @@ pub struct Repaired {
 impl Repaired {
     /// Distinct racing pairs over all rounds (Table 4's #Race).
     pub fn races(&self) -> usize {
-        let s: BTreeSet<_> = self.rounds.iter().flat_map(|r| r.races.iter().cloned()).collect();
+        let s: BTreeSet<_> = self
+            .rounds
+            .iter()
+            .flat_map(|r| r.races.iter().cloned())
+            .collect();
         s.len()
     }
 
@@ -543,7 +586,12 @@ pub fn repair_litmus(
         let p = parse(&text).map_err(RepairError::Parse)?;
         let lang = Lang::of_arch(p.arch);
         let r = check_litmus(&p, model_name, model, opts).map_err(RepairError::Check)?;
-        let racy = r.sim.flags.keys().chain(r.sim.undefined_by.keys()).any(|f| f.contains("race"));
+        let racy = r
+            .sim
+            .flags
+            .keys()
+            .chain(r.sim.undefined_by.keys())
+            .any(|f| f.contains("race"));
         if !racy {
             return Ok(Repaired {
                 rounds,
@@ -567,14 +615,31 @@ pub fn repair_litmus(
             ));
         }
         let Some(lang) = lang else {
-            return Ok(stop(format!("no source rewriter for {:?} tests", p.arch), rounds, text, r));
+            return Ok(stop(
+                format!("no source rewriter for {:?} tests", p.arch),
+                rounds,
+                text,
+                r,
+            ));
         };
         if rounds.len() >= max_rounds {
-            return Ok(stop(format!("still racy after {max_rounds} rounds"), rounds, text, r));
+            return Ok(stop(
+                format!("still racy after {max_rounds} rounds"),
+                rounds,
+                text,
+                r,
+            ));
         }
         let fixes = match plan(&p, &r.races) {
             Ok(f) if !f.is_empty() => f,
-            Ok(_) => return Ok(stop("no edit repairs the races found".into(), rounds, text, r)),
+            Ok(_) => {
+                return Ok(stop(
+                    "no edit repairs the races found".into(),
+                    rounds,
+                    text,
+                    r,
+                ))
+            }
             Err(e) => return Ok(stop(e, rounds, text, r)),
         };
         let (new, edits) = match edit_source(file, &text, lang, &fixes) {
@@ -597,15 +662,30 @@ mod tests {
     #[test]
     fn widens_cuda_block_atomics_and_helpers() {
         assert_eq!(
-            rewrite_line("  atomicAdd_block(&x[i], 1);", Lang::Cuda, Fix::Widen(Scope::Gpu)).unwrap(),
+            rewrite_line(
+                "  atomicAdd_block(&x[i], 1);",
+                Lang::Cuda,
+                Fix::Widen(Scope::Gpu)
+            )
+            .unwrap(),
             "  atomicAdd(&x[i], 1);"
         );
         assert_eq!(
-            rewrite_line("  weft_st_release_cta(&c[v], k);", Lang::Cuda, Fix::Widen(Scope::Gpu)).unwrap(),
+            rewrite_line(
+                "  weft_st_release_cta(&c[v], k);",
+                Lang::Cuda,
+                Fix::Widen(Scope::Gpu)
+            )
+            .unwrap(),
             "  weft_st_release_gpu(&c[v], k);"
         );
         assert_eq!(
-            rewrite_line("  atomicMin_block(&l[v], 3);", Lang::Cuda, Fix::Widen(Scope::System)).unwrap(),
+            rewrite_line(
+                "  atomicMin_block(&l[v], 3);",
+                Lang::Cuda,
+                Fix::Widen(Scope::System)
+            )
+            .unwrap(),
             "  atomicMin_system(&l[v], 3);"
         );
     }
@@ -622,7 +702,12 @@ mod tests {
             "atomic_store_explicit(y, 1, memory_order_release, memory_scope_device);"
         );
         assert_eq!(
-            rewrite_line(" st.release.cta.s32 [y], 1;", Lang::Ptx, Fix::Widen(Scope::Gpu)).unwrap(),
+            rewrite_line(
+                " st.release.cta.s32 [y], 1;",
+                Lang::Ptx,
+                Fix::Widen(Scope::Gpu)
+            )
+            .unwrap(),
             " st.release.gpu.s32 [y], 1;"
         );
         assert!(rewrite_line("x = 1;", Lang::OpenCl, Fix::Widen(Scope::Gpu)).is_err());
@@ -647,7 +732,12 @@ mod tests {
             "  int r = weft_ld_relaxed_cta(&c[j]);"
         );
         assert_eq!(
-            rewrite_line(" ld.global.s32 r0, [x];", Lang::Ptx, Fix::Atomic(Scope::Gpu)).unwrap(),
+            rewrite_line(
+                " ld.global.s32 r0, [x];",
+                Lang::Ptx,
+                Fix::Atomic(Scope::Gpu)
+            )
+            .unwrap(),
             " ld.relaxed.gpu.global.s32 r0, [x];"
         );
         assert!(rewrite_line("  x += 1;", Lang::Cuda, Fix::Atomic(Scope::Gpu)).is_err());

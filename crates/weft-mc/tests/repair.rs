@@ -67,8 +67,12 @@ fn table4_benchmarks_get_the_expected_edits() {
         // The repaired text re-parses and re-explores race-free on its own.
         let again = weft_litmus::parse(&r.text).unwrap();
         let model = weft_sim::models::load("scoped-rc11").unwrap();
-        let rr = weft_mc::check_litmus(&again, "scoped-rc11", &model, &McOptions::default()).unwrap();
-        assert!(rr.races.is_empty() && !rr.sim.flags.keys().any(|f| f.contains("race")), "{name}");
+        let rr =
+            weft_mc::check_litmus(&again, "scoped-rc11", &model, &McOptions::default()).unwrap();
+        assert!(
+            rr.races.is_empty() && !rr.sim.flags.keys().any(|f| f.contains("race")),
+            "{name}"
+        );
         assert!(rr.counts.complete > 0, "{name}");
         n += 1;
     }
@@ -77,13 +81,20 @@ fn table4_benchmarks_get_the_expected_edits() {
 
 #[test]
 fn scoped_race_corpus_is_repaired_to_race_free() {
-    let csv = std::fs::read_to_string(root().join("tests/corpus/scoped-races/expected-races.csv")).unwrap();
+    let csv = std::fs::read_to_string(root().join("tests/corpus/scoped-races/expected-races.csv"))
+        .unwrap();
     let mut n = 0;
-    for l in csv.lines().filter(|l| !l.starts_with("//") && !l.trim().is_empty()) {
+    for l in csv
+        .lines()
+        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
+    {
         let (file, ok) = l.split_once(',').unwrap();
         let r = repair(&root().join(file));
         if ok.trim() == "1" {
-            assert!(r.rounds.is_empty() && r.race_free, "{file}: race-free test changed");
+            assert!(
+                r.rounds.is_empty() && r.race_free,
+                "{file}: race-free test changed"
+            );
         } else {
             assert!(r.race_free, "{file}: {:?}", r.refused);
             assert!(!r.rounds.is_empty() && r.races() > 0, "{file}");
@@ -95,8 +106,18 @@ fn scoped_race_corpus_is_repaired_to_race_free() {
 
 #[test]
 fn rewriter_refuses_lines_without_the_access() {
-    assert!(rewrite_line("  __syncthreads();", Lang::Cuda, Fix::Atomic(weft_ir::Scope::Gpu)).is_err());
-    assert!(rewrite_line("  int r = a + b;", Lang::OpenCl, Fix::Atomic(weft_ir::Scope::Gpu)).is_err());
+    assert!(rewrite_line(
+        "  __syncthreads();",
+        Lang::Cuda,
+        Fix::Atomic(weft_ir::Scope::Gpu)
+    )
+    .is_err());
+    assert!(rewrite_line(
+        "  int r = a + b;",
+        Lang::OpenCl,
+        Fix::Atomic(weft_ir::Scope::Gpu)
+    )
+    .is_err());
     assert!(rewrite_line(
         "  atomicAdd(&x, 1);",
         Lang::Cuda,

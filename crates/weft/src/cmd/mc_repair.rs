@@ -91,7 +91,8 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
     if changed {
         // Write to a temporary name first: nothing half-written.
         let tmp = out_path.with_extension("tmp~");
-        if let Err(e) = std::fs::write(&tmp, &r.text).and_then(|_| std::fs::rename(&tmp, &out_path)) {
+        if let Err(e) = std::fs::write(&tmp, &r.text).and_then(|_| std::fs::rename(&tmp, &out_path))
+        {
             eprintln!("weft: cannot write {}: {e}", out_path.display());
             let _ = std::fs::remove_file(&tmp);
             return exit::INTERNAL;
@@ -113,7 +114,11 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
                 "seconds": r.last.sim.seconds,
             },
         });
-        let _ = writeln!(s, "{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        let _ = writeln!(
+            s,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        );
     } else {
         for (i, round) in r.rounds.iter().enumerate() {
             let _ = writeln!(
