@@ -7,7 +7,8 @@
 //! [`native`] (RC11/scoped-RC11/SC consistency), [`litmus`] (judging litmus programs:
 //! states, verdicts, flags, the `.cat` oracle), [`witness`] (DOT and interleavings),
 //! [`mem`] (resident-set accounting), [`kernel`] (CUDA/OpenCL kernels: the kernel stepper,
-//! barriers, divergence, deadlock, races with source lines).
+//! barriers, divergence, deadlock, races with source lines), [`repair`] (race repair, paper
+//! 004 §4.1).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
 //! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
@@ -20,8 +21,9 @@ pub mod kernel;
 pub mod litmus;
 pub mod mem;
 pub mod native;
+pub mod repair;
 pub mod step;
 pub mod witness;
 
 pub use explore::{Counts, Stopped};
-pub use litmus::{check_litmus, McError, McOptions, McResult};
+pub use litmus::{check_litmus, McError, McOptions, McResult, RaceSite};

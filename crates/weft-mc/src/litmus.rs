@@ -78,6 +78,36 @@ pub struct McResult {
     pub witness_text: Option<String>,
     /// `--rf` mode: consistent reads-from classes (0 otherwise).
     pub rf_classes: u64,
+    /// The racing pairs of statements over every explored execution (native checks only;
+    /// empty under a `.cat` oracle), for repair (paper 004 §4.1).
+    pub races: Vec<RaceSite>,
+}
+
+/// Two racing accesses, each named by (thread, source line, source column); `a` < `b`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct RaceSite {
+    pub a: (u32, u32, u32),
+    pub b: (u32, u32, u32),
+    /// Heterogeneous (both atomic, scopes not inclusive) rather than a data race.
+    pub hetero: bool,
+    /// The location raced on (index into the program's locations).
+    pub loc: Option<u32>,
+}
+
+fn race_site<S>(
+    g: &Graph<S>,
+    a_id: crate::graph::EvId,
+    b: crate::graph::EvId,
+    hetero: bool,
+) -> RaceSite {
+    let a = a_id;
+    let sa = g.node(a).ev.span;
+    let sb = g.node(b).ev.span;
+    let x = (a.0, sa.line, sa.col);
+    let y = (b.0, sb.line, sb.col);
+    let (a, b) = if x <= y { (x, y) } else { (y, x) };
+    let loc = g.node(a_id).ev.cell.map(|c| c.loc.0);
+    RaceSite { a, b, hetero, loc }
 }
 
 /// Accumulated per subtree.
@@ -101,6 +131,8 @@ pub struct Acc {
     rf_classes: u64,
     /// Interleaving of the first erroneous execution.
     error_witness: Option<String>,
+    /// Racing statement pairs (native checks).
+    races: std::collections::BTreeSet<RaceSite>,
 }
 
 fn has_assert_failure<S>(g: &Graph<S>) -> bool {
@@ -325,8 +357,14 @@ impl LitmusJudge<'_> {
         let mut undefined_by: Vec<String> = Vec::new();
         match self.check {
             Consistency::Native(m) if self.relaxed => {
-                if *m == Native::ScopedRc11 && native::hetero_race_relaxed(self.p, g) {
-                    flags.push("heterogeneous-race".into());
+                if *m == Native::ScopedRc11 {
+                    let pairs = native::hetero_race_pairs_relaxed(self.p, g, false);
+                    if !pairs.is_empty() {
+                        flags.push("heterogeneous-race".into());
+                    }
+                    for (a, b) in pairs {
+                        acc.races.insert(race_site(g, a, b, true));
+                    }
                 }
             }
             Consistency::Native(m) => {
@@ -343,6 +381,9 @@ impl LitmusJudge<'_> {
                 }
                 if v.hetero_race {
                     flags.push("heterogeneous-race".into());
+                }
+                for (a, b, h) in v.race_pairs {
+                    acc.races.insert(race_site(g, a, b, h));
                 }
             }
             Consistency::Cat(m) => match self.oracle(m, g) {
@@ -428,6 +469,7 @@ impl LitmusJudge<'_> {
 
     fn merge_acc(&self, a: &mut Acc, b: Acc) {
         a.rf_classes += b.rf_classes;
+        a.races.extend(b.races);
         if a.error_witness.is_none() {
             a.error_witness = b.error_witness;
         }
@@ -602,5 +644,6 @@ pub fn check_litmus(
         stopped: out.stopped,
         witness_text,
         rf_classes: acc.rf_classes,
+        races: acc.races.into_iter().collect(),
     })
 }

@@ -252,12 +252,20 @@ pub struct Verdict {
     /// The first racing pair found of each kind (thread events), when `races`.
     pub data_race_pair: Option<(EvId, EvId)>,
     pub hetero_race_pair: Option<(EvId, EvId)>,
+    /// The racing pairs (events of the graph; `true`: heterogeneous), for repair.
+    pub race_pairs: Vec<(EvId, EvId, bool)>,
 }
 
 /// Checks `g` under `m`; `races` also computes the race flags (complete graphs).
 pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool) -> Verdict {
     let (v, ids) = view(g, ncells);
     let n = v.evs.len();
+    let mut back: Vec<EvId> = vec![(u32::MAX, u32::MAX); n];
+    for (t, is) in ids.iter().enumerate() {
+        for (i, &x) in is.iter().enumerate() {
+            back[x] = (t as u32, i as u32);
+        }
+    }
     let ev = &v.evs;
     let is_r = |a: usize| ev[a].kind == 0;
     let is_w = |a: usize| ev[a].kind == 1;
@@ -281,6 +289,7 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
             hetero_race: false,
             data_race_pair: None,
             hetero_race_pair: None,
+            race_pairs: Vec::new(),
         };
     }
     let scoped = m == Native::ScopedRc11;
@@ -428,13 +437,7 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
     }
     let (mut data_race, mut hetero_race) = (false, false);
     let (mut data_race_pair, mut hetero_race_pair) = (None, None);
-    let mut back: Vec<Option<EvId>> = vec![None; n];
-    for (t, v) in ids.iter().enumerate() {
-        for (i, d) in v.iter().enumerate() {
-            back[*d] = Some((t as u32, i as u32));
-        }
-    }
-    let pair = |a: usize, b: usize| back[a].zip(back[b]);
+    let mut race_pairs = Vec::new();
     if ok && races {
         for a in 0..n {
             for b in 0..n {
@@ -450,12 +453,18 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
                 if !at(a) || !at(b) {
                     data_race = true;
                     if data_race_pair.is_none() {
-                        data_race_pair = pair(a, b);
+                        data_race_pair = Some((back[a], back[b]));
+                    }
+                    if a < b {
+                        race_pairs.push((back[a], back[b], false));
                     }
                 } else if scoped && !incl(a, b) {
                     hetero_race = true;
                     if hetero_race_pair.is_none() {
-                        hetero_race_pair = pair(a, b);
+                        hetero_race_pair = Some((back[a], back[b]));
+                    }
+                    if a < b {
+                        race_pairs.push((back[a], back[b], true));
                     }
                 }
             }
@@ -467,6 +476,7 @@ pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool
         hetero_race,
         data_race_pair,
         hetero_race_pair,
+        race_pairs,
     }
 }
 
@@ -551,6 +561,13 @@ fn pos_of<S>(g: &Graph<S>, th: &crate::graph::ThreadG<S>, i: usize) -> usize {
 /// Heterogeneous races of a relaxed-only complete graph under scoped RC11: conflicting
 /// accesses of different threads (hb = po never orders them) that are not scope-inclusive.
 pub fn hetero_race_relaxed<S>(p: &Program, g: &Graph<S>) -> bool {
+    !hetero_race_pairs_relaxed(p, g, true).is_empty()
+}
+
+/// The heterogeneous racing pairs of a relaxed-only complete graph ([`hetero_race_relaxed`]);
+/// `first`: stop at the first.
+pub fn hetero_race_pairs_relaxed<S>(p: &Program, g: &Graph<S>, first: bool) -> Vec<(EvId, EvId)> {
+    let mut out = Vec::new();
     let scope_of = |t: usize, i: usize| g.th[t].nodes[i].ev.attrs.scope.unwrap_or(Scope::System);
     let covers = |t: usize, s: Scope, u: usize| {
         t == u
@@ -567,11 +584,14 @@ pub fn hetero_race_relaxed<S>(p: &Program, g: &Graph<S>) -> bool {
                         && (x.is_write() || y.is_write())
                         && !(covers(t, scope_of(t, i), u) && covers(u, scope_of(u, k), t))
                     {
-                        return true;
+                        out.push(((t as u32, i as u32), (u as u32, k as u32)));
+                        if first {
+                            return out;
+                        }
                     }
                 }
             }
         }
     }
-    false
+    out
 }

@@ -71,6 +71,10 @@ pub struct Args {
     /// execution is cut, default 2; cuts are reported).
     #[command(flatten)]
     launch: LaunchArgs,
+    /// Repair races (paper 004 §4.1): explore, edit, repeat until race-free; prints the
+    /// edits and writes NAME.repaired.EXT next to the input (see cmd/mc_repair.rs).
+    #[arg(long)]
+    repair: bool,
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -143,6 +147,16 @@ fn write_graphs(dir: &Path, name: &str, r: &McResult) -> Result<(), String> {
 }
 
 pub fn run(args: Args) -> i32 {
+    if args.repair {
+        let o = super::mc_repair::Opts {
+            model: args.model.clone(),
+            unroll: args.unroll,
+            threads: args.threads,
+            timeout: args.timeout,
+            json: args.json,
+        };
+        return super::mc_repair::run(&args.file, &o);
+    }
     if args
         .file
         .extension()

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod conform;
 pub mod gen;
 pub mod mc;
+pub mod mc_repair;
 pub mod parse;
 pub mod race;
 pub mod results;

@@ -1,0 +1,4 @@
+//--local_size=2 --num_groups=4
+// ticketlock1 (paper 004 Table 1, grid (4, 2)): ticketlock.cl with the release store relaxed.
+#define RELAXED_REL
+#include "ticketlock.cl"
