@@ -19,8 +19,9 @@
 //! - soundness: a kernel racy under the verifier's definition is never "verified";
 //! - completeness on the suite: a kernel race-free under it (and not skipped) verifies.
 //!
-//! Model checker: `weft mc` does not accept kernels yet; [`MC_CHECKED`] is the hook — the
-//! kernels whose `scoped-rc11` label is compared with `weft mc KERNEL` once it does.
+//! Model checker: [`MC_CHECKED`] lists the kernels whose `scoped-rc11` label is compared with
+//! `weft mc KERNEL` (error found or not) at the kernel's own launch; [`MC_KNOWN_WRONG`] the
+//! kernels where `weft mc` is known to disagree, with the reason.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -30,10 +31,45 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Kernels whose `scoped-rc11` label is checked against `weft mc` (verdict: a race found or
-/// not). Empty until `weft mc` accepts `.cu`/`.cl` kernels (being written); add names here
-/// then, as the model checker supports them.
-const MC_CHECKED: &[&str] = &[];
+/// Kernels whose `scoped-rc11` label is checked against `weft mc` (verdict: an error found or
+/// not). The others of the suite are launched with 64-512 threads, beyond what the model
+/// checker explores in CI time (it explores every execution; paper 004 uses small grids):
+/// measured on the 2-core VM, these finish in under 2 s each, and every kernel that finished
+/// within 20 s agreed with its label except those in [`MC_KNOWN_WRONG`] (docs/mc.md).
+const MC_CHECKED: &[&str] = &[
+    "app_nw_ok",
+    "atomic_exch_vs_plain_read",
+    "barrier_in_loop_divergent",
+    "branch_order_rw",
+    "cl_global_inter_group_ww",
+    "global_inter_block_ww",
+    "mp_acquire_release_ptx_ok",
+    "mp_fence_block_across_ctas",
+    "mp_fence_gl_ok",
+    "mp_fence_reader_only",
+    "mp_fence_sys_ok",
+    "mp_fence_writer_only",
+    "mp_no_fence",
+    "mp_relaxed_flag",
+    "mp_same_block_fence_block_ok",
+    "mp_same_block_no_fence",
+    "mp_writer_block_reader_gl",
+    "mp_writer_gl_reader_block",
+    "overlap_int2_vs_int",
+];
+
+/// Kernels where `weft mc` disagrees with the `scoped-rc11` label, with the reason: the
+/// model checker models memory as 4-byte words and does not split an access wider than a
+/// word, so a byte or short conflicting with part of a 64-bit or differently aligned access
+/// is not seen (a documented limit in docs/mc.md, not a definition difference).
+#[allow(dead_code)]
+const MC_KNOWN_WRONG: &[(&str, &str)] = &[
+    (
+        "overlap_global_byte_vs_long",
+        "64-bit access not split into words",
+    ),
+    ("overlap_short_vs_int_read", "mixed-size access within a word"),
+];
 
 /// Kernels the verifier is known to verify although they are racy under its definition
 /// (unsound verdicts found by this test), with the reason: reported, not failed, until the
@@ -221,8 +257,8 @@ fn every_kernel_has_a_label_per_definition() {
 
 #[test]
 fn model_checker_labels_hook() {
-    // `weft mc` takes litmus tests only for now: nothing to compare. When it accepts kernels,
-    // list them in MC_CHECKED; each is then run and its verdict compared with the label.
+    // Each kernel of MC_CHECKED is model checked at its own launch and buffers; an error
+    // found (exit 1) must match a racy `scoped-rc11` label, none (exit 0) a `none` label.
     let cs = cases();
     for name in MC_CHECKED {
         let c = cs
@@ -233,6 +269,8 @@ fn model_checker_labels_hook() {
         let out = Command::new(env!("CARGO_BIN_EXE_weft"))
             .arg("mc")
             .arg(&c.src)
+            .args(mc_args(&c.args))
+            .args(["--timeout", "60"])
             .output()
             .expect("run weft mc");
         let code = out.status.code().unwrap_or(-1);
@@ -243,11 +281,23 @@ fn model_checker_labels_hook() {
             "{name}: weft mc exit {code}, scoped-rc11 label `{label}`"
         );
     }
-    if MC_CHECKED.is_empty() {
-        eprintln!(
-            "cross-engine: model checker comparisons skipped (weft mc does not take kernels yet)"
-        );
+}
+
+/// The launch options of `weft race` that `weft mc` shares (the emulator's scheduling
+/// options are dropped).
+fn mc_args(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a.starts_with("--schedule") || a.starts_with("--resident") {
+            if !a.contains('=') {
+                it.next();
+            }
+            continue;
+        }
+        out.push(a.clone());
     }
+    out
 }
 
 #[test]

@@ -150,7 +150,7 @@ pub fn run(args: Args) -> i32 {
     if args.repair {
         let o = super::mc_repair::Opts {
             model: args.model.clone(),
-            unroll: args.unroll,
+            unroll: args.launch.unroll.unwrap_or(2),
             threads: args.threads,
             timeout: args.timeout,
             json: args.json,
