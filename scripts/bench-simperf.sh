@@ -25,7 +25,7 @@ model, js, tm, ref = sys.argv[1:]
 wall, user, rss = open(tm).read().split()[-3:]
 r = json.load(open(js))[0]
 full = not r["timed_out"] and not r.get("memory_limit")
-states = {" ".join("%s=%s;" % (c, v) for c, v in [(c, s["values"][c]) for c in r["columns"]]) for s in r["states"]}
+states = {" ".join("%s=%s;" % (c, v) for c, v in s["values"].items()) for s in r["states"]}
 path = os.path.join(ref, "%s.%s.states" % (r["name"], model))
 same = "-"
 if os.path.exists(path):

@@ -106,7 +106,10 @@ pub fn static_bindings(model: &Model) -> HashSet<(u32, u32)> {
     let mut env: Env = Rc::new(HashMap::new());
     for ins in &model.instrs {
         match &ins.kind {
-            InstrKind::Let { rec: false, bindings } => {
+            InstrKind::Let {
+                rec: false,
+                bindings,
+            } => {
                 let mut m = (*env).clone();
                 for b in bindings {
                     let v = a.expr(&b.expr, &env);
@@ -117,7 +120,10 @@ pub fn static_bindings(model: &Model) -> HashSet<(u32, u32)> {
                 }
                 env = Rc::new(m);
             }
-            InstrKind::Let { rec: true, bindings } => {
+            InstrKind::Let {
+                rec: true,
+                bindings,
+            } => {
                 let mut m = (*env).clone();
                 for b in bindings {
                     bind(&mut m, &b.pat, Abs::Unknown);

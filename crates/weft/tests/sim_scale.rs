@@ -202,7 +202,10 @@ fn xf_barrier_states_match_the_stored_enumeration() {
         let o = weft(&["sim", "-m", model, test.to_str().unwrap()]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let text = String::from_utf8_lossy(&o.stdout);
-        assert!(!text.contains("Timeout"), "{name} under {model} did not finish");
+        assert!(
+            !text.contains("Timeout"),
+            "{name} under {model} did not finish"
+        );
         let got = sim_states(&text);
         assert_eq!(got, want, "{name} under {model}");
         let all_ones = want.iter().all(|s| !s.contains("=0;"));
