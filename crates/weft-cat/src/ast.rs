@@ -374,6 +374,10 @@ pub struct Model {
     /// The checks (by instruction span: file, start) that may judge partial candidate
     /// executions (see `monotone`).
     pub prunable: std::collections::HashSet<(u32, u32)>,
+    /// The top-level bindings (by span: file, start) that do not depend on the
+    /// candidate's `rf` and `co`, which [`crate::eval::EvalCache`] computes once (see
+    /// `monotone::static_bindings`).
+    pub static_bindings: std::collections::HashSet<(u32, u32)>,
 }
 
 impl Model {

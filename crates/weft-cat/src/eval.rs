@@ -261,6 +261,52 @@ impl Model {
     ) -> Result<Evaluation, CatError> {
         evaluate(self, exec, opts)
     }
+
+    /// Evaluates the model on `exec`, taking the values of its static bindings from
+    /// `cache` (and filling it on first use). Every execution evaluated with one cache
+    /// must have the same events and the same base sets and relations except `rf` and
+    /// `co` (the candidates of one skeleton, with one barrier synchronisation); the
+    /// result is then exactly [`Model::evaluate`]'s.
+    pub fn evaluate_cached(
+        &self,
+        exec: &dyn Execution,
+        opts: &EvalOptions,
+        cache: &EvalCache,
+    ) -> Result<Evaluation, CatError> {
+        evaluate_with(self, exec, opts, Some(cache))
+    }
+}
+
+/// Values of a model's static top-level bindings ([`Model::static_bindings`]: they read
+/// nothing of `rf` and `co`) for one family of executions that differ only in `rf` and
+/// `co`, computed on the first evaluation and reused by the next ones. Only event sets
+/// and relations are kept (functions and tags are cheap to rebuild).
+#[derive(Default)]
+pub struct EvalCache {
+    values: RefCell<FastMap<(u32, u32), Cached>>,
+}
+
+enum Cached {
+    Empty,
+    Set(Rc<BitSet>),
+    Rel(Rc<Relation>),
+}
+
+impl EvalCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many binding values the cache holds.
+    pub fn len(&self) -> usize {
+        self.values.borrow().len()
+    }
+
+    /// Whether the cache holds no value yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Evaluates `model` on `exec`: one [`Run`] per `with` choice, each listing its checks.
@@ -269,11 +315,21 @@ pub fn evaluate(
     exec: &dyn Execution,
     opts: &EvalOptions,
 ) -> Result<Evaluation, CatError> {
+    evaluate_with(model, exec, opts, None)
+}
+
+fn evaluate_with(
+    model: &Model,
+    exec: &dyn Execution,
+    opts: &EvalOptions,
+    statics: Option<&EvalCache>,
+) -> Result<Evaluation, CatError> {
     let interp = Interp {
         model,
         exec,
         n: exec.num_events(),
         opts,
+        statics,
         cache: RefCell::new(FastMap::default()),
         named: RefCell::new(FastMap::default()),
         depth: Cell::new(0),
@@ -484,6 +540,8 @@ struct Interp<'a, 'x> {
     exec: &'x dyn Execution,
     n: usize,
     opts: &'x EvalOptions,
+    /// Values of the model's static bindings shared across evaluations (see [`EvalCache`]).
+    statics: Option<&'x EvalCache>,
     cache: RefCell<FastMap<Sym, Value<'a>>>,
     named: RefCell<FastMap<String, Option<Value<'a>>>>,
     depth: Cell<usize>,
@@ -822,7 +880,7 @@ impl<'a> Interp<'a, '_> {
             // `let a = e1 and b = e2`: all evaluated in the outer environment.
             let vals = bindings
                 .iter()
-                .map(|b| self.eval(&b.expr, env))
+                .map(|b| self.eval_binding(b, env))
                 .collect::<EResult<Vec<_>>>()?;
             let mut out = env.clone();
             for (b, v) in bindings.iter().zip(vals) {
@@ -886,6 +944,36 @@ impl<'a> Interp<'a, '_> {
             out = out.bind(*s, v);
         }
         Ok(out)
+    }
+
+    /// A non-recursive binding's value: from the [`EvalCache`] when the binding is
+    /// static and already computed for this family of executions.
+    fn eval_binding(&self, b: &'a Binding, env: &Env<'a>) -> EResult<Value<'a>> {
+        let key = (b.span.file, b.span.start);
+        let Some(cache) = self
+            .statics
+            .filter(|_| self.model.static_bindings.contains(&key))
+        else {
+            return self.eval(&b.expr, env);
+        };
+        if let Some(c) = cache.values.borrow().get(&key) {
+            return Ok(match c {
+                Cached::Empty => Value::Empty,
+                Cached::Set(s) => Value::Set(s.clone()),
+                Cached::Rel(r) => Value::Rel(r.clone()),
+            });
+        }
+        let v = self.eval(&b.expr, env)?;
+        let c = match &v {
+            Value::Empty => Some(Cached::Empty),
+            Value::Set(s) => Some(Cached::Set(s.clone())),
+            Value::Rel(r) => Some(Cached::Rel(r.clone())),
+            _ => None,
+        };
+        if let Some(c) = c {
+            cache.values.borrow_mut().insert(key, c);
+        }
+        Ok(v)
     }
 
     fn bind_group(&self, env: &Env<'a>, group: &Rc<RecGroup<'a>>) -> Env<'a> {

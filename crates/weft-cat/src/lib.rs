@@ -27,7 +27,7 @@ pub mod rel;
 
 pub use ast::{CheckMode, Model, Test};
 pub use error::{CatError, ErrorKind, Location};
-pub use eval::{evaluate, CheckResult, Choice, EvalOptions, Evaluation, Run, Witness};
+pub use eval::{evaluate, CheckResult, Choice, EvalCache, EvalOptions, Evaluation, Run, Witness};
 pub use exec::{Event, EventKind, Execution, ExecutionBase};
 pub use parse::{builtin_library, parse_model, FsResolver, NoIncludes, Resolver};
 pub use rel::{BitSet, Relation};

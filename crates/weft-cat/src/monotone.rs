@@ -85,6 +85,75 @@ pub fn prunable_checks(model: &Model) -> HashSet<(u32, u32)> {
     out
 }
 
+/// The top-level `let` bindings (by span: file, start) whose value is the same for every
+/// candidate execution of one skeleton: they read no name that depends on `rf` or `co`
+/// (see [`DYNAMIC`]), directly or through the functions they call. Only the prefix of the
+/// model before its first `with` or `if variant` counts (after a `with` the environment
+/// differs per run), and only non-recursive bindings. An evaluator may compute such a
+/// binding once per skeleton and reuse it for every candidate (see
+/// `eval::EvalCache`): this is a performance cache, the values are the same.
+pub fn static_bindings(model: &Model) -> HashSet<(u32, u32)> {
+    let dynamic = DYNAMIC
+        .iter()
+        .filter_map(|n| model.symbols.get(n))
+        .collect();
+    let mut a = Analysis {
+        model,
+        dynamic,
+        depth: 0,
+    };
+    let mut out = HashSet::new();
+    let mut env: Env = Rc::new(HashMap::new());
+    for ins in &model.instrs {
+        match &ins.kind {
+            InstrKind::Let {
+                rec: false,
+                bindings,
+            } => {
+                let mut m = (*env).clone();
+                for b in bindings {
+                    let v = a.expr(&b.expr, &env);
+                    if matches!(v, Abs::Static) {
+                        out.insert((b.span.file, b.span.start));
+                    }
+                    bind(&mut m, &b.pat, v);
+                }
+                env = Rc::new(m);
+            }
+            InstrKind::Let {
+                rec: true,
+                bindings,
+            } => {
+                let mut m = (*env).clone();
+                for b in bindings {
+                    bind(&mut m, &b.pat, Abs::Unknown);
+                }
+                env = Rc::new(m);
+            }
+            InstrKind::Enum { name, tags } => {
+                let mut m = (*env).clone();
+                m.insert(*name, Abs::Static);
+                for t in tags {
+                    m.insert(*t, Abs::Static);
+                }
+                env = Rc::new(m);
+            }
+            InstrKind::Procedure { name, .. } => {
+                let mut m = (*env).clone();
+                m.insert(*name, Abs::Unknown);
+                env = Rc::new(m);
+            }
+            InstrKind::With { .. } | InstrKind::IfVariant { .. } => break,
+            InstrKind::Check(_)
+            | InstrKind::Call { .. }
+            | InstrKind::Forall { .. }
+            | InstrKind::Show
+            | InstrKind::Instructions => {}
+        }
+    }
+    out
+}
+
 impl<'a> Analysis<'a> {
     /// Analyses instructions; false when pruning must be disabled.
     fn block(
@@ -372,6 +441,33 @@ mod tests {
                    let f(x) = x ; po\nacyclic f(rf) as fun\n\
                    acyclic ~rf as neg\n";
         assert_eq!(prunable_names(src), vec!["sc", "coh", "fun"]);
+    }
+
+    fn static_names(src: &str) -> Vec<String> {
+        let m = Model::parse("t.cat", src).unwrap();
+        let spans = static_bindings(&m);
+        let mut out = Vec::new();
+        for i in &m.instrs {
+            if let InstrKind::Let { bindings, .. } = &i.kind {
+                for b in bindings {
+                    if let Pat::Var(s) = b.pat {
+                        if spans.contains(&(b.span.file, b.span.start)) {
+                            out.push(m.sym(s).to_string());
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn static_bindings_read_nothing_of_rf_or_co() {
+        let src = "let a = po | loc\nlet f(x) = x ; po\nlet b = f(a)\nlet c = f(rf)\n\
+                   let d = a | fr\nlet co = co & a\nlet e = co | a\n\
+                   let rec g = g | a\nlet h = g\nlet k = [W] ; a\n\
+                   with s from linearisations(W, po)\nlet late = po\n";
+        assert_eq!(static_names(src), vec!["a", "b", "k"]);
     }
 
     #[test]

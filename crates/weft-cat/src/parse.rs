@@ -169,8 +169,10 @@ pub fn parse_model(name: &str, text: &str, resolver: &mut dyn Resolver) -> Resul
         symbols: ctx.symbols,
         warnings: ctx.warnings,
         prunable: Default::default(),
+        static_bindings: Default::default(),
     };
     model.prunable = crate::monotone::prunable_checks(&model);
+    model.static_bindings = crate::monotone::static_bindings(&model);
     Ok(model)
 }
 

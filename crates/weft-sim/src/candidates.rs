@@ -418,6 +418,8 @@ enum Step {
 struct Search<'s, 't, 'f> {
     sk: &'s Skeleton<'t>,
     steps: Vec<Step>,
+    /// Index of the first step with a real choice (the forced steps come before it).
+    first_choice: usize,
     /// Per cell, the non-initial writes placed so far, in coherence order.
     orders: Vec<Vec<usize>>,
     c: Candidate<'s, 't>,
@@ -469,10 +471,12 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
                 }
             }
         }
+        let first_choice = forced.len();
         forced.extend(steps);
         Search {
             sk,
             steps: forced,
+            first_choice,
             orders: vec![Vec::new(); sk.cells.len()],
             c: Candidate {
                 skeleton: sk,
@@ -515,6 +519,16 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
             self.sync_co();
             *self.visited += 1;
             return (self.visit)(&self.c);
+        }
+        // Once the forced steps are placed, judge the skeleton itself: when its forced
+        // edges alone already fail a monotone check, no choice can repair it.
+        if depth == self.first_choice && depth > 0 && self.refute.is_some() {
+            self.sync_co();
+            let refute = self.refute.as_mut().expect("checked");
+            if refute(&self.c) {
+                *self.refuted += 1;
+                return true;
+            }
         }
         match self.steps[depth] {
             Step::Insert { cell, write } => {

@@ -261,13 +261,27 @@ impl SkeletonExec {
         // Same-instance relations (paper 000 §5.1.2: "the scope relations come directly
         // from the scope tree"). Same-thread pairs are in every level; initial writes are
         // related to every event.
+        // Whether threads t and u share an instance of each scope, computed once per
+        // thread pair (the event loops below ask it for every pair of events).
+        let nt = p.threads.len();
+        let shared: Vec<Vec<bool>> = Scope::ALL
+            .iter()
+            .map(|&s| {
+                (0..nt * nt)
+                    .map(|i| {
+                        let (t, u) = (i / nt, i % nt);
+                        t == u
+                            || p.threads[t]
+                                .placement
+                                .same_instance(&p.threads[u].placement, s)
+                    })
+                    .collect()
+            })
+            .collect();
+        let level = |s: Scope| Scope::ALL.iter().position(|x| *x == s).unwrap_or(0);
+        let shares = |t: usize, u: usize, s: Scope| shared[level(s)][t * nt + u];
         let same = |a: &Event, b: &Event, s: Scope| match (a.thread, b.thread) {
-            (Some(t), Some(u)) => {
-                t == u
-                    || p.threads[t]
-                        .placement
-                        .same_instance(&p.threads[u].placement, s)
-            }
+            (Some(t), Some(u)) => shares(t, u, s),
             _ => true,
         };
         let levels: [(Scope, &[&str]); 5] = [
@@ -304,12 +318,7 @@ impl SkeletonExec {
             }
         };
         let covers = |a: &Event, sa: Scope, b: &Event| match (a.thread, b.thread) {
-            (Some(t), Some(u)) => {
-                t == u
-                    || p.threads[t]
-                        .placement
-                        .same_instance(&p.threads[u].placement, sa)
-            }
+            (Some(t), Some(u)) => shares(t, u, sa),
             _ => false,
         };
         for a in 0..n {

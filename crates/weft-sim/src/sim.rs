@@ -425,6 +425,11 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             .traces
             .iter()
             .any(|t| matches!(t.end, crate::traces::End::AssertFailed(_)));
+        // The model's static bindings are computed once per barrier synchronisation of
+        // this skeleton and shared by all of its (partial) candidates.
+        let caches: Vec<weft_cat::EvalCache> = (0..sx.choices())
+            .map(|_| weft_cat::EvalCache::new())
+            .collect();
         let mut visited = 0;
         let mut refuted = 0;
         let mut refute_error = None;
@@ -438,7 +443,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             opts.prune
                 && (0..sx.choices()).all(|choice| {
                     let x = sx.candidate(c, choice);
-                    match model.evaluate(&x, &opts.eval) {
+                    match model.evaluate_cached(&x, &opts.eval, &caches[choice]) {
                         Ok(ev) => ev.refutes_partial(),
                         Err(e) => {
                             refute_error = Some(e);
@@ -465,9 +470,9 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             }
             // Consistent when some barrier synchronisation makes it so.
             let mut found = None;
-            for choice in 0..sx.choices() {
+            for (choice, cache) in caches.iter().enumerate() {
                 let x = sx.candidate(c, choice);
-                match model.evaluate(&x, &opts.eval) {
+                match model.evaluate_cached(&x, &opts.eval, cache) {
                     Ok(ev) if ev.allowed() => {
                         found = Some(ev);
                         break;
