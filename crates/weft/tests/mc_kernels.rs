@@ -105,6 +105,10 @@ fn check(kernel: &Path, e: &Expect) -> Result<(), String> {
     if let Some(m) = &e.model {
         cmd.args(["-m", m]);
     }
+    if e.result != "none" {
+        // An expected error only has to be found: the search stops at the first one.
+        cmd.arg("--stop-on-first");
+    }
     cmd.args(&e.args);
     let o = cmd.output().map_err(|x| x.to_string())?;
     let stderr = String::from_utf8_lossy(&o.stderr);
@@ -114,7 +118,7 @@ fn check(kernel: &Path, e: &Expect) -> Result<(), String> {
             o.status.code()
         )
     })?;
-    if !v["stopped"].is_null() {
+    if !v["stopped"].is_null() && v["stopped"] != "first_error" {
         return Err(format!("stopped early: {}", v["stopped"]));
     }
     let errors = v["errors"].as_array().cloned().unwrap_or_default();
@@ -123,6 +127,14 @@ fn check(kernel: &Path, e: &Expect) -> Result<(), String> {
     if e.result == "none" {
         if !errors.is_empty() || code != Some(0) {
             return Err(format!("expected no error, got {kinds:?} (exit {code:?})"));
+        }
+        // "No error" must come from explored executions, not from every execution being
+        // blocked or cut (a vacuous verdict).
+        if v["complete"].as_u64().unwrap_or(0) == 0 {
+            return Err(format!(
+                "no complete execution (blocked {}, cut {}): the verdict is vacuous",
+                v["blocked"], v["cut"]
+            ));
         }
         return Ok(());
     }
