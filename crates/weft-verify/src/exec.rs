@@ -2637,17 +2637,7 @@ impl Exec<'_> {
             }
             return Ok(None);
         }
-        let sz = self.c.bv(64, size);
-        // Log s.
-        for p in &ps[0] {
-            let e = self.c.and(&en[0], &p.cond);
-            self.log(p.base, kind, &e, &p.off, &sz, pc);
-        }
-        // Check t.
-        for p in &ps[1] {
-            let e = self.c.and(&en[1], &p.cond);
-            self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
-        }
+        self.log_s_check_t(&ps, en, space, kind, size, pc);
         // Re-sync after the instruction (paper 002 §3.1).
         self.warp_reset_arrays(en, &touched);
         // Values.
@@ -2733,6 +2723,28 @@ impl Exec<'_> {
             cur = self.c.store(&cur, &a, &byte);
         }
         cur
+    }
+
+    /// One access of both threads (paper 002 §2, the two-thread reduction): thread s's
+    /// pieces are logged, thread t's are checked against the logs.
+    fn log_s_check_t(
+        &mut self,
+        ps: &[Vec<Piece>; 2],
+        en: &[T; 2],
+        space: MemSpace,
+        kind: Kind,
+        bytes: u64,
+        pc: usize,
+    ) {
+        let sz = self.c.bv(64, bytes);
+        for p in &ps[0] {
+            let e = self.c.and(&en[0], &p.cond);
+            self.log(p.base, kind, &e, &p.off, &sz, pc);
+        }
+        for p in &ps[1] {
+            let e = self.c.and(&en[1], &p.cond);
+            self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
+        }
     }
 
     fn log(&mut self, base: Base, kind: Kind, e: &T, off: &T, sz: &T, pc: usize) {
@@ -2861,15 +2873,7 @@ impl Exec<'_> {
         let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
         self.warp_reset_arrays(en, &touched);
         let ps = ps0;
-        let sz = self.c.bv(64, bytes);
-        for p in &ps[0] {
-            let e = self.c.and(&en[0], &p.cond);
-            self.log(p.base, kind, &e, &p.off, &sz, pc);
-        }
-        for p in &ps[1] {
-            let e = self.c.and(&en[1], &p.cond);
-            self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
-        }
+        self.log_s_check_t(&ps, en, space, kind, bytes, pc);
         self.warp_reset_arrays(en, &touched);
         let z = [
             self.c.fresh("atom_s", Sort::Bv(w)),
