@@ -1244,22 +1244,7 @@ impl<'a> Lowerer<'a> {
                         args: vals,
                     },
                 );
-                self.emit(
-                    i,
-                    KOp::St {
-                        attrs: MemAttrs {
-                            space: Some(MemSpace::Local),
-                            ty: Some(ty),
-                            ..MemAttrs::default()
-                        },
-                        ty,
-                        src: vec![KOperand::Reg(r)],
-                        addr: Addr {
-                            base: AddrBase::Var(v),
-                            offset: 0,
-                        },
-                    },
-                );
+                self.store_local(i, ty, r, v, 0);
             }
         }
         Ok(())
@@ -1490,22 +1475,7 @@ impl<'a> Lowerer<'a> {
                         args: Vec::new(),
                     },
                 );
-                self.emit(
-                    i,
-                    KOp::St {
-                        attrs: MemAttrs {
-                            space: Some(MemSpace::Local),
-                            ty: Some(ty),
-                            ..MemAttrs::default()
-                        },
-                        ty,
-                        src: vec![KOperand::Reg(r)],
-                        addr: Addr {
-                            base: AddrBase::Var(v),
-                            offset: off as i64,
-                        },
-                    },
-                );
+                self.store_local(i, ty, r, v, off as i64);
                 off += width;
             }
         }
@@ -1516,6 +1486,27 @@ impl<'a> Lowerer<'a> {
         let name = format!("%weft_t{}", self.regs.len());
         self.add_reg(name, ty);
         Reg(self.regs.len() as u32 - 1)
+    }
+
+    /// Stores register `r` into the `.param`/`.local` variable `v` at byte `offset` (the
+    /// result of a marker call or a query written back to its return parameter).
+    fn store_local(&mut self, i: &Instruction, ty: DataType, r: Reg, v: u32, offset: i64) {
+        self.emit(
+            i,
+            KOp::St {
+                attrs: MemAttrs {
+                    space: Some(MemSpace::Local),
+                    ty: Some(ty),
+                    ..MemAttrs::default()
+                },
+                ty,
+                src: vec![KOperand::Reg(r)],
+                addr: Addr {
+                    base: AddrBase::Var(v),
+                    offset,
+                },
+            },
+        );
     }
 
     fn emit(&mut self, i: &Instruction, op: KOp) {
