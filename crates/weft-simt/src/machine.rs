@@ -82,12 +82,15 @@ impl Default for Options {
 }
 
 /// A kernel argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
     /// A scalar, as the bit pattern of the parameter's type.
     Scalar(u64),
     /// A pointer to buffer `i` of the launch.
     Buffer(usize),
+    /// The bytes of an aggregate passed by value (a C struct or array parameter, PTX
+    /// `.param .align N .b8 name[SIZE]`), laid out as the source declares it.
+    Bytes(Vec<u8>),
 }
 
 /// Where a finding happened.
@@ -481,9 +484,21 @@ pub(crate) fn lay_out(
     }
     let mut param = vec![0u8; kernel.param_bytes as usize];
     for (i, (p, a)) in kernel.params.iter().zip(args).enumerate() {
-        let v = match *a {
-            Arg::Scalar(v) => v,
-            Arg::Buffer(b) => {
+        let v = match a {
+            Arg::Scalar(v) => *v,
+            Arg::Bytes(bytes) => {
+                if bytes.len() > p.size as usize {
+                    return Err(SimtError::Launch(format!(
+                        "argument {i} has {} bytes; the parameter has {}",
+                        bytes.len(),
+                        p.size
+                    )));
+                }
+                let o = p.offset as usize;
+                param[o..o + bytes.len()].copy_from_slice(bytes);
+                continue;
+            }
+            &Arg::Buffer(b) => {
                 let o = *offsets.get(b).ok_or_else(|| {
                     SimtError::Launch(format!(
                         "argument {i} names buffer {b}, which does not exist"

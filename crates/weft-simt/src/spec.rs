@@ -180,6 +180,40 @@ pub fn parse_buffer_spec(s: &str) -> Result<BufferSpec, String> {
     })
 }
 
+/// The bytes of an aggregate argument (a struct passed by value): comma-separated fields
+/// `VALUE[:TYPE]`, each at its natural alignment as C lays out a struct. `TYPE` is a buffer
+/// element type; without it a field is `i32`, or `f32` when the value has a `.` or an
+/// exponent (`3,10,0.5` = `{int; int; float}`; `7:u8,2:i64` = `{char; 7 pad; long}`).
+pub fn parse_aggregate(v: &str) -> Result<Vec<u8>, String> {
+    let mut out: Vec<u8> = Vec::new();
+    for field in v.split(',') {
+        let field = field.trim();
+        let (val, ty) = match field.split_once(':') {
+            Some((a, t)) => (
+                a.trim(),
+                ElemType::parse(t).ok_or_else(|| format!("unknown field type `{t}`"))?,
+            ),
+            None if !field.starts_with("0x") && field.contains(['.', 'e', 'E']) => {
+                (field, ElemType::F32)
+            }
+            None => (field, ElemType::I32),
+        };
+        let x = parse_num(val).ok_or_else(|| format!("field `{field}` is not a number"))?;
+        let size = ty.size();
+        while out.len() % size != 0 {
+            out.push(0);
+        }
+        let bits = match ty {
+            ElemType::F32 => u64::from((x as f32).to_bits()),
+            ElemType::F64 => x.to_bits(),
+            _ if x.fract() != 0.0 => return Err(format!("field `{field}` is not an integer")),
+            _ => (x as i128) as u64,
+        };
+        out.extend_from_slice(&bits.to_le_bytes()[..size]);
+    }
+    Ok(out)
+}
+
 fn parse_num(v: &str) -> Option<f64> {
     let v = v.trim();
     if let Some(h) = v.strip_prefix("0x") {
@@ -288,6 +322,19 @@ pub fn bind(
             return Err(format!("parameter `{}` is bound twice", names[i][0]));
         }
         let ty = kernel.params[i].ty;
+        let size = kernel.params[i].size as usize;
+        if v.contains(',') || size > 8 {
+            let bytes = parse_aggregate(v).map_err(|e| format!("--arg {n}={v}: {e}"))?;
+            if bytes.len() > size {
+                return Err(format!(
+                    "--arg {n}={v}: {} bytes of fields, but parameter `{}` has {size}",
+                    bytes.len(),
+                    names[i][0]
+                ));
+            }
+            args[i] = Some(Arg::Bytes(bytes));
+            continue;
+        }
         let x = parse_num(v).ok_or_else(|| format!("--arg {n}={v}: not a number"))?;
         let bits = match ty.kind {
             TypeKind::Float if ty.bits == 32 => (x as f32).to_bits() as u64,
@@ -352,6 +399,25 @@ mod tests {
         let p = source_params(cl, "h").unwrap();
         assert_eq!(p[0].elem, Some(ElemType::U32));
         assert!(source_params(src, "f").is_none());
+    }
+
+    #[test]
+    fn aggregates() {
+        // {int scale; int offset; float bias}
+        let b = parse_aggregate("3,10,0.5").unwrap();
+        assert_eq!(b.len(), 12);
+        assert_eq!(&b[0..4], &3i32.to_le_bytes());
+        assert_eq!(&b[4..8], &10i32.to_le_bytes());
+        assert_eq!(&b[8..12], &0.5f32.to_le_bytes());
+        // {char c; long l}: 7 bytes of padding before the 8-byte field.
+        let b = parse_aggregate("7:u8,-2:i64").unwrap();
+        assert_eq!(b.len(), 16);
+        assert_eq!(b[0], 7);
+        assert_eq!(&b[1..8], &[0; 7]);
+        assert_eq!(&b[8..16], &(-2i64).to_le_bytes());
+        assert!(parse_aggregate("1,x").is_err());
+        assert!(parse_aggregate("1.5:i32").is_err());
+        assert!(parse_aggregate("1:q7").is_err());
     }
 
     #[test]

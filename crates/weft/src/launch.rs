@@ -22,7 +22,8 @@ pub struct LaunchArgs {
     /// A buffer argument NAME=COUNT[xTYPE][:INIT], INIT = zero | iota | N | list:a,b,.. | rand:SEED[:MAX].
     #[arg(long = "buffer", value_name = "NAME=COUNT[xTYPE][:INIT]")]
     pub buffers: Vec<String>,
-    /// A scalar argument NAME=VALUE (NAME: source name, param_N or N).
+    /// A scalar argument NAME=VALUE (NAME: source name, param_N or N); a struct passed by
+    /// value takes its fields NAME=V1,V2,... (each VALUE[:TYPE], at C's alignment).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
     /// Which kernel of the module (source or PTX name); needed when there are several.

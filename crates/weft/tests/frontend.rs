@@ -25,6 +25,8 @@
 //!   down by 3 keeps lanes 5–7; xor 1 swaps pairs; the down-shuffle reduction of 1..8 = 36;
 //!   system atomics: Σt over 2 blocks = 56, max i = 15, CAS 0→5; `atomicOr_block` of the 8
 //!   lane bits = 255; len = |(3,4)| + t + max(0, 0.5) = 5.5 + t.
+//! - struct_by_value: p = {scale 3, offset 10, bias 0.5}: out[t] = 3·t + (t + 10) = 4·t + 10
+//!   → 10 14 18 22; fo[t] = 0.5 + t.
 //!
 //! Skipped (with a message) when no clang is installed.
 
