@@ -200,7 +200,7 @@ pub fn parse_aggregate(v: &str) -> Result<Vec<u8>, String> {
         };
         let x = parse_num(val).ok_or_else(|| format!("field `{field}` is not a number"))?;
         let size = ty.size();
-        while out.len() % size != 0 {
+        while !out.len().is_multiple_of(size) {
             out.push(0);
         }
         let bits = match ty {
