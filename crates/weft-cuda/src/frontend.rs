@@ -186,8 +186,8 @@ pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, Fronten
             c.without_line_tables,
         )
     };
-    let module = weft_ptx::parse(&ptx)
-        .map_err(|e| bad(format!("{}: PTX {}: {e}", path.display(), ptx_origin(ext))))?;
+    let module =
+        weft_ptx::parse(&ptx).map_err(|e| bad(parse_error_message(path, ext, &ptx, &e)))?;
     let external_functions = match (&source, ext) {
         (Some(src), e) if e != "ptx" => external_functions(path, &module, src)?,
         _ => Vec::new(),
@@ -282,12 +282,61 @@ fn declared_in(source: &str, name: &str) -> bool {
     false
 }
 
-fn ptx_origin(ext: &str) -> &'static str {
+/// A PTX parse error as `file:line:col: message`: for a `.ptx` input the PTX position itself;
+/// for compiled CUDA/OpenCL the source line of the last `.loc` before the error (inline `asm`
+/// and shim functions are where unknown instructions come from), with the PTX position after.
+fn parse_error_message(path: &Path, ext: &str, ptx: &str, e: &weft_ptx::ParseError) -> String {
     if ext == "ptx" {
-        "parse error at"
-    } else {
-        "(as compiled) parse error at"
+        return format!("{}:{e}", path.display());
     }
+    let msg: String = e
+        .message
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match source_position_before(ptx, e.line) {
+        Some((file, line, col)) => format!(
+            "{file}:{line}:{col}: unsupported PTX: {msg} (compiled PTX {}:{})",
+            e.line, e.col
+        ),
+        None => format!(
+            "{}: unsupported PTX: {msg} (compiled PTX {}:{})",
+            path.display(),
+            e.line,
+            e.col
+        ),
+    }
+}
+
+/// The source `(file, line, col)` of the last `.loc FILE LINE COL` at or before 1-based PTX
+/// line `line`, with the file named by its `.file N "name"` directive.
+fn source_position_before(ptx: &str, line: u32) -> Option<(String, u32, u32)> {
+    let mut files = std::collections::HashMap::new();
+    let mut last = None;
+    for (i, l) in ptx.lines().enumerate() {
+        let mut w = l.split_whitespace();
+        match w.next() {
+            Some(".file") => {
+                if let (Some(n), Some(name)) = (w.next(), w.next()) {
+                    files.insert(n.to_string(), name.trim_matches(['"', ',']).to_string());
+                }
+            }
+            Some(".loc") if i < line as usize => {
+                let f = w.next()?.to_string();
+                let ln: u32 = w.next()?.trim_end_matches(',').parse().ok()?;
+                let col: u32 = w
+                    .next()
+                    .and_then(|c| c.trim_end_matches(',').parse().ok())
+                    .unwrap_or(0);
+                if ln > 0 {
+                    last = Some((f, ln, col));
+                }
+            }
+            _ => {}
+        }
+    }
+    let (f, ln, col) = last?;
+    Some((files.get(&f).cloned().unwrap_or(f), ln, col.max(1)))
 }
 
 /// Compiles, parses and lowers `path` (the kernel `cli.kernel` or the header's

@@ -183,6 +183,35 @@ fn ptx_of_a_cuda_source_names_the_unsupported_instruction_once_with_its_source_l
 }
 
 #[test]
+fn ptx_parse_errors_name_the_source_line_of_the_inline_asm_and_the_ptx_file_position() {
+    if !have_clang() {
+        return;
+    }
+    // `tex` (a texture fetch) is not PTX weft parses; it comes from the `asm` on line 4.
+    let dir = tempfile_dir();
+    let f = dir.join("texasm.cu");
+    std::fs::write(
+        &f,
+        "__global__ void k(int *out) {\n  int v = threadIdx.x;\n  out[0] = v;\n  \
+         asm volatile(\"tex.1d.v4.s32.s32 {%0,%0,%0,%0}, [%1, {%0}];\" : \"+r\"(v) : \"l\"(out));\n  \
+         out[1] = v;\n}\n",
+    )
+    .unwrap();
+    let out = weft().arg("ptx").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("texasm.cu:4:"), "{err}");
+    assert!(err.contains("unknown instruction `tex`"), "{err}");
+    // A .ptx input: the PTX position is the file position.
+    let p = dir.join("garbage.ptx");
+    std::fs::write(&p, ".version 7.0\n.target sm_70\ngarbage{\n").unwrap();
+    let out = weft().arg("ptx").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("garbage.ptx:3:1: "), "{err}");
+}
+
+#[test]
 fn header_and_command_line_launch_options() {
     if !have_clang() {
         return;
