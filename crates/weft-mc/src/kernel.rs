@@ -64,7 +64,7 @@ pub struct WitnessGraph {
 }
 
 impl WitnessGraph {
-    fn of<S>(g: &Graph<S>) -> WitnessGraph {
+    pub(crate) fn of<S>(g: &Graph<S>) -> WitnessGraph {
         let mut w = WitnessGraph::default();
         for (t, th) in g.th.iter().enumerate() {
             for (i, n) in th.nodes.iter().enumerate() {
@@ -90,7 +90,7 @@ impl WitnessGraph {
     /// first pending read may still be deleted by that revisit, so only the events added
     /// before it are compared: their sources, and the coherence order of their writes.
     /// `strict` (a finished execution): nothing may be pending.
-    fn admits<S>(&self, g: &Graph<S>, strict: bool) -> bool {
+    pub(crate) fn admits<S>(&self, g: &Graph<S>, strict: bool) -> bool {
         let rf: std::collections::HashMap<_, _> = self.rf.iter().cloned().collect();
         let present = |e: (u32, u32)| {
             g.th.get(e.0 as usize)

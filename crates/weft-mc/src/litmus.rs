@@ -18,6 +18,7 @@ use weft_sim::{SimResult, StateInfo};
 
 use crate::explore::{Counts, Explorer, Judge, Limits, Stopped};
 use crate::graph::{Graph, Src, Status};
+use crate::kernel::WitnessGraph;
 use crate::native::{self, Native};
 use crate::step::{cells, LitmusState, LitmusStepper, Stepper};
 
@@ -43,6 +44,8 @@ pub struct McOptions {
     /// Reads-from mode (paper 004 §4.4): explore rf only; each complete rf-graph is
     /// judged under every coherence order of its writes.
     pub rf_mode: bool,
+    /// `--replay`: explore only the execution this witness graph describes (rf+co mode).
+    pub guide: Option<WitnessGraph>,
 }
 
 impl Default for McOptions {
@@ -56,6 +59,7 @@ impl Default for McOptions {
             force_cat: false,
             threads: 0,
             rf_mode: false,
+            guide: None,
         }
     }
 }
@@ -81,6 +85,11 @@ pub struct McResult {
     /// The racing pairs of statements over every explored execution (native checks only;
     /// empty under a `.cat` oracle), for repair (paper 004 §4.1).
     pub races: Vec<RaceSite>,
+    /// The rf/co choices of the execution in `witness_text` (the first error's, else the
+    /// first witness of the condition), which `McOptions::guide` replays.
+    pub witness_graph: Option<WitnessGraph>,
+    /// With a guide: complete executions built on the way that were not the witness.
+    pub unmatched: u64,
 }
 
 /// Two racing accesses, each named by (thread, source line, source column); `a` < `b`.
@@ -129,8 +138,13 @@ pub struct Acc {
     error: Option<String>,
     /// `--rf` mode: complete rf-graphs with at least one consistent coherence order.
     rf_classes: u64,
-    /// Interleaving of the first erroneous execution.
+    /// Interleaving of the first erroneous execution, and its rf/co choices.
     error_witness: Option<String>,
+    error_graph: Option<WitnessGraph>,
+    /// The rf/co choices of the first witness of the condition.
+    witness_graph: Option<WitnessGraph>,
+    /// With a guide: complete executions that were not the witness.
+    unmatched: u64,
     /// Racing statement pairs (native checks).
     races: std::collections::BTreeSet<RaceSite>,
 }
@@ -167,6 +181,7 @@ struct LitmusJudge<'a> {
     relaxed: bool,
     cells: Vec<Cell>,
     rf_mode: bool,
+    guide: Option<&'a WitnessGraph>,
 }
 
 fn value_text(p: &Program, v: i64) -> String {
@@ -288,6 +303,9 @@ impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
     type Acc = Acc;
 
     fn consistent(&self, g: &Graph<std::sync::Arc<LitmusState>>) -> bool {
+        if self.guide.is_some_and(|w| !w.admits(g, false)) {
+            return false;
+        }
         if self.rf_mode {
             return true;
         }
@@ -299,6 +317,10 @@ impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
     }
 
     fn complete(&self, g: &Graph<std::sync::Arc<LitmusState>>, acc: &mut Acc) {
+        if self.guide.is_some_and(|w| !w.admits(g, true)) {
+            acc.unmatched += 1;
+            return;
+        }
         if self.rf_mode {
             // Every coherence order of the writes of each cell (the initial write first).
             let mut h = g.clone();
@@ -446,6 +468,9 @@ impl LitmusJudge<'_> {
             Some(_) => sat,
             None => true,
         };
+        if witness && acc.witness_graph.is_none() {
+            acc.witness_graph = Some(WitnessGraph::of(g));
+        }
         if witness && acc.witnesses.len() < self.keep {
             acc.witnesses.push((
                 crate::witness::dot(self.p, g, &self.init, acc.witnesses.len()),
@@ -464,6 +489,7 @@ impl LitmusJudge<'_> {
             };
         if error && acc.error_witness.is_none() {
             acc.error_witness = Some(crate::witness::interleaving(self.p, g, &self.init));
+            acc.error_graph = Some(WitnessGraph::of(g));
         }
     }
 
@@ -472,7 +498,12 @@ impl LitmusJudge<'_> {
         a.races.extend(b.races);
         if a.error_witness.is_none() {
             a.error_witness = b.error_witness;
+            a.error_graph = b.error_graph;
         }
+        if a.witness_graph.is_none() {
+            a.witness_graph = b.witness_graph;
+        }
+        a.unmatched += b.unmatched;
         for (k, v) in b.states {
             let s = a.states.entry(k).or_default();
             s.executions += v.executions;
@@ -568,6 +599,7 @@ pub fn check_litmus(
         ) && native::relaxed_only(p),
         cells: all.clone(),
         rf_mode: opts.rf_mode,
+        guide: opts.guide.as_ref(),
     };
     let limits = Limits {
         deadline: opts.timeout.map(|d| start + d),
@@ -625,6 +657,7 @@ pub fn check_litmus(
         .error_witness
         .clone()
         .or_else(|| acc.witnesses.first().map(|w| w.1.clone()));
+    let witness_graph = acc.error_graph.clone().or(acc.witness_graph.clone());
     sim.witnesses = acc
         .witnesses
         .into_iter()
@@ -645,5 +678,7 @@ pub fn check_litmus(
         witness_text,
         rf_classes: acc.rf_classes,
         races: acc.races.into_iter().collect(),
+        witness_graph,
+        unmatched: acc.unmatched,
     })
 }

@@ -162,3 +162,70 @@ fn timeout_stops_with_partial_counts() {
     assert!(explored < (1 << 24) - 1);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--replay` on litmus tests: the JSON's `witness_graph` re-runs exactly one execution,
+/// and it is the one reported: IRIW's condition state under rc11 (herd7: allowed), and the
+/// heterogeneous race of `dev-vs-wg` under scoped-rc11 (its `.expect`-style label in
+/// tests/corpus/scoped-races/README.md), with the same witness interleaving.
+#[test]
+fn litmus_witnesses_replay_in_one_execution() {
+    let dir = std::env::temp_dir().join(format!("weft-mc-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (model, test, error) in [
+        ("rc11", "tests/corpus/c/IRIW.litmus", None),
+        (
+            "scoped-rc11",
+            "tests/corpus/scoped-races/dev-vs-wg.litmus",
+            Some("heterogeneous-race"),
+        ),
+    ] {
+        let full = weft(&["mc", "-m", model, "--json", test]);
+        let v: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+        assert!(v["executions"]["explored"].as_u64().unwrap() > 1, "{test}");
+        let j = dir.join("out.json");
+        std::fs::write(&j, &full.stdout).unwrap();
+        let again = weft(&[
+            "mc",
+            "-m",
+            model,
+            "--json",
+            "--replay",
+            j.to_str().unwrap(),
+            test,
+        ]);
+        let r: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+        assert_eq!(r["executions"]["explored"], 1, "{test}: {r}");
+        assert_eq!(r["witness"], v["witness"], "{test}");
+        assert_eq!(r["witness_graph"], v["witness_graph"], "{test}");
+        match error {
+            None => {
+                assert_eq!(r["positive"], 1, "{test}: the condition's state");
+                assert_eq!(again.status.code(), Some(0));
+            }
+            Some(kind) => {
+                assert_eq!(r["errors"][0]["kind"], kind, "{test}");
+                assert_eq!(again.status.code(), Some(1));
+            }
+        }
+    }
+    // Bad replay files are bad input.
+    let j = dir.join("empty.json");
+    std::fs::write(&j, "{}").unwrap();
+    let o = weft(&[
+        "mc",
+        "--replay",
+        j.to_str().unwrap(),
+        "tests/corpus/c/SB.litmus",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no witness to replay"));
+    let o = weft(&[
+        "mc",
+        "--rf",
+        "--replay",
+        j.to_str().unwrap(),
+        "tests/corpus/c/SB.litmus",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

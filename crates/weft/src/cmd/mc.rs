@@ -63,8 +63,9 @@ pub struct Args {
     /// Kernels: most GPU threads a launch may have (each is a thread of the exploration).
     #[arg(long, default_value_t = 256, value_name = "N")]
     max_threads: u64,
-    /// Kernels: re-run the witness of the first error in FILE (a `weft mc --json` output of
-    /// the same kernel and launch): only that execution is explored and judged again.
+    /// Re-run the witness in FILE (a `weft mc --json` output of the same test, or of the same
+    /// kernel and launch): the first error's execution (a litmus test without an error: the
+    /// first execution witnessing its condition) is the only one explored and judged again.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// Kernel launch options (`--unroll N`: times a loop body may be entered before an
@@ -164,10 +165,20 @@ pub fn run(args: Args) -> i32 {
     {
         return run_kernel(&args);
     }
-    if args.replay.is_some() {
-        eprintln!("weft: --replay applies to kernels (.cu/.cl/.ptx)");
+    if args.replay.is_some() && args.rf {
+        eprintln!("weft: --replay re-runs an rf+co witness: it does not combine with --rf");
         return exit::BAD_INPUT;
     }
+    let guide = match &args.replay {
+        None => None,
+        Some(f) => match litmus_replay_guide(f) {
+            Ok(g) => Some(g),
+            Err(m) => {
+                eprintln!("weft: --replay {}: {m}", f.display());
+                return exit::BAD_INPUT;
+            }
+        },
+    };
     let p = match load(&args.file) {
         Ok(p) => p,
         Err(e) => {
@@ -191,6 +202,7 @@ pub fn run(args: Args) -> i32 {
         force_cat: args.cat,
         threads: args.threads,
         rf_mode: args.rf,
+        guide: guide.clone(),
     };
     let r = match check_litmus(&p, &args.model, &model, &opts) {
         Ok(r) => r,
@@ -220,8 +232,9 @@ pub fn run(args: Args) -> i32 {
             "negative": r.sim.negative,
             "flags": r.sim.flags,
             "undefined_by": r.sim.undefined_by,
+            "replay": args.replay.as_ref().map(|f| f.display().to_string()),
             "executions": {
-                "explored": r.counts.complete,
+                "explored": r.counts.complete - r.unmatched,
                 "consistent": r.sim.consistent,
                 "rejected": r.rejected,
                 "blocked": r.counts.blocked,
@@ -238,6 +251,7 @@ pub fn run(args: Args) -> i32 {
             "mode": if args.rf { "rf" } else { "rf+co" },
             "errors": errs.iter().map(|(k, n)| serde_json::json!({"kind": k, "executions": n})).collect::<Vec<_>>(),
             "witness": r.witness_text,
+            "witness_graph": r.witness_graph,
             "stopped": r.stopped,
             "seconds": r.sim.seconds,
             "peak_rss_bytes": peak,
@@ -249,9 +263,12 @@ pub fn run(args: Args) -> i32 {
         );
     } else {
         let _ = write!(o, "{}", r.sim.herd_text(&p));
+        if let Some(f) = &args.replay {
+            let _ = writeln!(o, "Replay: the witness in {}", f.display());
+        }
         let _ = writeln!(o,
             "Executions explored: {} (consistent {}, rejected by the model {}), blocked: {}, cut: {}, faulting: {}, hung at barriers: {}, duplicates: {}",
-            r.counts.complete,
+            r.counts.complete - r.unmatched,
             r.sim.consistent,
             r.rejected,
             r.counts.blocked,
@@ -278,6 +295,10 @@ pub fn run(args: Args) -> i32 {
         }
         if errs.is_empty() {
             let _ = writeln!(o, "Errors: none");
+            if let (Some(w), Some(_)) = (&r.witness_text, &args.replay) {
+                let _ = writeln!(o, "Witness (events in order of addition):");
+                let _ = write!(o, "{w}");
+            }
         } else {
             for (k, n) in &errs {
                 let _ = writeln!(o, "Error {k}: {n} executions");
@@ -318,6 +339,17 @@ pub fn run(args: Args) -> i32 {
         }
     }
     verdict_exit(!errs.is_empty(), r.stopped.as_ref())
+}
+
+/// The witness graph of a litmus test's `weft mc --json` output (`witness_graph`).
+fn litmus_replay_guide(f: &Path) -> Result<weft_mc::kernel::WitnessGraph, String> {
+    let text = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    if v["witness_graph"].is_null() {
+        return Err("no witness to replay (the file has no `witness_graph`: not a `weft mc --json` output of a litmus test, or no execution witnessed anything)".into());
+    }
+    serde_json::from_value(v["witness_graph"].clone())
+        .map_err(|x| format!("`witness_graph` is not a witness graph: {x}"))
 }
 
 /// The witness graph of the first error of a `weft mc --json` output, with its kind.
