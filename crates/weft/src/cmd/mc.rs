@@ -169,15 +169,9 @@ pub fn run(args: Args) -> i32 {
         eprintln!("weft: --replay re-runs an rf+co witness: it does not combine with --rf");
         return exit::BAD_INPUT;
     }
-    let guide = match &args.replay {
-        None => None,
-        Some(f) => match litmus_replay_guide(f) {
-            Ok(g) => Some(g),
-            Err(m) => {
-                eprintln!("weft: --replay {}: {m}", f.display());
-                return exit::BAD_INPUT;
-            }
-        },
+    let guide = match read_guide(args.replay.as_deref(), litmus_replay_guide) {
+        Ok(g) => g,
+        Err(code) => return code,
     };
     let p = match load(&args.file) {
         Ok(p) => p,
@@ -341,6 +335,18 @@ pub fn run(args: Args) -> i32 {
     verdict_exit(!errs.is_empty(), r.stopped.as_ref())
 }
 
+/// `--replay FILE` read by `read` (none without the option); a bad file is bad input.
+fn read_guide<T>(
+    file: Option<&Path>,
+    read: fn(&Path) -> Result<T, String>,
+) -> Result<Option<T>, i32> {
+    let Some(f) = file else { return Ok(None) };
+    read(f).map(Some).map_err(|m| {
+        eprintln!("weft: --replay {}: {m}", f.display());
+        exit::BAD_INPUT
+    })
+}
+
 /// The witness graph of a litmus test's `weft mc --json` output (`witness_graph`).
 fn litmus_replay_guide(f: &Path) -> Result<weft_mc::kernel::WitnessGraph, String> {
     let text = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
@@ -378,15 +384,9 @@ fn run_kernel(args: &Args) -> i32 {
         eprintln!("weft: --rf and --cat apply to litmus tests only");
         return exit::BAD_INPUT;
     }
-    let guide = match &args.replay {
-        None => None,
-        Some(f) => match replay_guide(f) {
-            Ok(g) => Some(g),
-            Err(m) => {
-                eprintln!("weft: --replay {}: {m}", f.display());
-                return exit::BAD_INPUT;
-            }
-        },
+    let guide = match read_guide(args.replay.as_deref(), replay_guide) {
+        Ok(g) => g,
+        Err(code) => return code,
     };
     let prep = match crate::kernel_cmd::prepare(&args.file, &args.launch) {
         Ok(p) => p,
