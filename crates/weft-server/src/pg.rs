@@ -156,32 +156,8 @@ impl Pg {
             .get(0);
         let mut ids = Vec::new();
         for r in runs {
-            let d = &r.device;
-            let device_id = upsert(
-                &tx,
-                "devices",
-                &[
-                    "backend",
-                    "name",
-                    "vendor",
-                    "driver",
-                    "api",
-                    "architecture",
-                    "browser",
-                    "os",
-                ],
-                &[
-                    &d.backend,
-                    &d.name,
-                    &d.vendor,
-                    &d.driver,
-                    &d.api,
-                    &d.architecture,
-                    &d.browser,
-                    &d.os,
-                ],
-            )
-            .await?;
+            let (cols, vals) = r.device.key();
+            let device_id = upsert(&tx, "devices", &cols, &vals).await?;
             let t = &r.test;
             let test_id = upsert(
                 &tx,
@@ -204,7 +180,7 @@ impl Pg {
                         &r.started_at,
                         &i(r.duration_ms),
                         &device_id,
-                        &canonical_json(&d.extra),
+                        &canonical_json(&r.device.extra),
                         &test_id,
                         &t.path,
                         &r.stress_name,

@@ -56,6 +56,35 @@ pub struct DeviceRecord {
     pub extra: serde_json::Value,
 }
 
+impl DeviceRecord {
+    /// The `devices` table's key columns and this device's values for them, in one order
+    /// (the SQLite store and the PostgreSQL campaign server insert with them).
+    pub fn key(&self) -> ([&'static str; 8], [&String; 8]) {
+        (
+            [
+                "backend",
+                "name",
+                "vendor",
+                "driver",
+                "api",
+                "architecture",
+                "browser",
+                "os",
+            ],
+            [
+                &self.backend,
+                &self.name,
+                &self.vendor,
+                &self.driver,
+                &self.api,
+                &self.architecture,
+                &self.browser,
+                &self.os,
+            ],
+        )
+    }
+}
+
 /// A campaign submission: a batch of runs uploaded to a server together.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Submission {

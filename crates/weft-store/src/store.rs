@@ -405,31 +405,8 @@ fn submission_runs(c: &Connection, submission: i64) -> Result<Vec<i64>> {
 
 /// Inserts one validated run inside `tx`.
 fn record_in(tx: &Connection, run: &RunRecord, submission: Option<i64>) -> Result<i64> {
-    let d = &run.device;
-    let device_id = upsert(
-        tx,
-        "devices",
-        &[
-            "backend",
-            "name",
-            "vendor",
-            "driver",
-            "api",
-            "architecture",
-            "browser",
-            "os",
-        ],
-        &[
-            &d.backend,
-            &d.name,
-            &d.vendor,
-            &d.driver,
-            &d.api,
-            &d.architecture,
-            &d.browser,
-            &d.os,
-        ],
-    )?;
+    let (cols, vals) = run.device.key();
+    let device_id = upsert(tx, "devices", &cols, &vals)?;
     let t = &run.test;
     let test_id = upsert(
         tx,
@@ -450,7 +427,7 @@ fn record_in(tx: &Connection, run: &RunRecord, submission: Option<i64>) -> Resul
             run.started_at,
             to_i64("duration_ms", run.duration_ms)?,
             device_id,
-            canonical_json(&d.extra),
+            canonical_json(&run.device.extra),
             test_id,
             t.path,
             run.stress_name,
