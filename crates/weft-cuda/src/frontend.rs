@@ -308,6 +308,45 @@ fn parse_error_message(path: &Path, ext: &str, ptx: &str, e: &weft_ptx::ParseErr
     }
 }
 
+/// A lowering error as `file:line:col: message`: a `.ptx` input's own position; for compiled
+/// CUDA/OpenCL the source position of the instruction's `.loc` (the input's path when the
+/// `.loc` names the input itself), with the PTX position after.
+pub fn lower_error_message(path: &Path, e: &weft_ptx::ParseError) -> String {
+    if path.extension().is_some_and(|x| x == "ptx") {
+        return format!("{}:{e}", path.display());
+    }
+    let Some((file, line, col)) = &e.source else {
+        return format!("{}: PTX {e}", path.display());
+    };
+    let mut bare = e.clone();
+    bare.source = None;
+    bare.occurrences = 1;
+    let shown = if path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy() == *file)
+    {
+        path.display().to_string()
+    } else {
+        file.clone()
+    };
+    let col = if *col > 0 {
+        format!(":{col}")
+    } else {
+        String::new()
+    };
+    let count = if e.occurrences > 1 {
+        format!(" [{} occurrences]", e.occurrences)
+    } else {
+        String::new()
+    };
+    format!(
+        "{shown}:{line}{col}: {} (compiled PTX {}:{}){count}",
+        bare.full_message(),
+        e.line,
+        e.col
+    )
+}
+
 /// The source `(file, line, col)` of the last `.loc FILE LINE COL` at or before 1-based PTX
 /// line `line`, with the file named by its `.file N "name"` directive.
 fn source_position_before(ptx: &str, line: u32) -> Option<(String, u32, u32)> {
@@ -375,14 +414,7 @@ pub fn lower(m: &FrontModule, name: Option<&str>) -> Result<Kernel, FrontendErro
     weft_ptx::lower::lower_kernel_with(&m.module, name.as_deref(), havoc).map_err(|errs| {
         bad(errs
             .iter()
-            .map(|e| {
-                // A .ptx input is the PTX itself: its positions are plain file:line:col.
-                if m.path.extension().is_some_and(|x| x == "ptx") {
-                    format!("{}:{}", m.path.display(), e)
-                } else {
-                    format!("{}: PTX {}", m.path.display(), e)
-                }
-            })
+            .map(|e| lower_error_message(&m.path, e))
             .collect::<Vec<_>>()
             .join("\n"))
     })

@@ -11,6 +11,11 @@ pub struct ParseError {
     pub col: u32,
     /// What went wrong, on one line.
     pub message: String,
+    /// Lowering errors of compiled PTX: the source `(file, line, col)` of the instruction
+    /// (its `.loc`; col 0 when unknown), kept apart so front-ends can lead with it.
+    pub source: Option<(String, u32, u32)>,
+    /// How many instructions the error stands for (the same construct on one source line).
+    pub occurrences: u32,
 }
 
 impl ParseError {
@@ -20,7 +25,29 @@ impl ParseError {
             line: line.max(1),
             col: col.max(1),
             message: message.into(),
+            source: None,
+            occurrences: 1,
         }
+    }
+
+    /// The message with its source position and count, as one line.
+    pub fn full_message(&self) -> String {
+        let mut m: String = self
+            .message
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        if let Some((file, line, col)) = &self.source {
+            m.push_str(&format!(" (from {file}:{line}"));
+            if *col > 0 {
+                m.push_str(&format!(":{col}"));
+            }
+            m.push(')');
+        }
+        if self.occurrences > 1 {
+            m.push_str(&format!(" [{} occurrences]", self.occurrences));
+        }
+        m
     }
 
     /// `path:line:col: message`.
@@ -31,12 +58,7 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let msg: String = self
-            .message
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        write!(f, "{}:{}: {}", self.line, self.col, msg)
+        write!(f, "{}:{}: {}", self.line, self.col, self.full_message())
     }
 }
 

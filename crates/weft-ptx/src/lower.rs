@@ -487,7 +487,7 @@ struct Lowerer<'a> {
     /// `.loc` seen (the links of an inlining chain).
     inlined_sites: HashMap<(u32, u32, u32), (u32, u32, u32)>,
     /// Unsupported instructions met so far: (error, source line, occurrences).
-    errors: Vec<(LowerError, Option<SrcLoc>, usize)>,
+    errors: Vec<(LowerError, Option<SrcLoc>, u32)>,
     /// Lower calls of bodiless functions as havoc (see [`lower_kernel_with`]).
     havoc_external: bool,
 }
@@ -669,15 +669,9 @@ impl<'a> Lowerer<'a> {
                     if let Some(l) = loc {
                         let file = files.get(&l.file).copied().unwrap_or("?");
                         let file = file.rsplit('/').next().unwrap_or(file);
-                        e.message.push_str(&format!(" (from {file}:{}", l.line));
-                        if l.col > 0 {
-                            e.message.push_str(&format!(":{}", l.col));
-                        }
-                        e.message.push(')');
+                        e.source = Some((file.to_string(), l.line, l.col));
                     }
-                    if n > 1 {
-                        e.message.push_str(&format!(" [{n} occurrences]"));
-                    }
+                    e.occurrences = n;
                     e
                 })
                 .collect());
@@ -1526,7 +1520,7 @@ impl<'a> Lowerer<'a> {
             .find(|(x, _, _)| x.message == e.message)
         {
             Some((_, _, n)) => *n += 1,
-            None => self.errors.push((e, self.loc, 1)),
+            None => self.errors.push((e, self.loc, 1u32)),
         }
     }
 

@@ -178,6 +178,8 @@ fn ptx_of_a_cuda_source_names_the_unsupported_instruction_once_with_its_source_l
         "{err}"
     );
     assert!(lines[0].contains("unsup.cu:5"), "{err}");
+    // Led by the source position, as `file:line:col: message`.
+    assert!(lines[0].contains(&format!("{}:5:", f.display())), "{err}");
     assert!(lines[0].contains("[2 occurrences]"), "{err}");
     assert!(out.stdout.is_empty());
 }
