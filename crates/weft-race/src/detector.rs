@@ -403,16 +403,31 @@ impl<C: Clocks> Detector<C> {
                     }
                 }
             } else if cur.write && self.def == Definition::Scoped {
+                // A block-scoped atomic races with every concurrent atomic write of another
+                // CTA (the latest per thread is enough: an earlier one of the same thread is
+                // concurrent only if the latest is); a device-scoped one only with the
+                // block-scoped ones, each thread's latest kept apart for that.
                 let b = self.geo.cta_of(t);
-                let hit = ext
-                    .atomic_by_cta
-                    .iter()
-                    .filter(|(&c, &(u, r))| {
-                        c != b && (r.block || cur.block_atomic) && self.conc(t, u, r.clk)
-                    })
-                    .map(|(_, &(u, r))| (u, r))
-                    .min_by_key(|&(u, _)| u);
-                if let Some((u, r)) = hit {
+                let set = if cur.block_atomic {
+                    &ext.atomic_writes
+                } else {
+                    &ext.atomic_block
+                };
+                // One conflict per instruction of the other side (its lowest thread), so
+                // every pair of lines is reported, in a deterministic order.
+                let mut hits: Vec<(u32, Rec)> = Vec::new();
+                for (&u, &r) in set {
+                    if self.geo.cta_of(u) == b || !self.conc(t, u, r.clk) {
+                        continue;
+                    }
+                    match hits.iter_mut().find(|h| h.1.pc == r.pc) {
+                        Some(h) if h.0 > u => *h = (u, r),
+                        Some(_) => {}
+                        None => hits.push((u, r)),
+                    }
+                }
+                hits.sort_by_key(|h| (h.0, h.1.pc));
+                for (u, r) in hits {
                     self.found.push(Conflict {
                         tid: u,
                         clk: r.clk,
@@ -465,12 +480,11 @@ impl<C: Clocks> Detector<C> {
                 m.ext = self.shadow.new_ext(Ext::default());
             }
             let scoped = self.def == Definition::Scoped;
-            let b = self.geo.cta_of(t);
             let e = self.shadow.ext(m.ext);
             if cur.write {
                 e.atomic_writes.insert(t, rec);
-                if scoped {
-                    e.atomic_by_cta.insert(b, (t, rec));
+                if scoped && cur.block_atomic {
+                    e.atomic_block.insert(t, rec);
                 }
             } else {
                 e.atomic_reads.insert(t, rec);

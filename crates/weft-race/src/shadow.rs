@@ -51,8 +51,10 @@ pub struct Ext {
     pub reads: HashMap<u32, Rec>,
     pub atomic_writes: HashMap<u32, Rec>,
     pub atomic_reads: HashMap<u32, Rec>,
-    /// Latest atomic per CTA (tid, record) for the scope check.
-    pub atomic_by_cta: HashMap<u32, (u32, Rec)>,
+    /// Latest block-scoped atomic write per thread (`--definition scoped` only): the scope
+    /// check of a device-scoped atomic of another CTA looks here, so a later device-scoped
+    /// atomic of the same CTA or thread does not hide an earlier block-scoped one.
+    pub atomic_block: HashMap<u32, Rec>,
 }
 
 impl Default for Shadow {
@@ -179,7 +181,7 @@ impl Shadow {
                 + (e.reads.capacity()
                     + e.atomic_writes.capacity()
                     + e.atomic_reads.capacity()
-                    + e.atomic_by_cta.capacity())
+                    + e.atomic_block.capacity())
                     * 16;
         }
         b
