@@ -404,26 +404,36 @@ impl<C: Clocks> Detector<C> {
                 }
             } else if cur.write && self.def == Definition::Scoped {
                 // A block-scoped atomic races with every concurrent atomic write of another
-                // CTA (the latest per thread is enough: an earlier one of the same thread is
-                // concurrent only if the latest is); a device-scoped one only with the
-                // block-scoped ones, each thread's latest kept apart for that.
+                // CTA, a device-scoped one with the block-scoped ones. One conflict per
+                // instruction of the other side (its lowest concurrent thread), so every
+                // pair of lines is reported, in a deterministic order; each (CTA,
+                // instruction) is scanned in thread order only up to its first concurrent
+                // write.
                 let b = self.geo.cta_of(t);
-                let set = if cur.block_atomic {
-                    &ext.atomic_writes
-                } else {
-                    &ext.atomic_block
-                };
-                // One conflict per instruction of the other side (its lowest thread), so
-                // every pair of lines is reported, in a deterministic order.
                 let mut hits: Vec<(u32, Rec)> = Vec::new();
-                for (&u, &r) in set {
-                    if self.geo.cta_of(u) == b || !self.conc(t, u, r.clk) {
+                for (&c, sites) in &ext.atomic_scope {
+                    if c == b {
                         continue;
                     }
-                    match hits.iter_mut().find(|h| h.1.pc == r.pc) {
-                        Some(h) if h.0 > u => *h = (u, r),
-                        Some(_) => {}
-                        None => hits.push((u, r)),
+                    for (&pc, site) in sites {
+                        if !(site.block || cur.block_atomic) {
+                            continue;
+                        }
+                        let Some((&u, &clk)) =
+                            site.clk.iter().find(|(&u, &clk)| self.conc(t, u, clk))
+                        else {
+                            continue;
+                        };
+                        let r = Rec {
+                            clk,
+                            pc,
+                            block: site.block,
+                        };
+                        match hits.iter_mut().find(|h| h.1.pc == pc) {
+                            Some(h) if h.0 > u => *h = (u, r),
+                            Some(_) => {}
+                            None => hits.push((u, r)),
+                        }
                     }
                 }
                 hits.sort_by_key(|h| (h.0, h.1.pc));
@@ -483,8 +493,15 @@ impl<C: Clocks> Detector<C> {
             let e = self.shadow.ext(m.ext);
             if cur.write {
                 e.atomic_writes.insert(t, rec);
-                if scoped && cur.block_atomic {
-                    e.atomic_block.insert(t, rec);
+                if scoped {
+                    let site = e
+                        .atomic_scope
+                        .entry(self.geo.cta_of(t))
+                        .or_default()
+                        .entry(cur.pc)
+                        .or_default();
+                    site.block = cur.block_atomic;
+                    site.clk.insert(t, cur.e);
                 }
             } else {
                 e.atomic_reads.insert(t, rec);
