@@ -13,16 +13,25 @@
 //! Extra cases (the paper's tool saw nvcc 7.5/8 PTX; weft reads clang-19's PTX and the
 //! PTX 6+ memory model), each tested in `tests/classify.rs`:
 //! - E1 "immediately" skips instructions that neither access memory nor transfer control
-//!   (clang puts address arithmetic and `setp` between an atomic and its fence), and looking
-//!   forward it follows a conditional branch's fall-through: `atom.cas; setp; @p bra loop;
-//!   membar.gl` is the CAS spin loop the paper's rule 4 describes, compiled as a loop;
+//!   (clang puts address arithmetic, `setp` and `ld.param` between an atomic and its fence),
+//!   and looking forward it follows branches, leaving out the back edge of a loop around the
+//!   instruction: `atom.cas; setp; @p bra loop; membar.gl` is the CAS spin loop the paper's
+//!   rule 4 describes, compiled as a loop (also with the exit as the taken branch, or with
+//!   two such loops joined before one fence, as clang compiles an `if` whose two sides take
+//!   the same lock);
 //! - E2 explicit PTX orders: `ld.acquire`/`st.release`/`atom.acq_rel` (and `.sc`) are
 //!   acquires/releases at their own scope (`.cta` block, otherwise global) — they are what
 //!   the fence idioms of rules 1-5 are shorthand for;
 //! - E3 `ld.relaxed`/`st.relaxed` with a scope are strong (atomic) accesses in the PTX memory
 //!   model: without an adjacent fence they are traced as `atm` (they do not race with other
 //!   atomics and do not synchronise); with one, rules 1-2 make them releases/acquires as any
-//!   load or store. `ld.volatile`/`st.volatile` stay plain accesses as in the paper.
+//!   load or store. `ld.volatile`/`st.volatile` stay plain accesses as in the paper;
+//! - E4 rule 1 does not apply to a store whose fence is an atomic's acquire fence (rule 4's
+//!   `atom.cas; membar`, or rule 3's `membar; atom; membar`): in the lock idiom
+//!   `while (atomicCAS(l, 0, 1)); __threadfence(); x = v; ...` that store is the critical
+//!   section's first write, and as a release it would be an atomic access that races with
+//!   nothing (the ScoR microbenchmarks `*lock-no-tf*`, whose unlock has no fence, were all
+//!   missed; docs/race.md "ScoR microbenchmarks").
 
 use weft_ir::attrs::{FenceKind, MemSpace, Order, RmwOp};
 use weft_ir::kernel::{KOp, Kernel};
@@ -77,12 +86,16 @@ fn fence_scope(op: &KOp) -> Option<Scope2> {
     }
 }
 
-/// Accesses memory or transfers control (ends the search for an adjacent fence).
+/// Accesses memory or transfers control (ends the search for an adjacent fence). A
+/// `.param` load is not a memory access of the trace (clang sinks `ld.param` of a kernel
+/// argument to the join after a lock's spin loop, between the CAS and its fence).
 fn blocks_search(op: &KOp) -> bool {
+    if let KOp::Ld { attrs, .. } = op {
+        return !matches!(attrs.space, Some(MemSpace::Param));
+    }
     matches!(
         op,
-        KOp::Ld { .. }
-            | KOp::St { .. }
+        KOp::St { .. }
             | KOp::Atom { .. }
             | KOp::Barrier { .. }
             | KOp::Bra { .. }
@@ -93,19 +106,100 @@ fn blocks_search(op: &KOp) -> bool {
 
 /// The fence right before (`dir = -1`) or after (`dir = 1`) instruction `pc` (E1).
 pub fn adjacent_fence(k: &Kernel, pc: usize, dir: isize) -> Option<Scope2> {
+    adjacent_fence_at(k, pc, dir).map(|(_, s)| s)
+}
+
+/// [`adjacent_fence`] with the fence's own position.
+fn adjacent_fence_at(k: &Kernel, pc: usize, dir: isize) -> Option<(usize, Scope2)> {
+    if dir > 0 {
+        let mut steps = 0;
+        return match fence_ahead(k, pc, pc + 1, &mut steps) {
+            Ahead::Fence(f, s) => Some((f, s)),
+            Ahead::Back | Ahead::None => None,
+        };
+    }
     let mut i = pc as isize + dir;
     while i >= 0 && (i as usize) < k.code.len() {
         let ins = &k.code[i as usize];
         if let Some(s) = fence_scope(&ins.op) {
-            return Some(s);
+            return Some((i as usize, s));
         }
-        let cond_branch = matches!(ins.op, KOp::Bra { .. }) && ins.guard.is_some();
-        if blocks_search(&ins.op) && !(dir > 0 && cond_branch) {
+        if blocks_search(&ins.op) {
             return None;
         }
         i += dir;
     }
     None
+}
+
+/// What the forward search finds on one path.
+#[derive(Clone, Copy, PartialEq)]
+enum Ahead {
+    Fence(usize, Scope2),
+    /// A branch back to (or before) the instruction searched from: the spin loop's back
+    /// edge, not a way out of it.
+    Back,
+    None,
+}
+
+/// Most instructions the forward search looks at (paths are a few instructions long).
+const AHEAD_STEPS: u32 = 64;
+
+/// E1 forward: the fence that every path out of instruction `from` reaches first, starting
+/// at `i` and skipping instructions that neither access memory nor branch. A conditional
+/// branch continues on both paths and an unconditional one at its target; a path that
+/// branches back to `from` or before is the loop's back edge and is left out (clang
+/// compiles `while (atomicCAS(l, 0, 1)); __threadfence();` with the exit either as the
+/// fall-through or as the taken branch, and when the two sides of an `if` take the same lock
+/// it merges them at the fence).
+fn fence_ahead(k: &Kernel, from: usize, mut i: usize, steps: &mut u32) -> Ahead {
+    while i < k.code.len() {
+        *steps += 1;
+        if *steps > AHEAD_STEPS {
+            return Ahead::None;
+        }
+        let ins = &k.code[i];
+        if let Some(s) = fence_scope(&ins.op) {
+            return Ahead::Fence(i, s);
+        }
+        if let KOp::Bra { target } = ins.op {
+            let t = target as usize;
+            let taken = if t <= from {
+                Ahead::Back
+            } else {
+                fence_ahead(k, from, t, steps)
+            };
+            if ins.guard.is_none() {
+                return taken;
+            }
+            let fall = fence_ahead(k, from, i + 1, steps);
+            return match (taken, fall) {
+                (Ahead::Back, x) | (x, Ahead::Back) => x,
+                (a, b) if a == b => a,
+                _ => Ahead::None,
+            };
+        }
+        if blocks_search(&ins.op) {
+            return Ahead::None;
+        }
+        i += 1;
+    }
+    Ahead::None
+}
+
+/// E4: the fence at `fence` is an atomic's acquire fence — the fence after `atom.cas`
+/// (rule 4) or after an atomic that a fence also precedes (rule 3) — so a store right after
+/// it is the first write of a critical section, not a release.
+fn is_atomic_acquire_fence(k: &Kernel, fence: usize) -> bool {
+    k.code.iter().enumerate().any(|(pc, ins)| match &ins.op {
+        KOp::Atom { op: rmw, attrs, .. }
+            if matches!(attrs.order, Order::Plain | Order::Relaxed) =>
+        {
+            adjacent_fence_at(k, pc, 1).is_some_and(|(f, _)| f == fence)
+                && (*rmw == RmwOp::Cas || adjacent_fence_at(k, pc, -1).is_some())
+        }
+        _ => false,
+    })
 }
 
 /// The §3.1 classification of every instruction (`None` for non-memory instructions and
@@ -163,9 +257,9 @@ pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
                     return plain(o);
                 }
             }
-            match adjacent_fence(k, pc, -1) {
-                Some(s) => plain(SyncOp::Rel(s)),
-                None => {
+            match adjacent_fence_at(k, pc, -1) {
+                Some((f, s)) if !is_atomic_acquire_fence(k, f) => plain(SyncOp::Rel(s)),
+                _ => {
                     plain(order_op(attrs.order, attrs.scope, false, true).unwrap_or(SyncOp::Plain))
                 }
             }

@@ -403,16 +403,41 @@ impl<C: Clocks> Detector<C> {
                     }
                 }
             } else if cur.write && self.def == Definition::Scoped {
+                // A block-scoped atomic races with every concurrent atomic write of another
+                // CTA, a device-scoped one with the block-scoped ones. One conflict per
+                // instruction of the other side (its lowest concurrent thread), so every
+                // pair of lines is reported, in a deterministic order; each (CTA,
+                // instruction) is scanned in thread order only up to its first concurrent
+                // write.
                 let b = self.geo.cta_of(t);
-                let hit = ext
-                    .atomic_by_cta
-                    .iter()
-                    .filter(|(&c, &(u, r))| {
-                        c != b && (r.block || cur.block_atomic) && self.conc(t, u, r.clk)
-                    })
-                    .map(|(_, &(u, r))| (u, r))
-                    .min_by_key(|&(u, _)| u);
-                if let Some((u, r)) = hit {
+                let mut hits: Vec<(u32, Rec)> = Vec::new();
+                for (&c, sites) in &ext.atomic_scope {
+                    if c == b {
+                        continue;
+                    }
+                    for (&pc, site) in sites {
+                        if !(site.block || cur.block_atomic) {
+                            continue;
+                        }
+                        let Some((&u, &clk)) =
+                            site.clk.iter().find(|(&u, &clk)| self.conc(t, u, clk))
+                        else {
+                            continue;
+                        };
+                        let r = Rec {
+                            clk,
+                            pc,
+                            block: site.block,
+                        };
+                        match hits.iter_mut().find(|h| h.1.pc == pc) {
+                            Some(h) if h.0 > u => *h = (u, r),
+                            Some(_) => {}
+                            None => hits.push((u, r)),
+                        }
+                    }
+                }
+                hits.sort_by_key(|h| (h.0, h.1.pc));
+                for (u, r) in hits {
                     self.found.push(Conflict {
                         tid: u,
                         clk: r.clk,
@@ -465,12 +490,18 @@ impl<C: Clocks> Detector<C> {
                 m.ext = self.shadow.new_ext(Ext::default());
             }
             let scoped = self.def == Definition::Scoped;
-            let b = self.geo.cta_of(t);
             let e = self.shadow.ext(m.ext);
             if cur.write {
                 e.atomic_writes.insert(t, rec);
                 if scoped {
-                    e.atomic_by_cta.insert(b, (t, rec));
+                    let site = e
+                        .atomic_scope
+                        .entry(self.geo.cta_of(t))
+                        .or_default()
+                        .entry(cur.pc)
+                        .or_default();
+                    site.block = cur.block_atomic;
+                    site.clk.insert(t, cur.e);
                 }
             } else {
                 e.atomic_reads.insert(t, rec);

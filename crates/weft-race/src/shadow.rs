@@ -10,7 +10,7 @@
 //! byte ranges overlap. Pages of 4096 granules are allocated on first access (global memory
 //! on demand, shared memory per CTA).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Granules per page.
 const PAGE_BITS: u32 = 8;
@@ -45,14 +45,26 @@ pub struct Rec {
     pub block: bool,
 }
 
+/// One atomic instruction's writes to a location from one CTA (the scope check).
+#[derive(Clone, Debug, Default)]
+pub struct ScopeSite {
+    /// The instruction is block-scoped (`atom.cta`).
+    pub block: bool,
+    /// Thread -> clock of its latest write here.
+    pub clk: BTreeMap<u32, u32>,
+}
+
 /// Rarely needed metadata: concurrent plain reads, atomic reads and writes.
 #[derive(Clone, Debug, Default)]
 pub struct Ext {
     pub reads: HashMap<u32, Rec>,
     pub atomic_writes: HashMap<u32, Rec>,
     pub atomic_reads: HashMap<u32, Rec>,
-    /// Latest atomic per CTA (tid, record) for the scope check.
-    pub atomic_by_cta: HashMap<u32, (u32, Rec)>,
+    /// Atomic writes for the scope check (`--definition scoped` only): per CTA, per
+    /// instruction (with whether it is block-scoped), each thread's latest clock, in thread
+    /// order. Nothing is overwritten across threads or instructions, so a later
+    /// device-scoped atomic of the same CTA does not hide an earlier block-scoped one.
+    pub atomic_scope: HashMap<u32, HashMap<u32, ScopeSite>>,
 }
 
 impl Default for Shadow {
@@ -179,7 +191,11 @@ impl Shadow {
                 + (e.reads.capacity()
                     + e.atomic_writes.capacity()
                     + e.atomic_reads.capacity()
-                    + e.atomic_by_cta.capacity())
+                    + e.atomic_scope
+                        .values()
+                        .flat_map(|m| m.values())
+                        .map(|x| x.clk.len() + 2)
+                        .sum::<usize>())
                     * 16;
         }
         b

@@ -1,4 +1,4 @@
-//! Paper 003 §3.1's inference of trace operations, rule by rule, and the extra cases E1-E3
+//! Paper 003 §3.1's inference of trace operations, rule by rule, and the extra cases E1-E4
 //! of `classify.rs` (each expected classification derived by hand from the rule it tests).
 
 use weft_race::{classify_kernel, PcInfo, Scope2, SyncOp};
@@ -118,6 +118,66 @@ fn e1_skips_arithmetic_and_follows_the_fall_through() {
     assert_eq!(
         op("membar.gl;\nbar.sync 0;\nst.global.u32 [%rd1], 1;"),
         [Plain]
+    );
+}
+
+#[test]
+fn e1_forward_follows_branches_and_leaves_out_the_back_edge() {
+    // The loop's exit as the taken branch, the back edge an unconditional branch.
+    assert_eq!(
+        op("$L:\natom.global.cas.b32 %r1, [%rd1], 0, 1;\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra $X;\nbra.uni $L;\n$X:\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    // clang's `if (c) lock; else lock;` with identical bodies: two spin loops joined at one
+    // fence (ScoR's race_interblock_lock-no-tf_waw), the shared store after it plain (E4).
+    assert_eq!(
+        op("@%p1 bra $A;\n$B:\natom.global.cas.b32 %r1, [%rd1], 0, 1;\nsetp.ne.s32 %p2, %r1, 0;\n@%p2 bra $B;\nbra.uni $J;\n$A:\natom.global.cas.b32 %r2, [%rd1], 0, 1;\nsetp.eq.s32 %p0, %r2, 0;\n@%p0 bra $J;\nbra.uni $A;\n$J:\nmembar.gl;\nst.volatile.global.u32 [%rd1+4], %r3;\natom.global.exch.b32 %r4, [%rd1], 0;"),
+        [Acq(Global), Acq(Global), Plain, Atm]
+    );
+    // A kernel-parameter load between the loop and the fence is skipped.
+    assert_eq!(
+        op("$L:\natom.global.cas.b32 %r1, [%rd1], 0, 1;\nsetp.ne.s32 %p1, %r1, 0;\n@%p1 bra $L;\nld.param.u64 %rd2, [p];\nmembar.cta;"),
+        [Acq(Block)]
+    );
+    // Two ways out that reach different fences (or one that reaches none): no fence.
+    assert_eq!(
+        op("atom.global.cas.b32 %r1, [%rd1], 0, 1;\n@%p1 bra $X;\nmembar.gl;\nbra.uni $Y;\n$X:\nmembar.cta;\n$Y:\nret;"),
+        [Atm]
+    );
+    assert_eq!(
+        op("atom.global.cas.b32 %r1, [%rd1], 0, 1;\n@%p1 bra $X;\nmembar.gl;\n$X:\nst.global.u32 [%rd1], 1;"),
+        // (the fence is then no CAS's acquire fence: rule 1 makes the store a release)
+        [Atm, Rel(Global)]
+    );
+}
+
+#[test]
+fn e4_store_after_an_atomics_acquire_fence_is_plain() {
+    // The lock's acquire fence is not also a release fence for the critical section's store.
+    assert_eq!(
+        op("atom.global.cas.b32 %r1, [%rd1], 0, 1;\nmembar.gl;\nst.global.u32 [%rd1+4], 1;"),
+        [Acq(Global), Plain]
+    );
+    // Rule 3's acquire fence too.
+    assert_eq!(
+        op("membar.cta;\natom.global.add.u32 %r1, [%rd1], 1;\nmembar.gl;\nst.global.u32 [%rd1+4], 1;"),
+        [
+            Ar {
+                acq: Global,
+                rel: Block
+            },
+            Plain
+        ]
+    );
+    // An atomic that a fence follows without acquiring through it (rule 6): rule 1 holds.
+    assert_eq!(
+        op("atom.global.add.u32 %r1, [%rd1], 1;\nmembar.gl;\nst.global.u32 [%rd1+4], 1;"),
+        [Atm, Rel(Global)]
+    );
+    // The unlock's fence still makes the exchange a release.
+    assert_eq!(
+        op("atom.global.cas.b32 %r1, [%rd1], 0, 1;\nmembar.gl;\nst.global.u32 [%rd1+4], 1;\nmembar.gl;\natom.global.exch.b32 %r2, [%rd1], 0;"),
+        [Acq(Global), Plain, Rel(Global)]
     );
 }
 
