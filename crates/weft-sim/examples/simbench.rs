@@ -49,11 +49,12 @@ fn main() {
             std::fs::write(path, out).expect("write states");
         }
         println!(
-            "{} {} cand={} pruned={} cons={} states={} pos={} neg={} {:.3}s {}",
+            "{} {} cand={} pruned={} judged={} cons={} states={} pos={} neg={} {:.3}s {}",
             r.name,
             args[0],
             r.candidates,
             r.pruned,
+            r.judged,
             r.consistent,
             r.states.len(),
             r.positive,

@@ -111,6 +111,47 @@ impl<'s, 't> Candidate<'s, 't> {
     }
 }
 
+/// Edges of a relation over event ids.
+pub type Pairs = Vec<(usize, usize)>;
+
+impl Candidate<'_, '_> {
+    /// For a partial candidate of [`search_candidates_of`] (some reads without their
+    /// write, some writes not yet in their cell's coherence order): `rf` and `co` pairs
+    /// that contain those of every completion. Each remaining read gets every write it
+    /// may read from; each write not yet placed is ordered both ways with every other
+    /// write of its cell (and after the initial write); the placed writes keep their
+    /// order, which insertion never changes.
+    pub fn upper_bound(&self) -> (Pairs, Pairs) {
+        let sk = self.skeleton;
+        let mut read = vec![false; sk.events.len()];
+        for &(_, r) in &self.rf {
+            read[r] = true;
+        }
+        let mut rf = self.rf.clone();
+        for (r, ws) in &sk.rf_choices {
+            if !read[*r] {
+                rf.extend(ws.iter().map(|&w| (w, *r)));
+            }
+        }
+        let mut placed = vec![false; sk.events.len()];
+        for &(a, b) in &self.co {
+            placed[a] = true;
+            placed[b] = true;
+        }
+        let mut co = self.co.clone();
+        for (_, init, ws) in &sk.cells {
+            for &u in ws.iter().filter(|&&u| !placed[u]) {
+                co.push((*init, u));
+                for &v in ws.iter().filter(|&&v| v != u) {
+                    co.push((u, v));
+                    co.push((v, u));
+                }
+            }
+        }
+        (rf, co)
+    }
+}
+
 /// Builds the skeleton for one choice of traces.
 pub fn skeleton<'t>(p: &Program, traces: Vec<&'t Trace>) -> Skeleton<'t> {
     let mut events = Vec::new();
