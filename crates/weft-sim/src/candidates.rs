@@ -468,7 +468,15 @@ struct Search<'s, 't, 'f> {
     visit: &'f mut dyn FnMut(&Candidate) -> bool,
     visited: &'f mut u64,
     refuted: &'f mut u64,
+    /// The depth below which every remaining step was found unconstrained (each of its
+    /// alternatives survives the model's checks): no more probing there, and partial
+    /// candidates are judged only every [`FREE_JUDGE_EVERY`] levels.
+    free_from: Option<usize>,
 }
+
+/// In a subtree whose remaining steps were all found unconstrained, partial candidates
+/// are judged at every this many levels (the leaves are always judged by the caller).
+const FREE_JUDGE_EVERY: usize = 3;
 
 impl<'s, 't, 'f> Search<'s, 't, 'f> {
     fn new(
@@ -529,6 +537,7 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
             visit,
             visited,
             refuted,
+            free_from: None,
         }
     }
 
@@ -571,6 +580,13 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
                 return true;
             }
         }
+        if self.refute.is_some()
+            && self.free_from.is_none()
+            && depth >= self.first_choice
+            && depth + 1 < self.steps.len()
+        {
+            return self.probe(depth);
+        }
         match self.steps[depth] {
             Step::Insert { cell, write } => {
                 let len = self.orders[cell].len();
@@ -599,9 +615,114 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
         }
     }
 
+    /// The number of alternatives of a step: positions in its cell's order, or writes.
+    fn alternatives(&self, st: Step) -> usize {
+        match st {
+            Step::Insert { cell, .. } => self.orders[cell].len() + 1,
+            Step::Read(k) => self.sk.rf_choices[k].1.len(),
+        }
+    }
+
+    /// Takes alternative `a` of step `st` (undone by [`Self::undo`]).
+    fn apply(&mut self, st: Step, a: usize) {
+        match st {
+            Step::Insert { cell, write } => self.orders[cell].insert(a, write),
+            Step::Read(k) => {
+                let (r, ws) = &self.sk.rf_choices[k];
+                self.c.rf.push((ws[a], *r));
+            }
+        }
+    }
+
+    fn undo(&mut self, st: Step, a: usize) {
+        match st {
+            Step::Insert { cell, .. } => {
+                self.orders[cell].remove(a);
+            }
+            Step::Read(_) => {
+                self.c.rf.pop();
+            }
+        }
+    }
+
+    /// The alternatives of `st` that the model does not refute on the current partial
+    /// candidate (each refuted one is counted in `refuted`).
+    fn survivors(&mut self, st: Step) -> Vec<usize> {
+        let mut out = Vec::new();
+        for a in 0..self.alternatives(st) {
+            self.apply(st, a);
+            self.sync_co();
+            let refute = self.refute.as_mut().expect("probing needs the model");
+            if refute(&self.c) {
+                *self.refuted += 1;
+            } else {
+                out.push(a);
+            }
+            self.undo(st, a);
+        }
+        out
+    }
+
+    /// Chooses the next step by probing (a fail-first order): the remaining steps are
+    /// tried in turn, each alternative judged by the model, and the first step some of
+    /// whose alternatives are refuted is taken now, with its surviving alternatives
+    /// only. A step whose alternatives all survive is deferred (tried again later, at
+    /// the back). When every remaining step is unconstrained, the first is taken and the
+    /// subtree is searched without probing. Any order of the steps builds every
+    /// candidate exactly once (insertion and rf choice are independent per step), so
+    /// this changes which partial candidates are judged, not which candidates exist.
+    fn probe(&mut self, depth: usize) -> bool {
+        let saved: Vec<Step> = self.steps[depth..].to_vec();
+        let mut chosen = None;
+        let mut free = Vec::new();
+        for (i, &st) in saved.iter().enumerate() {
+            let alts = self.survivors(st);
+            if alts.len() < self.alternatives(st) {
+                chosen = Some((i, alts));
+                break;
+            }
+            if i == 0 {
+                chosen = Some((0, alts)); // kept in case every step is unconstrained
+            }
+            free.push(i);
+        }
+        let Some((i, alts)) = chosen else {
+            return true;
+        };
+        let all_free = free.len() == saved.len();
+        if all_free {
+            self.free_from = Some(depth);
+        } else {
+            // The chosen step, then the untried ones, then the unconstrained ones.
+            let order = std::iter::once(i)
+                .chain(i + 1..saved.len())
+                .chain(free.iter().copied().filter(|&f| f != i));
+            for (slot, k) in order.enumerate() {
+                self.steps[depth + slot] = saved[k];
+            }
+        }
+        let st = self.steps[depth];
+        let mut go_on = true;
+        for a in alts {
+            self.apply(st, a);
+            go_on = self.go(depth + 1);
+            self.undo(st, a);
+            if !go_on {
+                break;
+            }
+        }
+        if all_free {
+            self.free_from = None;
+        }
+        self.steps[depth..].copy_from_slice(&saved);
+        go_on
+    }
+
     /// After the step at `depth` (one of `branching` alternatives): prune or go deeper.
     fn next(&mut self, depth: usize, branching: usize) -> bool {
-        if depth + 1 < self.steps.len() && branching > 1 && self.refute.is_some() {
+        let sparse = self.free_from.is_some()
+            && !(self.steps.len() - depth - 1).is_multiple_of(FREE_JUDGE_EVERY);
+        if depth + 1 < self.steps.len() && branching > 1 && self.refute.is_some() && !sparse {
             self.sync_co();
             let refute = self.refute.as_mut().expect("checked");
             if refute(&self.c) {
