@@ -470,13 +470,21 @@ struct Search<'s, 't, 'f> {
     refuted: &'f mut u64,
     /// The depth below which every remaining step was found unconstrained (each of its
     /// alternatives survives the model's checks): no more probing there, and partial
-    /// candidates are judged only every [`FREE_JUDGE_EVERY`] levels.
+    /// candidates are judged at every level only while judging pays (see
+    /// [`FREE_JUDGE_EVERY`]).
     free_from: Option<usize>,
+    /// Partial candidates judged, and refuted, below `free_from` (this skeleton).
+    free_judged: u64,
+    free_refuted: u64,
 }
 
 /// In a subtree whose remaining steps were all found unconstrained, partial candidates
-/// are judged at every this many levels (the leaves are always judged by the caller).
+/// are judged at every level while at least one judgement in [`FREE_HIT_RATE`] refutes
+/// (the coherence family: unconstrained one by one, not together), else only at every
+/// this many levels (the xf-barrier family's independent reads: judging there is
+/// wasted). The leaves are always judged by the caller, so this is only about speed.
 const FREE_JUDGE_EVERY: usize = 3;
+const FREE_HIT_RATE: u64 = 8;
 
 impl<'s, 't, 'f> Search<'s, 't, 'f> {
     fn new(
@@ -538,6 +546,8 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
             visited,
             refuted,
             free_from: None,
+            free_judged: 0,
+            free_refuted: 0,
         }
     }
 
@@ -720,12 +730,19 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
 
     /// After the step at `depth` (one of `branching` alternatives): prune or go deeper.
     fn next(&mut self, depth: usize, branching: usize) -> bool {
-        let sparse = self.free_from.is_some()
+        let free = self.free_from.is_some();
+        let sparse = free
+            && self.free_refuted * FREE_HIT_RATE < self.free_judged
             && !(self.steps.len() - depth - 1).is_multiple_of(FREE_JUDGE_EVERY);
         if depth + 1 < self.steps.len() && branching > 1 && self.refute.is_some() && !sparse {
             self.sync_co();
             let refute = self.refute.as_mut().expect("checked");
-            if refute(&self.c) {
+            let refuted = refute(&self.c);
+            if free {
+                self.free_judged += 1;
+                self.free_refuted += u64::from(refuted);
+            }
+            if refuted {
                 *self.refuted += 1;
                 return true;
             }
