@@ -1,6 +1,7 @@
 //! Times the simulator on litmus files without the CLI (profiling aid for docs/perf.md):
 //! `cargo run --release -p weft-sim --example simbench -- MODEL FILE... [--timeout S]`
-//! prints one line per file: name, candidates, pruned, consistent, states, seconds, and
+//! prints one line per file: name, candidates, pruned, judged (partial candidates the
+//! model judged), consistent, states, Positive/Negative, seconds, and
 //! whether the enumeration finished.
 
 fn main() {
