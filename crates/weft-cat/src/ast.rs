@@ -378,6 +378,10 @@ pub struct Model {
     /// candidate's `rf` and `co`, which [`crate::eval::EvalCache`] computes once (see
     /// `monotone::static_bindings`).
     pub static_bindings: std::collections::HashSet<(u32, u32)>,
+    /// The checks (by instruction span) that may judge partial candidates given an upper
+    /// bound of the candidate too (see `monotone::bounded_checks` and
+    /// [`Model::evaluate_partial`](crate::eval)).
+    pub bounded: std::collections::HashSet<(u32, u32)>,
 }
 
 impl Model {

@@ -273,8 +273,56 @@ impl Model {
         opts: &EvalOptions,
         cache: &EvalCache,
     ) -> Result<Evaluation, CatError> {
-        evaluate_with(self, exec, opts, Some(cache))
+        evaluate_with(self, exec, opts, Some(cache), None)
     }
+}
+
+impl Model {
+    /// Whether the model has checks that [`Model::evaluate_partial`] judges with an upper
+    /// bound of the candidate (see `monotone::bounded_checks`).
+    pub fn has_bounded_checks(&self) -> bool {
+        !self.bounded.is_empty()
+    }
+
+    /// Evaluates the model on a *partial* candidate `lower` for pruning, given `upper`,
+    /// an execution whose `rf` and `co` contain those of every completion of `lower` (same
+    /// events and base relations otherwise). The checks of [`Model::has_bounded_checks`]
+    /// (`empty E0 \ E1 ...` with monotone operands) are judged as `E0` on `lower` minus
+    /// the subtrahends computed on `upper`, and marked prunable: when that is not empty,
+    /// the check fails on every completion. Every other check is evaluated on `lower` as
+    /// by [`Model::evaluate_cached`] first; only when none of them refutes `lower` are
+    /// the bounded ones judged (two more evaluations, in which no other check is judged).
+    /// So [`Evaluation::refutes_partial`] of the result may refute `lower`'s completions;
+    /// its other verdicts mean nothing.
+    pub fn evaluate_partial(
+        &self,
+        lower: &dyn Execution,
+        upper: &dyn Execution,
+        opts: &EvalOptions,
+        cache: &EvalCache,
+    ) -> Result<Evaluation, CatError> {
+        let plain = evaluate_with(self, lower, opts, Some(cache), None)?;
+        if self.bounded.is_empty() || plain.refutes_partial() {
+            return Ok(plain);
+        }
+        let bounds = Bounds {
+            record: Cell::new(true),
+            values: RefCell::new(FastMap::default()),
+        };
+        // Every bounded check of `upper` is reached: its other checks are not judged.
+        evaluate_with(self, upper, opts, Some(cache), Some(&bounds))?;
+        bounds.record.set(false);
+        evaluate_with(self, lower, opts, Some(cache), Some(&bounds))
+    }
+}
+
+/// The subtrahends of the bounded checks computed on an upper bound of a partial
+/// candidate (recorded by one evaluation, applied by the next: see
+/// [`Model::evaluate_partial`]).
+struct Bounds {
+    /// Recording (on the upper bound) or applying (on the partial candidate).
+    record: Cell<bool>,
+    values: RefCell<FastMap<(u32, u32), Vec<Cached>>>,
 }
 
 /// Values of a model's static top-level bindings ([`Model::static_bindings`]: they read
@@ -315,7 +363,7 @@ pub fn evaluate(
     exec: &dyn Execution,
     opts: &EvalOptions,
 ) -> Result<Evaluation, CatError> {
-    evaluate_with(model, exec, opts, None)
+    evaluate_with(model, exec, opts, None, None)
 }
 
 fn evaluate_with(
@@ -323,6 +371,7 @@ fn evaluate_with(
     exec: &dyn Execution,
     opts: &EvalOptions,
     statics: Option<&EvalCache>,
+    bounds: Option<&Bounds>,
 ) -> Result<Evaluation, CatError> {
     let interp = Interp {
         model,
@@ -330,6 +379,7 @@ fn evaluate_with(
         n: exec.num_events(),
         opts,
         statics,
+        bounds,
         cache: RefCell::new(FastMap::default()),
         named: RefCell::new(FastMap::default()),
         depth: Cell::new(0),
@@ -542,6 +592,8 @@ struct Interp<'a, 'x> {
     opts: &'x EvalOptions,
     /// Values of the model's static bindings shared across evaluations (see [`EvalCache`]).
     statics: Option<&'x EvalCache>,
+    /// Upper-bound subtrahends of the bounded checks (see [`Model::evaluate_partial`]).
+    bounds: Option<&'x Bounds>,
     cache: RefCell<FastMap<Sym, Value<'a>>>,
     named: RefCell<FastMap<String, Option<Value<'a>>>>,
     depth: Cell<usize>,
@@ -797,7 +849,52 @@ impl<'a> Interp<'a, '_> {
     }
 
     fn check(&self, c: &'a Check, env: &Env<'a>, span: Span) -> EResult<CheckResult> {
-        let v = self.eval(&c.expr, env)?;
+        let key = (span.file, span.start);
+        let mut prunable = self.model.prunable.contains(&key);
+        let bounded = match (&c.expr.kind, self.bounds) {
+            (ExprKind::Op(BinOp::Diff, items), Some(b)) if self.model.bounded.contains(&key) => {
+                Some((items, b))
+            }
+            _ => None,
+        };
+        let v = match bounded {
+            // On the upper bound: keep the subtrahends, judge nothing.
+            Some((items, b)) if b.record.get() => {
+                let mut subs = Vec::with_capacity(items.len() - 1);
+                for x in &items[1..] {
+                    match self.promote(self.eval(x, env)?) {
+                        Value::Set(s) => subs.push(Cached::Set(s)),
+                        Value::Rel(r) => subs.push(Cached::Rel(r)),
+                        Value::Empty => subs.push(Cached::Empty),
+                        _ => break, // not a set: judged normally (and reported) later
+                    }
+                }
+                if subs.len() + 1 == items.len() {
+                    b.values.borrow_mut().insert(key, subs);
+                }
+                Value::Empty
+            }
+            // The other checks are judged by a plain evaluation (see `evaluate_partial`).
+            None if self.bounds.is_some() => Value::Empty,
+            // On the partial candidate: its minuend minus the upper bound's subtrahends.
+            Some((items, b)) if b.values.borrow().contains_key(&key) => {
+                let subs: Vec<Value<'a>> = b.values.borrow()[&key]
+                    .iter()
+                    .map(|x| match x {
+                        Cached::Set(s) => Value::Set(s.clone()),
+                        Cached::Rel(r) => Value::Rel(r.clone()),
+                        _ => Value::Empty,
+                    })
+                    .collect();
+                let mut acc = self.eval(&items[0], env)?;
+                for (x, sub) in items[1..].iter().zip(subs) {
+                    acc = self.binary(BinOp::Diff, acc, sub, x.span)?;
+                }
+                prunable = true;
+                acc
+            }
+            _ => self.eval(&c.expr, env)?,
+        };
         let bad = |what: &str| {
             self.err(
                 c.expr.span,
@@ -822,7 +919,9 @@ impl<'a> Interp<'a, '_> {
             }
             (Test::Empty, _) => return Err(bad("a set or a relation")),
         };
-        let holds = evidence.is_none() != c.negated;
+        // Only the bounded checks of a partial candidate are judged with bounds: no other
+        // check stops the run.
+        let holds = evidence.is_none() != c.negated || (self.bounds.is_some() && !prunable);
         let skipped = c
             .name
             .as_ref()
@@ -841,7 +940,7 @@ impl<'a> Interp<'a, '_> {
             skipped,
             witness: evidence,
             location,
-            prunable: self.model.prunable.contains(&(span.file, span.start)),
+            prunable,
         })
     }
 
@@ -1252,6 +1351,13 @@ impl<'a> Interp<'a, '_> {
         if op == BinOp::Add {
             return self.eval_add(items, env, span);
         }
+        if op == BinOp::Seq
+            && items
+                .iter()
+                .any(|x| matches!(x.kind, ExprKind::Unary(UnOp::Identity, _)))
+        {
+            return self.eval_seq(items, env);
+        }
         // Union, intersection and sequence are associative and difference is
         // left-associative: a left fold computes all of them.
         let (first, rest) = match items.split_first() {
@@ -1264,6 +1370,64 @@ impl<'a> Interp<'a, '_> {
             acc = self.binary(op, acc, v, x.span)?;
         }
         Ok(acc)
+    }
+
+    /// `e1 ; e2 ; ... ; en` where some `ei` is `[S]`: composing with the identity on `S`
+    /// keeps the pairs whose source (before) or target (after) is in `S`, so those
+    /// operands mask rows or columns instead of building and composing an identity
+    /// matrix. Same values and errors as the left fold of [`Self::binary`].
+    #[inline(never)]
+    fn eval_seq(&self, items: &'a [Expr], env: &Env<'a>) -> EResult<Value<'a>> {
+        enum Acc<'a> {
+            Start,
+            /// `[S]` so far (the identity on `S`, not built yet).
+            Dom(Rc<BitSet>),
+            Val(Value<'a>),
+        }
+        let mut acc = Acc::Start;
+        for x in items {
+            if let ExprKind::Unary(UnOp::Identity, inner) = &x.kind {
+                let s = self.as_set(self.eval(inner, env)?, x.span, "[...]")?;
+                acc = match acc {
+                    Acc::Start => Acc::Dom(s),
+                    Acc::Dom(mut d) => {
+                        Rc::make_mut(&mut d).intersect_with(&s);
+                        Acc::Dom(d)
+                    }
+                    Acc::Val(Value::Empty) => Acc::Val(Value::Empty),
+                    Acc::Val(Value::Rel(mut r)) => {
+                        Rc::make_mut(&mut r).restrict_targets(&s);
+                        Acc::Val(Value::Rel(r))
+                    }
+                    Acc::Val(v) => {
+                        let id = Value::Rel(Rc::new(Relation::identity_on(&s)));
+                        Acc::Val(self.binary(BinOp::Seq, v, id, x.span)?)
+                    }
+                };
+                continue;
+            }
+            let v = self.eval(x, env)?;
+            acc = match acc {
+                Acc::Start => Acc::Val(v),
+                Acc::Dom(d) => match self.promote(v) {
+                    Value::Empty => Acc::Val(Value::Empty),
+                    Value::Rel(mut r) => {
+                        Rc::make_mut(&mut r).restrict_sources(&d);
+                        Acc::Val(Value::Rel(r))
+                    }
+                    v => {
+                        let id = Value::Rel(Rc::new(Relation::identity_on(&d)));
+                        Acc::Val(self.binary(BinOp::Seq, id, v, x.span)?)
+                    }
+                },
+                Acc::Val(a) => Acc::Val(self.binary(BinOp::Seq, a, v, x.span)?),
+            };
+        }
+        Ok(match acc {
+            Acc::Start => Value::Empty,
+            Acc::Dom(d) => Value::Rel(Rc::new(Relation::identity_on(&d))),
+            Acc::Val(v) => v,
+        })
     }
 
     /// `e1 ++ (e2 ++ (... ++ en))` (right-associative).

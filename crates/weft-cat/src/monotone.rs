@@ -62,12 +62,19 @@ fn join<'a>(a: Abs<'a>, b: Abs<'a>) -> Abs<'a> {
 struct Analysis<'a> {
     model: &'a Model,
     dynamic: HashSet<Sym>,
+    /// Dynamic names that are not monotone (`FW` shrinks as `co` grows): `Unknown`.
+    antitone: HashSet<Sym>,
     depth: usize,
 }
 
 /// The spans (file, start) of the checks that may judge partial executions; empty when
 /// pruning is unsound for the model.
 pub fn prunable_checks(model: &Model) -> HashSet<(u32, u32)> {
+    prunable_analysis(model).unwrap_or_default()
+}
+
+/// [`prunable_checks`], or `None` when pruning is unsound for the model.
+fn prunable_analysis(model: &Model) -> Option<HashSet<(u32, u32)>> {
     let dynamic = DYNAMIC
         .iter()
         .filter_map(|n| model.symbols.get(n))
@@ -75,14 +82,12 @@ pub fn prunable_checks(model: &Model) -> HashSet<(u32, u32)> {
     let mut a = Analysis {
         model,
         dynamic,
+        antitone: HashSet::new(),
         depth: 0,
     };
     let mut out = HashSet::new();
     let env: Env = Rc::new(HashMap::new());
-    if !a.block(&model.instrs, env, &mut out) {
-        return HashSet::new();
-    }
-    out
+    a.block(&model.instrs, env, &mut out).then_some(out)
 }
 
 /// The top-level `let` bindings (by span: file, start) whose value is the same for every
@@ -100,6 +105,7 @@ pub fn static_bindings(model: &Model) -> HashSet<(u32, u32)> {
     let mut a = Analysis {
         model,
         dynamic,
+        antitone: HashSet::new(),
         depth: 0,
     };
     let mut out = HashSet::new();
@@ -149,6 +155,95 @@ pub fn static_bindings(model: &Model) -> HashSet<(u32, u32)> {
             | InstrKind::Forall { .. }
             | InstrKind::Show
             | InstrKind::Instructions => {}
+        }
+    }
+    out
+}
+
+/// The checks (by span: file, start) of the shape `empty E0 \ E1 \ ... \ Ek`, not
+/// negated, where every `Ei` is monotone in `rf` and `co` and some subtrahend depends on
+/// them (so the check is not in [`prunable_checks`]). Such a check fails on every
+/// completion of a partial candidate once `E0`, computed on the partial candidate (a
+/// lower bound of its value on any completion), is not covered by the subtrahends
+/// computed on an *upper* bound of the candidate (`rf` with every remaining read-from
+/// choice, `co` with both orders of every write not yet placed): OpenCL's `na-visible`
+/// is the case in point. Only top-level checks before the first `with` or `if variant`
+/// count (each is then evaluated exactly once per evaluation); `FW`, which shrinks as
+/// `co` grows, is not monotone here. Empty when pruning is unsound for the model.
+pub fn bounded_checks(model: &Model) -> HashSet<(u32, u32)> {
+    if prunable_analysis(model).is_none() {
+        return HashSet::new(); // a `with` over a candidate-dependent set
+    }
+    let sym = |n: &str| model.symbols.get(n);
+    let mut a = Analysis {
+        model,
+        dynamic: DYNAMIC
+            .iter()
+            .filter(|n| **n != "FW")
+            .filter_map(|n| sym(n))
+            .collect(),
+        antitone: sym("FW").into_iter().collect(),
+        depth: 0,
+    };
+    let mut out = HashSet::new();
+    let mut env: Env = Rc::new(HashMap::new());
+    for ins in &model.instrs {
+        match &ins.kind {
+            InstrKind::Let { rec, bindings } => {
+                let mut m = (*env).clone();
+                if *rec {
+                    for b in bindings {
+                        bind(&mut m, &b.pat, Abs::Unknown);
+                    }
+                    let renv = Rc::new(m.clone());
+                    for b in bindings {
+                        let v = match a.expr(&b.expr, &renv) {
+                            Abs::Fun(_) => Abs::Unknown,
+                            v => v,
+                        };
+                        bind(&mut m, &b.pat, v);
+                    }
+                } else {
+                    for b in bindings {
+                        let v = a.expr(&b.expr, &env);
+                        bind(&mut m, &b.pat, v);
+                    }
+                }
+                env = Rc::new(m);
+            }
+            InstrKind::Check(c) => {
+                let ExprKind::Op(BinOp::Diff, items) = &c.expr.kind else {
+                    continue;
+                };
+                if c.mode != CheckMode::Check
+                    || c.negated
+                    || c.test != crate::ast::Test::Empty
+                    || items.len() < 2
+                {
+                    continue;
+                }
+                let ranks: Vec<u8> = items.iter().map(|x| a.expr(x, &env).rank()).collect();
+                if ranks.iter().all(|&r| r <= 1) && ranks[1..].contains(&1) {
+                    out.insert((ins.span.file, ins.span.start));
+                }
+            }
+            InstrKind::Enum { name, tags } => {
+                let mut m = (*env).clone();
+                m.insert(*name, Abs::Static);
+                for t in tags {
+                    m.insert(*t, Abs::Static);
+                }
+                env = Rc::new(m);
+            }
+            InstrKind::Procedure { name, .. } => {
+                let mut m = (*env).clone();
+                m.insert(*name, Abs::Unknown);
+                env = Rc::new(m);
+            }
+            InstrKind::With { .. } | InstrKind::IfVariant { .. } | InstrKind::Forall { .. } => {
+                break
+            }
+            InstrKind::Call { .. } | InstrKind::Show | InstrKind::Instructions => {}
         }
     }
     out
@@ -242,6 +337,7 @@ impl<'a> Analysis<'a> {
             ExprKind::Zero | ExprKind::Universe | ExprKind::Tag(_) => Abs::Static,
             ExprKind::Var(s) => match env.get(s) {
                 Some(v) => v.clone(),
+                None if self.antitone.contains(s) => Abs::Unknown,
                 None if self.dynamic.contains(s) => Abs::Mono,
                 None => Abs::Static,
             },
@@ -468,6 +564,30 @@ mod tests {
                    let rec g = g | a\nlet h = g\nlet k = [W] ; a\n\
                    with s from linearisations(W, po)\nlet late = po\n";
         assert_eq!(static_names(src), vec!["a", "b", "k"]);
+    }
+
+    fn bounded_names(src: &str) -> Vec<String> {
+        let m = Model::parse("t.cat", src).unwrap();
+        let spans = bounded_checks(&m);
+        let mut out = Vec::new();
+        for i in &m.instrs {
+            if let InstrKind::Check(c) = &i.kind {
+                if spans.contains(&(i.span.file, i.span.start)) {
+                    out.push(c.name.clone().unwrap_or_default());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn differences_of_monotone_relations_are_bounded_checks() {
+        let src = "let hb = (po | rf)+\nempty (rf ; [R]) \\ hb as vis\n\
+                   empty (rf ; [R]) \\ po as stat\nempty rf \\ (co ; FW * FW) as fw\n\
+                   empty ~rf \\ hb as neg\nflag ~empty rf \\ hb as f\n\
+                   acyclic rf \\ hb as acy\nempty rf \\ hb \\ co as two\n\
+                   with x from linearisations(W, po)\nempty rf \\ hb as late\n";
+        assert_eq!(bounded_names(src), vec!["vis", "two"]);
     }
 
     #[test]

@@ -170,9 +170,11 @@ pub fn parse_model(name: &str, text: &str, resolver: &mut dyn Resolver) -> Resul
         warnings: ctx.warnings,
         prunable: Default::default(),
         static_bindings: Default::default(),
+        bounded: Default::default(),
     };
     model.prunable = crate::monotone::prunable_checks(&model);
     model.static_bindings = crate::monotone::static_bindings(&model);
+    model.bounded = crate::monotone::bounded_checks(&model);
     Ok(model)
 }
 

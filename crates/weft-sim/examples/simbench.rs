@@ -1,6 +1,7 @@
 //! Times the simulator on litmus files without the CLI (profiling aid for docs/perf.md):
 //! `cargo run --release -p weft-sim --example simbench -- MODEL FILE... [--timeout S]`
-//! prints one line per file: name, candidates, pruned, consistent, states, seconds, and
+//! prints one line per file: name, candidates, pruned, judged (partial candidates the
+//! model judged), consistent, states, Positive/Negative, seconds, and
 //! whether the enumeration finished.
 
 fn main() {
@@ -49,11 +50,12 @@ fn main() {
             std::fs::write(path, out).expect("write states");
         }
         println!(
-            "{} {} cand={} pruned={} cons={} states={} pos={} neg={} {:.3}s {}",
+            "{} {} cand={} pruned={} judged={} cons={} states={} pos={} neg={} {:.3}s {}",
             r.name,
             args[0],
             r.candidates,
             r.pruned,
+            r.judged,
             r.consistent,
             r.states.len(),
             r.positive,

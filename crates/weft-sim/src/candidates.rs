@@ -111,6 +111,47 @@ impl<'s, 't> Candidate<'s, 't> {
     }
 }
 
+/// Edges of a relation over event ids.
+pub type Pairs = Vec<(usize, usize)>;
+
+impl Candidate<'_, '_> {
+    /// For a partial candidate of [`search_candidates_of`] (some reads without their
+    /// write, some writes not yet in their cell's coherence order): `rf` and `co` pairs
+    /// that contain those of every completion. Each remaining read gets every write it
+    /// may read from; each write not yet placed is ordered both ways with every other
+    /// write of its cell (and after the initial write); the placed writes keep their
+    /// order, which insertion never changes.
+    pub fn upper_bound(&self) -> (Pairs, Pairs) {
+        let sk = self.skeleton;
+        let mut read = vec![false; sk.events.len()];
+        for &(_, r) in &self.rf {
+            read[r] = true;
+        }
+        let mut rf = self.rf.clone();
+        for (r, ws) in &sk.rf_choices {
+            if !read[*r] {
+                rf.extend(ws.iter().map(|&w| (w, *r)));
+            }
+        }
+        let mut placed = vec![false; sk.events.len()];
+        for &(a, b) in &self.co {
+            placed[a] = true;
+            placed[b] = true;
+        }
+        let mut co = self.co.clone();
+        for (_, init, ws) in &sk.cells {
+            for &u in ws.iter().filter(|&&u| !placed[u]) {
+                co.push((*init, u));
+                for &v in ws.iter().filter(|&&v| v != u) {
+                    co.push((u, v));
+                    co.push((v, u));
+                }
+            }
+        }
+        (rf, co)
+    }
+}
+
 /// Builds the skeleton for one choice of traces.
 pub fn skeleton<'t>(p: &Program, traces: Vec<&'t Trace>) -> Skeleton<'t> {
     let mut events = Vec::new();
@@ -427,7 +468,23 @@ struct Search<'s, 't, 'f> {
     visit: &'f mut dyn FnMut(&Candidate) -> bool,
     visited: &'f mut u64,
     refuted: &'f mut u64,
+    /// The depth below which every remaining step was found unconstrained (each of its
+    /// alternatives survives the model's checks): no more probing there, and partial
+    /// candidates are judged at every level only while judging pays (see
+    /// [`FREE_JUDGE_EVERY`]).
+    free_from: Option<usize>,
+    /// Partial candidates judged, and refuted, below `free_from` (this skeleton).
+    free_judged: u64,
+    free_refuted: u64,
 }
+
+/// In a subtree whose remaining steps were all found unconstrained, partial candidates
+/// are judged at every level while at least one judgement in [`FREE_HIT_RATE`] refutes
+/// (the coherence family: unconstrained one by one, not together), else only at every
+/// this many levels (the xf-barrier family's independent reads: judging there is
+/// wasted). The leaves are always judged by the caller, so this is only about speed.
+const FREE_JUDGE_EVERY: usize = 3;
+const FREE_HIT_RATE: u64 = 8;
 
 impl<'s, 't, 'f> Search<'s, 't, 'f> {
     fn new(
@@ -488,6 +545,9 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
             visit,
             visited,
             refuted,
+            free_from: None,
+            free_judged: 0,
+            free_refuted: 0,
         }
     }
 
@@ -530,6 +590,13 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
                 return true;
             }
         }
+        if self.refute.is_some()
+            && self.free_from.is_none()
+            && depth >= self.first_choice
+            && depth + 1 < self.steps.len()
+        {
+            return self.probe(depth);
+        }
         match self.steps[depth] {
             Step::Insert { cell, write } => {
                 let len = self.orders[cell].len();
@@ -558,12 +625,124 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
         }
     }
 
+    /// The number of alternatives of a step: positions in its cell's order, or writes.
+    fn alternatives(&self, st: Step) -> usize {
+        match st {
+            Step::Insert { cell, .. } => self.orders[cell].len() + 1,
+            Step::Read(k) => self.sk.rf_choices[k].1.len(),
+        }
+    }
+
+    /// Takes alternative `a` of step `st` (undone by [`Self::undo`]).
+    fn apply(&mut self, st: Step, a: usize) {
+        match st {
+            Step::Insert { cell, write } => self.orders[cell].insert(a, write),
+            Step::Read(k) => {
+                let (r, ws) = &self.sk.rf_choices[k];
+                self.c.rf.push((ws[a], *r));
+            }
+        }
+    }
+
+    fn undo(&mut self, st: Step, a: usize) {
+        match st {
+            Step::Insert { cell, .. } => {
+                self.orders[cell].remove(a);
+            }
+            Step::Read(_) => {
+                self.c.rf.pop();
+            }
+        }
+    }
+
+    /// The alternatives of `st` that the model does not refute on the current partial
+    /// candidate (each refuted one is counted in `refuted`).
+    fn survivors(&mut self, st: Step) -> Vec<usize> {
+        let mut out = Vec::new();
+        for a in 0..self.alternatives(st) {
+            self.apply(st, a);
+            self.sync_co();
+            let refute = self.refute.as_mut().expect("probing needs the model");
+            if refute(&self.c) {
+                *self.refuted += 1;
+            } else {
+                out.push(a);
+            }
+            self.undo(st, a);
+        }
+        out
+    }
+
+    /// Chooses the next step by probing (a fail-first order): the remaining steps are
+    /// tried in turn, each alternative judged by the model, and the first step some of
+    /// whose alternatives are refuted is taken now, with its surviving alternatives
+    /// only. A step whose alternatives all survive is deferred (tried again later, at
+    /// the back). When every remaining step is unconstrained, the first is taken and the
+    /// subtree is searched without probing. Any order of the steps builds every
+    /// candidate exactly once (insertion and rf choice are independent per step), so
+    /// this changes which partial candidates are judged, not which candidates exist.
+    fn probe(&mut self, depth: usize) -> bool {
+        let saved: Vec<Step> = self.steps[depth..].to_vec();
+        let mut chosen = None;
+        let mut free = Vec::new();
+        for (i, &st) in saved.iter().enumerate() {
+            let alts = self.survivors(st);
+            if alts.len() < self.alternatives(st) {
+                chosen = Some((i, alts));
+                break;
+            }
+            if i == 0 {
+                chosen = Some((0, alts)); // kept in case every step is unconstrained
+            }
+            free.push(i);
+        }
+        let Some((i, alts)) = chosen else {
+            return true;
+        };
+        let all_free = free.len() == saved.len();
+        if all_free {
+            self.free_from = Some(depth);
+        } else {
+            // The chosen step, then the untried ones, then the unconstrained ones.
+            let order = std::iter::once(i)
+                .chain(i + 1..saved.len())
+                .chain(free.iter().copied().filter(|&f| f != i));
+            for (slot, k) in order.enumerate() {
+                self.steps[depth + slot] = saved[k];
+            }
+        }
+        let st = self.steps[depth];
+        let mut go_on = true;
+        for a in alts {
+            self.apply(st, a);
+            go_on = self.go(depth + 1);
+            self.undo(st, a);
+            if !go_on {
+                break;
+            }
+        }
+        if all_free {
+            self.free_from = None;
+        }
+        self.steps[depth..].copy_from_slice(&saved);
+        go_on
+    }
+
     /// After the step at `depth` (one of `branching` alternatives): prune or go deeper.
     fn next(&mut self, depth: usize, branching: usize) -> bool {
-        if depth + 1 < self.steps.len() && branching > 1 && self.refute.is_some() {
+        let free = self.free_from.is_some();
+        let sparse = free
+            && self.free_refuted * FREE_HIT_RATE < self.free_judged
+            && !(self.steps.len() - depth - 1).is_multiple_of(FREE_JUDGE_EVERY);
+        if depth + 1 < self.steps.len() && branching > 1 && self.refute.is_some() && !sparse {
             self.sync_co();
             let refute = self.refute.as_mut().expect("checked");
-            if refute(&self.c) {
+            let refuted = refute(&self.c);
+            if free {
+                self.free_judged += 1;
+                self.free_refuted += u64::from(refuted);
+            }
+            if refuted {
                 *self.refuted += 1;
                 return true;
             }

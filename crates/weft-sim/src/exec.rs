@@ -434,6 +434,18 @@ impl SkeletonExec {
         }
     }
 
+    /// The upper bound of a partial candidate ([`Candidate::upper_bound`]) as an
+    /// execution with barrier synchronisation `choice` (for
+    /// `weft_cat::Model::evaluate_partial`).
+    pub fn upper_candidate(&self, c: &Candidate, choice: usize) -> CandidateExec<'_> {
+        let (rf, co) = c.upper_bound();
+        let mut x = self.candidate(c, choice);
+        let n = self.base.num_events();
+        x.rf = Relation::from_pairs(n, rf);
+        x.co = Relation::from_pairs(n, co);
+        x
+    }
+
     /// How many barrier synchronisations the skeleton has (0: its threads hang).
     pub fn choices(&self) -> usize {
         self.bars.choices.len()

@@ -101,6 +101,8 @@ pub struct SimResult {
     /// Partial candidates refuted by the model's monotone checks (each stands for all of
     /// its completions, which are never built).
     pub pruned: u64,
+    /// Partial candidates judged by the model's monotone checks (refuted or not).
+    pub judged: u64,
     pub filtered: u64,
     pub consistent: u64,
     /// Allowed executions some `undefined_unless` check marks undefined.
@@ -433,6 +435,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         let mut visited = 0;
         let mut refuted = 0;
         let mut refute_error = None;
+        let mut judged = 0u64;
         // A partial candidate is hopeless when, for every barrier synchronisation, the
         // model's monotone checks already fail on it.
         let mut refute = |c: &Candidate| -> bool {
@@ -440,10 +443,18 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             if late() {
                 return true;
             }
+            judged += 1;
             opts.prune
                 && (0..sx.choices()).all(|choice| {
                     let x = sx.candidate(c, choice);
-                    match model.evaluate_cached(&x, &opts.eval, &caches[choice]) {
+                    let ev = if model.has_bounded_checks() {
+                        // na-visible-like checks: judged against an upper bound of `c`.
+                        let up = sx.upper_candidate(c, choice);
+                        model.evaluate_partial(&x, &up, &opts.eval, &caches[choice])
+                    } else {
+                        model.evaluate_cached(&x, &opts.eval, &caches[choice])
+                    };
+                    match ev {
                         Ok(ev) => ev.refutes_partial(),
                         Err(e) => {
                             refute_error = Some(e);
@@ -541,6 +552,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             true
         });
         r.pruned += refuted;
+        r.judged += judged;
         if error.is_none() {
             error = refute_error;
         }

@@ -94,7 +94,23 @@ fn pruning_keeps_every_result_on_dat3m_manual_tests() {
         return;
     }
     let mut n = check(&[shared.join("PTX/Manual")], &["ptx-v7.5"]);
-    n += check(&[shared.join("OPENCL/herd")], &["opencl"]);
+    // Every OpenCL test but TSan (its unpruned enumeration takes minutes): opencl.cat's
+    // `na-visible` is judged on partial candidates with an upper bound of the candidate
+    // (bounded checks).
+    let mut cl = Vec::new();
+    litmus_files(&shared.join("OPENCL"), &mut cl);
+    let cl_tmp = std::env::temp_dir().join(format!("weft-prune-cl-{}", std::process::id()));
+    std::fs::create_dir_all(&cl_tmp).unwrap();
+    for (i, f) in cl
+        .iter()
+        .filter(|f| !f.to_string_lossy().contains("TSan"))
+        .enumerate()
+    {
+        let name = f.file_name().unwrap().to_string_lossy();
+        std::fs::copy(f, cl_tmp.join(format!("{i}-{name}"))).unwrap();
+    }
+    n += check(std::slice::from_ref(&cl_tmp), &["opencl"]);
+    let _ = std::fs::remove_dir_all(&cl_tmp);
     // The Vulkan manual tests minus the xf-barrier family, whose full enumeration
     // without pruning takes minutes (that is what pruning is for).
     let mut vk = Vec::new();

@@ -179,14 +179,22 @@ fn xf_barrier_states_match_the_stored_enumeration() {
     let dir = repo().join("tests/sim/xf-barrier");
     let corpus = repo().join("../shared/corpus/dat3m/litmus/VULKAN/Manual");
     let mut compared = 0;
-    for (name, model) in [
+    let mut cases = vec![
         ("xf-barrier", "sc"),
         ("xf-barrier", "rc11"),
         ("xf-barrier-cbar-rlx-1", "sc"),
         ("xf-barrier-cbar-rlx-1", "rc11"),
         ("xf-barrier-load-rlx-2", "sc"),
         ("xf-barrier-load-rlx-2", "rc11"),
-    ] {
+    ];
+    // 65,536 executions each (3 CPU seconds in a release build, minutes in a debug one):
+    // only checked in release builds.
+    if !cfg!(debug_assertions) {
+        cases.push(("xf-barrier-load-rlx-1", "rc11"));
+        cases.push(("xf-barrier-store-rlx-1", "rc11"));
+    }
+    let n_cases = cases.len();
+    for (name, model) in cases {
         let test = corpus.join(format!("{name}.litmus"));
         if !test.exists() {
             eprintln!("skipping {name}: {} not found", test.display());
@@ -209,20 +217,31 @@ fn xf_barrier_states_match_the_stored_enumeration() {
         let got = sim_states(&text);
         assert_eq!(got, want, "{name} under {model}");
         let all_ones = want.iter().all(|s| !s.contains("=0;"));
-        if name == "xf-barrier-load-rlx-2" && model == "rc11" {
-            assert_eq!(got.len(), 256);
-            // Exactly 8 registers take both values, every other one is always 1.
+        let free_regs = match (name, model) {
+            ("xf-barrier-load-rlx-2", "rc11") => 8,
+            // The relaxed flag reads (load-rlx-1) or writes (store-rlx-1) of both
+            // workgroups leave 12 reads unsynchronised.
+            ("xf-barrier-load-rlx-1" | "xf-barrier-store-rlx-1", "rc11") => 12,
+            _ => 0,
+        };
+        if free_regs > 0 {
+            // Exactly `free_regs` registers take both values, independently (2^n
+            // states); every other one is always 1.
+            assert_eq!(got.len(), 1 << free_regs);
             let mut free = BTreeSet::new();
             for s in &got {
                 for cell in s.split_whitespace().filter(|c| c.ends_with("=0;")) {
                     free.insert(cell.trim_end_matches("=0;").to_string());
                 }
             }
-            assert_eq!(free.len(), 8, "{free:?}");
+            assert_eq!(free.len(), free_regs, "{free:?}");
         } else {
             assert!(got.len() == 1 && all_ones, "{name} under {model}: {got:?}");
         }
         compared += 1;
     }
-    assert!(compared == 0 || compared == 6, "compared {compared} of 6");
+    assert!(
+        compared == 0 || compared == n_cases,
+        "compared {compared} of {n_cases}"
+    );
 }
