@@ -441,6 +441,9 @@ impl<'a> Exec<'a> {
         } else {
             limit
         };
+        if self.o.loop_unwind.is_none() && self.loop_has_user_invariant(l) {
+            return self.abstract_loop(l, en);
+        }
         let mut p = en.clone();
         let mut exits: Vec<(usize, [T; 2])> = Vec::new();
         let mut it = 0u32;
@@ -923,6 +926,35 @@ impl<'a> Exec<'a> {
             .enumerate()
             .map(|(i, &b)| (b, hx2[i].clone()))
             .collect())
+    }
+
+    /// Whether the loop states a user invariant (`__invariant` in its condition): such a
+    /// loop is cut with its invariants at once, as GPUVerify does, instead of being unrolled.
+    fn loop_has_user_invariant(&self, l: usize) -> bool {
+        if self.o.ignore_invariants {
+            return false;
+        }
+        self.cfg.loops[l].blocks.iter().any(|&b| {
+            let blk = &self.cfg.blocks[b];
+            (blk.start..blk.end).any(|pc| match &self.k.code[pc].op {
+                KOp::St {
+                    addr:
+                        weft_ir::kernel::Addr {
+                            base: AddrBase::Var(v),
+                            ..
+                        },
+                    ..
+                } => self
+                    .k
+                    .vars
+                    .get(*v as usize)
+                    .is_some_and(|x| x.name.contains(INVARIANT_SINK)),
+                KOp::Annot { kind, .. } => {
+                    matches!(kind, AnnotKind::Invariant | AnnotKind::GlobalInvariant)
+                }
+                _ => false,
+            })
+        })
     }
 
     fn loop_has_barrier(&self, l: usize) -> bool {
