@@ -2153,6 +2153,24 @@ impl Exec<'_> {
                         | QueryKind::Atomic
                         | QueryKind::ReadOffset
                         | QueryKind::WriteOffset => Some(self.c.fresh(LOG_QUERY_T, sort)),
+                        // `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
+                        QueryKind::PtrOffset => {
+                            let a = args.first().map(|a| self.operand(th, a, DataType::B64));
+                            let ps = a.and_then(|a| {
+                                let a = self.fit(&a, Sort::Bv(64));
+                                self.split(&a, 0)
+                            });
+                            match ps {
+                                Some(ps) if !ps.is_empty() => {
+                                    let mut acc = ps[ps.len() - 1].off.clone();
+                                    for p in ps.iter().rev().skip(1) {
+                                        acc = self.c.ite(&p.cond, &p.off, &acc);
+                                    }
+                                    Some(self.fit(&acc, sort))
+                                }
+                                _ => None,
+                            }
+                        }
                         _ => None,
                     };
                     let v = v.unwrap_or_else(|| {
