@@ -106,6 +106,12 @@ pub enum CheckKind {
     Overflow {
         pc: usize,
     },
+    /// An access GPUVerify rejects whatever the other threads do: through a null pointer, or
+    /// a write to constant memory.
+    Memory {
+        pc: usize,
+        what: &'static str,
+    },
     /// `--check-array-bounds`: an access outside its (statically sized) array.
     Bounds {
         pc: usize,
@@ -146,6 +152,10 @@ struct ArrayFacts {
 pub const ASSERT_SINK: &str = "__weft_assert_sink";
 pub const ASSUME_SINK: &str = "__weft_assume_sink";
 pub const INVARIANT_SINK: &str = "__weft_invariant_sink";
+/// Name prefix of `t`'s (arbitrary) value of an access-history query: an annotation whose
+/// condition mentions it is only instantiated for `s` (GPUVerify's log variables exist for
+/// one thread only).
+const LOG_QUERY_T: &str = "logq_t";
 
 /// The symbolic executor.
 pub struct Exec<'a> {
@@ -182,6 +192,8 @@ pub struct Exec<'a> {
     /// the same block reads them back (call parameters and results the front-end spills,
     /// such as an annotation's condition). Cleared at every block boundary.
     local_fwd: HashMap<(u32, i64, u64), [T; 2]>,
+    /// Null cases of the last address split: (thread, pc, condition).
+    null_cases: Vec<(usize, usize, T)>,
 }
 
 /// Which pairs of threads a pass considers (paper 002 §3.2's two passes).
@@ -262,6 +274,9 @@ impl<'a> Exec<'a> {
             let n = c.not(&same_block);
             assumptions.push(n);
         }
+        if o.only_warp {
+            assumptions.push(same_warp_any.clone());
+        }
         let nregs = k.regs.len();
         let facts = array_facts(k);
         Ok(Exec {
@@ -294,6 +309,7 @@ impl<'a> Exec<'a> {
             probe_acc: HashMap::new(),
             orders: HashMap::new(),
             local_fwd: HashMap::new(),
+            null_cases: Vec::new(),
             deadline: std::time::Instant::now()
                 + std::time::Duration::from_secs(o.kernel_timeout_s),
         })
@@ -425,6 +441,9 @@ impl<'a> Exec<'a> {
         } else {
             limit
         };
+        if self.o.loop_unwind.is_none() && self.loop_has_user_invariant(l) {
+            return self.abstract_loop(l, en);
+        }
         let mut p = en.clone();
         let mut exits: Vec<(usize, [T; 2])> = Vec::new();
         let mut it = 0u32;
@@ -548,6 +567,22 @@ impl<'a> Exec<'a> {
                 }
             }
         }
+        // Constants the loop compares with (bounds of its counters).
+        let mut bounds: BTreeSet<u64> = BTreeSet::new();
+        for &b in &lp.blocks {
+            let blk = &self.cfg.blocks[b];
+            for pc in blk.start..blk.end {
+                if let KOp::Setp { a, b, .. } = &self.k.code[pc].op {
+                    for o in [a, b] {
+                        if let Operand::Imm(v) = o {
+                            if *v > 0 && *v < (1 << 31) && bounds.len() < 4 {
+                                bounds.insert(*v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         for &b in &lp.blocks {
             let blk = &self.cfg.blocks[b];
             for pc in blk.start..blk.end {
@@ -654,6 +689,20 @@ impl<'a> Exec<'a> {
         }
         // Candidate invariants as closures over a havocked header state.
         let written: Vec<usize> = written.into_iter().collect();
+        // First offsets that depend on `s`'s thread id, with `tid.x + 1` in its place.
+        let mut next_off: HashMap<(Base, Kind), T> = HashMap::new();
+        {
+            let tx = self.tid[0][0].clone();
+            let one = self.c.bv(32, 1);
+            let tx1 = self.c.add(&tx, &one);
+            let map = HashMap::from([(tx, tx1)]);
+            for (key, f) in &first_off {
+                let g = self.c.subst(f, &map);
+                if g != *f {
+                    next_off.insert(*key, g);
+                }
+            }
+        }
         let mut cands: Vec<Cand> = Vec::new();
         for th in 0..2 {
             cands.push(Cand::PImpliesEn(th));
@@ -681,6 +730,10 @@ impl<'a> Exec<'a> {
                 for si in 0..steps_t.len() {
                     cands.push(Cand::RegStride(r, th, si));
                 }
+                for &k in &bounds {
+                    cands.push(Cand::RegBound(r, th, k, false));
+                    cands.push(Cand::RegBound(r, th, k, true));
+                }
             }
         }
         let log_keys: Vec<(Base, Kind)> = self.st.logs.keys().copied().collect();
@@ -690,6 +743,9 @@ impl<'a> Exec<'a> {
             cands.push(Cand::LogNoneSameBlock(*key));
             if first_off.contains_key(key) {
                 cands.push(Cand::LogFirst(*key));
+            }
+            if next_off.contains_key(key) {
+                cands.push(Cand::LogSlice(*key));
             }
             if let Some((pcs, sizes)) = probe_acc.get(key) {
                 cands.push(Cand::LogPc(*key, pcs.iter().copied().collect()));
@@ -724,6 +780,7 @@ impl<'a> Exec<'a> {
                 en0: &en,
                 steps: &steps_t,
                 first_off: &first_off,
+                next_off: &next_off,
             };
             let mut inv_terms = Vec::new();
             for cd in &cands {
@@ -817,6 +874,7 @@ impl<'a> Exec<'a> {
             en0: &en,
             steps: &steps_t,
             first_off: &first_off,
+            next_off: &next_off,
         };
         let base_len = self.assumptions.len();
         for cd in &cands {
@@ -868,6 +926,35 @@ impl<'a> Exec<'a> {
             .enumerate()
             .map(|(i, &b)| (b, hx2[i].clone()))
             .collect())
+    }
+
+    /// Whether the loop states a user invariant (`__invariant` in its condition): such a
+    /// loop is cut with its invariants at once, as GPUVerify does, instead of being unrolled.
+    fn loop_has_user_invariant(&self, l: usize) -> bool {
+        if self.o.ignore_invariants {
+            return false;
+        }
+        self.cfg.loops[l].blocks.iter().any(|&b| {
+            let blk = &self.cfg.blocks[b];
+            (blk.start..blk.end).any(|pc| match &self.k.code[pc].op {
+                KOp::St {
+                    addr:
+                        weft_ir::kernel::Addr {
+                            base: AddrBase::Var(v),
+                            ..
+                        },
+                    ..
+                } => self
+                    .k
+                    .vars
+                    .get(*v as usize)
+                    .is_some_and(|x| x.name.contains(INVARIANT_SINK)),
+                KOp::Annot { kind, .. } => {
+                    matches!(kind, AnnotKind::Invariant | AnnotKind::GlobalInvariant)
+                }
+                _ => false,
+            })
+        })
     }
 
     fn loop_has_barrier(&self, l: usize) -> bool {
@@ -1084,6 +1171,9 @@ enum Cand {
     /// r rel r0 (false) or r0 rel r (true).
     RegRel(usize, usize, Op, bool),
     RegStride(usize, usize, usize),
+    /// `r < k` (false) or `r <= k` (true), unsigned, for a constant `k` the loop compares with,
+    /// while the thread runs the loop.
+    RegBound(usize, usize, u64, bool),
     LogNone((Base, Kind)),
     LogSame((Base, Kind)),
     LogStride((Base, Kind), usize, u64),
@@ -1095,6 +1185,10 @@ enum Cand {
     LogNoneSameBlock((Base, Kind)),
     /// Every access of the log in the loop is at `s`'s first offset (loop-invariant index).
     LogFirst((Base, Kind)),
+    /// `s`'s offset lies in the slice from its first offset to the first offset the next
+    /// thread (`tid.x + 1`) would have: GPUVerify's `ctimeslid`/`ctimesgid` access pattern,
+    /// where thread `tid` owns `[tid*W, (tid+1)*W)` for a stride `W` that is not a loop step.
+    LogSlice((Base, Kind)),
 }
 
 struct CandCtx<'x> {
@@ -1102,6 +1196,8 @@ struct CandCtx<'x> {
     en0: &'x [T; 2],
     steps: &'x [[T; 2]],
     first_off: &'x HashMap<(Base, Kind), T>,
+    /// The first offset with `s`'s `tid.x` replaced by `tid.x + 1`.
+    next_off: &'x HashMap<(Base, Kind), T>,
 }
 
 impl Exec<'_> {
@@ -1163,6 +1259,19 @@ impl Exec<'_> {
                     c.bin(op.clone(), &a, &b)
                 }
             }
+            Cand::RegBound(r, th, k, le) => {
+                let a = reg(st, *th, *r, c, self.k);
+                match a.sort() {
+                    Sort::Bv(w) if w >= 32 => {
+                        // Where the thread still runs the loop (an exited thread keeps
+                        // the value that failed the test).
+                        let b = c.bv(w, *k);
+                        let e = c.bin(if *le { Op::BvUle } else { Op::BvUlt }, &a, &b);
+                        c.implies(&p[*th], &e)
+                    }
+                    _ => c.tt(),
+                }
+            }
             Cand::RegStride(r, th, si) => {
                 let a = reg(st, *th, *r, c, self.k);
                 let b = reg(cx.entry, *th, *r, c, self.k);
@@ -1216,6 +1325,24 @@ impl Exec<'_> {
             ) {
                 (Some(l), Some(l0), Some(f)) => {
                     let e = c.eq(&l.off, f);
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.off, &l0.off);
+                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+                    let either = c.or(&e, &old);
+                    c.implies(&l.has, &either)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogSlice(key) => match (
+                st.logs.get(key),
+                cx.entry.logs.get(key),
+                cx.first_off.get(key),
+                cx.next_off.get(key),
+            ) {
+                (Some(l), Some(l0), Some(f), Some(g)) => {
+                    let lo = c.bin(Op::BvUle, f, &l.off);
+                    let hi = c.bin(Op::BvUlt, &l.off, g);
+                    let e = c.and(&lo, &hi);
                     let e1 = c.eq(&l.pc, &l0.pc);
                     let e2 = c.eq(&l.off, &l0.off);
                     let old = c.and_all(&[l0.has.clone(), e1, e2]);
@@ -1857,6 +1984,14 @@ impl Exec<'_> {
                 let bytes = (u64::from(ty.bits) / 8).max(1);
                 // Annotation sinks.
                 if let Some(kind) = self.sink(addr) {
+                    let ignored = match kind {
+                        ASSERT_SINK => self.o.ignore_asserts,
+                        ASSUME_SINK => self.o.ignore_assumes,
+                        _ => self.o.ignore_invariants,
+                    };
+                    if ignored {
+                        return Ok(());
+                    }
                     return self.annotation(pc, kind, &en);
                 }
                 let kind = if attrs.order.is_atomic() {
@@ -1921,6 +2056,9 @@ impl Exec<'_> {
                 if let Some(sink) = sink {
                     let viol = [0, 1].map(|th| {
                         let v = self.operand(th, cond, PRED);
+                        if th == 1 && mentions_log_query(&v) {
+                            return self.c.ff();
+                        }
                         let nv = self.c.not(&v);
                         self.c.and(&en[th], &nv)
                     });
@@ -1992,6 +2130,43 @@ impl Exec<'_> {
                                         self.c.not(&ab)
                                     };
                                     Some(boolv(self, e))
+                                }
+                                _ => None,
+                            }
+                        }
+                        // Access-history predicates (GPUVerify's `__read(p)`, `__write(p)`,
+                        // `__read_offset_bytes(p)`, ...) speak of the logged thread's
+                        // accesses, as GPUVerify's `_READ_HAS_OCCURRED_` variables do: they
+                        // read `s`'s logs. For `t` they stay arbitrary and carry a marker, so
+                        // that an annotation over them is only instantiated for `s`.
+                        QueryKind::Read
+                        | QueryKind::Write
+                        | QueryKind::Atomic
+                        | QueryKind::ReadOffset
+                        | QueryKind::WriteOffset
+                            if th == 0 =>
+                        {
+                            self.log_query(*kind, args.first(), sort)
+                        }
+                        QueryKind::Read
+                        | QueryKind::Write
+                        | QueryKind::Atomic
+                        | QueryKind::ReadOffset
+                        | QueryKind::WriteOffset => Some(self.c.fresh(LOG_QUERY_T, sort)),
+                        // `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
+                        QueryKind::PtrOffset => {
+                            let a = args.first().map(|a| self.operand(th, a, DataType::B64));
+                            let ps = a.and_then(|a| {
+                                let a = self.fit(&a, Sort::Bv(64));
+                                self.split(&a, 0)
+                            });
+                            match ps {
+                                Some(ps) if !ps.is_empty() => {
+                                    let mut acc = ps[ps.len() - 1].off.clone();
+                                    for p in ps.iter().rev().skip(1) {
+                                        acc = self.c.ite(&p.cond, &p.off, &acc);
+                                    }
+                                    Some(self.fit(&acc, sort))
                                 }
                                 _ => None,
                             }
@@ -2076,6 +2251,84 @@ impl Exec<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `s`'s access history of the array `p` points into (GPUVerify's `__read(p)`,
+    /// `__write(p)`, `__atomic(p)` and the logged byte offsets): `None` where the pointer's
+    /// array cannot be told (the query then stays arbitrary).
+    fn log_query(&mut self, kind: QueryKind, arg: Option<&Operand>, sort: Sort) -> Option<T> {
+        let a = self.operand(0, arg?, DataType::B64);
+        let a = self.fit(&a, Sort::Bv(64));
+        let offset = matches!(kind, QueryKind::ReadOffset | QueryKind::WriteOffset);
+        let v = self.log_query_at(kind, &a, 0);
+        Some(if offset {
+            self.fit(&v, sort)
+        } else if sort == Sort::Bool {
+            v
+        } else {
+            let w = sort.width();
+            let one = self.c.bv(w, 1);
+            let zero = self.c.bv(w, 0);
+            self.c.ite(&v, &one, &zero)
+        })
+    }
+
+    /// [`Self::log_query`] on the address `a`: a Boolean (has the access occurred) or a
+    /// 64-bit byte offset. A pointer selected between arrays (`c ? p : q`) is a case split;
+    /// a case whose array cannot be told gives an arbitrary value.
+    fn log_query_at(&mut self, kind: QueryKind, a: &T, depth: u32) -> T {
+        let offset = matches!(kind, QueryKind::ReadOffset | QueryKind::WriteOffset);
+        // A pointer parameter never used as an array base is a plain scalar here: its
+        // array is never accessed.
+        let unused = matches!(a.node(), Node::Var(n, _) if n.starts_with("sparam"));
+        let pieces = if unused {
+            Some(Vec::new())
+        } else {
+            self.split(a, 0)
+        };
+        let Some(pieces) = pieces else {
+            if let Node::App(Op::Ite, x, _) = a.node() {
+                if depth < 8 {
+                    let (c, l, r) = (x[0].clone(), x[1].clone(), x[2].clone());
+                    let vl = self.log_query_at(kind, &l, depth + 1);
+                    let vr = self.log_query_at(kind, &r, depth + 1);
+                    return self.c.ite(&c, &vl, &vr);
+                }
+            }
+            let s = if offset { Sort::Bv(64) } else { Sort::Bool };
+            return self.c.fresh("logq_s", s);
+        };
+        let kinds: &[Kind] = match kind {
+            QueryKind::Read | QueryKind::ReadOffset => &[Kind::Read],
+            QueryKind::Write | QueryKind::WriteOffset => &[Kind::Write],
+            _ => &[Kind::Atomic, Kind::AtomicBlock],
+        };
+        let mut acc: Option<T> = None;
+        for p in pieces.iter().rev() {
+            let v = if offset {
+                match self.st.logs.get(&(p.base, kinds[0])) {
+                    Some(l) => l.off.clone(),
+                    None => self.c.bv(64, 0),
+                }
+            } else {
+                let hs: Vec<T> = kinds
+                    .iter()
+                    .filter_map(|k| self.st.logs.get(&(p.base, *k)).map(|l| l.has.clone()))
+                    .collect();
+                let h = self.c.or_all(&hs);
+                self.c.and(&p.cond, &h)
+            };
+            acc = Some(match acc {
+                None => v,
+                Some(prev) if offset => self.c.ite(&p.cond, &v, &prev),
+                Some(prev) => self.c.or(&v, &prev),
+            });
+        }
+        match acc {
+            Some(v) => v,
+            None if offset => self.c.bv(64, 0),
+            None => self.c.ff(),
+        }
     }
 
     fn note_once(&mut self, s: &str) {
@@ -2335,6 +2588,86 @@ impl Exec<'_> {
         }
     }
 
+    /// A pointer selected between an array and the null pointer (`r = c ? p : NULL`): the
+    /// cases that are null (a small constant address) become a check that the access is
+    /// not reached with them (GPUVerify reports null-pointer accesses); the others are split
+    /// as usual. `None` if some case is neither.
+    fn split_null(&mut self, th: usize, a: &T, pc: usize) -> Option<Vec<Piece>> {
+        let mut null = self.c.ff();
+        let tt = self.c.tt();
+        let ps = self.split_null_rec(a, &tt, &mut null, 0)?;
+        if !null.is_false() {
+            self.null_cases.push((th, pc, null));
+        }
+        Some(ps)
+    }
+
+    fn split_null_rec(&mut self, a: &T, cond: &T, null: &mut T, depth: u32) -> Option<Vec<Piece>> {
+        if depth > 16 {
+            return None;
+        }
+        if let Some(v) = a.as_bv() {
+            // Addresses below one page are no array's.
+            if v < 4096 {
+                *null = self.c.or(null, cond);
+                return Some(Vec::new());
+            }
+            return None;
+        }
+        if let Node::App(Op::Ite, x, _) = a.node() {
+            let (c, l, r) = (x[0].clone(), x[1].clone(), x[2].clone());
+            let cl = self.c.and(cond, &c);
+            let nc = self.c.not(&c);
+            let cr = self.c.and(cond, &nc);
+            let mut out = self.split_null_rec(&l, &cl, null, depth + 1)?;
+            out.extend(self.split_null_rec(&r, &cr, null, depth + 1)?);
+            return Some(out);
+        }
+        if let Node::App(Op::BvAdd, x, _) = a.node() {
+            // `NULL + k` and `(c ? p : NULL) + k`.
+            let (l, r) = (x[0].clone(), x[1].clone());
+            let (inner, k) = if self.has_base(&r) || r.as_bv().is_none() && !self.has_base(&l) {
+                (r, l)
+            } else {
+                (l, r)
+            };
+            if self.has_base(&k) {
+                return None;
+            }
+            let mut n2 = self.c.ff();
+            let ps = self.split_null_rec(&inner, cond, &mut n2, depth + 1)?;
+            if !n2.is_false() {
+                *null = self.c.or(null, &n2);
+            }
+            return Some(
+                ps.into_iter()
+                    .map(|p| Piece {
+                        off: self.c.add(&p.off, &k),
+                        ..p
+                    })
+                    .collect(),
+            );
+        }
+        let ps = self.split(a, depth + 1)?;
+        Some(
+            ps.into_iter()
+                .map(|p| Piece {
+                    cond: self.c.and(cond, &p.cond),
+                    ..p
+                })
+                .collect(),
+        )
+    }
+
+    /// Reports the null cases [`Self::split_null`] found, where their thread is enabled.
+    fn null_checks(&mut self, en: &[T; 2]) {
+        for (th, pc, c) in std::mem::take(&mut self.null_cases) {
+            let v = self.c.and(&en[th], &c);
+            let what = "null-pointer access";
+            self.add_check(CheckKind::Memory { pc, what }, v, vec![]);
+        }
+    }
+
     fn has_base(&self, t: &T) -> bool {
         let mut memo = HashMap::new();
         mentions(
@@ -2395,7 +2728,17 @@ impl Exec<'_> {
     }
 
     fn annotation(&mut self, pc: usize, sink: &str, en: &[T; 2]) -> R<()> {
-        let either = self.c.or(&en[0], &en[1]);
+        // An annotation over `s`'s access history is instantiated for `s` only (sound: `s`
+        // ranges over every thread; dropping `t`'s instance only weakens an assumption).
+        if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
+            eprintln!("annot {sink}: {:?} / {:?}", en[0], en[1]);
+        }
+        let en1 = if mentions_log_query(&en[1]) {
+            self.c.ff()
+        } else {
+            en[1].clone()
+        };
+        let either = self.c.or(&en[0], &en1);
         if sink == ASSERT_SINK {
             self.add_check(CheckKind::Assert { pc }, either, vec![]);
         } else if sink == ASSUME_SINK {
@@ -2484,7 +2827,7 @@ impl Exec<'_> {
 
     fn pieces(&mut self, th: usize, addr: &weft_ir::kernel::Addr, pc: usize) -> R<Vec<Piece>> {
         let a = self.address(th, addr)?;
-        match self.split(&a, 0) {
+        match self.split(&a, 0).or_else(|| self.split_null(th, &a, pc)) {
             Some(p) => Ok(p),
             None => Err(format!(
                 "{}: unsupported: cannot tell which array this address points into (a pointer read from memory or computed from several arrays){}",
@@ -2615,6 +2958,7 @@ impl Exec<'_> {
             });
         }
         let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        self.null_checks(en);
         if self.o.check_array_bounds {
             self.bounds_checks(pc, en, &ps0, size);
         }
@@ -2627,6 +2971,11 @@ impl Exec<'_> {
             .all(|p| self.skip_space(p.base, space))
         {
             if space == MemSpace::Constant || ps[0].iter().all(|p| matches!(p.base, Base::Var(v) if self.k.vars[v as usize].space == MemSpace::Constant)) {
+                if store.is_some() {
+                    let v = self.c.or(&en[0], &en[1]);
+                    let what = "write to constant memory";
+                    self.add_check(CheckKind::Memory { pc, what }, v, vec![]);
+                }
                 // Read-only: a function of the address.
                 let mut vals = Vec::new();
                 for th in 0..2 {
@@ -2867,6 +3216,7 @@ impl Exec<'_> {
             ]);
         }
         let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        self.null_checks(en);
         if self.o.check_array_bounds {
             self.bounds_checks(pc, en, &ps0, bytes);
         }
@@ -2941,6 +3291,12 @@ fn scope_kind(s: Option<Scope>) -> Kind {
 
 /// The base an address variable names (`base_vN` for variables, `paramI_OFF` for pointer
 /// parameters).
+/// Whether a term depends on `t`'s value of an access-history query.
+fn mentions_log_query(t: &T) -> bool {
+    let mut memo = HashMap::new();
+    mentions(t, &|n: &str| n.starts_with(LOG_QUERY_T), &mut memo)
+}
+
 fn base_of_var(t: &T) -> Option<Base> {
     if let Node::App(Op::ZeroExt(_), a, _) = t.node() {
         return base_of_var(&a[0]);

@@ -48,9 +48,11 @@ WEFT_SINK_DECL(__weft_invariant_sink)
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 /* async_work_group_copy / async_work_group_strided_copy as GPUVerify reads them: the group
  * copies every element, in no particular order, until wait_group_events (a barrier). Each
- * thread copies one arbitrary element (a fresh index per thread), its words written with
- * atomic exchanges: the copy's writes do not race with each other but race with any plain
- * access of the destination before the wait, by any thread; the source is read plainly. */
+ * thread copies one arbitrary word (a fresh index per thread), written plainly; two
+ * work-items of one group copy distinct words of one copy (assumed), so one copy's writes do
+ * not race with each other but race with another copy of the same words (by this group or
+ * another) and with any access of the destination before the wait, by any thread; the
+ * source is read plainly. The copy must be reached by the whole group (asserted). */
 #define __WEFT_AC static inline __attribute__((overloadable, always_inline))
 /* One arbitrary 32-bit word of the copy: word `e` of a contiguous copy, or word `w` of
  * element `e` of a strided one (byte offsets `*lo` on the local side, `*gl` global). */
@@ -70,24 +72,29 @@ static inline __attribute__((always_inline)) int __weft_async_word(size_t n, siz
 __WEFT_AC event_t __weft_async_copy(volatile local void *dst, const volatile global void *src, size_t n,
                                     size_t esz, size_t stride, event_t ev) {
   size_t lo, gl;
-  if (__weft_async_word(n, esz, stride, &lo, &gl))
-    atomic_xchg((volatile local int *)((volatile local char *)dst + lo),
-                *(const volatile global int *)((const volatile global char *)src + gl));
+  if (__weft_async_word(n, esz, stride, &lo, &gl)) {
+    __weft_annot_assume(!__weft_query_same_group() || __weft_query_distinct_int((int)lo));
+    *(volatile local int *)((volatile local char *)dst + lo) =
+        *(const volatile global int *)((const volatile global char *)src + gl);
+  }
   return ev;
 }
 __WEFT_AC event_t __weft_async_copy(volatile global void *dst, const volatile local void *src, size_t n,
                                     size_t esz, size_t stride, event_t ev) {
   size_t lo, gl;
-  if (__weft_async_word(n, esz, stride, &lo, &gl))
-    atomic_xchg((volatile global int *)((volatile global char *)dst + gl),
-                *(const volatile local int *)((const volatile local char *)src + lo));
+  if (__weft_async_word(n, esz, stride, &lo, &gl)) {
+    __weft_annot_assume(!__weft_query_same_group() || __weft_query_distinct_int((int)lo));
+    *(volatile global int *)((volatile global char *)dst + gl) =
+        *(const volatile local int *)((const volatile local char *)src + lo);
+  }
   return ev;
 }
 /* The copy's and the wait's arguments must be the same in every work-item of the group. */
 #define __weft_group_uniform(x)                                                                \
   __weft_annot_assert(!__weft_query_same_group() || __weft_query_uniform_int((int)(x)))
 #define __weft_async_checked(d, s, n, stride, ev)                                                \
-  (__weft_group_uniform((size_t)(d)), __weft_group_uniform((size_t)(s)),                    \
+  (__weft_group_uniform(__weft_query_enabled()), __weft_group_uniform((size_t)(d)),        \
+   __weft_group_uniform((size_t)(s)),                                                       \
    __weft_group_uniform(n), __weft_group_uniform(stride),                                   \
    __weft_async_copy((d), (s), (n), sizeof(*(d)), (stride), (ev)))
 static inline __attribute__((always_inline)) void __weft_wait(int n, event_t *evs) {
@@ -102,7 +109,8 @@ static inline __attribute__((always_inline)) void __weft_wait(int n, event_t *ev
 /* Every source-level access of block-shared memory is an access (as GPUVerify, which
  * verifies unoptimised code): `__shared__` / `__local` data is volatile, so clang's
  * optimiser neither deletes a store nobody reads nor a load whose value is unused, nor
- * merges accesses. A kernel that does not compile so (a volatile array passed where a plain
+ * merges accesses (`__constant__` data too, so that a write to it is kept). A kernel that
+ * does not compile so (a volatile array passed where a plain
  * pointer is expected, in C++) is compiled again with WEFT_VERIFY_PLAIN_SHARED defined. */
 #ifndef WEFT_VERIFY_PLAIN_SHARED
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
@@ -111,6 +119,9 @@ static inline __attribute__((always_inline)) void __weft_wait(int n, event_t *ev
 #else
 #undef __shared__
 #define __shared__ __attribute__((shared)) volatile
+/* Writes to `__constant__` data (GPUVerify reports them) are kept the same way. */
+#undef __constant__
+#define __constant__ __attribute__((constant)) volatile
 #endif
 #endif
 #endif
@@ -136,10 +147,21 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             "--adversarial-abstraction" => o.equality = false,
             "--only-intra-group" => o.only_intra_group = true,
             "--only-inter-group" => o.only_inter_group = true,
+            "--only-warp" => o.only_warp = true,
             "--loop-unwind" => o.loop_unwind = val.and_then(|v| v.parse().ok()),
             "--no-refined-atomics" => o.repetition_free = false,
             "--check-overflow" => o.check_overflow = true,
             "--check-array-bounds" => o.check_array_bounds = true,
+            "--no-annotations" => {
+                o.ignore_asserts = true;
+                o.ignore_assumes = true;
+                o.ignore_invariants = true;
+            }
+            "--only-requires" => {
+                o.ignore_asserts = true;
+                o.ignore_invariants = true;
+            }
+            "--invariants-as-candidates" => o.ignore_invariants = true,
             "--no-barrier-access-checks" => o.no_barrier_checks = true,
             "--warp-method" => {
                 if val == Some("two-pass") {

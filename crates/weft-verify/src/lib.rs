@@ -52,6 +52,8 @@ pub struct Options {
     pub equality: bool,
     pub only_intra_group: bool,
     pub only_inter_group: bool,
+    /// GPUVerify's `--only-warp`: only pairs of threads of one warp are checked.
+    pub only_warp: bool,
     /// Bounded unwinding of loops (bug finding; the result is not a proof).
     pub loop_unwind: Option<u32>,
     /// Iterations a loop is unrolled before it is cut with invariants.
@@ -61,6 +63,13 @@ pub struct Options {
     pub check_overflow: bool,
     /// `--check-array-bounds`: accesses of statically sized arrays stay inside them.
     pub check_array_bounds: bool,
+    /// Source-level annotations ignored (GPUVerify's `--no-annotations`, `--only-requires`,
+    /// `--invariants-as-candidates`): `__assert`s, `__requires`/`__assume`s, `__invariant`s.
+    /// Ignoring an assertion or an assumption is what the flags ask; ignoring an invariant
+    /// only drops a fact (sound).
+    pub ignore_asserts: bool,
+    pub ignore_assumes: bool,
+    pub ignore_invariants: bool,
     /// `--no-barrier-access-checks` (as weft's launch description reads it): barriers are
     /// not checked for divergence.
     pub no_barrier_checks: bool,
@@ -82,11 +91,15 @@ impl Default for Options {
             equality: false,
             only_intra_group: false,
             only_inter_group: false,
+            only_warp: false,
             loop_unwind: None,
             unroll_limit: 32,
             repetition_free: true,
             check_overflow: false,
             check_array_bounds: false,
+            ignore_asserts: false,
+            ignore_assumes: false,
+            ignore_invariants: false,
             no_barrier_checks: false,
             solver: SolverKind::Z3,
             timeout_ms: 30_000,
@@ -526,6 +539,22 @@ fn finding(
                     ts(&thread_t)
                 ),
                 Some(an),
+                None,
+                None,
+                None,
+                l,
+            )
+        }
+        CheckKind::Memory { pc, what } => {
+            let l = k.describe_pos(*pc);
+            (
+                "memory",
+                format!(
+                    "possible {what} at {l} ({} / {})",
+                    ts(&thread_s),
+                    ts(&thread_t)
+                ),
+                None,
                 None,
                 None,
                 None,

@@ -269,6 +269,13 @@ impl Ctx {
         }
         acc
     }
+    pub fn or_all(&mut self, xs: &[T]) -> T {
+        let mut acc = self.ff();
+        for x in xs {
+            acc = self.or(&acc, x);
+        }
+        acc
+    }
     pub fn implies(&mut self, a: &T, b: &T) -> T {
         let na = self.not(a);
         self.or(&na, b)

@@ -1,6 +1,7 @@
 //! The labelled suite `tests/verify/`: every kernel's first header line is its expected
 //! verdict (`//pass`, `//xfail:RACE`, `//xfail:BARRIER_DIVERGENCE`, `//xfail:ASSERT`,
-//! `//xfail:ARRAY_BOUNDS`), derived
+//! `//xfail:ARRAY_BOUNDS`, `//xfail:MEMORY`: a null-pointer access or a write to constant
+//! memory), derived
 //! by hand (the reason is the kernel's third line) or taken from paper 002. Kernels where
 //! weft is known to disagree are listed, with weft's verdict and the reason, in
 //! `tests/verify/known.tsv`; the test checks those keep weft's recorded verdict, so a fix (or a
@@ -30,6 +31,7 @@ fn label_of(text: &str) -> String {
         "xfail:BARRIER_DIVERGENCE" => "divergence".into(),
         "xfail:ASSERT" => "assert".into(),
         "xfail:ARRAY_BOUNDS" => "bounds".into(),
+        "xfail:MEMORY" => "memory".into(),
         other => panic!("unknown label {other}"),
     }
 }
@@ -56,6 +58,8 @@ fn outcome(path: &Path) -> String {
                         "assert".into()
                     } else if has("array-bounds") {
                         "bounds".into()
+                    } else if has("memory") {
+                        "memory".into()
                     } else if has("barrier-divergence") {
                         "divergence".into()
                     } else {

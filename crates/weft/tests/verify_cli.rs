@@ -43,6 +43,13 @@ fn verdicts_and_exit_codes() {
     assert!(s.contains("race on `S`"), "{s}");
     assert!(s.contains("fig1a_race.cu:"), "source lines: {s}");
 
+    // `--confirm`: the emulator re-runs the launch (unbound pointers get default buffers) and
+    // shows Fig. 1a's race between the same lines.
+    let o = weft(&["verify", "--confirm", "tests/verify/fig1a_race.cu"]);
+    assert_eq!(o.status.code(), Some(1));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("confirmed: the emulator shows a race"), "{s}");
+
     let o = weft(&["verify", "--json", "tests/verify/divergent_barrier_tid.cu"]);
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();

@@ -2,6 +2,13 @@
 //! two-thread reduction with warps and atomics, paper 002). Prints `verified` or each
 //! possible error with its counter-example.
 //!
+//! `--confirm` re-runs the launch on the SIMT emulator with BARRACUDA's race analysis (`weft
+//! race`, four warp schedules) and says, for each possible race, whether a run shows a race
+//! between the same two source lines (issue 15: counter-examples optionally confirmed on the
+//! emulator). The run uses the command line's buffers and arguments; a parameter left
+//! unbound gets a zero-filled buffer of 2^20 elements or the scalar 1 — not the solver's
+//! values, so "not shown" does not refute the possible race.
+//!
 //! Exit codes: 0 verified (or, with `--loop-unwind`, no error within the bound); 1 a possible
 //! error (race, barrier divergence, failing assertion); 2 bad input (unreadable file,
 //! compile error, unsupported construct, bad launch); 3 solver missing, failing or timing
@@ -57,6 +64,87 @@ pub struct Args {
     /// Print the reports as JSON.
     #[arg(long)]
     json: bool,
+    /// Re-run the launch on the SIMT emulator (`weft race`, 4 schedules) and say for each
+    /// possible race whether a run shows a race between the same source lines.
+    #[arg(long)]
+    confirm: bool,
+}
+
+/// A source location reduced to (file name, line).
+type Loc = (String, String);
+
+/// `file:line` or `file:line:col` of a source location, reduced to the file's name and the
+/// line.
+fn short_loc(l: &str) -> Option<Loc> {
+    let (f, r) = l.rsplit_once(':')?;
+    let digits = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit());
+    let (file, line) = match f.rsplit_once(':') {
+        Some((f2, line)) if digits(line) && digits(r) => (f2, line),
+        _ => (f, r),
+    };
+    let name = std::path::Path::new(file)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    Some((name, line.to_string()))
+}
+
+/// Runs `weft race` on the same file and launch; returns the source-line pairs of the races
+/// it reports, or why it could not run.
+fn emulator_races(a: &Args) -> Result<Vec<(Loc, Loc)>, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    // Parameters the command line leaves unbound get a default: a zero-filled buffer of
+    // 2^20 elements, or the scalar 1; the emulator names them one at a time.
+    let mut extra: Vec<String> = Vec::new();
+    for _ in 0..32 {
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.arg("race")
+            .arg(&a.file)
+            .args(["--json", "--schedules", "4", "--timeout", "120"]);
+        if let Some(g) = &a.launch.grid {
+            cmd.args(["--grid", g]);
+        }
+        if let Some(b) = &a.launch.block {
+            cmd.args(["--block", b]);
+        }
+        if let Some(k) = &a.launch.kernel {
+            cmd.args(["--kernel", k]);
+        }
+        for d in &a.launch.defines {
+            cmd.arg(format!("-D{d}"));
+        }
+        for b in &a.launch.buffers {
+            cmd.args(["--buffer", b]);
+        }
+        for x in &a.launch.args {
+            cmd.args(["--arg", x]);
+        }
+        cmd.args(&extra);
+        let out = cmd.output().map_err(|e| e.to_string())?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if let Ok(j) = serde_json::from_str::<serde_json::Value>(text.trim()) {
+            let mut v = Vec::new();
+            for r in j["races"].as_array().into_iter().flatten() {
+                let side = |k: &str| r[k]["line"].as_str().and_then(short_loc);
+                if let (Some(x), Some(y)) = (side("first"), side("second")) {
+                    v.push((x, y));
+                }
+            }
+            return Ok(v);
+        }
+        let last = err.lines().last().unwrap_or("no output").to_string();
+        let unbound = last
+            .split_once("parameter `")
+            .and_then(|(_, r)| r.split_once("` is not bound"))
+            .map(|(n, r)| (n.to_string(), r.contains("--buffer")));
+        match unbound {
+            Some((n, true)) => extra.extend(["--buffer".to_string(), format!("{n}=1048576")]),
+            Some((n, false)) => extra.extend(["--arg".to_string(), format!("{n}=1")]),
+            None => return Err(format!("the emulator run failed: {last}")),
+        }
+    }
+    Err("the emulator run failed: too many unbound parameters".to_string())
 }
 
 fn dims(s: &str) -> Result<[u32; 3], String> {
@@ -154,8 +242,46 @@ pub fn run(a: Args) -> i32 {
             _ => {}
         }
     }
+    // `--confirm`: one emulator run of the launch for all the possible races.
+    let has_race = reports
+        .iter()
+        .any(|r| r.findings.iter().any(|f| f.kind == "race"));
+    let emulated = if a.confirm && has_race {
+        Some(emulator_races(&a))
+    } else {
+        None
+    };
+    let confirmation = |f: &weft_verify::Finding| -> Option<String> {
+        if f.kind != "race" {
+            return None;
+        }
+        let races = match emulated.as_ref()? {
+            Ok(r) => r,
+            Err(e) => return Some(format!("not confirmed: {e}")),
+        };
+        let s = f.loc_s.as_deref().and_then(short_loc);
+        let t = short_loc(&f.loc_t);
+        let shown = races.iter().any(|(x, y)| {
+            (Some(x) == s.as_ref() && Some(y) == t.as_ref())
+                || (Some(y) == s.as_ref() && Some(x) == t.as_ref())
+        });
+        Some(if shown {
+            "confirmed: the emulator shows a race between these lines".to_string()
+        } else {
+            "not shown by the emulator in 4 schedules of this launch (zero-filled buffers, \
+             scalar arguments 1 unless given: not the counter-example's values)"
+                .to_string()
+        })
+    };
     if a.json {
         out::line(&serde_json::to_string_pretty(&reports).unwrap_or_default());
+        for r in &reports {
+            for f in &r.findings {
+                if let Some(c) = confirmation(f) {
+                    eprintln!("weft: {}: {c}", f.message);
+                }
+            }
+        }
         return code;
     }
     let mut s = String::new();
@@ -181,6 +307,9 @@ pub fn run(a: Args) -> i32 {
                     s.push_str(&format!("  error: {}\n", f.message));
                     if f.pass != "all" {
                         s.push_str(&format!("    (found by the {} pass)\n", f.pass));
+                    }
+                    if let Some(c) = confirmation(f) {
+                        s.push_str(&format!("    {c}\n"));
                     }
                 }
             }
