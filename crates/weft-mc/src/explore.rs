@@ -272,6 +272,11 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     if let Some((lo, hi)) = range {
                         srcs.retain(|s| (lo..=hi).contains(&g.src_value(*s, cell, &self.init)));
                     }
+                    // The coherence-latest source first: the first executions explored are
+                    // the ones where each thread sees the others' latest writes (a lock is
+                    // handed on rather than spun on), where the first error of a program
+                    // usually is. Every source is explored; only the order changes.
+                    srcs.reverse();
                     let mut children = Vec::with_capacity(srcs.len());
                     for s in srcs {
                         let value = g.src_value(s, cell, &self.init);
@@ -290,6 +295,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                             rf: Some(s),
                             value,
                             revisited: false,
+                            range,
                         });
                         c.next_stamp += 1;
                         c.th[t].state = st2;
@@ -312,6 +318,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         rf: None,
                         value,
                         revisited: false,
+                        range: None,
                     });
                     base.next_stamp += 1;
                     let mut children = Vec::new();
@@ -322,6 +329,10 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     for (u, th) in base.th.iter().enumerate() {
                         for (i, n) in th.nodes.iter().enumerate() {
                             if n.cell != cell || !n.is_read() {
+                                continue;
+                            }
+                            // An awaiting read never reads a value outside its range.
+                            if n.range.is_some_and(|(lo, hi)| !(lo..=hi).contains(&value)) {
                                 continue;
                             }
                             if (i as u32) >= prefix[u]
@@ -353,6 +364,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         rf: None,
                         value: 0,
                         revisited: false,
+                        range: None,
                     });
                     g.next_stamp += 1;
                     if !self.judge.consistent(&g) {
@@ -420,12 +432,19 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                 }
                 let s = n.stamp;
                 if n.is_read() {
+                    // Maximal: reads the coherence-latest write among the events before it
+                    // (for an awaiting read, the latest of a value it may read).
+                    let fits = |s: Src| {
+                        n.range.is_none_or(|(lo, hi)| {
+                            (lo..=hi).contains(&g.src_value(s, n.cell, &self.init))
+                        })
+                    };
                     let co = &g.co[n.cell as usize];
                     let max = co
                         .iter()
                         .rev()
-                        .find(|x| in_prev(**x, s))
                         .map(|x| Src::Ev(*x))
+                        .find(|x| matches!(x, Src::Ev(e) if in_prev(*e, s)) && fits(*x))
                         .unwrap_or(Src::Init);
                     if n.rf != Some(max) {
                         return None;

@@ -34,6 +34,10 @@ pub struct Node {
     /// A read that got its source by a backward revisit (it keeps its place in the order
     /// of addition, before its source).
     pub revisited: bool,
+    /// An awaiting read ([`crate::step::Action::Await`]): the values it may read. It is
+    /// only ever added reading a write of such a value, so it is maximal when it reads the
+    /// coherence-latest write *of such a value*, and no write of another value revisits it.
+    pub range: Option<(i64, i64)>,
 }
 
 impl Node {
@@ -164,6 +168,7 @@ mod tests {
             rf,
             value: 0,
             revisited: false,
+            range: None,
         }
     }
 

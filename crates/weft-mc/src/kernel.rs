@@ -324,6 +324,9 @@ pub struct KState {
     loops: Vec<LoopMark>,
     bar_gen: Vec<(u32, u32)>,
     pub blocked: Option<BlockedAt>,
+    /// A loop (head, back-edge pc) whose back edge was taken past the unroll bound: the
+    /// execution is cut when the thread's next step is inside it again.
+    over: Option<(u32, u32)>,
 }
 
 fn hash_state(th: &ThreadState) -> u64 {
@@ -728,6 +731,7 @@ impl<'k> Stepper for KernelStepper<'k> {
             loops: Vec::new(),
             bar_gen: Vec::new(),
             blocked: None,
+            over: None,
         })
     }
 
@@ -769,6 +773,12 @@ impl<'k> Stepper for KernelStepper<'k> {
         loop {
             let stop = self.prog.step(&mut s.th, self.ids[t], STEP_BUDGET);
             let pc = s.th.pc;
+            if let Some((lo, hi)) = s.over {
+                if (lo..=hi).contains(&pc) {
+                    return Action::Cut;
+                }
+                s.over = None;
+            }
             match stop {
                 Stop::Access(acc) => {
                     let attrs = self.attrs(pc);
@@ -874,13 +884,13 @@ impl<'k> Stepper for KernelStepper<'k> {
                     };
                 }
                 Stop::AssertFailed(_) => return Action::AssertFailed(self.span(pc)),
-                Stop::BackEdge { target } => {
+                Stop::BackEdge { target, from } => {
                     let h = hash_state(&s.th);
                     let (writes, events) = (s.writes, s.nevents);
                     match s.loops.iter_mut().find(|m| m.target == target) {
                         None => {
                             if 2 > self.unroll {
-                                return Action::Cut;
+                                s.over = Some((target, from));
                             }
                             s.loops.push(LoopMark {
                                 target,
@@ -898,7 +908,10 @@ impl<'k> Stepper for KernelStepper<'k> {
                             }
                             m.iters += 1;
                             if m.iters > self.unroll {
-                                return Action::Cut;
+                                // Past the bound: the execution is cut if the thread goes
+                                // on in the loop, not if this back edge leads to its exit
+                                // (a loop latch laid out before the body).
+                                s.over = Some((target, from));
                             }
                             m.hash = h;
                             m.writes = writes;

@@ -88,9 +88,10 @@ pub enum Stop {
     },
     /// A checked annotation (`__assert`) is false here.
     AssertFailed(AnnotKind),
-    /// A backward branch was taken: the thread is now at the loop head `target`.
+    /// A backward branch (at `from`) was taken: the thread is now at the loop head `target`.
     BackEdge {
         target: u32,
+        from: u32,
     },
     /// The thread ended.
     Exit,
@@ -368,7 +369,10 @@ impl<'k> ThreadProgram<'k> {
                     let back = *target as usize <= pc;
                     st.pc = *target;
                     if back {
-                        return Stop::BackEdge { target: *target };
+                        return Stop::BackEdge {
+                            target: *target,
+                            from: pc as u32,
+                        };
                     }
                 }
                 DOp::Exit => return Stop::Exit,

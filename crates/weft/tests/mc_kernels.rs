@@ -326,3 +326,54 @@ fn a_witness_replays_to_the_same_error_in_one_execution() {
     assert_eq!(again["lines"], first["lines"]);
     assert_eq!(again["witness"], first["witness"]);
 }
+
+#[test]
+fn the_vector_clock_check_agrees_with_the_relation_check() {
+    // `WEFT_MC_CROSSCHECK` makes every consistency check of the vector-clock path
+    // (`weft_mc::native::check_views`) also run the relation-algebra check and panic on any
+    // difference (consistency, race flags, racing pairs). Kernels with release/acquire
+    // flags, CTA barriers, SC fences, RMW locks and scoped atomics, explored exhaustively.
+    let cases: &[(&str, &[&str])] = &[
+        ("tests/mc/kernels/mp_fenced.cu", &[]),
+        ("tests/mc/kernels/mp_cta_fence.cu", &[]),
+        ("tests/mc/kernels/mp_opencl_wg.cl", &[]),
+        ("tests/mc/kernels/caslock_cl.cl", &[]),
+        ("tests/mc/kernels/tree_reduction.cu", &["--unroll", "3"]),
+        (
+            "tests/mc/bench/cbe_spinlock_fixed.cu",
+            &["--buffer", "0=1", "--buffer", "1=1", "--buffer", "2=1"],
+        ),
+        (
+            "tests/mc/bench/xf_barrier_div.cu",
+            &[
+                "--buffer", "0=32", "--buffer", "1=32", "--buffer", "2=32", "--buffer", "3=32",
+                "--grid", "2",
+            ],
+        ),
+        (
+            "tests/mc/bench/xf_barrier.cu",
+            &[
+                "--buffer", "0=32", "--buffer", "1=32", "--buffer", "2=32", "--buffer", "3=32",
+                "--grid", "2", "--block", "2",
+            ],
+        ),
+    ];
+    for (k, args) in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .current_dir(repo())
+            .env("WEFT_MC_CROSSCHECK", "1")
+            .args(["mc", k, "--json", "--timeout", "60"])
+            .args(*args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            matches!(o.status.code(), Some(0) | Some(1)),
+            "{k}: exit {:?}: {stderr}",
+            o.status.code()
+        );
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{k}: {e}"));
+        assert!(v["stopped"].is_null(), "{k}: stopped {}", v["stopped"]);
+        assert!(v["complete"].as_u64().unwrap_or(0) + v["stuck"].as_u64().unwrap_or(0) > 0);
+    }
+}
