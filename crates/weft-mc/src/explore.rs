@@ -188,9 +188,18 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Checks the deadline every 256 graphs and the memory every 4096 graphs of a
-    /// subtree (`t`: graphs built by this task, so workers share no counter).
-    fn check_limits(&self, t: u64) {
+    /// Checks the deadline every 256 graphs and the memory every 4096 graphs built by this
+    /// worker thread (a per-thread tick, so workers share no counter; a per-task count would
+    /// never reach 256 in the many small subtrees a parallel run splits into).
+    fn check_limits(&self) {
+        thread_local! {
+            static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        }
+        let t = TICKS.with(|c| {
+            let v = c.get().wrapping_add(1);
+            c.set(v);
+            v
+        });
         if !t.is_multiple_of(256) {
             return;
         }
@@ -208,7 +217,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
 
     fn visit(&self, mut g: Graph<P::State>, counts: &mut Counts, acc: &mut J::Acc) {
         counts.graphs += 1;
-        self.check_limits(counts.graphs);
+        self.check_limits();
         if self.stop.load(Ordering::Relaxed) {
             return;
         }
