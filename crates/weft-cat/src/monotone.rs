@@ -515,9 +515,10 @@ fn bind<'a>(m: &mut HashMap<Sym, Abs<'a>>, pat: &Pat, v: Abs<'a>) {
 mod tests {
     use super::*;
 
-    fn prunable_names(src: &str) -> Vec<String> {
+    /// The names of the checks of `src` whose spans `select` returns.
+    fn check_names(src: &str, select: fn(&Model) -> HashSet<(u32, u32)>) -> Vec<String> {
         let m = Model::parse("t.cat", src).unwrap();
-        let spans = prunable_checks(&m);
+        let spans = select(&m);
         let mut out = Vec::new();
         for i in &m.instrs {
             if let InstrKind::Check(c) = &i.kind {
@@ -536,7 +537,7 @@ mod tests {
                    empty (rf ; [R]) \\ hb as vis\nflag ~empty rf as f\n\
                    let f(x) = x ; po\nacyclic f(rf) as fun\n\
                    acyclic ~rf as neg\n";
-        assert_eq!(prunable_names(src), vec!["sc", "coh", "fun"]);
+        assert_eq!(check_names(src, prunable_checks), vec!["sc", "coh", "fun"]);
     }
 
     fn static_names(src: &str) -> Vec<String> {
@@ -566,20 +567,6 @@ mod tests {
         assert_eq!(static_names(src), vec!["a", "b", "k"]);
     }
 
-    fn bounded_names(src: &str) -> Vec<String> {
-        let m = Model::parse("t.cat", src).unwrap();
-        let spans = bounded_checks(&m);
-        let mut out = Vec::new();
-        for i in &m.instrs {
-            if let InstrKind::Check(c) = &i.kind {
-                if spans.contains(&(i.span.file, i.span.start)) {
-                    out.push(c.name.clone().unwrap_or_default());
-                }
-            }
-        }
-        out
-    }
-
     #[test]
     fn differences_of_monotone_relations_are_bounded_checks() {
         let src = "let hb = (po | rf)+\nempty (rf ; [R]) \\ hb as vis\n\
@@ -587,14 +574,14 @@ mod tests {
                    empty ~rf \\ hb as neg\nflag ~empty rf \\ hb as f\n\
                    acyclic rf \\ hb as acy\nempty rf \\ hb \\ co as two\n\
                    with x from linearisations(W, po)\nempty rf \\ hb as late\n";
-        assert_eq!(bounded_names(src), vec!["vis", "two"]);
+        assert_eq!(check_names(src, bounded_checks), vec!["vis", "two"]);
     }
 
     #[test]
     fn dynamic_with_disables_pruning() {
         let src = "acyclic po | rf as a\nwith x from domain(rf)\nacyclic x as b\n";
-        assert!(prunable_names(src).is_empty());
+        assert!(check_names(src, prunable_checks).is_empty());
         let src = "with s from linearisations(W, po)\nacyclic s | rf as b\n";
-        assert_eq!(prunable_names(src), vec!["b"]);
+        assert_eq!(check_names(src, prunable_checks), vec!["b"]);
     }
 }
