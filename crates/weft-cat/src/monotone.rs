@@ -136,19 +136,7 @@ pub fn static_bindings(model: &Model) -> HashSet<(u32, u32)> {
                 }
                 env = Rc::new(m);
             }
-            InstrKind::Enum { name, tags } => {
-                let mut m = (*env).clone();
-                m.insert(*name, Abs::Static);
-                for t in tags {
-                    m.insert(*t, Abs::Static);
-                }
-                env = Rc::new(m);
-            }
-            InstrKind::Procedure { name, .. } => {
-                let mut m = (*env).clone();
-                m.insert(*name, Abs::Unknown);
-                env = Rc::new(m);
-            }
+            k @ (InstrKind::Enum { .. } | InstrKind::Procedure { .. }) => declare(&mut env, k),
             InstrKind::With { .. } | InstrKind::IfVariant { .. } => break,
             InstrKind::Check(_)
             | InstrKind::Call { .. }
@@ -227,19 +215,7 @@ pub fn bounded_checks(model: &Model) -> HashSet<(u32, u32)> {
                     out.insert((ins.span.file, ins.span.start));
                 }
             }
-            InstrKind::Enum { name, tags } => {
-                let mut m = (*env).clone();
-                m.insert(*name, Abs::Static);
-                for t in tags {
-                    m.insert(*t, Abs::Static);
-                }
-                env = Rc::new(m);
-            }
-            InstrKind::Procedure { name, .. } => {
-                let mut m = (*env).clone();
-                m.insert(*name, Abs::Unknown);
-                env = Rc::new(m);
-            }
+            k @ (InstrKind::Enum { .. } | InstrKind::Procedure { .. }) => declare(&mut env, k),
             InstrKind::With { .. } | InstrKind::IfVariant { .. } | InstrKind::Forall { .. } => {
                 break
             }
@@ -496,6 +472,24 @@ impl<'a> Analysis<'a> {
             }
         }
     }
+}
+
+/// The names an `enum` (static tags) or a `procedure` (unknown) declares, added to `env`.
+fn declare(env: &mut Env<'_>, kind: &InstrKind) {
+    let mut m = (**env).clone();
+    match kind {
+        InstrKind::Enum { name, tags } => {
+            m.insert(*name, Abs::Static);
+            for t in tags {
+                m.insert(*t, Abs::Static);
+            }
+        }
+        InstrKind::Procedure { name, .. } => {
+            m.insert(*name, Abs::Unknown);
+        }
+        _ => return,
+    }
+    *env = Rc::new(m);
 }
 
 fn bind<'a>(m: &mut HashMap<Sym, Abs<'a>>, pat: &Pat, v: Abs<'a>) {

@@ -74,6 +74,16 @@ struct Log {
     pc: T,
 }
 
+/// A loop-head candidate over a log: if the log holds an access, its offset satisfies `e`
+/// or it is the access the log held on entry to the loop (same pc and offset).
+fn logged_as_or_kept(c: &mut Ctx, l: &Log, l0: &Log, e: &T) -> T {
+    let e1 = c.eq(&l.pc, &l0.pc);
+    let e2 = c.eq(&l.off, &l0.off);
+    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+    let either = c.or(e, &old);
+    c.implies(&l.has, &either)
+}
+
 #[derive(Clone)]
 struct State {
     regs: [Vec<Option<T>>; 2],
@@ -1325,11 +1335,7 @@ impl Exec<'_> {
             ) {
                 (Some(l), Some(l0), Some(f)) => {
                     let e = c.eq(&l.off, f);
-                    let e1 = c.eq(&l.pc, &l0.pc);
-                    let e2 = c.eq(&l.off, &l0.off);
-                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
-                    let either = c.or(&e, &old);
-                    c.implies(&l.has, &either)
+                    logged_as_or_kept(c, l, l0, &e)
                 }
                 _ => c.tt(),
             },
@@ -1343,11 +1349,7 @@ impl Exec<'_> {
                     let lo = c.bin(Op::BvUle, f, &l.off);
                     let hi = c.bin(Op::BvUlt, &l.off, g);
                     let e = c.and(&lo, &hi);
-                    let e1 = c.eq(&l.pc, &l0.pc);
-                    let e2 = c.eq(&l.off, &l0.off);
-                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
-                    let either = c.or(&e, &old);
-                    c.implies(&l.has, &either)
+                    logged_as_or_kept(c, l, l0, &e)
                 }
                 _ => c.tt(),
             },
