@@ -68,7 +68,13 @@ pub fn key(
     field("version", version.as_bytes());
     field("compiler", c.path.display().to_string().as_bytes());
     field("lang", format!("{lang:?}").as_bytes());
-    field("opts", format!("{opts:?}").as_bytes());
+    // libclc is linked into OpenCL builds only: a CUDA key must not depend on whether it is
+    // installed (a cache filled on one machine is then valid on another).
+    let mut keyed = opts.clone();
+    if lang == Language::Cuda {
+        keyed.libclc = None;
+    }
+    field("opts", format!("{keyed:?}").as_bytes());
     for (name, text) in headers::ALL {
         field(name, text.as_bytes());
     }

@@ -111,6 +111,19 @@ impl Default for CompileOptions {
     }
 }
 
+/// The architecture nvcc is asked for: CUDA 13 dropped every target below `sm_75` ("nvcc
+/// fatal: Unsupported gpu architecture 'sm_70'", seen with nvcc 13.0 on an H100), so an
+/// older request becomes `sm_75`, which has the same scoped PTX memory model.
+pub fn nvcc_arch(arch: &str) -> String {
+    match arch
+        .strip_prefix("sm_")
+        .and_then(|n| n.trim_end_matches('a').parse::<u32>().ok())
+    {
+        Some(n) if n < 75 => "sm_75".to_string(),
+        _ => arch.to_string(),
+    }
+}
+
 /// Where Debian's libclc-19 puts the NVPTX OpenCL library.
 pub const DEBIAN_LIBCLC: &str = "/usr/lib/clc/nvptx64--nvidiacl.bc";
 
@@ -263,9 +276,12 @@ impl Compiler {
         match (self.kind, lang) {
             (CompilerKind::Nvcc, _) => {
                 s("--ptx");
-                s(&format!("-arch={}", opts.arch));
+                s(&format!("-arch={}", nvcc_arch(&opts.arch)));
+                s(&format!("-O{}", opts.opt_level.min(3)));
                 s("-include");
                 a.push(include_dir.join(headers::CUDA_HEADER_NAME).into());
+                a.push("-include".into());
+                a.push(include_dir.join(headers::GPUVERIFY_HEADER_NAME).into());
             }
             (CompilerKind::Clang, Language::Cuda) => {
                 for x in [
@@ -326,7 +342,12 @@ impl Compiler {
             a.push(format!("-D{d}").into());
         }
         for x in &opts.extra_args {
-            a.push(x.into());
+            // nvcc spells clang's line tables `-lineinfo`.
+            if self.kind == CompilerKind::Nvcc && x == "-gline-tables-only" {
+                a.push("-lineinfo".into());
+            } else {
+                a.push(x.into());
+            }
         }
         a.push("-o".into());
         a.push(out.into());

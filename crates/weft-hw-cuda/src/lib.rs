@@ -15,6 +15,7 @@
 
 pub mod cudac;
 pub mod error;
+pub mod kernel;
 pub mod layout;
 pub mod lower;
 pub mod optcheck;
@@ -22,6 +23,7 @@ pub mod ptx;
 pub mod runner;
 
 pub use error::{CodegenError, CudaError};
+pub use kernel::{KernelParam, KernelRun, KernelShape};
 pub use layout::KernelLayout;
 pub use lower::MemKind;
 pub use optcheck::Verdict;

@@ -143,35 +143,49 @@ pub fn parse_sass(text: &str) -> Vec<SassInstr> {
     out
 }
 
-/// Splits the instruction stream into test-thread regions: the instructions between the
-/// first and second clock marker, the third and fourth, and so on. Consecutive clock reads
-/// (a 64-bit read as `LO` then `HI`) count as one marker. `None` when the markers do not
-/// pair up.
-pub fn regions(instrs: &[SassInstr]) -> Option<Vec<Vec<SassInstr>>> {
-    let mut markers = Vec::new();
-    let mut prev_clock = false;
-    for (i, ins) in instrs.iter().enumerate() {
-        let c = ins.class() == SassClass::Clock;
-        if c && !prev_clock {
-            markers.push(i);
-        }
-        prev_clock = c;
-    }
-    if markers.len() % 2 != 0 {
+/// One test thread's region of the SASS: the instructions from its first clock marker to
+/// its second (`strict`), and from there to the end of that path (`tail`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Region {
+    pub strict: Vec<SassInstr>,
+    pub tail: Vec<SassInstr>,
+}
+
+/// Splits the instruction stream into test-thread regions. Every read of `SR_CLOCKLO` is a
+/// marker (a `SR_CLOCKHI` read is the other half of a 64-bit read); markers pair up in
+/// code order, two per test thread. `ptxas` may hoist a body's closing clock read above
+/// the body's accesses (it has no inputs; seen with ptxas 13.0 for sm_90), so a region
+/// runs from its first marker up to the next region's first marker or the first
+/// unconditional `EXIT`, whichever comes first: `strict` up to the second marker, `tail`
+/// after it, where the harness's own result stores and counters also live. `None` when
+/// the markers do not pair up.
+pub fn regions(instrs: &[SassInstr]) -> Option<Vec<Region>> {
+    let markers: Vec<usize> = instrs
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.operands.contains("SR_CLOCKLO") && i.guard.as_deref() != Some("@!PT"))
+        .map(|(k, _)| k)
+        .collect();
+    if markers.is_empty() || !markers.len().is_multiple_of(2) {
         return None;
     }
-    Some(
-        markers
-            .chunks(2)
-            .map(|p| {
-                instrs[p[0]..p[1]]
-                    .iter()
-                    .filter(|x| x.class() != SassClass::Clock)
-                    .cloned()
-                    .collect()
-            })
-            .collect(),
-    )
+    let keep = |x: &&SassInstr| x.class() != SassClass::Clock;
+    let mut out = Vec::new();
+    for (k, p) in markers.chunks(2).enumerate() {
+        let next = markers.get(2 * k + 2).copied().unwrap_or(instrs.len());
+        let mut end = next;
+        if let Some(e) = instrs[p[1]..next]
+            .iter()
+            .position(|x| x.guard.is_none() && x.opcode == "EXIT")
+        {
+            end = p[1] + e;
+        }
+        out.push(Region {
+            strict: instrs[p[0]..p[1]].iter().filter(keep).cloned().collect(),
+            tail: instrs[p[1]..end].iter().filter(keep).cloned().collect(),
+        });
+    }
+    Some(out)
 }
 
 fn space_of_mnemonic(m: &str) -> SassSpace {
@@ -189,54 +203,66 @@ fn space_ok(expected: SassSpace, got: SassSpace) -> bool {
 }
 
 /// Checks one thread's region against its expected sequence; `Err` says what differs.
-fn check_thread(expected: &[(MemKind, String)], region: &[SassInstr]) -> Result<(), String> {
-    let actual: Vec<&SassInstr> = region
+/// In the strict part every access must be the next expected one; in the tail, accesses
+/// that are not the next expected one are the harness's and are passed over.
+fn check_thread(expected: &[(MemKind, String)], region: &Region) -> Result<(), String> {
+    let mem = |i: &&SassInstr| !matches!(i.class(), SassClass::Other | SassClass::Clock);
+    let actual: Vec<(&SassInstr, bool)> = region
+        .strict
         .iter()
-        .filter(|i| !matches!(i.class(), SassClass::Other | SassClass::Clock))
+        .filter(mem)
+        .map(|i| (i, false))
+        .chain(region.tail.iter().filter(mem).map(|i| (i, true)))
         .collect();
     let mut k = 0usize;
     for (kind, m) in expected {
         if *kind == MemKind::Fence {
-            // Look for a MEMBAR before the next access.
-            let mut found = false;
-            let mut j = k;
-            while j < actual.len() && actual[j].class() == SassClass::Fence {
-                found = true;
-                j += 1;
+            // A MEMBAR before the next access (in the tail, harness accesses may come first).
+            loop {
+                match actual.get(k) {
+                    Some((a, _)) if a.class() == SassClass::Fence => break,
+                    Some((_, true)) => k += 1,
+                    _ => return Err(format!("the fence {m} has no MEMBAR at its place")),
+                }
             }
-            if !found {
-                return Err(format!("the fence {m} has no MEMBAR at its place"));
+            while k < actual.len() && actual[k].0.class() == SassClass::Fence {
+                k += 1;
             }
             continue;
         }
-        // Skip compiler-added fences before the next access.
-        while k < actual.len() && actual[k].class() == SassClass::Fence {
-            k += 1;
-        }
-        let Some(a) = actual.get(k) else {
-            return Err(format!(
-                "{m} has no SASS instruction (dropped or moved out of the body)"
-            ));
-        };
         let sp = space_of_mnemonic(m);
-        let ok = match (kind, a.class()) {
-            (MemKind::Load, SassClass::Load(s)) => space_ok(sp, s),
-            (MemKind::Store, SassClass::Store(s)) => space_ok(sp, s),
-            (MemKind::Rmw, SassClass::Rmw(s)) => space_ok(sp, s),
-            _ => false,
-        };
-        if !ok {
-            return Err(format!(
-                "expected {m} but found {} {} at /*{:04x}*/",
-                a.opcode, a.operands, a.offset
-            ));
+        loop {
+            // Skip compiler-added fences before the next access.
+            while k < actual.len() && actual[k].0.class() == SassClass::Fence {
+                k += 1;
+            }
+            let Some((a, tolerant)) = actual.get(k) else {
+                return Err(format!(
+                    "{m} has no SASS instruction (dropped or moved out of the body)"
+                ));
+            };
+            let ok = match (kind, a.class()) {
+                (MemKind::Load, SassClass::Load(s)) => space_ok(sp, s),
+                (MemKind::Store, SassClass::Store(s)) => space_ok(sp, s),
+                (MemKind::Rmw, SassClass::Rmw(s)) => space_ok(sp, s),
+                _ => false,
+            };
+            k += 1;
+            if ok {
+                break;
+            }
+            if !tolerant {
+                return Err(format!(
+                    "expected {m} but found {} {} at /*{:04x}*/",
+                    a.opcode, a.operands, a.offset
+                ));
+            }
         }
+    }
+    while k < actual.len() && actual[k].0.class() == SassClass::Fence {
         k += 1;
     }
-    while k < actual.len() && actual[k].class() == SassClass::Fence {
-        k += 1;
-    }
-    if let Some(extra) = actual.get(k) {
+    if let Some((extra, false)) = actual.get(k) {
         return Err(format!(
             "an extra memory instruction {} {} at /*{:04x}*/",
             extra.opcode, extra.operands, extra.offset
@@ -245,7 +271,10 @@ fn check_thread(expected: &[(MemKind, String)], region: &[SassInstr]) -> Result<
     Ok(())
 }
 
-/// Checks SASS text against the expected sequences of every test thread.
+/// Checks SASS text against the expected sequences of every test thread. `ptxas` lays the
+/// test threads' bodies out in an order of its own (thread 1's before thread 0's, seen for
+/// sm_90), so regions are matched to threads: the verdict is `Kept` when some one-to-one
+/// assignment of regions to threads matches every thread.
 pub fn check_sass(sass: &str, expected: &[Vec<(MemKind, String)>]) -> Verdict {
     let instrs = parse_sass(sass);
     let Some(regs) = regions(&instrs) else {
@@ -260,19 +289,66 @@ pub fn check_sass(sass: &str, expected: &[Vec<(MemKind, String)>]) -> Verdict {
             expected.len()
         ));
     }
+    // fits[r][t]: region r matches thread t.
+    let fits: Vec<Vec<Result<(), String>>> = regs
+        .iter()
+        .map(|r| expected.iter().map(|e| check_thread(e, r)).collect())
+        .collect();
+    if assignment(&fits).is_some() {
+        return Verdict::Kept;
+    }
+    // For each thread that no region fits, what each region lacks.
     let mut problems = Vec::new();
-    for (t, (e, r)) in expected.iter().zip(&regs).enumerate() {
-        if let Err(why) = check_thread(e, r) {
-            problems.push(format!("thread {t}: {why}"));
+    for t in 0..expected.len() {
+        let whys: Vec<String> = fits
+            .iter()
+            .enumerate()
+            .filter_map(|(r, row)| match &row[t] {
+                Err(why) => Some(format!("body {} of the SASS: {why}", r + 1)),
+                Ok(()) => None,
+            })
+            .collect();
+        if whys.len() == fits.len() {
+            problems.push(format!("thread {t}: {}", whys.join(" / ")));
         }
     }
     if problems.is_empty() {
-        Verdict::Kept
-    } else {
-        Verdict::Reordered {
-            details: problems.join("; "),
-        }
+        problems.push("no assignment of the marked bodies to the test threads matches".into());
     }
+    Verdict::Reordered {
+        details: problems.join("; "),
+    }
+}
+
+/// A perfect matching of regions to threads in `fits` (backtracking; tests have few
+/// threads), as `assign[region] = thread`.
+fn assignment(fits: &[Vec<Result<(), String>>]) -> Option<Vec<usize>> {
+    fn go(
+        r: usize,
+        fits: &[Vec<Result<(), String>>],
+        used: &mut Vec<bool>,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        if r == fits.len() {
+            return true;
+        }
+        for t in 0..used.len() {
+            if !used[t] && fits[r][t].is_ok() {
+                used[t] = true;
+                out.push(t);
+                if go(r + 1, fits, used, out) {
+                    return true;
+                }
+                out.pop();
+                used[t] = false;
+            }
+        }
+        false
+    }
+    let n = fits.first().map_or(0, |r| r.len());
+    let mut used = vec![false; n];
+    let mut out = Vec::new();
+    go(0, fits, &mut used, &mut out).then_some(out)
 }
 
 fn which(name: &str) -> Option<PathBuf> {
@@ -416,21 +492,48 @@ mod tests {
     }
 
     #[test]
-    fn an_access_hoisted_out_of_the_body_is_reordered() {
-        // T0's second store moved after the closing marker.
+    fn an_access_hoisted_above_the_body_is_reordered() {
+        // T0's first store moved above the opening marker (out of the body).
         let sass = KEPT
             .replace(
-                "/*0080*/                   STG.E.STRONG.GPU [R10], R9 ;",
-                "/*0080*/                   IADD3 R1, R1, 0x1, RZ ;",
+                "/*0040*/                   CS2R R6, SR_CLOCKLO ;",
+                "/*0040*/                   STG.E.STRONG.GPU [R4], R9 ;",
             )
             .replace(
-                "/*00a0*/                   STG.E.SYS [R14], R12 ;",
-                "/*00a0*/                   STG.E.STRONG.GPU [R10], R9 ;",
+                "/*0050*/                   STG.E.STRONG.GPU [R4], R9 ;",
+                "/*0050*/                   CS2R R6, SR_CLOCKLO ;",
             );
         assert!(matches!(
             check_sass(&sass, &mp_expected()),
             Verdict::Reordered { .. }
         ));
+    }
+
+    #[test]
+    fn a_closing_marker_hoisted_above_the_accesses_is_kept() {
+        // ptxas 13.0 (sm_90) schedules the closing clock read before the loads it
+        // brackets; the loads are still the thread's, in order, before its result stores.
+        let sass = KEPT
+            .replace(
+                "/*0120*/                   LDG.E.STRONG.GPU R8, [R4] ;",
+                "/*0120*/                   CS2R R12, SR_CLOCKLO ;",
+            )
+            .replace(
+                "/*0130*/                   LDG.E.EF R9, [R4] ;",
+                "/*0130*/                   LDG.E.STRONG.GPU R8, [R4] ;",
+            )
+            .replace(
+                "/*0140*/                   CS2R R12, SR_CLOCKLO ;",
+                "/*0140*/                   LDG.E.EF R9, [R4] ;",
+            );
+        assert_eq!(check_sass(&sass, &mp_expected()), Verdict::Kept);
+    }
+
+    #[test]
+    fn bodies_laid_out_in_another_order_are_matched_to_their_threads() {
+        let mut ex = mp_expected();
+        ex.swap(0, 1);
+        assert_eq!(check_sass(KEPT, &ex), Verdict::Kept);
     }
 
     #[test]

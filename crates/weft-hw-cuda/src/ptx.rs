@@ -576,7 +576,14 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     let mut m = String::new();
     let _ = writeln!(
         m,
-        "// weft-hw-cuda: litmus test {name} (generated; paper 000 §4)"
+        "// weft-hw-cuda: litmus test {} (generated; paper 000 sec. 4)",
+        name.chars()
+            .map(|c| if c.is_ascii_graphic() || c == ' ' {
+                c
+            } else {
+                '?'
+            })
+            .collect::<String>()
     );
     let _ = writeln!(
         m,

@@ -75,14 +75,17 @@ pub fn driver_present() -> bool {
     false
 }
 
-fn drv(context: &str) -> impl Fn(cudarc::driver::DriverError) -> CudaError + '_ {
+pub(crate) fn drv(context: &str) -> impl Fn(cudarc::driver::DriverError) -> CudaError + '_ {
     move |e| CudaError::Driver {
         context: context.to_string(),
         message: format!("{e:?}"),
     }
 }
 
-fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, CudaError>) -> Result<T, CudaError> {
+pub(crate) fn guarded<T>(
+    what: &str,
+    f: impl FnOnce() -> Result<T, CudaError>,
+) -> Result<T, CudaError> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => {
@@ -100,7 +103,7 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, CudaError>) -> Result<T,
 
 /// Loads `ptx` again with the JIT's error log requested, to say why it was rejected.
 /// Needs the runner's context current on this thread (it is after `load_module`).
-fn jit_error_log(ptx: &str) -> Option<String> {
+pub(crate) fn jit_error_log(ptx: &str) -> Option<String> {
     use cudarc::driver::sys;
     use std::ffi::c_void;
     let src = std::ffi::CString::new(ptx).ok()?;
@@ -164,6 +167,11 @@ impl CudaRunner {
                 },
             })
         })
+    }
+
+    /// The device's context (current on the calling thread when used through cudarc).
+    pub(crate) fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
     }
 
     /// The device's name, compute capability and driver version.

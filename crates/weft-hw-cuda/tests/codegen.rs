@@ -339,9 +339,14 @@ fn cuda_c_compiles_with_clang_and_keeps_the_accesses() {
 
 /// What weft-ptx does not check but the driver's JIT would reject: every register used is
 /// declared (predicates as `.pred`, address bases as 64-bit), every branch target is a
-/// label of the kernel, every symbol is a parameter, a module variable or a label.
+/// label of the kernel, every symbol is a parameter, a module variable or a label; and the
+/// text is ASCII (ptxas stops at the first other byte: "Unexpected non-ASCII character",
+/// seen on an H100 with driver 580 when a comment held a section sign).
 fn check_well_formed(ptx: &str, what: &str) {
     use std::collections::HashMap;
+    if let Some((line, text)) = ptx.lines().enumerate().find(|(_, l)| !l.is_ascii()) {
+        panic!("{what}: non-ASCII PTX on line {}: {text}", line + 1);
+    }
     use weft_ptx::ast::{AddrBase, Item, ScalarType, Statement};
     let m = weft_ptx::parse(ptx).unwrap();
     let k = m.kernels().next().unwrap();

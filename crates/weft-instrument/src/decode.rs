@@ -54,6 +54,32 @@ fn launched(bt: u32, wpc: u32, w: u32) -> u32 {
     }
 }
 
+/// Barrier divergence seen in a decoded trace (paper 003 Fig. 3, rule BAR: every thread of
+/// the block must be active at a barrier). The emulator finds these itself; for a trace
+/// logged on a GPU the decoder is the only place that sees them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BarrierFinding {
+    /// Lanes `reached` of warp `warp` (in CTA `cta`) arrived at the barrier at `pc` while
+    /// its live lanes `missing` did not (a barrier in divergent code).
+    PartialWarp {
+        pc: u32,
+        cta: u32,
+        warp: u32,
+        reached: u32,
+        missing: u32,
+    },
+    /// Barrier `id` of CTA `cta` completed with arrivals from different instructions.
+    DifferentInstructions { cta: u32, id: u32, pcs: Vec<u32> },
+    /// Barrier `id` (every thread of the CTA) at `pc` completed after `exited` threads of
+    /// CTA `cta` had exited without reaching it.
+    ExitedThreads {
+        pc: u32,
+        cta: u32,
+        id: u32,
+        exited: u32,
+    },
+}
+
 /// Replays `queue` (the queue buffer's bytes after the run) through `sink`; `block_threads`
 /// and `ctas` are the launch shape. Returns the number of records.
 pub fn decode(
@@ -62,6 +88,19 @@ pub fn decode(
     block_threads: u32,
     ctas: u32,
     sink: &mut dyn TraceSink,
+) -> Result<u64, DecodeError> {
+    decode_with_findings(queue, sites, block_threads, ctas, sink, &mut Vec::new())
+}
+
+/// [`decode`], also collecting barrier divergence into `findings` (for traces logged on a
+/// GPU, where no emulator watched the barriers).
+pub fn decode_with_findings(
+    queue: &[u8],
+    sites: &[Site],
+    block_threads: u32,
+    ctas: u32,
+    sink: &mut dyn TraceSink,
+    findings: &mut Vec<BarrierFinding>,
 ) -> Result<u64, DecodeError> {
     if queue.len() < QUEUE_HEADER {
         return Err(DecodeError("queue buffer too small".into()));
@@ -95,6 +134,8 @@ pub fn decode(
     let mut warps: HashMap<u32, WarpState> = HashMap::new();
     // Per (CTA, barrier): threads arrived, thread count (0: every live thread).
     let mut bars: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
+    // Per (CTA, barrier): the instructions the pending arrivals came from.
+    let mut bar_pcs: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
     let mut live_per_cta: HashMap<u32, u32> = HashMap::new();
     let thread = |w: u32, lane: u32| (w / wpc) * block_threads + (w % wpc) * 32 + lane;
     for (r, &(_, o)) in order.iter().enumerate() {
@@ -234,23 +275,73 @@ pub fn decode(
                     .collect();
                 for k in done {
                     bars.remove(&k);
+                    let pcs = bar_pcs.remove(&k).unwrap_or_default();
+                    barrier_done(k, pcs, block_threads - live, findings);
                     sink.bar(u64::from(k.0), k.1, true);
                 }
             }
             SiteKind::Barrier { wait } => {
                 flush_else(ws, mask, sink);
                 let (id, count) = (aux & 0xffff, aux >> 16);
+                if wait && count == 0 && mask != ws.live {
+                    findings.push(BarrierFinding::PartialWarp {
+                        pc: site.pc,
+                        cta,
+                        warp: gw % wpc,
+                        reached: mask,
+                        missing: ws.live & !mask,
+                    });
+                }
                 sink.bar_arrive(u64::from(cta), u64::from(gw), mask, id, wait, site.pc);
+                // Waiting arrivals only: `bar.arrive` at one instruction paired with
+                // `bar.sync` at another is the producer/consumer idiom, not divergence.
+                let pcs = bar_pcs.entry((cta, id)).or_default();
+                if wait && !pcs.contains(&site.pc) {
+                    pcs.push(site.pc);
+                }
                 let a = bars.entry((cta, id)).or_insert((0, count));
                 a.0 += mask.count_ones();
                 let need = if a.1 > 0 { a.1 } else { live_per_cta[&cta] };
                 if a.0 >= need {
                     let all = a.1 == 0;
                     bars.remove(&(cta, id));
+                    let pcs = bar_pcs.remove(&(cta, id)).unwrap_or_default();
+                    let exited = if all {
+                        block_threads - live_per_cta[&cta]
+                    } else {
+                        0
+                    };
+                    barrier_done((cta, id), pcs, exited, findings);
                     sink.bar(u64::from(cta), id, all);
                 }
             }
         }
     }
     Ok(head as u64)
+}
+
+/// Findings of a completed barrier: arrivals from several instructions, or threads of the
+/// CTA that exited without reaching an every-thread barrier.
+fn barrier_done(
+    (cta, id): (u32, u32),
+    pcs: Vec<u32>,
+    exited: u32,
+    findings: &mut Vec<BarrierFinding>,
+) {
+    if pcs.len() > 1 {
+        findings.push(BarrierFinding::DifferentInstructions { cta, id, pcs });
+    } else if exited > 0
+        && !findings.iter().any(|f| {
+            matches!(f, BarrierFinding::ExitedThreads { pc, cta: c, .. }
+                if Some(pc) == pcs.first() && *c == cta)
+        })
+    {
+        // Once per barrier instruction and CTA (a barrier in a loop passes many times).
+        findings.push(BarrierFinding::ExitedThreads {
+            pc: pcs.first().copied().unwrap_or(0),
+            cta,
+            id,
+            exited,
+        });
+    }
 }

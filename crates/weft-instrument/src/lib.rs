@@ -25,7 +25,7 @@
 mod decode;
 mod rewrite;
 
-pub use decode::{decode, DecodeError};
+pub use decode::{decode, decode_with_findings, BarrierFinding, DecodeError};
 pub use rewrite::{
     instrument, queue_buffer, Instrumented, Options, Site, SiteKind, SpaceHint, Stats,
     HEADER_BYTES, QUEUE_HEADER, RECORD_BYTES,

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use weft_instrument::{decode, instrument, queue_buffer, Options};
+use weft_instrument::{decode_with_findings, instrument, queue_buffer, Options};
 use weft_race::{Compressed, Definition, Detector, Geometry};
 use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
 use weft_simt::{
@@ -292,15 +292,48 @@ fn queue_contents_decode_to_the_native_trace() {
             ..Rec::default()
         };
         let mut dd: Detector<Compressed> = Detector::new(&kernel, geo, Definition::Barracuda);
-        if let Err(err) = decode(
+        let mut bf = Vec::new();
+        if let Err(err) = decode_with_findings(
             queue,
             &inst.sites,
             geo.block_threads,
             geo.ctas,
             &mut Both(&mut decoded, &mut dd),
+            &mut bf,
         ) {
             problems.push(format!("{}: {err}", c.name));
             continue;
+        }
+        // The decoder's barrier divergence (what `weft race --backend cuda` reports) agrees
+        // with the emulator's on the same run.
+        // (`bar.arrive` paired with `bar.sync` on one barrier is the producer/consumer
+        // idiom, which `weft race` does not report either.)
+        let arrives: Vec<String> = kernel
+            .code
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| {
+                matches!(
+                    i.op,
+                    weft_ir::kernel::KOp::Barrier {
+                        kind: weft_ir::BarrierKind::Arrive,
+                        ..
+                    }
+                )
+            })
+            .map(|(pc, _)| kernel.describe_pos(pc))
+            .collect();
+        let emu_div = on.findings.iter().any(|f| match f {
+            weft_simt::Finding::BarrierMismatch { positions, .. } => {
+                !positions.iter().any(|p| arrives.contains(p))
+            }
+            f => f.to_string().starts_with("barrier divergence"),
+        });
+        if emu_div == bf.is_empty() {
+            problems.push(format!(
+                "{}: barrier divergence: emulator {emu_div}, decoder {bf:?}",
+                c.name
+            ));
         }
         let mut ok = true;
         for (w, evs) in &native.warps {

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
 use weft_simt::{LaunchConfig, Options, Schedule};
 
+use crate::cuda_kernel::{self, KernelBackend};
 use crate::exit;
 use crate::launch::LaunchArgs;
 use crate::out;
@@ -127,6 +128,17 @@ pub struct RunArgs {
     /// Print the result as JSON (all elements).
     #[arg(long)]
     json: bool,
+    /// Where the kernel runs: `emu` (weft's SIMT emulator) or `cuda` (an NVIDIA GPU: the
+    /// driver JIT-compiles the same PTX; needs libcuda.so.1).
+    #[arg(long, value_enum, default_value_t = KernelBackend::Emu)]
+    backend: KernelBackend,
+    /// CUDA device ordinal (with --backend cuda).
+    #[arg(long, default_value_t = 0)]
+    device: usize,
+    /// With --backend cuda: launch N more times on fresh copies of the inputs and print the
+    /// median kernel time (CUDA events).
+    #[arg(long, default_value_t = 0)]
+    repeat: u32,
 }
 
 /// `weft run-kernel`.
@@ -149,6 +161,8 @@ pub struct Prepared {
     pub args: Vec<weft_simt::Arg>,
     pub buffers: Vec<weft_simt::Buffer>,
     pub module: weft_cuda::FrontModule,
+    /// OpenCL `__local` pointer parameters given work-group memory (emulator only).
+    pub local_params: usize,
 }
 
 /// Loads `file` with the shared launch options and binds its arguments (exit code, message
@@ -261,6 +275,7 @@ pub fn prepare(file: &Path, launch_args: &LaunchArgs) -> Result<Prepared, (i32, 
         args,
         buffers,
         module,
+        local_params: locals.len(),
     })
 }
 
@@ -281,8 +296,55 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
         launch,
         args,
         buffers,
-        module: _,
+        module,
+        local_params,
     } = prepare(&a.file, &a.launch)?;
+    if a.backend == KernelBackend::Cuda {
+        if a.trace.is_some() {
+            return Err(bad("--trace needs --backend emu".into()));
+        }
+        let gpu = cuda_kernel::open(a.device)?;
+        let id = gpu.identity();
+        let run = cuda_kernel::launch(
+            &gpu,
+            &kernel,
+            &module.ptx,
+            launch,
+            &args,
+            &buffers,
+            local_params,
+            a.repeat,
+        )?;
+        let out: Vec<weft_simt::Buffer> = buffers
+            .into_iter()
+            .zip(run.buffers.iter())
+            .map(|(mut b, d)| {
+                b.data = d.clone();
+                b
+            })
+            .collect();
+        let kernel_ms = run.median_kernel_time().as_secs_f64() * 1e3;
+        let extra = serde_json::json!({
+            "backend": "cuda",
+            "device": id.name,
+            "arch": id.arch(),
+            "driver": id.driver_version,
+            "jit_ms": run.load_time.as_secs_f64() * 1e3,
+            "kernel_ms": kernel_ms,
+            "kernel_ms_all": run.kernel_times.iter().map(|t| t.as_secs_f64() * 1e3).collect::<Vec<_>>(),
+        });
+        print_result(&a, &kernel, launch, &out, &[], true, extra);
+        eprintln!(
+            "weft: ran on {} ({}, driver {}): JIT {:.1} ms, kernel {:.3} ms (median of {} launches)",
+            id.name,
+            id.arch(),
+            id.driver_version,
+            run.load_time.as_secs_f64() * 1e3,
+            kernel_ms,
+            run.kernel_times.len()
+        );
+        return Ok(exit::OK);
+    }
     let opts = Options {
         schedule,
         max_resident_ctas: a.resident.max(1),
@@ -326,10 +388,45 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
     } else {
         exit::VIOLATION
     };
+    let findings: Vec<String> = outcome.findings.iter().map(|f| f.to_string()).collect();
     let s = &outcome.stats;
+    print_result(
+        &a,
+        &kernel,
+        launch,
+        &outcome.buffers,
+        &findings,
+        outcome.completed,
+        serde_json::json!({ "warp_instructions": s.warp_instrs }),
+    );
+    let rate = if s.seconds > 0.0 {
+        s.warp_instrs as f64 / s.seconds
+    } else {
+        0.0
+    };
+    eprintln!(
+        "weft: {} warp-instructions, {} thread-instructions, {} trace events in {:.3} s ({:.1} M warp-instr/s)",
+        s.warp_instrs,
+        s.thread_instrs,
+        s.trace_events,
+        s.seconds,
+        rate / 1e6
+    );
+    Ok(code)
+}
+
+/// Prints a run's buffers and findings (text or JSON), for either backend.
+fn print_result(
+    a: &RunArgs,
+    kernel: &weft_ir::kernel::Kernel,
+    launch: LaunchConfig,
+    buffers: &[weft_simt::Buffer],
+    findings: &[String],
+    completed: bool,
+    extra: serde_json::Value,
+) {
     if a.json {
-        let bufs: serde_json::Map<String, serde_json::Value> = outcome
-            .buffers
+        let bufs: serde_json::Map<String, serde_json::Value> = buffers
             .iter()
             .map(|b| {
                 let vals: Vec<serde_json::Value> = b
@@ -347,11 +444,14 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
             "kernel": kernel.name,
             "grid": launch.grid,
             "block": launch.block,
-            "completed": outcome.completed,
+            "completed": completed,
             "buffers": bufs,
-            "findings": outcome.findings.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
-            "warp_instructions": s.warp_instrs,
+            "findings": findings,
         });
+        let mut j = j;
+        if let (Some(m), serde_json::Value::Object(x)) = (j.as_object_mut(), extra) {
+            m.extend(x);
+        }
         out::line(&j.to_string());
     } else {
         let mut text = format!(
@@ -365,7 +465,7 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
             launch.block[2],
             launch.grid_ctas() * launch.block_threads()
         );
-        for b in &outcome.buffers {
+        for b in buffers {
             if b.len() <= 64 || a.full {
                 let vals: Vec<String> = b.values().iter().map(|v| v.to_string()).collect();
                 text.push_str(&format!(
@@ -393,10 +493,10 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
                 ));
             }
         }
-        for f in &outcome.findings {
+        for f in findings {
             text.push_str(&format!("{f}\n"));
         }
-        if !outcome.completed && outcome.findings.is_empty() {
+        if !completed && findings.is_empty() {
             text.push_str("the launch did not complete\n");
         }
         if a.trace.as_ref().is_some_and(|p| p.as_os_str() == "-") {
@@ -405,20 +505,6 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
             out::print(&text);
         }
     }
-    let rate = if s.seconds > 0.0 {
-        s.warp_instrs as f64 / s.seconds
-    } else {
-        0.0
-    };
-    eprintln!(
-        "weft: {} warp-instructions, {} thread-instructions, {} trace events in {:.3} s ({:.1} M warp-instr/s)",
-        s.warp_instrs,
-        s.thread_instrs,
-        s.trace_events,
-        s.seconds,
-        rate / 1e6
-    );
-    Ok(code)
 }
 
 /// Indices of the `__local` (`.ptr .shared`) pointer parameters of `kernel`.

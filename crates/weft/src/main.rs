@@ -5,6 +5,7 @@
 //! 3 internal or tool error.
 
 mod cmd;
+mod cuda_kernel;
 mod inputs;
 mod kernel_cmd;
 mod launch;

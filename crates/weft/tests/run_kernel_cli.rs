@@ -107,3 +107,43 @@ fn geometry_from_header_and_digest_for_big_buffers() {
     assert!(out.contains("out (i32 x 4): 128 128 128 128"), "{out}");
     assert!(out.contains("in (i32 x 512): digest fnv1a64=0x"), "{out}");
 }
+
+#[test]
+fn kernels_on_cuda_without_a_driver_are_a_tool_error() {
+    if weft_hw_cuda::runner::driver_present() {
+        eprintln!("a CUDA driver is installed: skipping the no-driver check");
+        return;
+    }
+    let k = root().join("tests/kernels/lock_dot_fenced/kernel.ptx");
+    let k = k.to_str().unwrap();
+    let args = [
+        "--buffer",
+        "a=32:iota",
+        "--buffer",
+        "b=32:iota",
+        "--buffer",
+        "c=1",
+        "--buffer",
+        "mutex=1",
+        "--arg",
+        "n=32",
+        "--backend",
+        "cuda",
+    ];
+    for cmd in ["run-kernel", "race"] {
+        let mut v = vec![cmd, k];
+        v.extend(args);
+        let o = weft(&v);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(3), "{cmd}: {err}");
+        assert!(err.contains("no CUDA driver"), "{cmd}: {err}");
+    }
+    // The emulator-only options are refused with --backend cuda, before the driver is needed.
+    let mut v = vec!["run-kernel", k];
+    v.extend(args);
+    v.extend(["--trace", "-"]);
+    let o = weft(&v);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--trace needs --backend emu"), "{err}");
+}

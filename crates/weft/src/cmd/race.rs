@@ -12,6 +12,7 @@ use std::time::Instant;
 use weft_race::{Clocks as _, Compressed, Definition, Detector, Geometry, Report};
 use weft_simt::{Options, Schedule};
 
+use crate::cuda_kernel::{self, KernelBackend};
 use crate::exit;
 use crate::kernel_cmd::{prepare, Prepared};
 use crate::launch::LaunchArgs;
@@ -53,6 +54,13 @@ pub struct Args {
     /// With --instrumented: number of queues (CTA c logs into queue c % N).
     #[arg(long, default_value_t = 4)]
     queues: u32,
+    /// Where the instrumented kernel runs: `emu` (the SIMT emulator) or `cuda` (an NVIDIA
+    /// GPU, as BARRACUDA does; implies --instrumented; each schedule is one more launch).
+    #[arg(long, value_enum, default_value_t = KernelBackend::Emu)]
+    backend: KernelBackend,
+    /// CUDA device ordinal (with --backend cuda).
+    #[arg(long, default_value_t = 0)]
+    device: usize,
     /// Give up after this many seconds (exit 3, no report: the analysis is incomplete).
     #[arg(long)]
     timeout: Option<f64>,
@@ -106,7 +114,10 @@ fn schedules(first: &str, n: u32) -> Result<Vec<Schedule>, String> {
     Ok(v)
 }
 
-fn inner(a: Args) -> Result<i32, (i32, String)> {
+fn inner(mut a: Args) -> Result<i32, (i32, String)> {
+    if a.backend == KernelBackend::Cuda {
+        a.instrumented = true;
+    }
     let bad = |m: String| (exit::BAD_INPUT, m);
     let def = Definition::parse(&a.definition).ok_or_else(|| {
         bad(format!(
@@ -120,6 +131,7 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         args,
         buffers,
         module,
+        local_params,
     } = prepare(&a.file, &a.launch)?;
     let threads = launch.grid_ctas() * launch.block_threads();
     if launch.grid_ctas() > u64::from(u32::MAX / 1024) || threads > u64::from(u32::MAX) {
@@ -148,10 +160,15 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
             .map_err(|e| (exit::INTERNAL, format!("instrumented PTX: {e}")))?;
         let ik = weft_ptx::lower_kernel(&m, None)
             .map_err(|e| (exit::INTERNAL, format!("instrumented PTX: {e}")))?;
-        Some((ik, inst.sites))
+        Some((ik, inst.sites, inst.ptx))
     } else {
         None
     };
+    let gpu = match a.backend {
+        KernelBackend::Cuda => Some(cuda_kernel::open(a.device)?),
+        KernelBackend::Emu => None,
+    };
+    let mut gpu_kernel_ms: Vec<f64> = Vec::new();
     let mut report = Report::default();
     let mut findings: Vec<String> = Vec::new();
     let mut completed = true;
@@ -175,17 +192,54 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
             }
             e => bad(e.to_string()),
         };
-        let outcome = if let Some((ik, sites)) = &instrumented {
+        let outcome = if let Some((ik, sites, iptx)) = &instrumented {
             let mut q = weft_simt::Buffer::zeroed("__wq_queue", weft_simt::ElemType::U8, 0);
             q.data = weft_instrument::queue_buffer(a.queues, a.queue_records);
             let mut iargs = args.clone();
             iargs.push(weft_simt::Arg::Buffer(buffers.len()));
             let mut ibufs = buffers.clone();
             ibufs.push(q);
-            let mut o = weft_simt::run(ik, launch, &iargs, ibufs, &opts, None).map_err(sim_err)?;
-            let queue = o.buffers.pop().expect("queue buffer").data;
-            weft_instrument::decode(&queue, sites, geo.block_threads, geo.ctas, &mut det)
-                .map_err(|e| (exit::INTERNAL, format!("instrumentation queue: {e}")))?;
+            let (o, queue) = match &gpu {
+                Some(g) => {
+                    let r =
+                        cuda_kernel::launch(g, ik, iptx, launch, &iargs, &ibufs, local_params, 0)?;
+                    gpu_kernel_ms.push(r.median_kernel_time().as_secs_f64() * 1e3);
+                    let mut bufs = r.buffers;
+                    let queue = bufs.pop().unwrap_or_default();
+                    let o = weft_simt::Outcome {
+                        buffers: Vec::new(),
+                        findings: Vec::new(),
+                        completed: true,
+                        stats: weft_simt::Stats::default(),
+                    };
+                    (o, queue)
+                }
+                None => {
+                    let mut o =
+                        weft_simt::run(ik, launch, &iargs, ibufs, &opts, None).map_err(sim_err)?;
+                    let queue = o.buffers.pop().expect("queue buffer").data;
+                    (o, queue)
+                }
+            };
+            let mut bf = Vec::new();
+            weft_instrument::decode_with_findings(
+                &queue,
+                sites,
+                geo.block_threads,
+                geo.ctas,
+                &mut det,
+                &mut bf,
+            )
+            .map_err(|e| (exit::INTERNAL, format!("instrumentation queue: {e}")))?;
+            // On the GPU no emulator watched the barriers: the decoder's findings stand in.
+            if gpu.is_some() {
+                for f in &bf {
+                    let f = barrier_finding_text(&kernel, launch, f);
+                    if !findings.contains(&f) {
+                        findings.push(f);
+                    }
+                }
+            }
             o
         } else {
             weft_simt::run_with_sink(
@@ -223,6 +277,21 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
         report.merge(det.finish());
     }
     let secs = start.elapsed().as_secs_f64();
+    if let (Some(g), false) = (&gpu, gpu_kernel_ms.is_empty()) {
+        let id = g.identity();
+        eprintln!(
+            "weft: instrumented kernel ran on {} ({}): {} launch{}, kernel time {} ms",
+            id.name,
+            id.arch(),
+            gpu_kernel_ms.len(),
+            if gpu_kernel_ms.len() == 1 { "" } else { "es" },
+            gpu_kernel_ms
+                .iter()
+                .map(|t| format!("{t:.3}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     report.resolve(|pc| kernel.describe_pos(pc as usize));
     let races = report.by_lines();
     let code = if races.is_empty() && findings.is_empty() && completed {
@@ -243,7 +312,12 @@ fn inner(a: Args) -> Result<i32, (i32, String)> {
             "grid": launch.grid,
             "block": launch.block,
             "definition": def.name(),
-            "trace": if a.instrumented { "instrumented-ptx" } else { "emulator" },
+            "trace": match (a.instrumented, a.backend) {
+                (true, KernelBackend::Cuda) => "instrumented-ptx-cuda",
+                (true, KernelBackend::Emu) => "instrumented-ptx",
+                _ => "emulator",
+            },
+            "gpu_kernel_ms": gpu_kernel_ms,
             "schedules": sched_names,
             "completed": completed,
             "races": races,
@@ -349,4 +423,70 @@ fn is_arrive_pairing(kernel: &weft_ir::kernel::Kernel, f: &weft_simt::Finding) -
         .map(|(pc, _)| kernel.describe_pos(pc))
         .collect();
     positions.len() == 2 && positions.iter().any(|p| arrive.contains(p))
+}
+
+/// A decoder barrier finding in the emulator's words (`weft_simt::Finding`'s messages).
+fn barrier_finding_text(
+    kernel: &weft_ir::kernel::Kernel,
+    launch: weft_simt::LaunchConfig,
+    f: &weft_instrument::BarrierFinding,
+) -> String {
+    use weft_instrument::BarrierFinding as B;
+    let cta = |c: u32| {
+        let (gx, gy) = (launch.grid[0].max(1), launch.grid[1].max(1));
+        format!("({},{},{})", c % gx, (c / gx) % gy, c / (gx * gy))
+    };
+    let threads = |warp: u32, mask: u32| {
+        let mut parts = Vec::new();
+        let mut l = 0;
+        while l < 32 {
+            if mask >> l & 1 == 1 {
+                let start = l;
+                while l + 1 < 32 && mask >> (l + 1) & 1 == 1 {
+                    l += 1;
+                }
+                let (a, b) = (warp * 32 + start, warp * 32 + l);
+                parts.push(if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                });
+            }
+            l += 1;
+        }
+        parts.join(",")
+    };
+    match f {
+        B::PartialWarp {
+            pc,
+            cta: c,
+            warp,
+            reached,
+            missing,
+        } => format!(
+            "barrier divergence at {}: CTA {} warp {warp}: threads {} reached the barrier, threads {} of the same warp did not",
+            kernel.describe_pos(*pc as usize),
+            cta(*c),
+            threads(*warp, *reached),
+            threads(*warp, *missing)
+        ),
+        B::DifferentInstructions { cta: c, id, pcs } => format!(
+            "barrier divergence: CTA {} met at barrier {id} from different instructions: {}",
+            cta(*c),
+            pcs.iter()
+                .map(|p| kernel.describe_pos(*p as usize))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        B::ExitedThreads {
+            pc,
+            cta: c,
+            id,
+            exited,
+        } => format!(
+            "barrier divergence at {}: CTA {} passed barrier {id} while {exited} threads had exited without reaching it",
+            kernel.describe_pos(*pc as usize),
+            cta(*c)
+        ),
+    }
 }

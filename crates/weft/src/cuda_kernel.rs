@@ -1,0 +1,83 @@
+//! `--backend cuda` of `weft run-kernel` and `weft race`: hands a launch prepared for the
+//! emulator (kernel, arguments, buffers) to `weft_hw_cuda`'s kernel launcher, so the same
+//! options bind the same bytes on the GPU as on the SIMT emulator.
+
+use weft_hw_cuda::{CudaError, CudaRunner, KernelParam, KernelRun, KernelShape};
+use weft_ir::kernel::Kernel;
+use weft_simt::{Arg, Buffer, LaunchConfig};
+
+use crate::exit;
+
+/// Where a kernel command runs the kernel.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KernelBackend {
+    /// weft's SIMT emulator (no GPU needed).
+    #[default]
+    Emu,
+    /// An NVIDIA GPU through the CUDA driver (`libcuda.so.1`), PTX JIT-compiled by the driver.
+    Cuda,
+}
+
+/// Opens CUDA device `device` (exit 3 without a driver, 2 for a device that does not exist).
+pub fn open(device: usize) -> Result<CudaRunner, (i32, String)> {
+    CudaRunner::open(device).map_err(|e| match e {
+        CudaError::BadParams(m) => (exit::BAD_INPUT, m),
+        e => (exit::INTERNAL, e.to_string()),
+    })
+}
+
+/// Launches `kernel` (whose PTX text is `ptx`) with the emulator's arguments and buffers;
+/// `extra` more launches on fresh inputs time it. `local_params`: OpenCL `__local` pointer
+/// parameters, which the emulator places in work-group memory and the CUDA launcher does not.
+#[allow(clippy::too_many_arguments)]
+pub fn launch(
+    gpu: &CudaRunner,
+    kernel: &Kernel,
+    ptx: &str,
+    launch: LaunchConfig,
+    args: &[Arg],
+    buffers: &[Buffer],
+    local_params: usize,
+    extra: u32,
+) -> Result<KernelRun, (i32, String)> {
+    if local_params > 0 {
+        return Err((
+            exit::BAD_INPUT,
+            "--backend cuda: OpenCL __local pointer parameters are not supported (use --backend emu)"
+                .into(),
+        ));
+    }
+    if args.len() != kernel.params.len() {
+        return Err((
+            exit::INTERNAL,
+            format!(
+                "{} arguments bound for {} kernel parameters",
+                args.len(),
+                kernel.params.len()
+            ),
+        ));
+    }
+    let params: Vec<KernelParam> = args
+        .iter()
+        .zip(&kernel.params)
+        .map(|(a, p)| match a {
+            Arg::Buffer(i) => KernelParam::Buffer(*i),
+            Arg::Scalar(v) => {
+                let n = (p.size as usize).clamp(1, 8);
+                KernelParam::Value(v.to_le_bytes()[..n].to_vec())
+            }
+            Arg::Bytes(b) => KernelParam::Value(b.clone()),
+        })
+        .collect();
+    let data: Vec<Vec<u8>> = buffers.iter().map(|b| b.data.clone()).collect();
+    let shape = KernelShape {
+        grid: launch.grid,
+        block: launch.block,
+        dynamic_shared: 0,
+    };
+    gpu.launch_ptx(ptx, &kernel.name, &shape, &params, &data, extra)
+        .map_err(|e| match e {
+            CudaError::BadParams(m) => (exit::BAD_INPUT, m),
+            e => (exit::INTERNAL, e.to_string()),
+        })
+}
