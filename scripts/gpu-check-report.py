@@ -58,7 +58,13 @@ def race_set(path):
         out.add((r["kind"], a, b))
     for f in j.get("findings", []):
         kind = "barrier-divergence" if "divergence" in f else ("deadlock" if "deadlock" in f else f.split(":")[0])
-        out.add((kind, "-", "-"))
+        lines = sorted({int(x) for x in re.findall(r"\.(?:cu|cl|ptx):(\d+)", f)})
+        if len(lines) == 1:
+            out.add((kind, lines[0], lines[0]))
+        elif len(lines) >= 2:
+            out.add((kind, lines[0], lines[-1]))
+        else:
+            out.add((kind, "-", "-"))
     return out, j
 
 
