@@ -81,6 +81,16 @@ pub fn driver_ptx(ptx: &str) -> String {
     out
 }
 
+/// The arguments of one [`CudaRunner::launch_ptx`] call.
+struct Job<'a> {
+    ptx: &'a str,
+    entry: &'a str,
+    shape: &'a KernelShape,
+    params: &'a [KernelParam],
+    buffers: &'a [Vec<u8>],
+    extra_launches: u32,
+}
+
 impl CudaRunner {
     /// JIT-compiles `ptx`, launches `entry` once with `buffers` (copied in and back), then
     /// `extra_launches` more times on fresh copies of the inputs for timing. The caller
@@ -111,22 +121,21 @@ impl CudaRunner {
                 shape.grid, shape.block
             )));
         }
-        guarded("launching the kernel", || {
-            self.launch_inner(ptx, entry, shape, params, buffers, extra_launches)
-        })
+        let job = Job {
+            ptx,
+            entry,
+            shape,
+            params,
+            buffers,
+            extra_launches,
+        };
+        guarded("launching the kernel", || self.launch_inner(&job))
     }
 
-    fn launch_inner(
-        &self,
-        ptx: &str,
-        entry: &str,
-        shape: &KernelShape,
-        params: &[KernelParam],
-        buffers: &[Vec<u8>],
-        extra_launches: u32,
-    ) -> Result<KernelRun, CudaError> {
+    fn launch_inner(&self, job: &Job<'_>) -> Result<KernelRun, CudaError> {
+        let (entry, shape, params, buffers) = (job.entry, job.shape, job.params, job.buffers);
         let ctx = self.context();
-        let ptx = driver_ptx(ptx);
+        let ptx = driver_ptx(job.ptx);
         let ptx = ptx.as_str();
         let t0 = Instant::now();
         let module = match ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx.to_string())) {
@@ -146,7 +155,7 @@ impl CudaRunner {
         let stream = ctx.default_stream();
         let mut first: Option<Vec<Vec<u8>>> = None;
         let mut kernel_times = Vec::new();
-        for _ in 0..=extra_launches {
+        for _ in 0..=job.extra_launches {
             let mut dev = Vec::with_capacity(buffers.len());
             for b in buffers {
                 // A zero-length buffer still gets a valid (one-byte) allocation.

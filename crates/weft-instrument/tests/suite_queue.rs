@@ -308,21 +308,7 @@ fn queue_contents_decode_to_the_native_trace() {
         // with the emulator's on the same run.
         // (`bar.arrive` paired with `bar.sync` on one barrier is the producer/consumer
         // idiom, which `weft race` does not report either.)
-        let arrives: Vec<String> = kernel
-            .code
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| {
-                matches!(
-                    i.op,
-                    weft_ir::kernel::KOp::Barrier {
-                        kind: weft_ir::BarrierKind::Arrive,
-                        ..
-                    }
-                )
-            })
-            .map(|(pc, _)| kernel.describe_pos(pc))
-            .collect();
+        let arrives = kernel.arrive_positions();
         let emu_div = on.findings.iter().any(|f| match f {
             weft_simt::Finding::BarrierMismatch { positions, .. } => {
                 !positions.iter().any(|p| arrives.contains(p))

@@ -633,6 +633,26 @@ impl Kernel {
     }
 
     /// `file:line` of an instruction's source position, or its PTX `line:col`.
+    /// The source positions ([`Kernel::describe_pos`]) of the kernel's `bar.arrive`
+    /// instructions (arrive without waiting: the producer side of a producer/consumer
+    /// barrier pair).
+    pub fn arrive_positions(&self) -> Vec<String> {
+        self.code
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| {
+                matches!(
+                    i.op,
+                    KOp::Barrier {
+                        kind: BarrierKind::Arrive,
+                        ..
+                    }
+                )
+            })
+            .map(|(pc, _)| self.describe_pos(pc))
+            .collect()
+    }
+
     pub fn describe_pos(&self, pc: usize) -> String {
         let Some(i) = self.code.get(pc) else {
             return format!("pc {pc}");

@@ -407,21 +407,7 @@ fn is_arrive_pairing(kernel: &weft_ir::kernel::Kernel, f: &weft_simt::Finding) -
     let weft_simt::Finding::BarrierMismatch { positions, .. } = f else {
         return false;
     };
-    let arrive: Vec<String> = kernel
-        .code
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| {
-            matches!(
-                i.op,
-                weft_ir::kernel::KOp::Barrier {
-                    kind: weft_ir::BarrierKind::Arrive,
-                    ..
-                }
-            )
-        })
-        .map(|(pc, _)| kernel.describe_pos(pc))
-        .collect();
+    let arrive = kernel.arrive_positions();
     positions.len() == 2 && positions.iter().any(|p| arrive.contains(p))
 }
 
