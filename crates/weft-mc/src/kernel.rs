@@ -11,8 +11,10 @@
 //! of the block arrive. A thread still waiting at a barrier in an execution that cannot be
 //! extended is barrier divergence; all unfinished threads stuck otherwise is a deadlock.
 //! Loops are unrolled to `unroll` iterations (cut executions are counted); a loop iteration
-//! that wrote nothing and left the thread's state unchanged is a spin loop whose read must
-//! see a new value to exit: the thread blocks there (an `assume`). Errors (paper 004 §2.1):
+//! that wrote nothing and came back to the loop head with the registers live there
+//! ([`crate::live`]) and the local memory as they were when it started is a spin loop whose
+//! reads must see a new value to exit: the thread blocks there at once (an `assume`; GenMC's
+//! spin-assume), and only a revisit of those reads by a later write moves it on. Errors (paper 004 §2.1):
 //! assertion violations, data races, heterogeneous races (conflicting atomics not mutually
 //! in scope), barrier divergence and deadlock, each with source lines and a witness.
 
@@ -31,6 +33,7 @@ use weft_simt::{Arg, Buffer, LaunchConfig};
 
 use crate::explore::{in_pool, Counts, Explorer, Judge, Limits, Stopped};
 use crate::graph::{EvId, Graph, Src, Status};
+use crate::live::LoopHeads;
 use crate::native::{self, Native};
 use crate::step::{Action, ReadFix, Stepper};
 use crate::witness;
@@ -257,6 +260,8 @@ pub struct KernelStepper<'k> {
     pub init: Vec<i64>,
     /// The `.file` index of the kernel's own source ([`main_file`]).
     main_file: u32,
+    /// Loop heads and the registers live there (the spin-loop check).
+    heads: LoopHeads,
 }
 
 /// Why a thread is blocked.
@@ -306,6 +311,13 @@ enum Pending {
 struct LoopMark {
     target: u32,
     iters: u32,
+}
+
+/// The thread's last arrival at a watched point (a branch target): its live state there and
+/// its write and event counts then.
+#[derive(Clone, Debug)]
+struct SpinMark {
+    pc: u32,
     hash: u64,
     writes: u32,
     events: usize,
@@ -322,6 +334,7 @@ pub struct KState {
     nevents: usize,
     writes: u32,
     loops: Vec<LoopMark>,
+    spins: Vec<SpinMark>,
     bar_gen: Vec<(u32, u32)>,
     pub blocked: Option<BlockedAt>,
     /// A loop (head, back-edge pc) whose back edge was taken past the unroll bound: the
@@ -329,9 +342,15 @@ pub struct KState {
     over: Option<(u32, u32)>,
 }
 
-fn hash_state(th: &ThreadState) -> u64 {
+/// The thread's state as far as its future goes at loop head `pc`: the registers live there
+/// and the local memory.
+fn hash_live(th: &ThreadState, live: &[u32]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    th.hash(&mut h);
+    th.pc.hash(&mut h);
+    for r in live {
+        th.regs.get(*r as usize).hash(&mut h);
+    }
+    th.local.hash(&mut h);
     h.finish()
 }
 
@@ -501,6 +520,7 @@ impl<'k> KernelStepper<'k> {
             cells,
             init,
             main_file: main_file(kernel),
+            heads: LoopHeads::of(kernel),
         })
     }
 
@@ -613,6 +633,41 @@ impl<'k> KernelStepper<'k> {
 
     fn fault(&self, pc: u32, m: &str) -> Action {
         Action::Fault(format!("{}: {m}", describe(self.kernel, pc as usize)))
+    }
+
+    /// The thread arrives at watched point `pc` (paper 004 §4, spin loops as `assume`): when
+    /// it was here before, has written nothing since, and the registers live here and its
+    /// local memory are as they were then, the stretch in between changed nothing the
+    /// program can observe except through the values its reads returned: an execution with
+    /// it is one without it plus reads no other thread depends on. The thread blocks; only
+    /// a write that lets one of those reads return something new (a revisit) moves it on.
+    fn arrive(&self, s: &mut KState, pc: u32) -> Option<Action> {
+        let hash = hash_live(&s.th, self.heads.live_at(pc));
+        let (writes, events) = (s.writes, s.nevents);
+        match s.spins.iter_mut().find(|m| m.pc == pc) {
+            Some(m) if m.writes == writes && m.hash == hash => {
+                s.blocked = Some(BlockedAt::Spin { pc, from: m.events });
+                Some(Action::Blocked)
+            }
+            Some(m) => {
+                *m = SpinMark {
+                    pc,
+                    hash,
+                    writes,
+                    events,
+                };
+                None
+            }
+            None => {
+                s.spins.push(SpinMark {
+                    pc,
+                    hash,
+                    writes,
+                    events,
+                });
+                None
+            }
+        }
     }
 
     /// The read of element `k` of the load the thread is at.
@@ -729,6 +784,7 @@ impl<'k> Stepper for KernelStepper<'k> {
             nevents: 0,
             writes: 0,
             loops: Vec::new(),
+            spins: Vec::new(),
             bar_gen: Vec::new(),
             blocked: None,
             over: None,
@@ -770,10 +826,17 @@ impl<'k> Stepper for KernelStepper<'k> {
             }
             None => {}
         }
+        // Whether the thread stands at a watched point already reported (or reached by a
+        // backward branch): it is not reported again.
+        let mut resume = false;
         loop {
-            let stop = self.prog.step(&mut s.th, self.ids[t], STEP_BUDGET);
+            let heads = &self.heads.is_head;
+            let stop = self
+                .prog
+                .step_watch(&mut s.th, self.ids[t], STEP_BUDGET, heads, resume);
             let pc = s.th.pc;
-            if let Some((lo, hi)) = s.over {
+            // (A watched point passed on the way is not where the thread goes on.)
+            if let (Some((lo, hi)), false) = (s.over, matches!(stop, Stop::LoopEntry { .. })) {
                 if (lo..=hi).contains(&pc) {
                     return Action::Cut;
                 }
@@ -884,28 +947,25 @@ impl<'k> Stepper for KernelStepper<'k> {
                     };
                 }
                 Stop::AssertFailed(_) => return Action::AssertFailed(self.span(pc)),
+                Stop::LoopEntry { pc: head } => {
+                    resume = true;
+                    if let Some(a) = self.arrive(s, head) {
+                        return a;
+                    }
+                }
                 Stop::BackEdge { target, from } => {
-                    let h = hash_state(&s.th);
-                    let (writes, events) = (s.writes, s.nevents);
+                    resume = true;
+                    if let Some(a) = self.arrive(s, target) {
+                        return a;
+                    }
                     match s.loops.iter_mut().find(|m| m.target == target) {
                         None => {
                             if 2 > self.unroll {
                                 s.over = Some((target, from));
                             }
-                            s.loops.push(LoopMark {
-                                target,
-                                iters: 2,
-                                hash: h,
-                                writes,
-                                events,
-                            });
+                            s.loops.push(LoopMark { target, iters: 2 });
                         }
                         Some(m) => {
-                            if m.writes == writes && m.hash == h {
-                                let from = m.events;
-                                s.blocked = Some(BlockedAt::Spin { pc: target, from });
-                                return Action::Blocked;
-                            }
                             m.iters += 1;
                             if m.iters > self.unroll {
                                 // Past the bound: the execution is cut if the thread goes
@@ -913,9 +973,6 @@ impl<'k> Stepper for KernelStepper<'k> {
                                 // (a loop latch laid out before the body).
                                 s.over = Some((target, from));
                             }
-                            m.hash = h;
-                            m.writes = writes;
-                            m.events = events;
                         }
                     }
                 }

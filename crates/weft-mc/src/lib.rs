@@ -7,7 +7,8 @@
 //! [`native`] (RC11/scoped-RC11/SC consistency), [`litmus`] (judging litmus programs:
 //! states, verdicts, flags, the `.cat` oracle), [`witness`] (DOT and interleavings),
 //! [`mem`] (resident-set accounting), [`kernel`] (CUDA/OpenCL kernels: the kernel stepper,
-//! barriers, divergence, deadlock, races with source lines), [`repair`] (race repair, paper
+//! barriers, divergence, deadlock, races with source lines), [`live`] (register liveness at
+//! loop heads, for the spin-loop check), [`repair`] (race repair, paper
 //! 004 §4.1).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
@@ -19,6 +20,7 @@ pub mod explore;
 pub mod graph;
 pub mod kernel;
 pub mod litmus;
+pub mod live;
 pub mod mem;
 pub mod native;
 pub mod repair;

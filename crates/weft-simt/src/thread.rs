@@ -93,6 +93,11 @@ pub enum Stop {
         target: u32,
         from: u32,
     },
+    /// [`ThreadProgram::step_watch`] only: the thread arrived at a watched loop head `pc`
+    /// other than by a backward branch (it enters the loop); `pc` is not yet executed.
+    LoopEntry {
+        pc: u32,
+    },
     /// The thread ended.
     Exit,
     /// An invalid or out-of-bounds access, or `trap`.
@@ -190,9 +195,27 @@ impl<'k> ThreadProgram<'k> {
 
     /// Runs the thread from its pc until an event, running at most `budget` instructions.
     pub fn step(&self, st: &mut ThreadState, ids: ThreadIds, budget: u64) -> Stop {
+        self.step_watch(st, ids, budget, &[], false)
+    }
+
+    /// [`Self::step`] that also stops with [`Stop::LoopEntry`] when the thread arrives at an
+    /// instruction marked in `heads` (by pc) other than by a backward branch; `resume`: the
+    /// thread is at such a head already reported (or reached by a backward branch), so the
+    /// first instruction is not reported again.
+    pub fn step_watch(
+        &self,
+        st: &mut ThreadState,
+        ids: ThreadIds,
+        budget: u64,
+        heads: &[bool],
+        resume: bool,
+    ) -> Stop {
         let sp = |s: SpecialReg, _lane: usize| self.special(ids, s);
-        for _ in 0..budget {
+        for n in 0..budget {
             let pc = st.pc as usize;
+            if heads.get(pc) == Some(&true) && !(resume && n == 0) {
+                return Stop::LoopEntry { pc: pc as u32 };
+            }
             let Some(ins) = self.code.get(pc) else {
                 return Stop::Exit;
             };

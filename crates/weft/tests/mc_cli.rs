@@ -163,6 +163,59 @@ fn timeout_stops_with_partial_counts() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--timeout` with worker threads: the deadline is checked per worker thread, not per
+/// task. Twelve threads each storing to one location have 12! coherence orders (479,001,600
+/// executions), and every graph has fewer events than the parallel split bound, so a
+/// two-worker run splits into single-graph tasks; a per-task deadline check never fired
+/// there and the run went on far past `--timeout`.
+#[test]
+fn timeout_stops_parallel_runs_split_into_small_tasks() {
+    let dir = std::env::temp_dir().join(format!("weft-mc-to2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let n = 12;
+    let mut src = format!("C W{n}\n\"{n} stores to x\"\n{{ x = 0; }}\n");
+    for i in 0..n {
+        src += &format!(
+            "\nP{i} (atomic_int* x) {{\n  atomic_store_explicit(x, {}, memory_order_relaxed);\n}}\n",
+            i + 1
+        );
+    }
+    src += "\nexists (x=1)\n";
+    let f = dir.join("w12.litmus");
+    std::fs::write(&f, src).unwrap();
+    let t = std::time::Instant::now();
+    let o = weft(&[
+        "mc",
+        "-m",
+        "rc11",
+        "--threads",
+        "2",
+        "--timeout",
+        "1",
+        "--json",
+        f.to_str().unwrap(),
+    ]);
+    let wall = t.elapsed().as_secs_f64();
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        wall < 8.0,
+        "--timeout 1 with 2 workers stopped after {wall:.1} s"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["stopped"], "timeout");
+    let explored = v["executions"]["explored"].as_u64().unwrap();
+    assert!(
+        explored > 0 && explored < 479_001_600,
+        "explored {explored}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `--replay` on litmus tests: the JSON's `witness_graph` re-runs exactly one execution,
 /// and it is the one reported: IRIW's condition state under rc11 (herd7: allowed), and the
 /// heterogeneous race of `dev-vs-wg` under scoped-rc11 (its `.expect`-style label in

@@ -377,3 +377,42 @@ fn the_vector_clock_check_agrees_with_the_relation_check() {
         assert!(v["complete"].as_u64().unwrap_or(0) + v["stuck"].as_u64().unwrap_or(0) > 0);
     }
 }
+
+/// Spin loops are `assume`s from their first failed iteration (docs/mc.md, loops): the
+/// paper's NR locks (paper 004 Table 1: no race) on a smaller grid of 2 CTAs of 2 threads
+/// finish with no error and no cut execution. For the CAS lock and the ticket lock every
+/// complete execution is fixed by the order in which the four threads hold the lock (a
+/// successful CAS reads the previous holder's release, a ticket holder reads `serving` equal
+/// to its ticket, and the counter accesses are ordered by happens-before), so there are
+/// exactly 4! = 24; a failed iteration explored as part of a complete execution would make
+/// more. The TTAS lock's relaxed test load may read any earlier release, so only its verdict
+/// is fixed.
+#[test]
+fn nr_locks_block_spinning_threads_at_the_first_failed_iteration() {
+    for (k, bufs, complete) in [
+        ("caslock", &["0=1", "1=1"][..], Some(24)),
+        ("ticketlock", &["0=1", "1=1", "2=1"][..], Some(24)),
+        ("ttaslock", &["0=1", "1=1"][..], None),
+    ] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
+        cmd.current_dir(repo())
+            .arg("mc")
+            .arg(format!("tests/mc/bench/{k}.cu"))
+            .args(["--grid", "2", "--block", "2", "--json", "--timeout", "120"]);
+        for b in bufs {
+            cmd.args(["--buffer", b]);
+        }
+        let o = cmd.output().unwrap();
+        let v: Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{k}: {e}: {}", String::from_utf8_lossy(&o.stderr)));
+        assert_eq!(o.status.code(), Some(0), "{k}: {v}");
+        assert!(v["stopped"].is_null(), "{k}: stopped {}", v["stopped"]);
+        assert_eq!(v["errors"].as_array().map(|e| e.len()), Some(0), "{k}");
+        assert_eq!(v["cut"], 0, "{k}: cut executions");
+        let n = v["complete"].as_u64().unwrap();
+        match complete {
+            Some(c) => assert_eq!(n, c, "{k}: complete executions"),
+            None => assert!(n > 0, "{k}: no complete execution"),
+        }
+    }
+}
