@@ -339,9 +339,16 @@ impl Model {
     ///   (`acyclic`, `irreflexive`, `empty` of a monotone expression) that holds on
     ///   `split` holds on every completion. Unlike the plain union of the choices, no
     ///   cycle `w -rf-> r -fr-> w` mixes two choices of one read.
+    /// - *Interval bounds*: a check monotone in `rf`, `co` and the interval bindings
+    ///   (`race = conflict \ (hb | hb^-1)`, [`crate::monotone::interval_bindings`]) is
+    ///   evaluated once with lower bounds (on `lower`, each interval binding's subtrahend
+    ///   taken from `upper`) and once with upper bounds (the reverse); a test that holds
+    ///   on the upper bounds holds on every completion, one that fails on the lower
+    ///   bounds fails on every completion (how `flag ~empty data-race` is decided).
     ///
-    /// Every check must be covered by one of the two (and consistency checks must pass),
-    /// each evaluation must have exactly one run, and `lower` must be allowed.
+    /// Every check must be covered by one of these (and consistency checks must pass),
+    /// each evaluation must have exactly one run, and `lower` must be allowed; the flags
+    /// of the result are then those of every completion.
     pub fn settle(
         &self,
         lower: &dyn Execution,

@@ -662,6 +662,33 @@ mod tests {
     }
 
     #[test]
+    fn interval_bindings_and_settle_ranks() {
+        let src = "let hb = (po | rf)+\nlet race = (W * R) \\ hb\n\
+                   let dr = race & (NA * _)\nflag ~empty dr as f\n\
+                   acyclic hb as h\nlet odd = ~hb\nempty odd as o\n";
+        let m = Model::parse("t.cat", src).unwrap();
+        let names = |ranks: &HashMap<(u32, u32), u8>, want: u8| {
+            let mut out = Vec::new();
+            for i in &m.instrs {
+                if let InstrKind::Check(c) = &i.kind {
+                    if ranks.get(&(i.span.file, i.span.start)) == Some(&want) {
+                        out.push(c.name.clone().unwrap_or_default());
+                    }
+                }
+            }
+            out
+        };
+        assert_eq!(m.interval.len(), 1); // race
+                                         // Nothing pinned: the flag is bounded (rank 1), `hb` monotone, `odd` unknown.
+        let r = settle_ranks(&m, &|_| false);
+        assert_eq!(names(&r, 1), vec!["f", "h"]);
+        assert_eq!(names(&r, 2), vec!["o"]);
+        // `hb` pinned: all three are the same on every completion.
+        let r = settle_ranks(&m, &|_| true);
+        assert_eq!(names(&r, 0), vec!["f", "h", "o"]);
+    }
+
+    #[test]
     fn monotone_checks_are_prunable() {
         let src = "let com = rf | co | fr\nacyclic po | com as sc\n\
                    let hb = (po | rf)+\nirreflexive hb ; com as coh\n\

@@ -2,7 +2,9 @@
 //! choice (a read takes its value from a write to the same cell with the same value, or from
 //! the initial write) and every coherence order (per cell, a total order of its writes with
 //! the initial write first). Relations are edge lists over event ids; models turn them into
-//! whatever representation they evaluate on.
+//! whatever representation they evaluate on. A partial candidate whose remaining steps
+//! are all rf choices may be *settled* (every completion judged at once, see
+//! [`Skeleton::split`] and `weft_cat::Model::settle`) instead of searched.
 
 use weft_ir::{MemAttrs, Program, Span};
 

@@ -635,7 +635,11 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         }
         go_on && error.is_none() && !timed_out
     });
-    expand_products(p, &cols, products, &mut r);
+    // The expansion holds the states themselves: it stops at the memory ceiling (and
+    // at the deadline), leaving a partial result marked as such.
+    if expand_products(p, &cols, products, &mut r, &|| budget.exceeded()) {
+        timed_out = true;
+    }
     r.memory_limited = budget.memory_exceeded();
     r.timed_out = timed_out && !r.memory_limited;
     if let Some(e) = error {
@@ -810,12 +814,29 @@ fn record_settled(
 }
 
 /// Adds the states of the settled products (each counted `count` times) to `r`, with
-/// their Positive/Negative counts.
-fn expand_products(p: &Program, cols: &[Term], products: HashMap<Product, u64>, r: &mut SimResult) {
+/// their Positive/Negative counts; true when `late` stopped it (the states are then
+/// partial).
+fn expand_products(
+    p: &Program,
+    cols: &[Term],
+    products: HashMap<Product, u64>,
+    r: &mut SimResult,
+    late: &dyn Fn() -> bool,
+) -> bool {
     let col_index: HashMap<&Term, usize> = cols.iter().enumerate().map(|(i, t)| (t, i)).collect();
     let mut states: HashMap<Vec<i64>, StateInfo> = HashMap::default();
+    let mut cut = false;
+    let mut steps = 0u32;
     for (prod, count) in products {
+        if cut {
+            break;
+        }
         prod.for_each(&mut |vals, m| {
+            steps = steps.wrapping_add(1);
+            if cut || (steps.is_multiple_of(1024) && late()) {
+                cut = true;
+                return;
+            }
             let m = m.saturating_mul(count);
             let st = match states.get_mut(vals) {
                 Some(st) => st,
@@ -878,6 +899,7 @@ fn expand_products(p: &Program, cols: &[Term], products: HashMap<Product, u64>, 
             st.satisfies = info.satisfies;
         }
     }
+    cut
 }
 
 /// A candidate execution as a Graphviz digraph: one cluster per thread, `po` (immediate),
