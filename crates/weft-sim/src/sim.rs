@@ -177,11 +177,21 @@ impl SimResult {
     pub fn herd_text(&self, p: &Program) -> String {
         let mut s = format!("Test {} {}\n", self.name, self.kind());
         s += &format!("States {}\n", self.states.len());
+        // One line per state, trimmed on its own (trimming the whole text after each
+        // line made printing quadratic in the number of states).
         for vals in self.states.keys() {
+            let mut line = String::new();
             for (c, v) in self.columns.iter().zip(vals) {
-                s += &format!("{c}={v}; ");
+                line += &format!("{c}={v}; ");
             }
-            s = s.trim_end().to_string();
+            let t = line.trim_end();
+            if t.is_empty() {
+                // No column: as before, no line of its own.
+                let k = s.trim_end().len();
+                s.truncate(k);
+            } else {
+                s += t;
+            }
             s += "\n";
         }
         // herd7: when an allowed execution is undefined (`undefined_unless`), the verdict
