@@ -7,6 +7,8 @@
 # (candidates, pruned, judged, consistent, states, Positive/Negative, full/timeout), then
 # CPU s, wall s, peak RSS KB and the load average when it started. A run killed at the
 # CPU limit prints `KILLED-at-N-CPU-s` (it did not finish within N CPU seconds).
+# `settled=` counts partial candidates whose completions were judged at once (fourth
+# pass); `SIMBENCH_NO_SETTLE=1` in the environment turns that off for comparisons.
 # Usage: scripts/bench-simcpu.sh [MODEL...]   (env: CPU_LIMIT, SIMBENCH=path to a binary)
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -382,6 +382,10 @@ pub struct Model {
     /// bound of the candidate too (see `monotone::bounded_checks` and
     /// [`Model::evaluate_partial`](crate::eval)).
     pub bounded: std::collections::HashSet<(u32, u32)>,
+    /// The top-level bindings (by span) that [`Model::settle`](crate::eval) bounds from
+    /// below and above on the completions of a partial candidate (see
+    /// `monotone::interval_bindings`).
+    pub interval: std::collections::HashSet<(u32, u32)>,
 }
 
 impl Model {

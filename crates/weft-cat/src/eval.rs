@@ -106,6 +106,8 @@ pub struct CheckResult {
     /// Whether the check may judge partial executions (a failure persists in every
     /// completion: see `monotone`).
     pub prunable: bool,
+    /// The check's instruction span (file, start): which check of the model this is.
+    pub key: (u32, u32),
 }
 
 impl CheckResult {
@@ -273,7 +275,7 @@ impl Model {
         opts: &EvalOptions,
         cache: &EvalCache,
     ) -> Result<Evaluation, CatError> {
-        evaluate_with(self, exec, opts, Some(cache), None)
+        evaluate_with(self, exec, opts, Some(cache), None, None, None)
     }
 }
 
@@ -301,7 +303,7 @@ impl Model {
         opts: &EvalOptions,
         cache: &EvalCache,
     ) -> Result<Evaluation, CatError> {
-        let plain = evaluate_with(self, lower, opts, Some(cache), None)?;
+        let plain = evaluate_with(self, lower, opts, Some(cache), None, None, None)?;
         if self.bounded.is_empty() || plain.refutes_partial() {
             return Ok(plain);
         }
@@ -310,9 +312,175 @@ impl Model {
             values: RefCell::new(FastMap::default()),
         };
         // Every bounded check of `upper` is reached: its other checks are not judged.
-        evaluate_with(self, upper, opts, Some(cache), Some(&bounds))?;
+        evaluate_with(self, upper, opts, Some(cache), Some(&bounds), None, None)?;
         bounds.record.set(false);
-        evaluate_with(self, lower, opts, Some(cache), Some(&bounds))
+        evaluate_with(self, lower, opts, Some(cache), Some(&bounds), None, None)
+    }
+}
+
+impl Model {
+    /// Whether *every* completion of a partial candidate is allowed, with one and the same
+    /// flags and `undefined_unless` verdicts: then the result is the evaluation of
+    /// `lower`, whose checks give that verdict for all of them. `None` when that cannot
+    /// be shown (the caller then enumerates the completions one by one).
+    ///
+    /// `lower` is the partial candidate, `upper` an execution whose `rf` and `co` contain
+    /// those of every completion (same events), and `split` the *split* upper bound: the
+    /// same execution with every read still to choose duplicated, one copy per write it
+    /// may read from, each copy reading from its own (`weft_sim::candidates`). Two
+    /// arguments, both sound for a model whose checks are all reached in one run:
+    /// - *Sandwich*: a binding monotone in `rf`/`co` with the same value on `lower` and
+    ///   `upper` has that value on every completion; a check that reads `rf`/`co` only
+    ///   through such bindings has `lower`'s verdict on every completion
+    ///   ([`crate::monotone::determined_checks`]).
+    /// - *Split upper bound*: every completion maps into `split` injectively (each read to
+    ///   the copy of its write), static relations and tags are kept, and monotone
+    ///   expressions map into their value on `split`; so a prunable consistency check
+    ///   (`acyclic`, `irreflexive`, `empty` of a monotone expression) that holds on
+    ///   `split` holds on every completion. Unlike the plain union of the choices, no
+    ///   cycle `w -rf-> r -fr-> w` mixes two choices of one read.
+    /// - *Interval bounds*: a check monotone in `rf`, `co` and the interval bindings
+    ///   (`race = conflict \ (hb | hb^-1)`, [`crate::monotone::interval_bindings`]) is
+    ///   evaluated once with lower bounds (on `lower`, each interval binding's subtrahend
+    ///   taken from `upper`) and once with upper bounds (the reverse); a test that holds
+    ///   on the upper bounds holds on every completion, one that fails on the lower
+    ///   bounds fails on every completion (how `flag ~empty data-race` is decided).
+    ///
+    /// Every check must be covered by one of these (and consistency checks must pass),
+    /// each evaluation must have exactly one run, and `lower` must be allowed; the flags
+    /// of the result are then those of every completion.
+    pub fn settle(
+        &self,
+        lower: &dyn Execution,
+        upper: &dyn Execution,
+        split: &dyn Execution,
+        opts: &EvalOptions,
+        cache: &EvalCache,
+    ) -> Result<Option<Evaluation>, CatError> {
+        let (rl, ru) = (Recorder::default(), Recorder::default());
+        let (il, iu) = (Interval::default(), Interval::default());
+        let mut ev = evaluate_with(self, lower, opts, Some(cache), None, Some(&rl), Some(&il))?;
+        if ev.runs.len() != 1 || !ev.runs[0].allowed() || ev.runs[0].stopped_early {
+            return Ok(None);
+        }
+        let up = evaluate_with(self, upper, opts, Some(cache), None, Some(&ru), Some(&iu))?;
+        if up.runs.len() != 1 {
+            return Ok(None);
+        }
+        let ranks = crate::monotone::settle_ranks(self, &|k| {
+            !self.interval.contains(&k) && rl.same(&ru, k)
+        });
+        let (mut split_keys, mut bounded) = (Vec::new(), Vec::new());
+        for (i, c) in ev.runs[0].checks.iter().enumerate() {
+            let rank = ranks.get(&c.key).copied().unwrap_or(2);
+            if rank == 0 || c.skipped {
+                continue; // lower's verdict holds on every completion
+            }
+            if c.mode == CheckMode::Check && c.prunable && !c.negated {
+                split_keys.push(c.key);
+            } else if rank == 1 {
+                bounded.push(i);
+            } else {
+                return Ok(None);
+            }
+        }
+        if !bounded.is_empty() {
+            // Lower bounds: the partial candidate with the upper bound's subtrahends;
+            // upper bounds: the reverse. A test (`acyclic`, `irreflexive`, `empty`, not
+            // negated) that holds on the upper bound holds on every completion; one that
+            // fails on the lower bound fails on every completion.
+            let lo_iv = Interval {
+                apply: true,
+                subs: iu.subs,
+                ..Interval::default()
+            };
+            let hi_iv = Interval {
+                apply: true,
+                subs: il.subs,
+                ..Interval::default()
+            };
+            let lo = evaluate_with(self, lower, opts, Some(cache), None, None, Some(&lo_iv))?;
+            let hi = evaluate_with(self, upper, opts, Some(cache), None, None, Some(&hi_iv))?;
+            if lo_iv.missing.get()
+                || hi_iv.missing.get()
+                || lo.runs.len() != 1
+                || hi.runs.len() != 1
+            {
+                return Ok(None);
+            }
+            let test = |run: &Run, key: (u32, u32)| {
+                run.checks
+                    .iter()
+                    .find(|c| c.key == key)
+                    .map(|c| c.holds != c.negated)
+            };
+            for i in bounded {
+                let c = &mut ev.runs[0].checks[i];
+                let (Some(t_lo), Some(t_hi)) = (test(&lo.runs[0], c.key), test(&hi.runs[0], c.key))
+                else {
+                    return Ok(None);
+                };
+                let t = if t_hi {
+                    true
+                } else if !t_lo {
+                    false
+                } else {
+                    return Ok(None); // not the same on every completion, as far as known
+                };
+                c.holds = t != c.negated;
+                if t {
+                    c.witness = None;
+                }
+                if c.mode == CheckMode::Check && !c.holds {
+                    return Ok(None);
+                }
+            }
+        }
+        if split_keys.is_empty() {
+            return Ok(Some(ev));
+        }
+        let sp = evaluate_with(self, split, opts, None, None, None, None)?;
+        if sp.runs.len() != 1 {
+            return Ok(None);
+        }
+        let checks = &sp.runs[0].checks;
+        let ok = split_keys
+            .iter()
+            .all(|k| checks.iter().any(|c| c.key == *k && (c.holds || c.skipped)));
+        Ok(ok.then_some(ev))
+    }
+}
+
+/// The values of the non-static bindings met in one evaluation (see [`Model::settle`]),
+/// by binding span; a binding met twice (in a procedure, or once per `with` run) or
+/// whose value is not a set or relation is kept as unknown (`None`).
+#[derive(Default)]
+struct Recorder {
+    values: RefCell<FastMap<(u32, u32), Option<Cached>>>,
+}
+
+impl Recorder {
+    fn note(&self, key: (u32, u32), v: &Value<'_>) {
+        let c = Cached::of(v);
+        let mut m = self.values.borrow_mut();
+        let c = if m.contains_key(&key) { None } else { c };
+        m.insert(key, c);
+    }
+
+    /// Whether the binding at `key` had one and the same value in both evaluations.
+    fn same(&self, other: &Recorder, key: (u32, u32)) -> bool {
+        let (a, b) = (self.values.borrow(), other.values.borrow());
+        match (a.get(&key), b.get(&key)) {
+            (Some(Some(x)), Some(Some(y))) => match (x, y) {
+                (Cached::Empty, Cached::Empty) => true,
+                (Cached::Set(x), Cached::Set(y)) => x == y,
+                (Cached::Rel(x), Cached::Rel(y)) => x == y,
+                (Cached::Empty, Cached::Set(s)) | (Cached::Set(s), Cached::Empty) => s.is_empty(),
+                (Cached::Empty, Cached::Rel(r)) | (Cached::Rel(r), Cached::Empty) => r.is_empty(),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 }
 
@@ -334,10 +502,47 @@ pub struct EvalCache {
     values: RefCell<FastMap<(u32, u32), Cached>>,
 }
 
+#[derive(Clone)]
 enum Cached {
     Empty,
     Set(Rc<BitSet>),
     Rel(Rc<Relation>),
+}
+
+impl Cached {
+    fn of(v: &Value<'_>) -> Option<Cached> {
+        match v {
+            Value::Empty => Some(Cached::Empty),
+            Value::Set(s) => Some(Cached::Set(s.clone())),
+            Value::Rel(r) => Some(Cached::Rel(r.clone())),
+            _ => None,
+        }
+    }
+
+    fn value<'a>(&self) -> Value<'a> {
+        match self {
+            Cached::Empty => Value::Empty,
+            Cached::Set(s) => Value::Set(s.clone()),
+            Cached::Rel(r) => Value::Rel(r.clone()),
+        }
+    }
+}
+
+/// The interval bindings of a model (`monotone::interval_bindings`, `E0 \ E1 ...`) in
+/// one evaluation of [`Model::settle`]: either evaluated as usual with their subtrahends
+/// written down (`apply` false), or computed as the minuend minus the subtrahends that
+/// the evaluation of the *opposite* bound wrote down (on the partial candidate with the
+/// upper bound's subtrahends: a lower bound on every completion; on the upper bound with
+/// the partial candidate's: an upper bound).
+/// Per interval binding: its subtrahends' values (`None`: unknown).
+type Subtrahends = FastMap<(u32, u32), Option<Vec<Cached>>>;
+
+#[derive(Default)]
+struct Interval {
+    apply: bool,
+    subs: RefCell<Subtrahends>,
+    /// Applying: some interval binding had no subtrahends written down.
+    missing: Cell<bool>,
 }
 
 impl EvalCache {
@@ -363,7 +568,7 @@ pub fn evaluate(
     exec: &dyn Execution,
     opts: &EvalOptions,
 ) -> Result<Evaluation, CatError> {
-    evaluate_with(model, exec, opts, None, None)
+    evaluate_with(model, exec, opts, None, None, None, None)
 }
 
 fn evaluate_with(
@@ -372,6 +577,8 @@ fn evaluate_with(
     opts: &EvalOptions,
     statics: Option<&EvalCache>,
     bounds: Option<&Bounds>,
+    record: Option<&Recorder>,
+    interval: Option<&Interval>,
 ) -> Result<Evaluation, CatError> {
     let interp = Interp {
         model,
@@ -380,6 +587,8 @@ fn evaluate_with(
         opts,
         statics,
         bounds,
+        record,
+        interval,
         cache: RefCell::new(FastMap::default()),
         named: RefCell::new(FastMap::default()),
         depth: Cell::new(0),
@@ -594,6 +803,10 @@ struct Interp<'a, 'x> {
     statics: Option<&'x EvalCache>,
     /// Upper-bound subtrahends of the bounded checks (see [`Model::evaluate_partial`]).
     bounds: Option<&'x Bounds>,
+    /// Where the values of non-static bindings are written down (see [`Model::settle`]).
+    record: Option<&'x Recorder>,
+    /// How interval bindings are evaluated (see [`Model::settle`]).
+    interval: Option<&'x Interval>,
     cache: RefCell<FastMap<Sym, Value<'a>>>,
     named: RefCell<FastMap<String, Option<Value<'a>>>>,
     depth: Cell<usize>,
@@ -941,6 +1154,7 @@ impl<'a> Interp<'a, '_> {
             witness: evidence,
             location,
             prunable,
+            key,
         })
     }
 
@@ -1053,7 +1267,18 @@ impl<'a> Interp<'a, '_> {
             .statics
             .filter(|_| self.model.static_bindings.contains(&key))
         else {
-            return self.eval(&b.expr, env);
+            let v = match (self.interval, &b.expr.kind) {
+                (Some(iv), ExprKind::Op(BinOp::Diff, items))
+                    if self.model.interval.contains(&key) =>
+                {
+                    self.eval_interval(iv, key, items, env)?
+                }
+                _ => self.eval(&b.expr, env)?,
+            };
+            if let Some(rec) = self.record {
+                rec.note(key, &v);
+            }
+            return Ok(v);
         };
         if let Some(c) = cache.values.borrow().get(&key) {
             return Ok(match c {
@@ -1073,6 +1298,47 @@ impl<'a> Interp<'a, '_> {
             cache.values.borrow_mut().insert(key, c);
         }
         Ok(v)
+    }
+
+    /// An interval binding `E0 \ E1 ...` (see [`Interval`]): evaluated as usual while its
+    /// subtrahends are written down, or its minuend minus the subtrahends written down by
+    /// the evaluation of the opposite bound.
+    fn eval_interval(
+        &self,
+        iv: &Interval,
+        key: (u32, u32),
+        items: &'a [Expr],
+        env: &Env<'a>,
+    ) -> EResult<Value<'a>> {
+        let mut acc = self.eval(&items[0], env)?;
+        if iv.apply {
+            let subs = iv.subs.borrow().get(&key).cloned().flatten();
+            let Some(subs) = subs else {
+                iv.missing.set(true);
+                for x in &items[1..] {
+                    let s = self.eval(x, env)?;
+                    acc = self.binary(BinOp::Diff, acc, s, x.span)?;
+                }
+                return Ok(acc);
+            };
+            for (x, sub) in items[1..].iter().zip(subs.iter()) {
+                acc = self.binary(BinOp::Diff, acc, sub.value(), x.span)?;
+            }
+            return Ok(acc);
+        }
+        let mut subs = Some(Vec::with_capacity(items.len() - 1));
+        for x in &items[1..] {
+            let s = self.eval(x, env)?;
+            match (Cached::of(&self.promote(s.clone())), subs.as_mut()) {
+                (Some(c), Some(v)) => v.push(c),
+                _ => subs = None,
+            }
+            acc = self.binary(BinOp::Diff, acc, s, x.span)?;
+        }
+        let mut m = iv.subs.borrow_mut();
+        let subs = if m.contains_key(&key) { None } else { subs };
+        m.insert(key, subs);
+        Ok(acc)
     }
 
     fn bind_group(&self, env: &Env<'a>, group: &Rc<RecGroup<'a>>) -> Env<'a> {

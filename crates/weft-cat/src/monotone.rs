@@ -225,6 +225,143 @@ pub fn bounded_checks(model: &Model) -> HashSet<(u32, u32)> {
     out
 }
 
+/// The top-level bindings (by span) of the shape `E0 \ E1 \ ... \ Ek` whose
+/// subtrahends `E1..Ek` are monotone in `rf` and `co` (some not static) and whose minuend
+/// is monotone in `rf`, `co` and such bindings: herd's `race = conflict \ (hb | hb^-1)`.
+/// On a partial candidate, such a binding is bounded below on every completion by its
+/// minuend's lower bound minus its subtrahends on an *upper* bound of the candidate, and
+/// above by the reverse, which is how `Model::settle` decides flags like `data-race` for
+/// all completions at once. The walk covers the top level through `with` over static
+/// sets and stops at the first procedure, call, `forall` or `if variant`.
+pub fn interval_bindings(model: &Model) -> HashSet<(u32, u32)> {
+    settle_walk(model, &|_| false, None).0
+}
+
+/// For `Model::settle`: each top-level check's rank (by instruction span) on the
+/// completions of a partial candidate, given which bindings are *pinned* there (a
+/// binding monotone in `rf` and `co` with the same value on the partial candidate and on
+/// an upper bound of it has that value on every completion, by monotonicity: the
+/// sandwich argument; it counts as static). Rank 0: the check reads `rf`/`co` only
+/// through pinned bindings, so it has one value on all completions; 1: its expression is
+/// monotone in `rf`, `co` and the [`interval_bindings`] (so bounded by the lower- and
+/// upper-bound evaluations); 2: neither. `pinned` is asked only about bindings monotone
+/// but not static and not interval bindings. Checks past a `with` over a
+/// candidate-dependent set, or past the walk's end, are left out (unknown).
+pub fn settle_ranks(model: &Model, pinned: &dyn Fn((u32, u32)) -> bool) -> HashMap<(u32, u32), u8> {
+    settle_walk(model, pinned, Some(&model.interval)).1
+}
+
+type SettleWalk = (HashSet<(u32, u32)>, HashMap<(u32, u32), u8>);
+
+fn settle_walk(
+    model: &Model,
+    pinned: &dyn Fn((u32, u32)) -> bool,
+    interval: Option<&HashSet<(u32, u32)>>,
+) -> SettleWalk {
+    let sym = |n: &str| model.symbols.get(n);
+    let mut a = Analysis {
+        model,
+        dynamic: DYNAMIC
+            .iter()
+            .filter(|n| **n != "FW")
+            .filter_map(|n| sym(n))
+            .collect(),
+        antitone: sym("FW").into_iter().collect(),
+        depth: 0,
+    };
+    let mut found = HashSet::new();
+    let mut ranks = HashMap::new();
+    // `plain`: the monotonicity analysis (interval bindings unknown); `ext`: interval
+    // bindings monotone (they are bounded by the bound evaluations).
+    let mut plain: Env = Rc::new(HashMap::new());
+    let mut ext: Env = Rc::new(HashMap::new());
+    for ins in &model.instrs {
+        match &ins.kind {
+            InstrKind::Let {
+                rec: false,
+                bindings,
+            } => {
+                let (mut pm, mut em) = ((*plain).clone(), (*ext).clone());
+                for b in bindings {
+                    let key = (b.span.file, b.span.start);
+                    let pv = a.expr(&b.expr, &plain);
+                    let is_interval = match interval {
+                        Some(set) => set.contains(&key),
+                        None => match &b.expr.kind {
+                            ExprKind::Op(BinOp::Diff, items) if items.len() >= 2 => {
+                                let subs: Vec<u8> = items[1..]
+                                    .iter()
+                                    .map(|x| a.expr(x, &plain).rank())
+                                    .collect();
+                                a.expr(&items[0], &ext).rank() <= 1
+                                    && subs.iter().all(|&r| r <= 1)
+                                    && subs.contains(&1)
+                            }
+                            _ => false,
+                        },
+                    };
+                    let (pv, xv) = if is_interval {
+                        found.insert(key);
+                        let xv = if pv.rank() == 0 {
+                            Abs::Static
+                        } else {
+                            Abs::Mono
+                        };
+                        (pv, xv)
+                    } else if pv.rank() == 1 && pinned(key) {
+                        (Abs::Static, Abs::Static)
+                    } else {
+                        let xv = a.expr(&b.expr, &ext);
+                        (pv, xv)
+                    };
+                    bind(&mut pm, &b.pat, pv);
+                    bind(&mut em, &b.pat, xv);
+                }
+                plain = Rc::new(pm);
+                ext = Rc::new(em);
+            }
+            InstrKind::Let {
+                rec: true,
+                bindings,
+            } => {
+                let (mut pm, mut em) = ((*plain).clone(), (*ext).clone());
+                for b in bindings {
+                    bind(&mut pm, &b.pat, Abs::Unknown);
+                    bind(&mut em, &b.pat, Abs::Unknown);
+                }
+                plain = Rc::new(pm);
+                ext = Rc::new(em);
+            }
+            InstrKind::Check(c) => {
+                ranks.insert(
+                    (ins.span.file, ins.span.start),
+                    a.expr(&c.expr, &ext).rank(),
+                );
+            }
+            InstrKind::With { var, set } => {
+                if a.expr(set, &plain).rank() > 0 {
+                    return (found, HashMap::new());
+                }
+                for env in [&mut plain, &mut ext] {
+                    let mut m = (**env).clone();
+                    m.insert(*var, Abs::Static);
+                    *env = Rc::new(m);
+                }
+            }
+            k @ InstrKind::Enum { .. } => {
+                declare(&mut plain, k);
+                declare(&mut ext, k);
+            }
+            InstrKind::Procedure { .. }
+            | InstrKind::Call { .. }
+            | InstrKind::Forall { .. }
+            | InstrKind::IfVariant { .. } => break,
+            InstrKind::Show | InstrKind::Instructions => {}
+        }
+    }
+    (found, ranks)
+}
+
 impl<'a> Analysis<'a> {
     /// Analyses instructions; false when pruning must be disabled.
     fn block(
@@ -522,6 +659,33 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn interval_bindings_and_settle_ranks() {
+        let src = "let hb = (po | rf)+\nlet race = (W * R) \\ hb\n\
+                   let dr = race & (NA * _)\nflag ~empty dr as f\n\
+                   acyclic hb as h\nlet odd = ~hb\nempty odd as o\n";
+        let m = Model::parse("t.cat", src).unwrap();
+        let names = |ranks: &HashMap<(u32, u32), u8>, want: u8| {
+            let mut out = Vec::new();
+            for i in &m.instrs {
+                if let InstrKind::Check(c) = &i.kind {
+                    if ranks.get(&(i.span.file, i.span.start)) == Some(&want) {
+                        out.push(c.name.clone().unwrap_or_default());
+                    }
+                }
+            }
+            out
+        };
+        assert_eq!(m.interval.len(), 1); // race
+                                         // Nothing pinned: the flag is bounded (rank 1), `hb` monotone, `odd` unknown.
+        let r = settle_ranks(&m, &|_| false);
+        assert_eq!(names(&r, 1), vec!["f", "h"]);
+        assert_eq!(names(&r, 2), vec!["o"]);
+        // `hb` pinned: all three are the same on every completion.
+        let r = settle_ranks(&m, &|_| true);
+        assert_eq!(names(&r, 0), vec!["f", "h", "o"]);
     }
 
     #[test]

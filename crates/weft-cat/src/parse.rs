@@ -171,10 +171,12 @@ pub fn parse_model(name: &str, text: &str, resolver: &mut dyn Resolver) -> Resul
         prunable: Default::default(),
         static_bindings: Default::default(),
         bounded: Default::default(),
+        interval: Default::default(),
     };
     model.prunable = crate::monotone::prunable_checks(&model);
     model.static_bindings = crate::monotone::static_bindings(&model);
     model.bounded = crate::monotone::bounded_checks(&model);
+    model.interval = crate::monotone::interval_bindings(&model);
     Ok(model)
 }
 

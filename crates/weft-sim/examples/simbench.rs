@@ -19,6 +19,7 @@ fn main() {
         let p = weft_litmus::parse(&src).expect("parse");
         let opts = weft_sim::SimOptions {
             timeout,
+            settle: std::env::var_os("SIMBENCH_NO_SETTLE").is_none(),
             ..Default::default()
         };
         if std::env::var_os("SIMBENCH_SKELETONS").is_some() {
@@ -50,16 +51,19 @@ fn main() {
             std::fs::write(path, out).expect("write states");
         }
         println!(
-            "{} {} cand={} pruned={} judged={} cons={} states={} pos={} neg={} {:.3}s {}",
+            "{} {} cand={} pruned={} judged={} settled={} cons={} states={} pos={} neg={} flags={:?} undef={} {:.3}s {}",
             r.name,
             args[0],
             r.candidates,
             r.pruned,
             r.judged,
+            r.settled,
             r.consistent,
             r.states.len(),
             r.positive,
             r.negative,
+            r.flags,
+            r.undefined,
             r.seconds,
             if r.timed_out { "timeout" } else { "full" }
         );

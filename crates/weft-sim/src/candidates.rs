@@ -2,7 +2,9 @@
 //! choice (a read takes its value from a write to the same cell with the same value, or from
 //! the initial write) and every coherence order (per cell, a total order of its writes with
 //! the initial write first). Relations are edge lists over event ids; models turn them into
-//! whatever representation they evaluate on.
+//! whatever representation they evaluate on. A partial candidate whose remaining steps
+//! are all rf choices may be *settled* (every completion judged at once, see
+//! [`Skeleton::split`] and `weft_cat::Model::settle`) instead of searched.
 
 use weft_ir::{MemAttrs, Program, Span};
 
@@ -427,13 +429,84 @@ pub fn search_candidates_of(
     refute: &mut dyn FnMut(&Candidate) -> bool,
     visit: &mut dyn FnMut(&Candidate) -> bool,
 ) -> bool {
+    search_candidates_settled(sk, visited, refuted, refute, None, visit)
+}
+
+/// What a caller of [`search_candidates_settled`] does with a partial candidate whose
+/// remaining steps are all rf choices (the indices into `rf_choices` given): `None` when
+/// it cannot judge all of its completions at once (they are then searched one by one),
+/// else it has accounted for every completion itself (see `weft_cat::Model::settle`)
+/// and answers whether to go on.
+pub type Settle<'a> = dyn FnMut(&Candidate, &[usize]) -> Option<bool> + 'a;
+
+/// [`search_candidates_of`] that first offers each partial candidate whose remaining
+/// steps are all rf choices to `settle` (when given), and skips its subtree when `settle`
+/// has accounted for all of its completions (they still count in `visited`).
+pub fn search_candidates_settled<'f>(
+    sk: &Skeleton,
+    visited: &'f mut u64,
+    refuted: &'f mut u64,
+    refute: &'f mut dyn FnMut(&Candidate) -> bool,
+    settle: Option<&'f mut Settle<'f>>,
+    visit: &'f mut dyn FnMut(&Candidate) -> bool,
+) -> bool {
     if sk.rf_choices.iter().any(|(_, ws)| ws.is_empty()) {
         return true;
     }
     if combinations(sk) <= PRUNE_ABOVE {
         return for_each_candidate_of(sk, visited, visit);
     }
-    Search::new(sk, Some(refute), visit, visited, refuted).run()
+    let mut s = Search::new(sk, Some(refute), visit, visited, refuted);
+    s.settle = settle;
+    s.run()
+}
+
+impl<'t> Skeleton<'t> {
+    /// The skeleton with each read of `reads` (indices into `rf_choices`) *split*: one
+    /// copy of the read per write it may read from (the read itself for the first, new
+    /// events appended after the others for the rest), each copy with the read's
+    /// attributes and every `po` and dependency edge of the read (none between two copies
+    /// of one read); and the `rf` edges giving each copy its own write. Every completion
+    /// of a partial candidate whose remaining steps are `reads` maps injectively into
+    /// this execution (see `weft_cat::Model::settle`). `None` when a read is part of a
+    /// read-modify-write (the pair would have to be split together).
+    pub fn split(&self, reads: &[usize]) -> Option<(Skeleton<'t>, Pairs)> {
+        let mut sk = self.clone();
+        let mut rf = Vec::new();
+        for &k in reads {
+            let (r, ws) = &self.rf_choices[k];
+            let r = *r;
+            if self.events[r].rmw || self.rmw.iter().any(|&(a, b)| a == r || b == r) {
+                return None;
+            }
+            for (i, &w) in ws.iter().enumerate() {
+                let id = if i == 0 {
+                    r
+                } else {
+                    let id = sk.events.len();
+                    sk.events.push(self.events[r].clone());
+                    for rel in [&mut sk.po, &mut sk.addr, &mut sk.data, &mut sk.ctrl] {
+                        let copies: Pairs = rel
+                            .iter()
+                            .filter_map(|&(a, b)| {
+                                if a == r {
+                                    Some((id, b))
+                                } else if b == r {
+                                    Some((a, id))
+                                } else {
+                                    None
+                                }
+                            })
+                            .collect();
+                        rel.extend(copies);
+                    }
+                    id
+                };
+                rf.push((w, id));
+            }
+        }
+        Some((sk, rf))
+    }
 }
 
 /// The number of rf × co combinations of a skeleton (saturating).
@@ -465,6 +538,10 @@ struct Search<'s, 't, 'f> {
     orders: Vec<Vec<usize>>,
     c: Candidate<'s, 't>,
     refute: Option<&'f mut dyn FnMut(&Candidate) -> bool>,
+    /// Judges all completions of a partial candidate at once (see [`Settle`]).
+    settle: Option<&'f mut Settle<'f>>,
+    /// In the current unconstrained subtree, a `settle` attempt failed: no more there.
+    free_settle_failed: bool,
     visit: &'f mut dyn FnMut(&Candidate) -> bool,
     visited: &'f mut u64,
     refuted: &'f mut u64,
@@ -542,6 +619,8 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
                 final_writes: Vec::new(),
             },
             refute,
+            settle: None,
+            free_settle_failed: false,
             visit,
             visited,
             refuted,
@@ -590,6 +669,9 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
                 return true;
             }
         }
+        if let Some(go_on) = self.try_settle(depth) {
+            return go_on;
+        }
         if self.refute.is_some()
             && self.free_from.is_none()
             && depth >= self.first_choice
@@ -621,6 +703,43 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
                     }
                 }
                 true
+            }
+        }
+    }
+
+    /// Offers the partial candidate to `settle` when every remaining step (two or more) is
+    /// an rf choice; `Some(go_on)` when it accounted for all completions (counted in
+    /// `visited`). In an unconstrained subtree, only until one attempt fails there.
+    fn try_settle(&mut self, depth: usize) -> Option<bool> {
+        if self.settle.is_none()
+            || depth < self.first_choice
+            || self.steps.len() < depth + 2
+            || (self.free_from.is_some() && self.free_settle_failed)
+        {
+            return None;
+        }
+        let mut reads = Vec::with_capacity(self.steps.len() - depth);
+        for st in &self.steps[depth..] {
+            match *st {
+                Step::Read(k) => reads.push(k),
+                Step::Insert { .. } => return None,
+            }
+        }
+        self.sync_co();
+        let settle = self.settle.as_mut().expect("checked");
+        match settle(&self.c, &reads) {
+            Some(go_on) => {
+                let n = reads.iter().fold(1u64, |acc, &k| {
+                    acc.saturating_mul(self.sk.rf_choices[k].1.len() as u64)
+                });
+                *self.visited += n;
+                Some(go_on)
+            }
+            None => {
+                if self.free_from.is_some() {
+                    self.free_settle_failed = true;
+                }
+                None
             }
         }
     }
@@ -700,8 +819,19 @@ impl<'s, 't, 'f> Search<'s, 't, 'f> {
             return true;
         };
         let all_free = free.len() == saved.len();
+        let mut alts = alts;
         if all_free {
             self.free_from = Some(depth);
+            self.free_settle_failed = false;
+            // Coherence insertions first, so that a node whose remaining steps are all
+            // rf choices (what `settle` judges) is reached; every alternative survived.
+            let (ins, rds): (Vec<Step>, Vec<Step>) = saved
+                .iter()
+                .partition(|st| matches!(st, Step::Insert { .. }));
+            for (slot, st) in ins.into_iter().chain(rds).enumerate() {
+                self.steps[depth + slot] = st;
+            }
+            alts = (0..self.alternatives(self.steps[depth])).collect();
         } else {
             // The chosen step, then the untried ones, then the unconstrained ones.
             let order = std::iter::once(i)

@@ -17,7 +17,7 @@ use std::time::Instant;
 use weft_cat::{CatError, EvalOptions, Model};
 use weft_ir::{Condition, Program, Prop, Quantifier, Term};
 
-use crate::candidates::{for_each_skeleton, search_candidates_of, Candidate};
+use crate::candidates::{for_each_skeleton, search_candidates_settled, Candidate};
 use crate::exec::SkeletonExec;
 use crate::traces::{thread_traces, Cell, EventKind, Limits, TraceError};
 use crate::value::{addr_of, decode_addr, of_init};
@@ -38,6 +38,10 @@ pub struct SimOptions {
     /// Judge partial candidates with the model's monotone checks and skip their
     /// completions when one already fails (see `weft_cat::monotone`).
     pub prune: bool,
+    /// With `prune`: judge all completions of a partial candidate at once where the
+    /// model allows that (`weft_cat::Model::settle`), instead of visiting each. The
+    /// states and counts are the same either way.
+    pub settle: bool,
     /// Wall-clock budget per test: past it the enumeration stops and the result is
     /// marked [`SimResult::timed_out`] (its states are then incomplete).
     pub timeout: Option<std::time::Duration>,
@@ -65,6 +69,7 @@ impl Default for SimOptions {
             keep_witnesses: 0,
             stop_at_verdict: None,
             prune: true,
+            settle: true,
             timeout: None,
             max_memory: None,
         }
@@ -105,6 +110,10 @@ pub struct SimResult {
     pub judged: u64,
     pub filtered: u64,
     pub consistent: u64,
+    /// Partial candidates whose completions were all judged at once (each stands for
+    /// every completion, counted in `candidates` and `consistent`; see
+    /// `weft_cat::Model::settle`).
+    pub settled: u64,
     /// Allowed executions some `undefined_unless` check marks undefined.
     pub undefined: u64,
     /// Allowed executions per failing `undefined_unless` check (by its label).
@@ -168,11 +177,21 @@ impl SimResult {
     pub fn herd_text(&self, p: &Program) -> String {
         let mut s = format!("Test {} {}\n", self.name, self.kind());
         s += &format!("States {}\n", self.states.len());
+        // One line per state, trimmed on its own (trimming the whole text after each
+        // line made printing quadratic in the number of states).
         for vals in self.states.keys() {
+            let mut line = String::new();
             for (c, v) in self.columns.iter().zip(vals) {
-                s += &format!("{c}={v}; ");
+                line += &format!("{c}={v}; ");
             }
-            s = s.trim_end().to_string();
+            let t = line.trim_end();
+            if t.is_empty() {
+                // No column: as before, no line of its own.
+                let k = s.trim_end().len();
+                s.truncate(k);
+            } else {
+                s += t;
+            }
             s += "\n";
         }
         // herd7: when an allowed execution is undefined (`undefined_unless`), the verdict
@@ -410,6 +429,15 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
     let budget = crate::memory::Budget::new(opts.timeout.map(|d| start + d), opts.max_memory);
     let late = || budget.exceeded();
     let mut timed_out = false;
+    // Settled subtrees (every completion allowed with one verdict, see
+    // `weft_cat::Model::settle`) record their states here, by value, without visiting
+    // each completion; merged into `r.states` at the end.
+    let can_settle = opts.prune
+        && opts.settle
+        && p.filter.is_none()
+        && opts.keep_witnesses == 0
+        && opts.stop_at_verdict.is_none();
+    let mut products: HashMap<Product, u64> = HashMap::default();
     for_each_skeleton(p, &tt, &mut |sk| {
         if timed_out || late() {
             timed_out = true;
@@ -463,94 +491,150 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
                     }
                 })
         };
-        let go_on = search_candidates_of(sk, &mut visited, &mut refuted, &mut refute, &mut |c| {
-            if late() {
-                return false;
+        let rr = std::cell::RefCell::new(&mut r);
+        let mut settle_error = None;
+        let mut settle = |c: &Candidate, reads: &[usize]| -> Option<bool> {
+            if !can_settle || late() {
+                return None;
             }
-            r.candidates += 1;
-            if r.candidates > opts.max_candidates {
-                r.truncated = true;
-                return false;
+            let (ssk, extra) = sk.split(reads)?;
+            let ssx = SkeletonExec::new(p, &ssk);
+            if ssx.choices() != sx.choices() {
+                return None;
             }
-            let mut value = |t: &Term| term_value(p, c, t);
-            if let Some(f) = &p.filter {
-                if !f.eval(&mut value) {
-                    r.filtered += 1;
+            let mut sc = Candidate {
+                skeleton: &ssk,
+                rf: c.rf.clone(),
+                co: c.co.clone(),
+                final_writes: c.final_writes.clone(),
+            };
+            sc.rf.extend(extra);
+            // The first barrier synchronisation: when it allows every completion, it is
+            // the one a visit would have taken for each.
+            let x = sx.candidate(c, 0);
+            let up = sx.upper_candidate(c, 0);
+            let split = ssx.candidate(&sc, 0);
+            let ev = match model.settle(&x, &up, &split, &opts.eval, &caches[0]) {
+                Ok(Some(ev)) => ev,
+                Ok(None) => return None,
+                Err(e) => {
+                    settle_error = Some(e);
+                    return None;
+                }
+            };
+            let mut rg = rr.borrow_mut();
+            Some(record_settled(
+                p,
+                &cols,
+                c,
+                reads,
+                &ev,
+                assert_failed,
+                opts.max_candidates,
+                &mut rg,
+                &mut products,
+            ))
+        };
+        let go_on = search_candidates_settled(
+            sk,
+            &mut visited,
+            &mut refuted,
+            &mut refute,
+            Some(&mut settle),
+            &mut |c| {
+                if late() {
+                    return false;
+                }
+                let mut rg = rr.borrow_mut();
+                let r: &mut SimResult = &mut rg;
+                r.candidates += 1;
+                if r.candidates > opts.max_candidates {
+                    r.truncated = true;
+                    return false;
+                }
+                let mut value = |t: &Term| term_value(p, c, t);
+                if let Some(f) = &p.filter {
+                    if !f.eval(&mut value) {
+                        r.filtered += 1;
+                        return true;
+                    }
+                }
+                // Consistent when some barrier synchronisation makes it so.
+                let mut found = None;
+                for (choice, cache) in caches.iter().enumerate() {
+                    let x = sx.candidate(c, choice);
+                    match model.evaluate_cached(&x, &opts.eval, cache) {
+                        Ok(ev) if ev.allowed() => {
+                            found = Some(ev);
+                            break;
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            error = Some(e);
+                            return false;
+                        }
+                    }
+                }
+                let Some(ev) = found else {
                     return true;
+                };
+                r.consistent += 1;
+                if assert_failed {
+                    r.assert_failed += 1;
                 }
-            }
-            // Consistent when some barrier synchronisation makes it so.
-            let mut found = None;
-            for (choice, cache) in caches.iter().enumerate() {
-                let x = sx.candidate(c, choice);
-                match model.evaluate_cached(&x, &opts.eval, cache) {
-                    Ok(ev) if ev.allowed() => {
-                        found = Some(ev);
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        error = Some(e);
-                        return false;
+                if ev.undefined() {
+                    r.undefined += 1;
+                    for u in ev.undefined_by() {
+                        *r.undefined_by.entry(u).or_default() += 1;
                     }
                 }
-            }
-            let Some(ev) = found else {
-                return true;
-            };
-            r.consistent += 1;
-            if assert_failed {
-                r.assert_failed += 1;
-            }
-            if ev.undefined() {
-                r.undefined += 1;
-                for u in ev.undefined_by() {
-                    *r.undefined_by.entry(u).or_default() += 1;
+                for f in ev.flags() {
+                    *r.flags.entry(f).or_default() += 1;
                 }
-            }
-            for f in ev.flags() {
-                *r.flags.entry(f).or_default() += 1;
-            }
-            let sat = p
-                .condition
-                .as_ref()
-                .map(|cd| cd.prop.eval(&mut value))
-                .unwrap_or(false);
-            if sat {
-                r.positive += 1;
-            } else {
-                r.negative += 1;
-            }
-            let witness = match p.condition.as_ref().map(|c| c.quantifier) {
-                Some(Quantifier::Forall) => !sat,
-                Some(_) => sat,
-                None => true,
-            };
-            if witness && r.witnesses.len() < opts.keep_witnesses {
-                r.witnesses.push(dot(p, c, r.witnesses.len()));
-            }
-            let vals: Vec<String> = cols
-                .iter()
-                .map(|t| value_text(p, term_value(p, c, t)))
-                .collect();
-            let st = r.states.entry(vals).or_default();
-            st.executions += 1;
-            st.satisfies = sat;
-            let decided = match opts.stop_at_verdict {
-                None => false,
-                Some(StopAt::Race) => r.racy(),
-                Some(StopAt::Condition) => match p.condition.as_ref().map(|c| c.quantifier) {
-                    Some(Quantifier::Exists | Quantifier::NotExists) => r.positive > 0,
-                    Some(Quantifier::Forall) => r.negative > 0,
+                let sat = p
+                    .condition
+                    .as_ref()
+                    .map(|cd| cd.prop.eval(&mut value))
+                    .unwrap_or(false);
+                if sat {
+                    r.positive += 1;
+                } else {
+                    r.negative += 1;
+                }
+                let witness = match p.condition.as_ref().map(|c| c.quantifier) {
+                    Some(Quantifier::Forall) => !sat,
+                    Some(_) => sat,
+                    None => true,
+                };
+                if witness && r.witnesses.len() < opts.keep_witnesses {
+                    r.witnesses.push(dot(p, c, r.witnesses.len()));
+                }
+                let vals: Vec<String> = cols
+                    .iter()
+                    .map(|t| value_text(p, term_value(p, c, t)))
+                    .collect();
+                let st = r.states.entry(vals).or_default();
+                st.executions += 1;
+                st.satisfies = sat;
+                let decided = match opts.stop_at_verdict {
                     None => false,
-                },
-            };
-            if decided {
-                r.stopped_at_verdict = true;
-                return false;
-            }
-            true
-        });
+                    Some(StopAt::Race) => r.racy(),
+                    Some(StopAt::Condition) => match p.condition.as_ref().map(|c| c.quantifier) {
+                        Some(Quantifier::Exists | Quantifier::NotExists) => r.positive > 0,
+                        Some(Quantifier::Forall) => r.negative > 0,
+                        None => false,
+                    },
+                };
+                if decided {
+                    r.stopped_at_verdict = true;
+                    return false;
+                }
+                true
+            },
+        );
+        if let Some(e) = settle_error {
+            error = Some(e);
+        }
         r.pruned += refuted;
         r.judged += judged;
         if error.is_none() {
@@ -561,6 +645,11 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         }
         go_on && error.is_none() && !timed_out
     });
+    // The expansion holds the states themselves: it stops at the memory ceiling (and
+    // at the deadline), leaving a partial result marked as such.
+    if expand_products(p, &cols, products, &mut r, &|| budget.exceeded()) {
+        timed_out = true;
+    }
     r.memory_limited = budget.memory_exceeded();
     r.timed_out = timed_out && !r.memory_limited;
     if let Some(e) = error {
@@ -574,6 +663,253 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
     };
     r.seconds = start.elapsed().as_secs_f64();
     Ok(r)
+}
+
+type HashMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
+
+/// The final states of the completions of a settled partial candidate (see
+/// [`crate::candidates::Settle`]), without building them: each observed column is either
+/// fixed by the partial candidate (`base`) or the value of one of the remaining reads, so
+/// the states are the product over those reads (`dims`: the columns a read shows, and its
+/// distinct values with the number of writes giving each), each state reached by the
+/// product of its values' multiplicities times `factor` (the choices of the reads no
+/// column shows) completions. Equal products (the spin loops' unrollings of one test
+/// give the same product once per trace combination) are kept once with a count and
+/// expanded at the end of the simulation ([`expand_products`]).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Product {
+    base: Vec<i64>,
+    dims: Vec<Dim>,
+    factor: u64,
+}
+
+/// One shown read of a [`Product`]: the columns it fills, and its distinct values with
+/// the number of writes giving each.
+type Dim = (Vec<usize>, Vec<(i64, u64)>);
+
+impl Product {
+    /// The product of the completions of `c` whose remaining steps are `reads`.
+    fn of(p: &Program, cols: &[Term], c: &Candidate, reads: &[usize]) -> Product {
+        let sk = c.skeleton;
+        let pos: HashMap<usize, usize> = reads
+            .iter()
+            .enumerate()
+            .map(|(j, &k)| (sk.rf_choices[k].0, j))
+            .collect();
+        let base: Vec<i64> = cols.iter().map(|t| term_value(p, c, t)).collect();
+        let mut shown: Vec<Vec<usize>> = vec![Vec::new(); reads.len()];
+        for (ci, t) in cols.iter().enumerate() {
+            let Term::Reg { thread, reg } = t else {
+                continue;
+            };
+            let src = sk
+                .traces
+                .get(*thread)
+                .and_then(|tr| tr.reg_src.get(reg.index()).copied().flatten());
+            if let Some(k) = src {
+                let id = sk.thread_start[*thread] + k;
+                if sk.events[id].symbolic {
+                    if let Some(&j) = pos.get(&id) {
+                        shown[j].push(ci);
+                    }
+                }
+            }
+        }
+        let mut factor = 1u64;
+        let mut dims = Vec::new();
+        for (j, &k) in reads.iter().enumerate() {
+            let ws = &sk.rf_choices[k].1;
+            if shown[j].is_empty() {
+                factor = factor.saturating_mul(ws.len() as u64);
+                continue;
+            }
+            let mut vals: Vec<(i64, u64)> = Vec::new();
+            for &w in ws {
+                let v = sk.events[w].value;
+                match vals.iter_mut().find(|(x, _)| *x == v) {
+                    Some((_, m)) => *m += 1,
+                    None => vals.push((v, 1)),
+                }
+            }
+            dims.push((std::mem::take(&mut shown[j]), vals));
+        }
+        Product { base, dims, factor }
+    }
+
+    /// The number of completions.
+    fn total(&self) -> u64 {
+        self.dims.iter().fold(self.factor, |acc, (_, vals)| {
+            acc.saturating_mul(vals.iter().map(|v| v.1).sum())
+        })
+    }
+
+    /// Calls `f` on each state of the product with its number of completions.
+    fn for_each(&self, f: &mut dyn FnMut(&[i64], u64)) {
+        let mut at = vec![0usize; self.dims.len()];
+        let mut vals = self.base.clone();
+        let mut mult: Vec<u64> = vec![1; self.dims.len() + 1];
+        mult[self.dims.len()] = self.factor;
+        // mult[d] = factor times the multiplicities of the values chosen for dims d..
+        let refresh = |d: usize, at: &[usize], vals: &mut Vec<i64>, mult: &mut Vec<u64>| {
+            for e in (0..=d.min(self.dims.len().saturating_sub(1))).rev() {
+                let (cols, vs) = &self.dims[e];
+                let (v, m) = vs[at[e]];
+                for &ci in cols {
+                    vals[ci] = v;
+                }
+                mult[e] = mult[e + 1].saturating_mul(m);
+            }
+        };
+        if !self.dims.is_empty() {
+            refresh(self.dims.len() - 1, &at, &mut vals, &mut mult);
+        }
+        loop {
+            f(&vals, mult[0]);
+            let mut d = 0;
+            loop {
+                if d == self.dims.len() {
+                    return;
+                }
+                at[d] += 1;
+                if at[d] < self.dims[d].1.len() {
+                    break;
+                }
+                at[d] = 0;
+                d += 1;
+            }
+            refresh(d, &at, &mut vals, &mut mult);
+        }
+    }
+}
+
+/// Accounts for every completion of a settled partial candidate `c` (its remaining steps
+/// are `reads`) as an allowed execution with `ev`'s flags; the states are kept as a
+/// [`Product`] in `products`. False when `max_candidates` is passed.
+#[allow(clippy::too_many_arguments)]
+fn record_settled(
+    p: &Program,
+    cols: &[Term],
+    c: &Candidate,
+    reads: &[usize],
+    ev: &weft_cat::Evaluation,
+    assert_failed: bool,
+    max_candidates: u64,
+    r: &mut SimResult,
+    products: &mut HashMap<Product, u64>,
+) -> bool {
+    let prod = Product::of(p, cols, c, reads);
+    let total = prod.total();
+    if r.candidates.saturating_add(total) > max_candidates {
+        r.truncated = true;
+        return false;
+    }
+    *products.entry(prod).or_default() += 1;
+    r.settled += 1;
+    r.candidates += total;
+    r.consistent += total;
+    if assert_failed {
+        r.assert_failed += total;
+    }
+    if ev.undefined() {
+        r.undefined += total;
+        for u in ev.undefined_by() {
+            *r.undefined_by.entry(u).or_default() += total;
+        }
+    }
+    for f in ev.flags() {
+        *r.flags.entry(f).or_default() += total;
+    }
+    true
+}
+
+/// Adds the states of the settled products (each counted `count` times) to `r`, with
+/// their Positive/Negative counts; true when `late` stopped it (the states are then
+/// partial).
+fn expand_products(
+    p: &Program,
+    cols: &[Term],
+    products: HashMap<Product, u64>,
+    r: &mut SimResult,
+    late: &dyn Fn() -> bool,
+) -> bool {
+    let col_index: HashMap<&Term, usize> = cols.iter().enumerate().map(|(i, t)| (t, i)).collect();
+    let mut states: HashMap<Vec<i64>, StateInfo> = HashMap::default();
+    let mut cut = false;
+    let mut steps = 0u32;
+    for (prod, count) in products {
+        if cut {
+            break;
+        }
+        prod.for_each(&mut |vals, m| {
+            steps = steps.wrapping_add(1);
+            if cut || (steps.is_multiple_of(1024) && late()) {
+                cut = true;
+                return;
+            }
+            let m = m.saturating_mul(count);
+            let st = match states.get_mut(vals) {
+                Some(st) => st,
+                None => {
+                    let mut value = |t: &Term| match col_index.get(t) {
+                        Some(&ci) => vals[ci],
+                        None => match t {
+                            Term::Int(i) => *i,
+                            Term::Addr(l) => addr_of(*l),
+                            _ => 0, // every observed term is a column
+                        },
+                    };
+                    let satisfies = p
+                        .condition
+                        .as_ref()
+                        .map(|cd| cd.prop.eval(&mut value))
+                        .unwrap_or(false);
+                    states.entry(vals.to_vec()).or_insert(StateInfo {
+                        executions: 0,
+                        satisfies,
+                    })
+                }
+            };
+            st.executions += m;
+            if st.satisfies {
+                r.positive += m;
+            } else {
+                r.negative += m;
+            }
+        });
+    }
+    // Sorted by the values' texts (each value ranked by its text) before the texts are
+    // built, so that the map below is built from sorted input.
+    let mut texts: Vec<(String, i64)> = {
+        let mut seen: HashMap<i64, ()> = HashMap::default();
+        for vals in states.keys() {
+            for &v in vals {
+                seen.insert(v, ());
+            }
+        }
+        seen.into_keys().map(|v| (value_text(p, v), v)).collect()
+    };
+    texts.sort();
+    let rank: HashMap<i64, usize> = texts.iter().enumerate().map(|(i, t)| (t.1, i)).collect();
+    let mut sorted: Vec<(Vec<usize>, StateInfo)> = states
+        .into_iter()
+        .map(|(vals, info)| (vals.iter().map(|v| rank[v]).collect(), info))
+        .collect();
+    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let settled: Vec<(Vec<String>, StateInfo)> = sorted
+        .into_iter()
+        .map(|(ranks, info)| (ranks.iter().map(|&i| texts[i].0.clone()).collect(), info))
+        .collect();
+    if r.states.is_empty() {
+        r.states = settled.into_iter().collect(); // sorted once, built in bulk
+    } else {
+        for (key, info) in settled {
+            let st = r.states.entry(key).or_default();
+            st.executions += info.executions;
+            st.satisfies = info.satisfies;
+        }
+    }
+    cut
 }
 
 /// A candidate execution as a Graphviz digraph: one cluster per thread, `po` (immediate),
