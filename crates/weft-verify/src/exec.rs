@@ -27,7 +27,7 @@ use weft_ir::Scope;
 
 use crate::cfg::{Cfg, EdgeCond};
 use crate::smt::{Answer, Query, Solver};
-use crate::term::{mentions, Ctx, Node, Op, Printer, Sort, T};
+use crate::term::{mentions, mentions_fresh_after, Ctx, Node, Op, Printer, Sort, T};
 use crate::Options;
 
 /// An array: what an address is relative to.
@@ -72,6 +72,28 @@ struct Log {
     off: T,
     size: T,
     pc: T,
+    /// The value of the logged access (64-bit, zero-extended; a fresh value when it is not
+    /// known), for GPUVerify's benign-race tolerance.
+    val: T,
+    /// For a logged write: it left the bytes as they were (the value equals what the
+    /// equality abstraction held there). Always false under the adversarial abstraction.
+    same: T,
+}
+
+impl Log {
+    fn empty(c: &mut Ctx) -> Log {
+        let ff = c.ff();
+        let z = c.bv(64, 0);
+        let zp = c.bv(32, 0);
+        Log {
+            has: ff.clone(),
+            off: z.clone(),
+            size: z.clone(),
+            pc: zp,
+            val: z,
+            same: ff,
+        }
+    }
 }
 
 /// A loop-head candidate over a log: if the log holds an access, its offset satisfies `e`
@@ -193,6 +215,9 @@ pub struct Exec<'a> {
     in_abstract: usize,
     /// While probing a loop: the first offset `s` logs per log.
     first_off_rec: Option<HashMap<(Base, Kind), T>>,
+    /// During a loop's first Houdini round: the values `s` logs per log (candidates for
+    /// `LogVal`, kept when they do not depend on the iteration).
+    val_rec: Option<HashMap<(Base, Kind), Vec<T>>>,
     /// While probing a loop: instructions and sizes logged per log.
     probe_acc: HashMap<(Base, Kind), (BTreeSet<usize>, BTreeSet<u64>)>,
     orders: HashMap<Option<usize>, Vec<usize>>,
@@ -316,6 +341,7 @@ impl<'a> Exec<'a> {
             inv_hits: Vec::new(),
             in_abstract: 0,
             first_off_rec: None,
+            val_rec: None,
             probe_acc: HashMap::new(),
             orders: HashMap::new(),
             local_fwd: HashMap::new(),
@@ -643,18 +669,8 @@ impl<'a> Exec<'a> {
         // Pre-create the logs the loop may set, so they are part of the loop state.
         for key in probe_logs {
             if !self.st.logs.contains_key(&key) {
-                let ff = self.c.ff();
-                let z = self.c.bv(64, 0);
-                let zp = self.c.bv(32, 0);
-                self.st.logs.insert(
-                    key,
-                    Log {
-                        has: ff,
-                        off: z.clone(),
-                        size: z,
-                        pc: zp,
-                    },
-                );
+                let l = Log::empty(&mut self.c);
+                self.st.logs.insert(key, l);
             }
         }
         for b in probe_mem {
@@ -773,9 +789,11 @@ impl<'a> Exec<'a> {
         let mut user_invs: Vec<(usize, T)> = Vec::new();
         let mut rounds = 0;
         let mut first_h: Option<(State, [T; 2])> = None;
+        let mut new_cands: Vec<Cand> = Vec::new();
         loop {
             rounds += 1;
             self.restore(&entry_snap);
+            let mark = self.c.fresh_mark();
             let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
             let map = match &first_h {
                 Some((fh, fp)) => havoc_map(fh, fp, &h, &hp),
@@ -808,7 +826,41 @@ impl<'a> Exec<'a> {
             }
             self.assumptions.push(any);
             self.inv_hits.clear();
-            let out = self.run_region(Some(l), hp.clone())?;
+            let outer_rec = if rounds == 1 && self.o.benign {
+                self.val_rec.replace(HashMap::new())
+            } else {
+                self.val_rec.take()
+            };
+            let out = self.run_region(Some(l), hp.clone());
+            let val_rec = std::mem::replace(&mut self.val_rec, outer_rec);
+            if let (Some(outer), Some(rec)) = (self.val_rec.as_mut(), val_rec.as_ref()) {
+                // An enclosing loop's first round sees this loop's values too.
+                for (key, vs) in rec {
+                    let o = outer.entry(*key).or_default();
+                    for v in vs {
+                        if !o.contains(v) {
+                            o.push(v.clone());
+                        }
+                    }
+                }
+            }
+            let val_rec = if rounds == 1 { val_rec } else { None };
+            let out = out?;
+            // Values the loop's accesses log that do not change between iterations.
+            if let Some(rec) = val_rec {
+                for (key, vs) in rec {
+                    if !log_keys.contains(&key) {
+                        continue;
+                    }
+                    for v in vs
+                        .into_iter()
+                        .filter(|v| !mentions_fresh_after(v, mark))
+                        .take(4)
+                    {
+                        new_cands.push(Cand::LogVal(key, v));
+                    }
+                }
+            }
             // Back-edge state.
             let mut bx = hx.clone();
             for (b, e) in &out.exits {
@@ -860,7 +912,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            if failing.is_empty() || rounds > 40 {
+            if (failing.is_empty() && new_cands.is_empty()) || rounds > 40 {
                 self.restore(&entry_snap);
                 break;
             }
@@ -870,6 +922,8 @@ impl<'a> Exec<'a> {
                 k += 1;
                 keep
             });
+            // Candidates found in the first round join from the second on.
+            cands.append(&mut new_cands);
         }
         // Final run with the inferred invariants: its checks are the loop's checks.
         self.restore(&entry_snap);
@@ -1109,6 +1163,8 @@ impl<'a> Exec<'a> {
             lg.off = self.c.fresh("off", Sort::Bv(64));
             lg.size = self.c.fresh("size", Sort::Bv(64));
             lg.pc = self.c.fresh("pc", Sort::Bv(32));
+            lg.val = self.c.fresh("val", Sort::Bv(64));
+            lg.same = self.c.fresh("same", Sort::Bool);
         }
         for (_, m) in h.mem.iter_mut() {
             *m = self.c.fresh("mem", Sort::Mem);
@@ -1186,6 +1242,9 @@ enum Cand {
     RegBound(usize, usize, u64, bool),
     LogNone((Base, Kind)),
     LogSame((Base, Kind)),
+    /// The logged access's value is this loop-invariant term (the value every access of the
+    /// log in the loop has), or the log holds its entry access (benign-race tolerance).
+    LogVal((Base, Kind), T),
     LogStride((Base, Kind), usize, u64),
     /// The log holds its entry access or one of the loop's accesses.
     LogPc((Base, Kind), Vec<usize>),
@@ -1301,8 +1360,21 @@ impl Exec<'_> {
                     let e1 = c.eq(&l.off, &l0.off);
                     let e2 = c.eq(&l.size, &l0.size);
                     let e3 = c.eq(&l.pc, &l0.pc);
-                    let all = c.and_all(&[l0.has.clone(), e1, e2, e3]);
+                    let e4 = c.eq(&l.val, &l0.val);
+                    let e5 = c.eq(&l.same, &l0.same);
+                    let all = c.and_all(&[l0.has.clone(), e1, e2, e3, e4, e5]);
                     c.implies(&l.has, &all)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogVal(key, v) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(l0)) => {
+                    let e = c.eq(&l.val, v);
+                    let e1 = c.eq(&l.val, &l0.val);
+                    let e2 = c.eq(&l.pc, &l0.pc);
+                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+                    let either = c.or(&e, &old);
+                    c.implies(&l.has, &either)
                 }
                 _ => c.tt(),
             },
@@ -2988,10 +3060,7 @@ impl Exec<'_> {
             }
             return Ok(None);
         }
-        self.log_s_check_t(&ps, en, space, kind, size, pc);
-        // Re-sync after the instruction (paper 002 §3.1).
-        self.warp_reset_arrays(en, &touched);
-        // Values.
+        // Values read, under the array's abstraction.
         let w = (size * 8).min(64) as u32;
         let mut vals: Vec<T> = Vec::new();
         for th in 0..2 {
@@ -3012,6 +3081,43 @@ impl Exec<'_> {
             }
             vals.push(v);
         }
+        // What the benign-race tolerance compares: each thread's value (read or written),
+        // and whether `s`'s write leaves its bytes as the equality abstraction holds them.
+        let benign = if self.o.benign && !kind.atomic() {
+            let mut v64 = Vec::new();
+            for th in 0..2 {
+                let v = match &store {
+                    Some(sv) if size <= 8 => {
+                        let x = self.fit(&sv[th], Sort::Bv((size * 8) as u32));
+                        self.c.zext(64, &x)
+                    }
+                    None if size <= 8 => self.c.zext(64, &vals[th]),
+                    _ => self.c.fresh("val", Sort::Bv(64)),
+                };
+                v64.push(v);
+            }
+            let mut same = Vec::new();
+            for p in &ps[0] {
+                let f = match &store {
+                    Some(sv)
+                        if size <= 8 && self.o.equality && !self.facts.atomic.contains(&p.base) =>
+                    {
+                        let m = self.mem_of(p.base);
+                        let old = self.read_bytes(&m, &p.off, size);
+                        let x = self.fit(&sv[0], Sort::Bv((size * 8) as u32));
+                        self.c.eq(&old, &x)
+                    }
+                    _ => self.c.ff(),
+                };
+                same.push(f);
+            }
+            Some(([v64[0].clone(), v64[1].clone()], same))
+        } else {
+            None
+        };
+        self.log_s_check_t(&ps, en, space, kind, size, pc, benign.as_ref());
+        // Re-sync after the instruction (paper 002 §3.1).
+        self.warp_reset_arrays(en, &touched);
         if let Some(sv) = &store {
             for th in 0..2 {
                 for p in &ps[th] {
@@ -3078,6 +3184,9 @@ impl Exec<'_> {
 
     /// One access of both threads (paper 002 §2, the two-thread reduction): thread s's
     /// pieces are logged, thread t's are checked against the logs.
+    /// `benign`: both threads' values and, per piece of `s`, whether its write leaves the
+    /// bytes unchanged (GPUVerify's benign-race tolerance); `None` when it is off.
+    #[allow(clippy::too_many_arguments)]
     fn log_s_check_t(
         &mut self,
         ps: &[Vec<Piece>; 2],
@@ -3086,23 +3195,42 @@ impl Exec<'_> {
         kind: Kind,
         bytes: u64,
         pc: usize,
+        benign: Option<&([T; 2], Vec<T>)>,
     ) {
         let sz = self.c.bv(64, bytes);
-        for p in &ps[0] {
+        for (i, p) in ps[0].iter().enumerate() {
             let e = self.c.and(&en[0], &p.cond);
-            self.log(p.base, kind, &e, &p.off, &sz, pc);
+            let vs = benign.map(|(v, same)| (v[0].clone(), same[i].clone()));
+            self.log(p.base, kind, &e, &p.off, &sz, pc, vs);
         }
         for p in &ps[1] {
             let e = self.c.and(&en[1], &p.cond);
-            self.check_t(p.base, space, kind, &e, &p.off, &sz, pc);
+            let vt = benign.map(|(v, _)| v[1].clone());
+            self.check_t(p.base, space, kind, &e, &p.off, &sz, pc, vt);
         }
     }
 
-    fn log(&mut self, base: Base, kind: Kind, e: &T, off: &T, sz: &T, pc: usize) {
+    #[allow(clippy::too_many_arguments)]
+    fn log(
+        &mut self,
+        base: Base,
+        kind: Kind,
+        e: &T,
+        off: &T,
+        sz: &T,
+        pc: usize,
+        val_same: Option<(T, T)>,
+    ) {
         if e.is_false() {
             return;
         }
         let key = (base, kind);
+        if let (Some(rec), Some((v, _))) = (self.val_rec.as_mut(), val_same.as_ref()) {
+            let vs = rec.entry(key).or_default();
+            if !vs.contains(v) {
+                vs.push(v.clone());
+            }
+        }
         if let Some(rec) = self.first_off_rec.as_mut() {
             rec.entry(key).or_insert_with(|| off.clone());
             let e = self.probe_acc.entry(key).or_default();
@@ -3114,21 +3242,25 @@ impl Exec<'_> {
         let choose = self.c.fresh("track", Sort::Bool);
         let take = self.c.and(e, &choose);
         let pct = self.c.bv(32, pc as u64);
-        let ff = self.c.ff();
-        let z = self.c.bv(64, 0);
-        let zp = self.c.bv(32, 0);
-        let old = self.st.logs.get(&key).cloned().unwrap_or(Log {
-            has: ff,
-            off: z.clone(),
-            size: z,
-            pc: zp,
-        });
+        let old = match self.st.logs.get(&key) {
+            Some(l) => l.clone(),
+            None => Log::empty(&mut self.c),
+        };
         let tt = self.c.tt();
+        let (val, same) = match val_same {
+            Some((v, sm)) => (
+                self.c.ite(&take, &v, &old.val),
+                self.c.ite(&take, &sm, &old.same),
+            ),
+            None => (old.val.clone(), old.same.clone()),
+        };
         let nl = Log {
             has: self.c.ite(&take, &tt, &old.has),
             off: self.c.ite(&take, off, &old.off),
             size: self.c.ite(&take, sz, &old.size),
             pc: self.c.ite(&take, &pct, &old.pc),
+            val,
+            same,
         };
         self.st.logs.insert(key, nl);
     }
@@ -3143,6 +3275,7 @@ impl Exec<'_> {
         off: &T,
         sz: &T,
         pc: usize,
+        val_t: Option<T>,
     ) {
         if e.is_false() {
             return;
@@ -3175,6 +3308,25 @@ impl Exec<'_> {
             let o2 = self.c.ult(&d2, sz);
             let overlap = self.c.or(&o1, &o2);
             let mut v = self.c.and_all(&[e.clone(), l.has.clone(), overlap, cond]);
+            // GPUVerify's benign-race tolerance (its default; `--no-benign-tolerance` turns
+            // it off): a write of the value `s` wrote or read at the same offset and size,
+            // or a read of what `s`'s write left unchanged, is not a race.
+            if let Some(vt) = &val_t {
+                let benign = match (sk, kind) {
+                    (Kind::Write | Kind::Read, Kind::Write) => {
+                        let a = self.c.eq(off, &l.off);
+                        let b = self.c.eq(sz, &l.size);
+                        let d = self.c.eq(vt, &l.val);
+                        Some(self.c.and_all(&[a, b, d]))
+                    }
+                    (Kind::Write, Kind::Read) => Some(l.same.clone()),
+                    _ => None,
+                };
+                if let Some(b) = benign {
+                    let nb = self.c.not(&b);
+                    v = self.c.and(&v, &nb);
+                }
+            }
             if shared {
                 v = self.c.and(&v, &sb);
             }
@@ -3194,6 +3346,22 @@ impl Exec<'_> {
                 v,
                 values,
             );
+        }
+        // Benign-race tolerance: once `t` has written the bytes `s`'s logged write covers (the
+        // same value, or the write-write check reports it), `t`'s later reads of them see that
+        // value whoever wrote last, so `s`'s write no longer races with them.
+        if val_t.is_some() && kind == Kind::Write {
+            if let Some(mut l) = self.st.logs.get(&(base, Kind::Write)).cloned() {
+                let a = self.c.eq(off, &l.off);
+                let b = self.c.eq(sz, &l.size);
+                let mut covers = self.c.and_all(&[e.clone(), l.has.clone(), a, b]);
+                if shared {
+                    covers = self.c.and(&covers, &sb);
+                }
+                let tt = self.c.tt();
+                l.same = self.c.ite(&covers, &tt, &l.same);
+                self.st.logs.insert((base, Kind::Write), l);
+            }
         }
     }
 
@@ -3225,7 +3393,7 @@ impl Exec<'_> {
         let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
         self.warp_reset_arrays(en, &touched);
         let ps = ps0;
-        self.log_s_check_t(&ps, en, space, kind, bytes, pc);
+        self.log_s_check_t(&ps, en, space, kind, bytes, pc, None);
         self.warp_reset_arrays(en, &touched);
         let z = [
             self.c.fresh("atom_s", Sort::Bv(w)),

@@ -148,6 +148,7 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             "--only-intra-group" => o.only_intra_group = true,
             "--only-inter-group" => o.only_inter_group = true,
             "--only-warp" => o.only_warp = true,
+            "--no-benign-tolerance" | "--no-benign" => o.benign = false,
             "--loop-unwind" => o.loop_unwind = val.and_then(|v| v.parse().ok()),
             "--no-refined-atomics" => o.repetition_free = false,
             "--check-overflow" => o.check_overflow = true,
@@ -177,7 +178,6 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             | "--verbose"
             | "--debug"
             | "--race-instrumenter"
-            | "--no-benign"
             | "--vcgen-opt"
             | "--boogie-opt"
             | "--kernel-args"

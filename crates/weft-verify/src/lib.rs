@@ -13,6 +13,7 @@ pub mod cfg;
 pub mod exec;
 pub mod header;
 pub mod load;
+pub mod placement;
 pub mod smt;
 pub mod term;
 
@@ -54,6 +55,10 @@ pub struct Options {
     pub only_inter_group: bool,
     /// GPUVerify's `--only-warp`: only pairs of threads of one warp are checked.
     pub only_warp: bool,
+    /// GPUVerify's default tolerance of benign races (off with `--no-benign-tolerance`): a
+    /// write of the value the other thread wrote (or read) at the same offset and size, and
+    /// a read of bytes a write left unchanged (equality abstraction), are not races.
+    pub benign: bool,
     /// Bounded unwinding of loops (bug finding; the result is not a proof).
     pub loop_unwind: Option<u32>,
     /// Iterations a loop is unrolled before it is cut with invariants.
@@ -92,6 +97,7 @@ impl Default for Options {
             only_intra_group: false,
             only_inter_group: false,
             only_warp: false,
+            benign: true,
             loop_unwind: None,
             unroll_limit: 32,
             repetition_free: true,

@@ -126,6 +126,49 @@ pub fn verify_file(
     if names.is_empty() {
         return Err(bad(format!("{}: no kernel in the file", path.display())));
     }
+    // GPUVerify's rule: a user invariant stands in its loop's condition, without branches.
+    let misplaced = if o.ignore_invariants {
+        Vec::new()
+    } else {
+        crate::placement::misplaced_invariants(&text)
+    };
+    if !misplaced.is_empty() {
+        let file = path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let findings: Vec<crate::Finding> = misplaced
+            .iter()
+            .map(|m| crate::Finding {
+                kind: "invariant".into(),
+                message: format!(
+                    "user-specified invariant does not appear at the loop head: {}",
+                    m.why
+                ),
+                array: None,
+                access_s: None,
+                access_t: None,
+                loc_s: None,
+                loc_t: format!("{file}:{}", m.line),
+                thread_s: Default::default(),
+                thread_t: Default::default(),
+                values: Default::default(),
+                pass: "all".into(),
+            })
+            .collect();
+        return Ok(names
+            .into_iter()
+            .map(|n| Report {
+                kernel: weft_cuda::compiler::demangle_simple(&n).to_string(),
+                verdict: Verdict::Errors,
+                findings: findings.clone(),
+                undecided: 0,
+                checks: 0,
+                notes: notes.clone(),
+                time_ms: 0,
+            })
+            .collect());
+    }
     let mut reports = Vec::new();
     for n in names {
         let k = weft_cuda::frontend::lower(&m, Some(&n)).map_err(|e| bad(e.to_string()))?;

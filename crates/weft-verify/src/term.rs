@@ -207,6 +207,12 @@ impl Ctx {
         self.mk(Node::Var(name.to_string(), s))
     }
     /// A fresh variable `prefix!N`.
+    /// The number of fresh variables made so far: a variable named `x!N` with `N` above a
+    /// mark was made after it.
+    pub fn fresh_mark(&self) -> u32 {
+        self.fresh
+    }
+
     pub fn fresh(&mut self, prefix: &str, s: Sort) -> T {
         self.fresh += 1;
         let n = format!("{prefix}!{}", self.fresh);
@@ -247,7 +253,7 @@ impl Ctx {
         }
         // (x & y) | (x & !y) = x: the join of a two-way branch.
         if let (Node::App(Op::And, p, _), Node::App(Op::And, q, _)) = (a.node(), b.node()) {
-            if p[0] == q[0] {
+            if p.len() == 2 && q.len() == 2 && p[0] == q[0] {
                 if let Node::App(Op::Not, n, _) = q[1].node() {
                     if n[0] == p[1] {
                         return p[0].clone();
@@ -262,19 +268,47 @@ impl Ctx {
         }
         self.app(Op::Or, vec![a.clone(), b.clone()], Sort::Bool)
     }
+    /// One n-ary conjunction (constants folded, duplicates dropped). A left-nested chain of
+    /// binary `and`s, one named term per prefix, costs z3 time quadratic in its length when
+    /// the prefixes are printed as `define-fun`s (4000 assumptions: seconds per query).
     pub fn and_all(&mut self, xs: &[T]) -> T {
-        let mut acc = self.tt();
+        let mut args: Vec<T> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for x in xs {
-            acc = self.and(&acc, x);
+            if x.is_false() {
+                return self.ff();
+            }
+            if x.is_true() || !seen.insert(x.id()) {
+                continue;
+            }
+            args.push(x.clone());
         }
-        acc
+        match args.len() {
+            0 => self.tt(),
+            1 => args.pop().unwrap(),
+            2 => self.and(&args[0], &args[1]),
+            _ => self.app(Op::And, args, Sort::Bool),
+        }
     }
+    /// One n-ary disjunction (see [`Ctx::and_all`]).
     pub fn or_all(&mut self, xs: &[T]) -> T {
-        let mut acc = self.ff();
+        let mut args: Vec<T> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for x in xs {
-            acc = self.or(&acc, x);
+            if x.is_true() {
+                return self.tt();
+            }
+            if x.is_false() || !seen.insert(x.id()) {
+                continue;
+            }
+            args.push(x.clone());
         }
-        acc
+        match args.len() {
+            0 => self.ff(),
+            1 => args.pop().unwrap(),
+            2 => self.or(&args[0], &args[1]),
+            _ => self.app(Op::Or, args, Sort::Bool),
+        }
     }
     pub fn implies(&mut self, a: &T, b: &T) -> T {
         let na = self.not(a);
@@ -536,8 +570,8 @@ impl Ctx {
     fn rebuild(&mut self, op: &Op, a: Vec<T>, s: Sort) -> T {
         match op {
             Op::Not => self.not(&a[0]),
-            Op::And => self.and(&a[0], &a[1]),
-            Op::Or => self.or(&a[0], &a[1]),
+            Op::And => self.and_all(&a),
+            Op::Or => self.or_all(&a),
             Op::Implies => self.implies(&a[0], &a[1]),
             Op::Ite => self.ite(&a[0], &a[1], &a[2]),
             Op::Eq => self.eq(&a[0], &a[1]),
@@ -555,6 +589,20 @@ impl Ctx {
             _ => self.bin(op.clone(), &a[0], &a[1]),
         }
     }
+}
+
+/// Does `t` mention a fresh variable made after `mark` (see [`Ctx::fresh_mark`])?
+pub fn mentions_fresh_after(t: &T, mark: u32) -> bool {
+    let mut memo = HashMap::new();
+    mentions(
+        t,
+        &|n: &str| {
+            n.rsplit_once('!')
+                .and_then(|(_, k)| k.parse::<u32>().ok())
+                .is_some_and(|k| k > mark)
+        },
+        &mut memo,
+    )
 }
 
 /// Does `t` mention a variable satisfying `pred`?

@@ -1,7 +1,7 @@
 //! The labelled suite `tests/verify/`: every kernel's first header line is its expected
 //! verdict (`//pass`, `//xfail:RACE`, `//xfail:BARRIER_DIVERGENCE`, `//xfail:ASSERT`,
 //! `//xfail:ARRAY_BOUNDS`, `//xfail:MEMORY`: a null-pointer access or a write to constant
-//! memory), derived
+//! memory, `//xfail:INVARIANT`: a loop invariant that fails or is not at the loop head), derived
 //! by hand (the reason is the kernel's third line) or taken from paper 002. Kernels where
 //! weft is known to disagree are listed, with weft's verdict and the reason, in
 //! `tests/verify/known.tsv`; the test checks those keep weft's recorded verdict, so a fix (or a
@@ -32,6 +32,7 @@ fn label_of(text: &str) -> String {
         "xfail:ASSERT" => "assert".into(),
         "xfail:ARRAY_BOUNDS" => "bounds".into(),
         "xfail:MEMORY" => "memory".into(),
+        "xfail:INVARIANT" => "invariant".into(),
         other => panic!("unknown label {other}"),
     }
 }
@@ -62,6 +63,8 @@ fn outcome(path: &Path) -> String {
                         "memory".into()
                     } else if has("barrier-divergence") {
                         "divergence".into()
+                    } else if !has("race") && has("invariant") {
+                        "invariant".into()
                     } else {
                         "race".into()
                     }

@@ -55,6 +55,11 @@ pub struct Args {
     /// Check that repetition-free counters cannot overflow.
     #[arg(long)]
     check_overflow: bool,
+    /// Report benign races too: by default (as GPUVerify) two writes of the same value at the
+    /// same offset, a write of the value the other thread read there, and a read of bytes a
+    /// write left unchanged are not races.
+    #[arg(long)]
+    no_benign_tolerance: bool,
     /// SMT solver.
     #[arg(long, value_parser = ["z3", "cvc5"], default_value = "z3")]
     solver: String,
@@ -182,6 +187,9 @@ pub fn run(a: Args) -> i32 {
     }
     if a.check_overflow {
         flags.push("--check-overflow".to_string());
+    }
+    if a.no_benign_tolerance {
+        flags.push("--no-benign-tolerance".to_string());
     }
     if a.launch.check_array_bounds {
         flags.push("--check-array-bounds".to_string());
