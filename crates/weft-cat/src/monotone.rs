@@ -75,16 +75,7 @@ pub fn prunable_checks(model: &Model) -> HashSet<(u32, u32)> {
 
 /// [`prunable_checks`], or `None` when pruning is unsound for the model.
 fn prunable_analysis(model: &Model) -> Option<HashSet<(u32, u32)>> {
-    let dynamic = DYNAMIC
-        .iter()
-        .filter_map(|n| model.symbols.get(n))
-        .collect();
-    let mut a = Analysis {
-        model,
-        dynamic,
-        antitone: HashSet::new(),
-        depth: 0,
-    };
+    let mut a = Analysis::new(model);
     let mut out = HashSet::new();
     let env: Env = Rc::new(HashMap::new());
     a.block(&model.instrs, env, &mut out).then_some(out)
@@ -98,16 +89,7 @@ fn prunable_analysis(model: &Model) -> Option<HashSet<(u32, u32)>> {
 /// binding once per skeleton and reuse it for every candidate (see
 /// `eval::EvalCache`): this is a performance cache, the values are the same.
 pub fn static_bindings(model: &Model) -> HashSet<(u32, u32)> {
-    let dynamic = DYNAMIC
-        .iter()
-        .filter_map(|n| model.symbols.get(n))
-        .collect();
-    let mut a = Analysis {
-        model,
-        dynamic,
-        antitone: HashSet::new(),
-        depth: 0,
-    };
+    let mut a = Analysis::new(model);
     let mut out = HashSet::new();
     let mut env: Env = Rc::new(HashMap::new());
     for ins in &model.instrs {
@@ -162,17 +144,7 @@ pub fn bounded_checks(model: &Model) -> HashSet<(u32, u32)> {
     if prunable_analysis(model).is_none() {
         return HashSet::new(); // a `with` over a candidate-dependent set
     }
-    let sym = |n: &str| model.symbols.get(n);
-    let mut a = Analysis {
-        model,
-        dynamic: DYNAMIC
-            .iter()
-            .filter(|n| **n != "FW")
-            .filter_map(|n| sym(n))
-            .collect(),
-        antitone: sym("FW").into_iter().collect(),
-        depth: 0,
-    };
+    let mut a = Analysis::with_fw_antitone(model);
     let mut out = HashSet::new();
     let mut env: Env = Rc::new(HashMap::new());
     for ins in &model.instrs {
@@ -258,17 +230,7 @@ fn settle_walk(
     pinned: &dyn Fn((u32, u32)) -> bool,
     interval: Option<&HashSet<(u32, u32)>>,
 ) -> SettleWalk {
-    let sym = |n: &str| model.symbols.get(n);
-    let mut a = Analysis {
-        model,
-        dynamic: DYNAMIC
-            .iter()
-            .filter(|n| **n != "FW")
-            .filter_map(|n| sym(n))
-            .collect(),
-        antitone: sym("FW").into_iter().collect(),
-        depth: 0,
-    };
+    let mut a = Analysis::with_fw_antitone(model);
     let mut found = HashSet::new();
     let mut ranks = HashMap::new();
     // `plain`: the monotonicity analysis (interval bindings unknown); `ext`: interval
@@ -363,6 +325,29 @@ fn settle_walk(
 }
 
 impl<'a> Analysis<'a> {
+    /// Every name of [`DYNAMIC`] dynamic and taken as monotone.
+    fn new(model: &'a Model) -> Self {
+        Analysis {
+            model,
+            dynamic: DYNAMIC
+                .iter()
+                .filter_map(|n| model.symbols.get(n))
+                .collect(),
+            antitone: HashSet::new(),
+            depth: 0,
+        }
+    }
+
+    /// As [`Analysis::new`], with `FW` (which shrinks as `co` grows) antitone.
+    fn with_fw_antitone(model: &'a Model) -> Self {
+        let mut a = Analysis::new(model);
+        if let Some(fw) = model.symbols.get("FW") {
+            a.dynamic.remove(&fw);
+            a.antitone.insert(fw);
+        }
+        a
+    }
+
     /// Analyses instructions; false when pruning must be disabled.
     fn block(
         &mut self,
