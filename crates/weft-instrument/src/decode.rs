@@ -136,6 +136,8 @@ pub fn decode_with_findings(
     let mut bars: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
     // Per (CTA, barrier): the instructions the pending arrivals came from.
     let mut bar_pcs: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    // Per (CTA, every-thread barrier): the lanes of each (warp, instruction) waiting there.
+    let mut bar_lanes: HashMap<(u32, u32), ArrivedLanes> = HashMap::new();
     let mut live_per_cta: HashMap<u32, u32> = HashMap::new();
     let thread = |w: u32, lane: u32| (w / wpc) * block_threads + (w % wpc) * 32 + lane;
     for (r, &(_, o)) in order.iter().enumerate() {
@@ -275,6 +277,8 @@ pub fn decode_with_findings(
                     .collect();
                 for k in done {
                     bars.remove(&k);
+                    let lanes = bar_lanes.remove(&k).unwrap_or_default();
+                    partial_warps(k.0, &lanes, &warps, wpc, findings);
                     let pcs = bar_pcs.remove(&k).unwrap_or_default();
                     barrier_done(k, pcs, block_threads - live, findings);
                     sink.bar(u64::from(k.0), k.1, true);
@@ -283,14 +287,12 @@ pub fn decode_with_findings(
             SiteKind::Barrier { wait } => {
                 flush_else(ws, mask, sink);
                 let (id, count) = (aux & 0xffff, aux >> 16);
-                if wait && count == 0 && mask != ws.live {
-                    findings.push(BarrierFinding::PartialWarp {
-                        pc: site.pc,
-                        cta,
-                        warp: gw % wpc,
-                        reached: mask,
-                        missing: ws.live & !mask,
-                    });
+                if wait && count == 0 {
+                    *bar_lanes
+                        .entry((cta, id))
+                        .or_default()
+                        .entry((gw, site.pc))
+                        .or_insert(0) |= mask;
                 }
                 sink.bar_arrive(u64::from(cta), u64::from(gw), mask, id, wait, site.pc);
                 // Waiting arrivals only: `bar.arrive` at one instruction paired with
@@ -305,6 +307,8 @@ pub fn decode_with_findings(
                 if a.0 >= need {
                     let all = a.1 == 0;
                     bars.remove(&(cta, id));
+                    let lanes = bar_lanes.remove(&(cta, id)).unwrap_or_default();
+                    partial_warps(cta, &lanes, &warps, wpc, findings);
                     let pcs = bar_pcs.remove(&(cta, id)).unwrap_or_default();
                     let exited = if all {
                         block_threads - live_per_cta[&cta]
@@ -317,7 +321,43 @@ pub fn decode_with_findings(
             }
         }
     }
+    // Barriers never completed (a deadlock the run ended in): their partial warps too.
+    let mut pending: Vec<_> = bar_lanes.into_iter().collect();
+    pending.sort_by_key(|(k, _)| *k);
+    for ((cta, _), lanes) in pending {
+        partial_warps(cta, &lanes, &warps, wpc, findings);
+    }
     Ok(head as u64)
+}
+
+/// Lanes waiting at one every-thread barrier, per (global warp, instruction).
+type ArrivedLanes = HashMap<(u32, u32), u32>;
+
+/// Rule BAR at the end of one every-thread barrier of CTA `cta`: a warp some of whose live
+/// lanes waited at an instruction that its other live lanes never reached. Lanes of one
+/// warp that arrive in several groups (independent thread scheduling, sm_70 and later,
+/// where `bar.sync` counts threads, not warps) are one arrival once all have come.
+fn partial_warps(
+    cta: u32,
+    lanes: &ArrivedLanes,
+    warps: &HashMap<u32, WarpState>,
+    wpc: u32,
+    findings: &mut Vec<BarrierFinding>,
+) {
+    let mut arrived: Vec<_> = lanes.iter().collect();
+    arrived.sort();
+    for (&(gw, pc), &reached) in arrived {
+        let live = warps.get(&gw).map_or(reached, |w| w.live);
+        if reached & live != live {
+            findings.push(BarrierFinding::PartialWarp {
+                pc,
+                cta,
+                warp: gw % wpc,
+                reached,
+                missing: live & !reached,
+            });
+        }
+    }
 }
 
 /// Findings of a completed barrier: arrivals from several instructions, or threads of the

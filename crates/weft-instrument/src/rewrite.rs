@@ -1,10 +1,19 @@
 //! The PTX rewrite (paper 003 §4.1): a prologue computing the global warp index, and a
 //! logging sequence before every memory instruction, barrier, conditional branch, exit and
 //! reconvergence point of the kernel (clang's PTX: one instruction per line).
+//!
+//! The decoder replays records in the order of their global tickets, so a ticket must put a
+//! synchronising access where it took effect relative to the others ([`TicketAt`]): an
+//! acquire (§3.1's classification, `weft_race::classify`) takes its ticket *after* the
+//! access, a release before it, each separated from the access by a `membar.gl`. Then a
+//! release read by an acquire always has the smaller ticket, whatever the scheduler does
+//! between the logging and the access (before, the acquire's ticket was taken first and a
+//! warp switch in between replayed a lock's acquisition before the release it read).
 
 use std::collections::HashMap;
 
 use weft_ir::kernel::{KOp, Kernel};
+use weft_race::SyncOp;
 use weft_simt::AccessOp;
 
 /// Bytes of a record header: warp, site, active mask, auxiliary word, global ticket, padding.
@@ -213,16 +222,74 @@ fn addr_to_d1(base: &str, off: i64) -> String {
     }
 }
 
+/// Where a record's global ticket is taken relative to the logged instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TicketAt {
+    /// Before it, in the logging sequence (plain accesses, control flow, barriers).
+    Before,
+    /// Before it, then `membar.gl`: a release's ticket precedes its write.
+    BeforeFenced,
+    /// After it, behind `membar.gl` ([`ticket_after`]): an acquire's ticket follows its read.
+    After,
+}
+
+/// Where the ticket of an access classified `op` goes (releases and acquire-releases
+/// before, acquires after).
+fn ticket_at(op: Option<SyncOp>) -> TicketAt {
+    match op {
+        Some(SyncOp::Acq(_)) => TicketAt::After,
+        Some(SyncOp::Rel(_) | SyncOp::Ar { .. }) => TicketAt::BeforeFenced,
+        _ => TicketAt::Before,
+    }
+}
+
+/// The ticket of the record logged last (slot `%wq_d3`, leader predicate `%wq_p3`), taken
+/// after the instruction it logs: the fence keeps the instruction's access before the
+/// ticket's `atom`.
+fn ticket_after() -> String {
+    format!(
+        "membar.gl;\n\
+         @%wq_p3 atom.global.add.u32 %wq_r7, [%wq_d0], 1;\n\
+         @%wq_p3 st.global.u32 [%wq_d3+{h4}], %wq_r7;\n",
+        h4 = QUEUE_HEADER + 16,
+    )
+}
+
 /// The logging sequence: one record for the warp (addresses in `%wq_d1`, values in
-/// `%wq_d2`, auxiliary word `aux`) in the warp's queue (`%wq_d5`), with a global ticket.
+/// `%wq_d2`, auxiliary word `aux`) in the warp's queue (`%wq_d5`), with a global ticket
+/// (for [`TicketAt::After`], [`ticket_after`] follows the instruction).
 fn log(site: usize, aux: &str) -> String {
+    log_at(site, aux, TicketAt::Before)
+}
+
+/// [`log`] with the ticket where `at` says.
+fn log_at(site: usize, aux: &str, at: TicketAt) -> String {
+    let (ticket, header_ticket, fence) = match at {
+        TicketAt::Before => (
+            "@%wq_p1 atom.global.add.u32 %wq_r7, [%wq_d0], 1;\n",
+            format!(
+                "@%wq_p3 st.global.u32 [%wq_d3+{}], %wq_r7;\n",
+                QUEUE_HEADER + 16
+            ),
+            "",
+        ),
+        TicketAt::BeforeFenced => (
+            "@%wq_p1 atom.global.add.u32 %wq_r7, [%wq_d0], 1;\n",
+            format!(
+                "@%wq_p3 st.global.u32 [%wq_d3+{}], %wq_r7;\n",
+                QUEUE_HEADER + 16
+            ),
+            "membar.gl;\n",
+        ),
+        TicketAt::After => ("", String::new(), ""),
+    };
     format!(
         "activemask.b32 %wq_r1;\n\
          mov.u32 %wq_r2, %lanemask_lt;\n\
          and.b32 %wq_r2, %wq_r2, %wq_r1;\n\
          setp.eq.u32 %wq_p1, %wq_r2, 0;\n\
          @%wq_p1 atom.global.add.u32 %wq_r3, [%wq_d5], 1;\n\
-         @%wq_p1 atom.global.add.u32 %wq_r7, [%wq_d0], 1;\n\
+         {ticket}\
          neg.s32 %wq_r2, %wq_r1;\n\
          and.b32 %wq_r2, %wq_r2, %wq_r1;\n\
          bfind.u32 %wq_r2, %wq_r2;\n\
@@ -241,14 +308,13 @@ fn log(site: usize, aux: &str) -> String {
          @%wq_p3 st.global.u32 [%wq_d3+{h1}], {site};\n\
          @%wq_p3 st.global.u32 [%wq_d3+{h2}], %wq_r1;\n\
          @%wq_p3 st.global.u32 [%wq_d3+{h3}], {aux};\n\
-         @%wq_p3 st.global.u32 [%wq_d3+{h4}], %wq_r7;\n",
+         {header_ticket}{fence}",
         a = QUEUE_HEADER + HEADER_BYTES,
         v = QUEUE_HEADER + HEADER_BYTES + 256,
         h0 = QUEUE_HEADER,
         h1 = QUEUE_HEADER + 4,
         h2 = QUEUE_HEADER + 8,
         h3 = QUEUE_HEADER + 12,
-        h4 = QUEUE_HEADER + 16,
     )
 }
 
@@ -284,6 +350,7 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
         }
     }
     let ipdom = weft_simt::ipdom::immediate_post_dominators(&kernel);
+    let sync_ops = weft_race::classify_kernel(&kernel);
     let n = kernel.code.len();
     let mut reconv_lines: HashMap<u32, u32> = HashMap::new();
     for (pc, i) in kernel.code.iter().enumerate() {
@@ -416,6 +483,8 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             }
         }
         let mut pre = String::new();
+        // Code after the instruction (an acquire's ticket).
+        let mut post = String::new();
         let mut wrap = false;
         let is_mem = (opcode.starts_with("ld.") || opcode.starts_with("st."))
             && !opcode.contains(".param")
@@ -477,6 +546,12 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                 } else {
                     Vec::new()
                 };
+                // One ticket after the instruction covers one record: a vector access keeps
+                // its tickets before.
+                let at = match ticket_at(sync_ops[pc as usize].map(|i| i.op)) {
+                    TicketAt::After if elems > 1 => TicketAt::BeforeFenced,
+                    at => at,
+                };
                 for k in 0..elems {
                     sites.push(Site {
                         kind: SiteKind::Access {
@@ -493,7 +568,10 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                         Some(s) if store => pre.push_str(&value_to_d2(s, width)),
                         _ => pre.push_str("mov.u64 %wq_d2, 0;\n"),
                     }
-                    pre.push_str(&log(sites.len() - 1, "0"));
+                    pre.push_str(&log_at(sites.len() - 1, "0", at));
+                }
+                if at == TicketAt::After {
+                    post.push_str(&ticket_after());
                 }
                 if opts.prune && base.starts_with('%') {
                     covered.push((
@@ -587,11 +665,13 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             out.push_str(&format!("@{neg} bra $WQ_SKIP_{skip_label};\n"));
             out.push_str(&pre);
             out.push_str(&format!("{opcode} {ops_text};\n"));
+            out.push_str(&post);
             out.push_str(&format!("$WQ_SKIP_{skip_label}:\n"));
         } else {
             out.push_str(&pre);
             out.push_str(raw);
             out.push('\n');
+            out.push_str(&post);
         }
     }
     if !in_body {
