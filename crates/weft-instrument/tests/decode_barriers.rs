@@ -81,6 +81,17 @@ fn run(records: &[(u32, u32, u32)], block_threads: u32) -> (Vec<BarrierFinding>,
 
 const ALL: u32 = u32::MAX;
 
+/// Lanes `reached` of warp 0 of CTA 0 waited at the barrier at `pc`; its other lanes did not.
+fn partial(pc: u32, reached: u32) -> BarrierFinding {
+    BarrierFinding::PartialWarp {
+        pc,
+        cta: 0,
+        warp: 0,
+        reached,
+        missing: ALL & !reached,
+    }
+}
+
 #[test]
 fn lanes_of_one_warp_reaching_the_barrier_in_two_groups_are_one_arrival() {
     // Two warps; warp 0's lanes 1-31 wait first, warp 1 arrives, then lane 0 of warp 0.
@@ -112,20 +123,8 @@ fn a_barrier_some_lanes_never_reach_is_divergence() {
         ],
         64,
     );
-    assert!(f.contains(&BarrierFinding::PartialWarp {
-        pc: 10,
-        cta: 0,
-        warp: 0,
-        reached: 1,
-        missing: ALL & !1,
-    }));
-    assert!(f.contains(&BarrierFinding::PartialWarp {
-        pc: 20,
-        cta: 0,
-        warp: 0,
-        reached: ALL & !1,
-        missing: 1,
-    }));
+    assert!(f.contains(&partial(10, 1)));
+    assert!(f.contains(&partial(20, ALL & !1)));
     assert!(f
         .iter()
         .any(|x| matches!(x, BarrierFinding::DifferentInstructions { .. })));
@@ -150,14 +149,5 @@ fn a_barrier_left_waiting_at_the_end_reports_its_partial_warp() {
     // never came either.
     let (f, done) = run(&[(0, BAR, 1), (1, EXIT, ALL)], 64);
     assert_eq!(done, 0);
-    assert_eq!(
-        f,
-        vec![BarrierFinding::PartialWarp {
-            pc: 10,
-            cta: 0,
-            warp: 0,
-            reached: 1,
-            missing: ALL & !1,
-        }]
-    );
+    assert_eq!(f, vec![partial(10, 1)]);
 }
