@@ -211,6 +211,33 @@ pub struct KernelErrorReport {
     pub graph: WitnessGraph,
 }
 
+/// One side of a racing pair of kernel statements: its source position and how it accesses
+/// memory (for repair, paper 004 §4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct RaceSide {
+    pub line: u32,
+    pub col: u32,
+    pub write: bool,
+    /// An atomic access (not plain).
+    pub atomic: bool,
+    /// The access's scope (atomics).
+    pub scope: Option<Scope>,
+}
+
+/// A racing pair of kernel statements over every explored execution (`a` <= `b`), with the
+/// narrowest scope holding the threads of every racing instance (CTA when they all share a
+/// block, else device) and one pair of racing threads.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct KernelRace {
+    pub a: RaceSide,
+    pub b: RaceSide,
+    /// Heterogeneous (both atomic, scopes not inclusive) rather than a data race.
+    pub hetero: bool,
+    pub need: Scope,
+    /// One racing instance: the threads of `a` and `b` (`b<block>t<thread>`).
+    pub threads: (String, String),
+}
+
 /// The outcome of model checking a kernel launch.
 #[derive(Clone, Debug)]
 pub struct KernelResult {
@@ -225,6 +252,8 @@ pub struct KernelResult {
     /// GPU threads explored and memory cells modelled.
     pub threads: usize,
     pub cells: usize,
+    /// Every racing pair of statements found (ordered by source position).
+    pub races: Vec<KernelRace>,
 }
 
 /// Barriers per block (PTX: 16 named barriers).
@@ -1093,10 +1122,16 @@ impl<'k> Stepper for KernelStepper<'k> {
     }
 }
 
+/// A racing statement pair: both sides' (line, col), heterogeneous.
+type RaceKey = ((u32, u32), (u32, u32), bool);
+
 /// Accumulated per subtree.
 #[derive(Default)]
 pub struct KAcc {
     errors: BTreeMap<String, KernelErrorReport>,
+    /// Racing statement pairs, by the sides' (line, col) and heterogeneous (the read and
+    /// the write of one RMW are one statement).
+    races: BTreeMap<RaceKey, KernelRace>,
     stuck: u64,
     /// `--replay`: finished executions that are not the witness's.
     unmatched: u64,
@@ -1145,6 +1180,47 @@ impl KernelJudge<'_, '_> {
         self.ks.program.threads[t].name.clone()
     }
 
+    /// Adds the racing events `a`, `b` to the racing statement pairs.
+    fn note_race(&self, acc: &mut KAcc, g: &Graph<Arc<KState>>, a: EvId, b: EvId, hetero: bool) {
+        let side = |e: EvId| {
+            let n = g.node(e);
+            let at = &n.ev.attrs;
+            RaceSide {
+                line: n.ev.span.line,
+                col: n.ev.span.col,
+                write: n.is_write(),
+                atomic: at.order != Order::Plain,
+                scope: (at.order != Order::Plain).then_some(at.scope.unwrap_or(Scope::Gpu)),
+            }
+        };
+        let bt = self.ks.block_threads.max(1);
+        let need = if a.0 / bt == b.0 / bt {
+            Scope::Cta
+        } else {
+            Scope::Gpu
+        };
+        let (mut sa, mut sb) = (side(a), side(b));
+        let (mut ta, mut tb) = (a.0, b.0);
+        if (sb.line, sb.col) < (sa.line, sa.col) {
+            std::mem::swap(&mut sa, &mut sb);
+            std::mem::swap(&mut ta, &mut tb);
+        }
+        let e = acc
+            .races
+            .entry(((sa.line, sa.col), (sb.line, sb.col), hetero))
+            .or_insert_with(|| KernelRace {
+                a: sa,
+                b: sb,
+                hetero,
+                need,
+                threads: (self.name(ta as usize), self.name(tb as usize)),
+            });
+        if need == Scope::Gpu && e.need != Scope::Gpu {
+            e.need = Scope::Gpu;
+            e.threads = (self.name(ta as usize), self.name(tb as usize));
+        }
+    }
+
     /// Assertion failures and races of a maximal execution.
     fn judge(&self, g: &Graph<Arc<KState>>, acc: &mut KAcc) {
         for (t, th) in g.th.iter().enumerate() {
@@ -1161,6 +1237,9 @@ impl KernelJudge<'_, '_> {
             }
         }
         let v = native::check(self.model, &self.ks.program, g, self.ks.cells.len(), true);
+        for &(a, b, hetero) in &v.race_pairs {
+            self.note_race(acc, g, a, b, hetero);
+        }
         let mut race = |kind: &str, pair: Option<((u32, u32), (u32, u32))>, what: &str| {
             if let Some((a, b)) = pair {
                 let (na, nb) = (g.node(a), g.node(b));
@@ -1304,6 +1383,15 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
 
     fn merge(&self, a: &mut KAcc, b: KAcc) {
         a.stuck += b.stuck;
+        for (k, r) in b.races {
+            match a.races.get_mut(&k) {
+                Some(x) if r.need == Scope::Gpu && x.need != Scope::Gpu => *x = r,
+                Some(_) => {}
+                None => {
+                    a.races.insert(k, r);
+                }
+            }
+        }
         a.unmatched += b.unmatched;
         for (k, e) in b.errors {
             match a.errors.get_mut(&k) {
@@ -1375,5 +1463,6 @@ pub fn check_kernel(
         seconds: start.elapsed().as_secs_f64(),
         threads: ks.ids.len(),
         cells: ks.cells.len(),
+        races: out.acc.races.into_values().collect(),
     })
 }

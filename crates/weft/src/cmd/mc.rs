@@ -155,6 +155,9 @@ pub fn run(args: Args) -> i32 {
             threads: args.threads,
             timeout: args.timeout,
             json: args.json,
+            launch: &args.launch,
+            max_threads: args.max_threads,
+            max_memory: args.max_memory,
         };
         return super::mc_repair::run(&args.file, &o);
     }
