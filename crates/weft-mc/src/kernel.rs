@@ -23,12 +23,12 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::Instant;
 
-use weft_ir::attrs::{FenceKind, MemSpace};
+use weft_ir::attrs::{BarrierKind, FenceKind, MemSpace};
 use weft_ir::kernel::{KOp, Kernel};
 use weft_ir::{Arch, LocId, Location, MemAttrs, Order, Placement, Program, Scope, Span, Thread};
 use weft_sim::traces::{Cell, EventKind, TraceEvent};
 use weft_simt::mem::Region;
-use weft_simt::thread::{AccessKind, Stop, ThreadIds, ThreadProgram, ThreadState};
+use weft_simt::thread::{AccessKind, Stop, ThreadIds, ThreadProgram, ThreadState, WarpOp};
 use weft_simt::{Arg, Buffer, LaunchConfig};
 
 use crate::explore::{in_pool, Counts, Explorer, Judge, Limits, Stopped};
@@ -258,6 +258,11 @@ pub struct KernelResult {
 
 /// Barriers per block (PTX: 16 named barriers).
 const BARRIERS: u32 = 16;
+/// Lanes per warp.
+const WARP: u32 = 32;
+/// Words per warp in its area: the collective's arrival counter, then two banks (by the
+/// parity of the collective's generation) of one exchange slot per lane.
+const WARP_WORDS: u32 = 1 + 2 * WARP;
 /// Instructions a thread may run without an event before it is reported.
 const STEP_BUDGET: u64 = 1 << 22;
 /// Most memory cells modelled.
@@ -282,6 +287,9 @@ pub struct KernelStepper<'k> {
     /// Areas (location i of `program`), and the first barrier location.
     areas: Vec<Area>,
     bar_base: u32,
+    /// The first warp area (one per block, [`WARP_WORDS`] words per warp), when the kernel
+    /// has warp collectives.
+    warp_base: Option<u32>,
     nblocks: u32,
     /// The synthetic program naming threads (with their placement) and locations.
     pub program: Program,
@@ -312,6 +320,12 @@ enum Cont {
         target: u64,
         id: u32,
     },
+    /// Emit the arrival read of the warp collective in progress.
+    WarpArrive,
+    /// Emit the departure read of a warp collective.
+    WarpWait { cell: (Cell, LocId), target: u64 },
+    /// Read the next exchange slot of the warp collective in progress (or finish it).
+    WarpExchange,
 }
 
 #[derive(Clone, Debug)]
@@ -334,6 +348,38 @@ enum Pending {
         target: u64,
         id: u32,
     },
+    /// A warp collective's arrival (the counter value this lane must read).
+    WarpRmw {
+        cell: (Cell, LocId),
+        expect: u64,
+    },
+    /// A warp collective's departure: every member has arrived.
+    WarpWait {
+        target: u64,
+    },
+    /// A warp collective's read of member `lane`'s exchange slot.
+    WarpSlot {
+        lane: u32,
+    },
+}
+
+/// A warp collective in progress (paper 004 §2's barrier encoding over the member lanes,
+/// plus an exchange of the lanes' values through per-lane slots).
+#[derive(Clone, Debug)]
+struct WarpCall {
+    op: WarpOp,
+    /// The member lanes (the mask clipped to the warp's lanes).
+    members: u32,
+    /// The bank of exchange slots (generation parity).
+    bank: u32,
+    /// Vote: the ballot so far, and the members still to read.
+    ballot: u32,
+    todo: u32,
+    /// Shuffle: the value read.
+    result: Option<u64>,
+    /// The counter value this lane's arrival reads, and the value all arrivals reach.
+    expect: u64,
+    target: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -365,6 +411,9 @@ pub struct KState {
     loops: Vec<LoopMark>,
     spins: Vec<SpinMark>,
     bar_gen: Vec<(u32, u32)>,
+    /// Warp collectives this lane has entered.
+    warp_gen: u32,
+    warp: Option<WarpCall>,
     pub blocked: Option<BlockedAt>,
     /// A loop (head, back-edge pc) whose back edge was taken past the unroll bound: the
     /// execution is cut when the thread's next step is inside it again.
@@ -506,6 +555,32 @@ impl<'k> KernelStepper<'k> {
                 },
             ));
         }
+        let has_warp_ops = kernel.code.iter().any(|i| {
+            matches!(
+                i.op,
+                KOp::Shfl { .. }
+                    | KOp::Vote { .. }
+                    | KOp::Barrier {
+                        kind: BarrierKind::Warp,
+                        ..
+                    }
+            )
+        });
+        let warp_base = has_warp_ops.then_some(areas.len() as u32);
+        if has_warp_ops {
+            let warps = u64::from(bt.div_ceil(WARP));
+            for b in 0..nb {
+                areas.push((
+                    format!("warp@b{b}"),
+                    Area {
+                        region: Region::Local,
+                        block: b,
+                        base: 0,
+                        bytes: warps * u64::from(WARP_WORDS) * 4,
+                    },
+                ));
+            }
+        }
         let ncells: u64 = areas.iter().map(|(_, a)| a.bytes.div_ceil(4)).sum();
         if ncells as usize > MAX_CELLS {
             return Err(KernelError::Launch(format!(
@@ -544,6 +619,7 @@ impl<'k> KernelStepper<'k> {
             unroll: opts.unroll.max(1),
             areas: out_areas,
             bar_base,
+            warp_base,
             nblocks: nb,
             program,
             cells,
@@ -587,6 +663,179 @@ impl<'k> KernelStepper<'k> {
             },
             loc,
         )
+    }
+
+    /// Word `word` of thread `t`'s warp in its block's warp area.
+    fn warp_cell(&self, t: usize, word: u32) -> Option<(Cell, LocId)> {
+        let b = (t as u32) / self.block_threads;
+        let w = ((t as u32) % self.block_threads) / WARP;
+        let loc = LocId(self.warp_base? + b);
+        Some((
+            Cell {
+                loc,
+                index: w * WARP_WORDS + word,
+            },
+            loc,
+        ))
+    }
+
+    /// The lanes of thread `t`'s warp that exist (a last, partial warp has fewer).
+    fn warp_lanes(&self, t: usize) -> u32 {
+        let tid = (t as u32) % self.block_threads;
+        let first = tid - tid % WARP;
+        let n = (self.block_threads - first).min(WARP);
+        if n == WARP {
+            u32::MAX
+        } else {
+            (1u32 << n) - 1
+        }
+    }
+
+    /// Enters a warp collective (paper 004 §2's barrier encoding, over the member lanes):
+    /// a shuffle or vote first publishes this lane's value in its exchange slot (a relaxed
+    /// CTA-scope write; the bank alternates with the generation, so a slot is rewritten only
+    /// after every member has read it), then arrives (an acquire-release RMW on the warp's
+    /// counter, lanes in lane order as for barriers) and departs when all members arrived;
+    /// then it reads the slots it needs. A member that never arrives leaves the others
+    /// blocked: divergence, as for barriers.
+    fn warp_enter(&self, t: usize, s: &mut KState, op: WarpOp) -> Action {
+        let pc = s.th.pc;
+        let lane = self.ids[t].tid % WARP;
+        let mask = match op {
+            WarpOp::Sync { mask } | WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } => mask,
+        };
+        let members = mask & self.warp_lanes(t);
+        if members & (1 << lane) == 0 {
+            return self.fault(pc, "warp collective by a lane not in its member mask");
+        }
+        s.warp_gen += 1;
+        let bank = s.warp_gen % 2;
+        let n = u64::from(members.count_ones());
+        let rank = u64::from((members & ((1u32 << lane) - 1)).count_ones());
+        let gen = u64::from(s.warp_gen);
+        s.warp = Some(WarpCall {
+            op,
+            members,
+            bank,
+            ballot: 0,
+            todo: members,
+            result: None,
+            expect: (gen - 1) * n + rank,
+            target: gen * n,
+        });
+        let value = match op {
+            WarpOp::Sync { .. } => return self.warp_arrive(t, s),
+            WarpOp::Shfl { a, .. } => a as i64,
+            WarpOp::Vote { p, .. } => i64::from(p),
+        };
+        let Some(slot) = self.warp_cell(t, 1 + bank * WARP + lane) else {
+            return self.fault(pc, "internal: no warp area");
+        };
+        let attrs = MemAttrs {
+            order: Order::Relaxed,
+            scope: Some(Scope::Cta),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(
+            s,
+            EventKind::Write,
+            Some(slot),
+            value,
+            &attrs,
+            self.span(pc),
+        );
+        s.cont = Some(Cont::WarpArrive);
+        Self::emit(s, ev)
+    }
+
+    /// The arrival RMW's read of the warp collective in progress.
+    fn warp_arrive(&self, t: usize, s: &mut KState) -> Action {
+        let pc = s.th.pc;
+        let (Some(cell), Some(expect)) = (self.warp_cell(t, 0), s.warp.as_ref().map(|c| c.expect))
+        else {
+            return self.fault(pc, "internal: no warp collective in progress");
+        };
+        let attrs = MemAttrs {
+            order: Order::AcqRel,
+            scope: Some(Scope::Cta),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+        s.pending = Some(Pending::WarpRmw { cell, expect });
+        s.nevents += 1;
+        Action::Await {
+            ev,
+            lo: expect as i64,
+            hi: expect as i64,
+        }
+    }
+
+    /// After the departure: the read of the next exchange slot this lane needs, or `None`
+    /// when the collective is finished (its result in the lane's registers, the thread past
+    /// it).
+    fn warp_exchange(&self, t: usize, s: &mut KState) -> Option<Action> {
+        let pc = s.th.pc;
+        let lane = self.ids[t].tid % WARP;
+        let call = s.warp.as_mut()?;
+        let next = match call.op {
+            WarpOp::Sync { .. } => None,
+            WarpOp::Shfl { mode, a, b, c, .. } => {
+                let (src, ok) = weft_simt::machine::shfl_source(mode, lane as usize, b, c);
+                let src = src as u32;
+                if call.result.is_some() {
+                    None
+                } else if ok && src != lane && call.members & (1 << src) != 0 {
+                    Some(src)
+                } else {
+                    // Its own value: out of range, the lane itself, or a source that is not
+                    // a member (undefined in PTX; the lane's own value, as the emulator).
+                    call.result = Some(a);
+                    None
+                }
+            }
+            WarpOp::Vote { p, .. } => {
+                if call.todo & (1 << lane) != 0 {
+                    call.todo &= !(1 << lane);
+                    if p {
+                        call.ballot |= 1 << lane;
+                    }
+                }
+                (call.todo != 0).then(|| call.todo.trailing_zeros())
+            }
+        };
+        if let Some(src) = next {
+            let bank = call.bank;
+            let Some(cell) = self.warp_cell(t, 1 + bank * WARP + src) else {
+                return Some(self.fault(pc, "internal: no warp area"));
+            };
+            let attrs = MemAttrs {
+                order: Order::Relaxed,
+                scope: Some(Scope::Cta),
+                ..MemAttrs::default()
+            };
+            let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+            s.pending = Some(Pending::WarpSlot { lane: src });
+            return Some(Self::emit(s, ev));
+        }
+        let call = s.warp.take()?;
+        match call.op {
+            WarpOp::Vote { mode, .. } => {
+                let v = weft_simt::machine::vote_value(mode, call.ballot, call.members);
+                self.prog.finish_warp(&mut s.th, v, true);
+            }
+            WarpOp::Shfl { mode, b, c, .. } => {
+                let (_, ok) = weft_simt::machine::shfl_source(mode, lane as usize, b, c);
+                self.prog
+                    .finish_warp(&mut s.th, call.result.unwrap_or(0), ok);
+            }
+            WarpOp::Sync { .. } => self.prog.advance(&mut s.th),
+        }
+        None
+    }
+
+    /// The barrier id reported for thread `t`'s warp collectives (after the 16 barriers).
+    fn warp_bar_id(&self, t: usize) -> u32 {
+        BARRIERS + ((t as u32) % self.block_threads) / WARP
     }
 
     /// The source position of the instruction at `pc` as an event span: its `.loc` in the
@@ -732,6 +981,9 @@ impl<'k> KernelStepper<'k> {
             Some(Pending::BarRmw { id, .. }) | Some(Pending::BarWait { id, .. }) => {
                 Some((st.th.pc, *id))
             }
+            Some(Pending::WarpRmw { .. }) | Some(Pending::WarpWait { .. }) => {
+                Some((st.th.pc, self.warp_bar_id(t)))
+            }
             _ => None,
         }
     }
@@ -815,6 +1067,8 @@ impl<'k> Stepper for KernelStepper<'k> {
             loops: Vec::new(),
             spins: Vec::new(),
             bar_gen: Vec::new(),
+            warp_gen: 0,
+            warp: None,
             blocked: None,
             over: None,
         })
@@ -852,6 +1106,27 @@ impl<'k> Stepper for KernelStepper<'k> {
                     lo: target as i64,
                     hi: target as i64,
                 };
+            }
+            Some(Cont::WarpArrive) => return self.warp_arrive(t, s),
+            Some(Cont::WarpWait { cell, target }) => {
+                let attrs = MemAttrs {
+                    order: Order::Acquire,
+                    scope: Some(Scope::Cta),
+                    ..MemAttrs::default()
+                };
+                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+                s.pending = Some(Pending::WarpWait { target });
+                s.nevents += 1;
+                return Action::Await {
+                    ev,
+                    lo: target as i64,
+                    hi: target as i64,
+                };
+            }
+            Some(Cont::WarpExchange) => {
+                if let Some(a) = self.warp_exchange(t, s) {
+                    return a;
+                }
             }
             None => {}
         }
@@ -975,6 +1250,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                         None => Self::emit(s, ev),
                     };
                 }
+                Stop::Warp(op) => return self.warp_enter(t, s, op),
                 Stop::AssertFailed(_) => return Action::AssertFailed(self.span(pc)),
                 Stop::LoopEntry { pc: head } => {
                     resume = true;
@@ -1109,6 +1385,58 @@ impl<'k> Stepper for KernelStepper<'k> {
                     rmw: true,
                     attrs: None,
                 }
+            }
+            Some(Pending::WarpRmw { cell, expect }) => {
+                if value as u64 != expect {
+                    s.blocked = Some(BlockedAt::Barrier {
+                        pc,
+                        id: self.warp_bar_id(t),
+                    });
+                    return ReadFix::default();
+                }
+                let attrs = MemAttrs {
+                    order: Order::AcqRel,
+                    scope: Some(Scope::Cta),
+                    ..MemAttrs::default()
+                };
+                let mut ev = Self::event(
+                    s,
+                    EventKind::Write,
+                    Some(cell),
+                    value.wrapping_add(1),
+                    &attrs,
+                    self.span(pc),
+                );
+                ev.rmw = true;
+                s.queue.push(ev);
+                let target = s.warp.as_ref().map_or(0, |c| c.target);
+                s.cont = Some(Cont::WarpWait { cell, target });
+                ReadFix {
+                    rmw: true,
+                    attrs: None,
+                }
+            }
+            Some(Pending::WarpWait { target }) => {
+                if (value as u64) >= target {
+                    s.cont = Some(Cont::WarpExchange);
+                } else {
+                    s.blocked = Some(BlockedAt::Barrier {
+                        pc,
+                        id: self.warp_bar_id(t),
+                    });
+                }
+                ReadFix::default()
+            }
+            Some(Pending::WarpSlot { lane }) => {
+                if let Some(call) = s.warp.as_mut() {
+                    call.todo &= !(1 << lane);
+                    if value & 1 == 1 {
+                        call.ballot |= 1 << lane;
+                    }
+                    call.result = Some(value as u64);
+                }
+                s.cont = Some(Cont::WarpExchange);
+                ReadFix::default()
             }
             Some(Pending::BarWait { target, id }) => {
                 if (value as u64) >= target {
@@ -1359,11 +1687,20 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
         if let Some(&(_, pc, id)) = at_barrier.first() {
             let blocked: Vec<usize> = at_barrier.iter().map(|x| x.0).collect();
             let line = self.ks.span(pc).line;
-            let msg = format!(
-                "barrier divergence: {} blocked at barrier {id} ({}) while the other threads of the block never reach it",
-                names(&blocked).join(", "),
-                self.ks.describe(pc)
-            );
+            let msg = if id >= BARRIERS {
+                format!(
+                    "warp divergence: {} blocked at a warp collective of warp {} ({}) that member lanes of the warp never reach",
+                    names(&blocked).join(", "),
+                    id - BARRIERS,
+                    self.ks.describe(pc)
+                )
+            } else {
+                format!(
+                    "barrier divergence: {} blocked at barrier {id} ({}) while the other threads of the block never reach it",
+                    names(&blocked).join(", "),
+                    self.ks.describe(pc)
+                )
+            };
             self.record(acc, g, "divergence", vec![line], names(&blocked), msg);
         } else if !spinning.is_empty() {
             let blocked: Vec<usize> = spinning.iter().map(|x| x.0).collect();
