@@ -53,6 +53,9 @@ pub struct KernelOptions {
     pub max_threads: u64,
     /// `--replay`: explore only the execution this witness graph describes.
     pub guide: Option<WitnessGraph>,
+    /// Host-ordered launches of the kernel (`--launches N`): buffers persist, every event
+    /// of launch k happens before every event of launch k+1.
+    pub launches: u32,
 }
 
 /// A witness execution's reads-from and coherence choices, by (thread, event index):
@@ -165,6 +168,7 @@ impl Default for KernelOptions {
             threads: 0,
             max_threads: 256,
             guide: None,
+            launches: 1,
         }
     }
 }
@@ -290,6 +294,10 @@ pub struct KernelStepper<'k> {
     /// The first warp area (one per block, [`WARP_WORDS`] words per warp), when the kernel
     /// has warp collectives.
     warp_base: Option<u32>,
+    /// The launch-boundary counters (host-ordered launches), threads per launch, launches.
+    host_base: Option<u32>,
+    per_launch: u32,
+    launches: u32,
     nblocks: u32,
     /// The synthetic program naming threads (with their placement) and locations.
     pub program: Program,
@@ -361,6 +369,12 @@ enum Pending {
     WarpSlot {
         lane: u32,
     },
+    /// Host-ordered launches: the start of a thread of launch l+1 (waits for launch l), and
+    /// the end of a thread of launch l (its increment of boundary counter l).
+    HostWait,
+    HostEnd {
+        cell: (Cell, LocId),
+    },
 }
 
 /// A warp collective in progress (paper 004 §2's barrier encoding over the member lanes,
@@ -413,6 +427,10 @@ pub struct KState {
     bar_gen: Vec<(u32, u32)>,
     /// Warp collectives this lane has entered.
     warp_gen: u32,
+    /// Host-ordered launches: the thread waited for the previous launch; it ended (its
+    /// launch-boundary increment is made or under way).
+    started: bool,
+    ended: bool,
     warp: Option<WarpCall>,
     pub blocked: Option<BlockedAt>,
     /// A loop (head, back-edge pc) whose back edge was taken past the unroll bound: the
@@ -457,17 +475,23 @@ impl<'k> KernelStepper<'k> {
                 "grid and block dimensions must be at least 1".into(),
             ));
         }
-        if bt * nb > opts.max_threads {
+        let launches = opts.launches.max(1);
+        if bt * nb * u64::from(launches) > opts.max_threads {
             return Err(KernelError::Launch(format!(
-                "{} threads ({nb} blocks of {bt}): the model checker explores at most {} (give a smaller --grid/--block)",
-                bt * nb,
+                "{} threads ({launches} launches of {nb} blocks of {bt}): the model checker explores at most {} (give a smaller --grid/--block)",
+                bt * nb * u64::from(launches),
                 opts.max_threads
             )));
         }
-        let (bt, nb) = (bt as u32, nb as u32);
+        let (bt, nb1) = (bt as u32, nb as u32);
+        // Host-ordered launches: launch l's blocks are blocks l*nb1.. of one combined grid
+        // for memory (fresh shared memory and barriers per launch), with the CTA coordinates
+        // of their own launch.
+        let nb = nb1 * launches;
         let mut program = Program::new(Arch::Ptx, kernel.name.clone());
         let mut ids = Vec::new();
-        for b in 0..nb {
+        for gb in 0..nb {
+            let b = gb % nb1;
             let cta = [
                 b % cfg.grid[0],
                 (b / cfg.grid[0]) % cfg.grid[1],
@@ -475,8 +499,13 @@ impl<'k> KernelStepper<'k> {
             ];
             for t in 0..bt {
                 ids.push(ThreadIds { cta, tid: t });
-                let mut th = Thread::new(format!("b{b}t{t}"));
-                th.placement = Placement::new(vec![(Scope::Cta, b), (Scope::Gpu, 0)]);
+                let name = if launches > 1 {
+                    format!("l{}b{b}t{t}", gb / nb1)
+                } else {
+                    format!("b{b}t{t}")
+                };
+                let mut th = Thread::new(name);
+                th.placement = Placement::new(vec![(Scope::Cta, gb), (Scope::Gpu, 0)]);
                 program.threads.push(th);
             }
         }
@@ -581,6 +610,20 @@ impl<'k> KernelStepper<'k> {
                 ));
             }
         }
+        // One counter per launch boundary: launch l's threads increment counter l as they
+        // end, launch l+1's threads start once it reaches the launch's thread count.
+        let host_base = (launches > 1).then_some(areas.len() as u32);
+        if launches > 1 {
+            areas.push((
+                "host".to_string(),
+                Area {
+                    region: Region::Local,
+                    block: u32::MAX,
+                    base: 0,
+                    bytes: u64::from(launches - 1) * 4,
+                },
+            ));
+        }
         let ncells: u64 = areas.iter().map(|(_, a)| a.bytes.div_ceil(4)).sum();
         if ncells as usize > MAX_CELLS {
             return Err(KernelError::Launch(format!(
@@ -620,6 +663,9 @@ impl<'k> KernelStepper<'k> {
             areas: out_areas,
             bar_base,
             warp_base,
+            host_base,
+            per_launch: bt * nb1,
+            launches,
             nblocks: nb,
             program,
             cells,
@@ -831,6 +877,73 @@ impl<'k> KernelStepper<'k> {
             WarpOp::Sync { .. } => self.prog.advance(&mut s.th),
         }
         None
+    }
+
+    /// The launch of thread `t`, and its index in the launch.
+    fn launch_of(&self, t: usize) -> (u32, u32) {
+        let t = t as u32;
+        (t / self.per_launch.max(1), t % self.per_launch.max(1))
+    }
+
+    /// Boundary counter `l` (after launch `l`).
+    fn host_cell(&self, l: u32) -> Option<(Cell, LocId)> {
+        let loc = LocId(self.host_base?);
+        Some((Cell { loc, index: l }, loc))
+    }
+
+    /// The start of a thread of launch l > 0: an acquire read of boundary counter l-1 that
+    /// must see every thread of launch l-1 end (the host's synchronisation between
+    /// launches). `None`: nothing to wait for.
+    fn host_start(&self, t: usize, s: &mut KState) -> Option<Action> {
+        let (l, _) = self.launch_of(t);
+        let cell = self.host_cell(l.checked_sub(1)?)?;
+        let attrs = MemAttrs {
+            order: Order::Acquire,
+            scope: Some(Scope::Gpu),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, Span::default());
+        s.pending = Some(Pending::HostWait);
+        s.nevents += 1;
+        let n = i64::from(self.per_launch);
+        Some(Action::Await { ev, lo: n, hi: n })
+    }
+
+    /// The end of a thread: in a launch followed by another, an acquire-release increment
+    /// of the boundary counter (threads in order, as barrier arrivals: one order stands for
+    /// all), then done.
+    fn host_end(&self, t: usize, s: &mut KState) -> Action {
+        let (l, j) = self.launch_of(t);
+        s.ended = true;
+        if l + 1 >= self.launches {
+            return Action::Done;
+        }
+        let Some(cell) = self.host_cell(l) else {
+            return Action::Done;
+        };
+        let attrs = MemAttrs {
+            order: Order::AcqRel,
+            scope: Some(Scope::Gpu),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, Span::default());
+        s.pending = Some(Pending::HostEnd { cell });
+        s.nevents += 1;
+        Action::Await {
+            ev,
+            lo: i64::from(j),
+            hi: i64::from(j),
+        }
+    }
+
+    /// Whether thread `t`, left waiting, waits at a launch boundary.
+    pub fn awaiting_host(&self, t: usize, st: &Arc<KState>) -> bool {
+        let mut st = st.clone();
+        matches!(self.next(t, &mut st), Action::Await { .. })
+            && matches!(
+                st.pending,
+                Some(Pending::HostWait) | Some(Pending::HostEnd { .. })
+            )
     }
 
     /// The barrier id reported for thread `t`'s warp collectives (after the 16 barriers).
@@ -1069,6 +1182,8 @@ impl<'k> Stepper for KernelStepper<'k> {
             bar_gen: Vec::new(),
             warp_gen: 0,
             warp: None,
+            started: false,
+            ended: false,
             blocked: None,
             over: None,
         })
@@ -1086,6 +1201,15 @@ impl<'k> Stepper for KernelStepper<'k> {
         if !s.queue.is_empty() {
             let ev = s.queue.remove(0);
             return Self::emit(s, ev);
+        }
+        if s.ended {
+            return Action::Done;
+        }
+        if !s.started {
+            s.started = true;
+            if let Some(a) = self.host_start(t, s) {
+                return a;
+            }
         }
         let pc = s.th.pc;
         match s.cont.take() {
@@ -1281,7 +1405,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                         }
                     }
                 }
-                Stop::Exit => return Action::Done,
+                Stop::Exit => return self.host_end(t, s),
                 Stop::Fault { addr, what } => {
                     return self.fault(pc, &format!("{what} (address {addr:#x})"))
                 }
@@ -1426,6 +1550,28 @@ impl<'k> Stepper for KernelStepper<'k> {
                     });
                 }
                 ReadFix::default()
+            }
+            Some(Pending::HostWait) => ReadFix::default(),
+            Some(Pending::HostEnd { cell }) => {
+                let attrs = MemAttrs {
+                    order: Order::AcqRel,
+                    scope: Some(Scope::Gpu),
+                    ..MemAttrs::default()
+                };
+                let mut ev = Self::event(
+                    s,
+                    EventKind::Write,
+                    Some(cell),
+                    value.wrapping_add(1),
+                    &attrs,
+                    Span::default(),
+                );
+                ev.rmw = true;
+                s.queue.push(ev);
+                ReadFix {
+                    rmw: true,
+                    attrs: None,
+                }
             }
             Some(Pending::WarpSlot { lane }) => {
                 if let Some(call) = s.warp.as_mut() {
@@ -1674,7 +1820,8 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
                     spinning.push((t, *pc));
                     true
                 }
-                None => false,
+                // Waiting at a launch boundary for a thread that is stuck itself.
+                None => self.ks.awaiting_host(t, &th.state),
             };
             if !stuck {
                 return;

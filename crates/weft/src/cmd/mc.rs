@@ -63,6 +63,10 @@ pub struct Args {
     /// Kernels: most GPU threads a launch may have (each is a thread of the exploration).
     #[arg(long, default_value_t = 256, value_name = "N")]
     max_threads: u64,
+    /// Kernels: N host-ordered launches of the kernel (a host loop unrolled N times):
+    /// buffers persist, every event of launch k happens before every event of launch k+1.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    launches: u32,
     /// Re-run the witness in FILE (a `weft mc --json` output of the same test, or of the same
     /// kernel and launch): the first error's execution (a litmus test without an error: the
     /// first execution witnessing its condition) is the only one explored and judged again.
@@ -156,6 +160,7 @@ pub fn run(args: Args) -> i32 {
             timeout: args.timeout,
             json: args.json,
             launch: &args.launch,
+            launches: args.launches,
             max_threads: args.max_threads,
             max_memory: args.max_memory,
         };
@@ -407,6 +412,7 @@ fn run_kernel(args: &Args) -> i32 {
         threads: args.threads,
         guide: guide.as_ref().map(|g| g.1.clone()),
         max_threads: args.max_threads,
+        launches: args.launches,
     };
     let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
     let r = match weft_mc::kernel::check_kernel(
@@ -439,6 +445,7 @@ fn run_kernel(args: &Args) -> i32 {
             "grid": g,
             "block": b,
             "threads": r.threads,
+            "launches": opts.launches,
             "cells": r.cells,
             "unroll": opts.unroll,
             "errors": r.errors,
@@ -476,6 +483,13 @@ fn run_kernel(args: &Args) -> i32 {
             args.model,
             opts.unroll
         );
+        if opts.launches > 1 {
+            let _ = writeln!(
+                o,
+                "Host-ordered launches: {} (threads l<launch>b<block>t<thread>; each launch happens before the next)",
+                opts.launches
+            );
+        }
         if let (Some((kind, _)), Some(f)) = (&guide, &args.replay) {
             let _ = writeln!(
                 o,

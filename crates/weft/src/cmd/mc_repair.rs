@@ -31,6 +31,7 @@ pub struct Opts<'a> {
     pub json: bool,
     /// Kernels: the launch options, the thread and memory limits.
     pub launch: &'a LaunchArgs,
+    pub launches: u32,
     pub max_threads: u64,
     pub max_memory: Option<u64>,
 }
@@ -258,6 +259,7 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
         threads: o.threads,
         max_threads: o.max_threads,
         guide: None,
+        launches: o.launches,
     };
     let stem = file
         .file_stem()
