@@ -248,6 +248,24 @@ fn unsupported_and_malformed_kernels_are_bad_input() {
         err.contains("bar.red") && err.contains("barred.cu:"),
         "{err}"
     );
+    // --launches is for kernels; 0 launches is not a launch sequence.
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(repo())
+        .args([
+            "mc",
+            "--launches",
+            "2",
+            "tests/corpus/scoped-races/mp-wg-two-wg.litmus",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(repo())
+        .args(["mc", "--launches", "0", "tests/mc/kernels/mp_fenced.cu"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
     // A model that is not native: bad input.
     let o = Command::new(env!("CARGO_BIN_EXE_weft"))
         .current_dir(repo())

@@ -152,6 +152,14 @@ fn write_graphs(dir: &Path, name: &str, r: &McResult) -> Result<(), String> {
 }
 
 pub fn run(args: Args) -> i32 {
+    let kernel = args
+        .file
+        .extension()
+        .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx");
+    if args.launches > 1 && !kernel {
+        eprintln!("weft: --launches applies to kernels (.cu/.cl/.ptx), not litmus tests");
+        return exit::BAD_INPUT;
+    }
     if args.repair {
         let o = super::mc_repair::Opts {
             model: args.model.clone(),
@@ -166,11 +174,7 @@ pub fn run(args: Args) -> i32 {
         };
         return super::mc_repair::run(&args.file, &o);
     }
-    if args
-        .file
-        .extension()
-        .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx")
-    {
+    if kernel {
         return run_kernel(&args);
     }
     if args.replay.is_some() && args.rf {
