@@ -6,7 +6,8 @@
 //! A `.cu`/`.cl`/`.ptx` FILE is a kernel, loaded through `kernel_cmd::prepare` with the shared
 //! launch options (`--grid`, `--block`, `--buffer`, `--arg`, `-D`, `--kernel`, `--unroll`) and
 //! checked by `weft_mc::kernel` (default model scoped-rc11): errors by kind with source lines
-//! and witnesses.
+//! and witnesses; `--launches N` explores N host-ordered launches of the kernel, and
+//! `--repair` repairs races in litmus tests and kernels (cmd/mc_repair.rs).
 //!
 //! Exit codes: 0 no error; 1 an error was found (a failed assertion, a race flag, a
 //! `~exists`/`forall` condition violated; for kernels also barrier divergence, deadlock, a
