@@ -23,12 +23,12 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::Instant;
 
-use weft_ir::attrs::{FenceKind, MemSpace};
+use weft_ir::attrs::{BarrierKind, FenceKind, MemSpace};
 use weft_ir::kernel::{KOp, Kernel};
 use weft_ir::{Arch, LocId, Location, MemAttrs, Order, Placement, Program, Scope, Span, Thread};
 use weft_sim::traces::{Cell, EventKind, TraceEvent};
 use weft_simt::mem::Region;
-use weft_simt::thread::{AccessKind, Stop, ThreadIds, ThreadProgram, ThreadState};
+use weft_simt::thread::{AccessKind, Stop, ThreadIds, ThreadProgram, ThreadState, WarpOp};
 use weft_simt::{Arg, Buffer, LaunchConfig};
 
 use crate::explore::{in_pool, Counts, Explorer, Judge, Limits, Stopped};
@@ -53,6 +53,9 @@ pub struct KernelOptions {
     pub max_threads: u64,
     /// `--replay`: explore only the execution this witness graph describes.
     pub guide: Option<WitnessGraph>,
+    /// Host-ordered launches of the kernel (`--launches N`): buffers persist, every event
+    /// of launch k happens before every event of launch k+1.
+    pub launches: u32,
 }
 
 /// A witness execution's reads-from and coherence choices, by (thread, event index):
@@ -165,6 +168,7 @@ impl Default for KernelOptions {
             threads: 0,
             max_threads: 256,
             guide: None,
+            launches: 1,
         }
     }
 }
@@ -211,6 +215,33 @@ pub struct KernelErrorReport {
     pub graph: WitnessGraph,
 }
 
+/// One side of a racing pair of kernel statements: its source position and how it accesses
+/// memory (for repair, paper 004 §4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct RaceSide {
+    pub line: u32,
+    pub col: u32,
+    pub write: bool,
+    /// An atomic access (not plain).
+    pub atomic: bool,
+    /// The access's scope (atomics).
+    pub scope: Option<Scope>,
+}
+
+/// A racing pair of kernel statements over every explored execution (`a` <= `b`), with the
+/// narrowest scope holding the threads of every racing instance (CTA when they all share a
+/// block, else device) and one pair of racing threads.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct KernelRace {
+    pub a: RaceSide,
+    pub b: RaceSide,
+    /// Heterogeneous (both atomic, scopes not inclusive) rather than a data race.
+    pub hetero: bool,
+    pub need: Scope,
+    /// One racing instance: the threads of `a` and `b` (`b<block>t<thread>`).
+    pub threads: (String, String),
+}
+
 /// The outcome of model checking a kernel launch.
 #[derive(Clone, Debug)]
 pub struct KernelResult {
@@ -225,10 +256,17 @@ pub struct KernelResult {
     /// GPU threads explored and memory cells modelled.
     pub threads: usize,
     pub cells: usize,
+    /// Every racing pair of statements found (ordered by source position).
+    pub races: Vec<KernelRace>,
 }
 
 /// Barriers per block (PTX: 16 named barriers).
 const BARRIERS: u32 = 16;
+/// Lanes per warp.
+const WARP: u32 = 32;
+/// Words per warp in its area: the collective's arrival counter, then two banks (by the
+/// parity of the collective's generation) of one exchange slot per lane.
+const WARP_WORDS: u32 = 1 + 2 * WARP;
 /// Instructions a thread may run without an event before it is reported.
 const STEP_BUDGET: u64 = 1 << 22;
 /// Most memory cells modelled.
@@ -253,6 +291,13 @@ pub struct KernelStepper<'k> {
     /// Areas (location i of `program`), and the first barrier location.
     areas: Vec<Area>,
     bar_base: u32,
+    /// The first warp area (one per block, [`WARP_WORDS`] words per warp), when the kernel
+    /// has warp collectives.
+    warp_base: Option<u32>,
+    /// The launch-boundary counters (host-ordered launches), threads per launch, launches.
+    host_base: Option<u32>,
+    per_launch: u32,
+    launches: u32,
     nblocks: u32,
     /// The synthetic program naming threads (with their placement) and locations.
     pub program: Program,
@@ -283,6 +328,12 @@ enum Cont {
         target: u64,
         id: u32,
     },
+    /// Emit the arrival read of the warp collective in progress.
+    WarpArrive,
+    /// Emit the departure read of a warp collective.
+    WarpWait { cell: (Cell, LocId), target: u64 },
+    /// Read the next exchange slot of the warp collective in progress (or finish it).
+    WarpExchange,
 }
 
 #[derive(Clone, Debug)]
@@ -305,6 +356,44 @@ enum Pending {
         target: u64,
         id: u32,
     },
+    /// A warp collective's arrival (the counter value this lane must read).
+    WarpRmw {
+        cell: (Cell, LocId),
+        expect: u64,
+    },
+    /// A warp collective's departure: every member has arrived.
+    WarpWait {
+        target: u64,
+    },
+    /// A warp collective's read of member `lane`'s exchange slot.
+    WarpSlot {
+        lane: u32,
+    },
+    /// Host-ordered launches: the start of a thread of launch l+1 (waits for launch l), and
+    /// the end of a thread of launch l (its increment of boundary counter l).
+    HostWait,
+    HostEnd {
+        cell: (Cell, LocId),
+    },
+}
+
+/// A warp collective in progress (paper 004 §2's barrier encoding over the member lanes,
+/// plus an exchange of the lanes' values through per-lane slots).
+#[derive(Clone, Debug)]
+struct WarpCall {
+    op: WarpOp,
+    /// The member lanes (the mask clipped to the warp's lanes).
+    members: u32,
+    /// The bank of exchange slots (generation parity).
+    bank: u32,
+    /// Vote: the ballot so far, and the members still to read.
+    ballot: u32,
+    todo: u32,
+    /// Shuffle: the value read.
+    result: Option<u64>,
+    /// The counter value this lane's arrival reads, and the value all arrivals reach.
+    expect: u64,
+    target: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -336,6 +425,13 @@ pub struct KState {
     loops: Vec<LoopMark>,
     spins: Vec<SpinMark>,
     bar_gen: Vec<(u32, u32)>,
+    /// Warp collectives this lane has entered.
+    warp_gen: u32,
+    /// Host-ordered launches: the thread waited for the previous launch; it ended (its
+    /// launch-boundary increment is made or under way).
+    started: bool,
+    ended: bool,
+    warp: Option<WarpCall>,
     pub blocked: Option<BlockedAt>,
     /// A loop (head, back-edge pc) whose back edge was taken past the unroll bound: the
     /// execution is cut when the thread's next step is inside it again.
@@ -379,17 +475,23 @@ impl<'k> KernelStepper<'k> {
                 "grid and block dimensions must be at least 1".into(),
             ));
         }
-        if bt * nb > opts.max_threads {
+        let launches = opts.launches.max(1);
+        if bt * nb * u64::from(launches) > opts.max_threads {
             return Err(KernelError::Launch(format!(
-                "{} threads ({nb} blocks of {bt}): the model checker explores at most {} (give a smaller --grid/--block)",
-                bt * nb,
+                "{} threads ({launches} launches of {nb} blocks of {bt}): the model checker explores at most {} (give a smaller --grid/--block)",
+                bt * nb * u64::from(launches),
                 opts.max_threads
             )));
         }
-        let (bt, nb) = (bt as u32, nb as u32);
+        let (bt, nb1) = (bt as u32, nb as u32);
+        // Host-ordered launches: launch l's blocks are blocks l*nb1.. of one combined grid
+        // for memory (fresh shared memory and barriers per launch), with the CTA coordinates
+        // of their own launch.
+        let nb = nb1 * launches;
         let mut program = Program::new(Arch::Ptx, kernel.name.clone());
         let mut ids = Vec::new();
-        for b in 0..nb {
+        for gb in 0..nb {
+            let b = gb % nb1;
             let cta = [
                 b % cfg.grid[0],
                 (b / cfg.grid[0]) % cfg.grid[1],
@@ -397,8 +499,13 @@ impl<'k> KernelStepper<'k> {
             ];
             for t in 0..bt {
                 ids.push(ThreadIds { cta, tid: t });
-                let mut th = Thread::new(format!("b{b}t{t}"));
-                th.placement = Placement::new(vec![(Scope::Cta, b), (Scope::Gpu, 0)]);
+                let name = if launches > 1 {
+                    format!("l{}b{b}t{t}", gb / nb1)
+                } else {
+                    format!("b{b}t{t}")
+                };
+                let mut th = Thread::new(name);
+                th.placement = Placement::new(vec![(Scope::Cta, gb), (Scope::Gpu, 0)]);
                 program.threads.push(th);
             }
         }
@@ -477,6 +584,46 @@ impl<'k> KernelStepper<'k> {
                 },
             ));
         }
+        let has_warp_ops = kernel.code.iter().any(|i| {
+            matches!(
+                i.op,
+                KOp::Shfl { .. }
+                    | KOp::Vote { .. }
+                    | KOp::Barrier {
+                        kind: BarrierKind::Warp,
+                        ..
+                    }
+            )
+        });
+        let warp_base = has_warp_ops.then_some(areas.len() as u32);
+        if has_warp_ops {
+            let warps = u64::from(bt.div_ceil(WARP));
+            for b in 0..nb {
+                areas.push((
+                    format!("warp@b{b}"),
+                    Area {
+                        region: Region::Local,
+                        block: b,
+                        base: 0,
+                        bytes: warps * u64::from(WARP_WORDS) * 4,
+                    },
+                ));
+            }
+        }
+        // One counter per launch boundary: launch l's threads increment counter l as they
+        // end, launch l+1's threads start once it reaches the launch's thread count.
+        let host_base = (launches > 1).then_some(areas.len() as u32);
+        if launches > 1 {
+            areas.push((
+                "host".to_string(),
+                Area {
+                    region: Region::Local,
+                    block: u32::MAX,
+                    base: 0,
+                    bytes: u64::from(launches - 1) * 4,
+                },
+            ));
+        }
         let ncells: u64 = areas.iter().map(|(_, a)| a.bytes.div_ceil(4)).sum();
         if ncells as usize > MAX_CELLS {
             return Err(KernelError::Launch(format!(
@@ -515,6 +662,10 @@ impl<'k> KernelStepper<'k> {
             unroll: opts.unroll.max(1),
             areas: out_areas,
             bar_base,
+            warp_base,
+            host_base,
+            per_launch: bt * nb1,
+            launches,
             nblocks: nb,
             program,
             cells,
@@ -558,6 +709,246 @@ impl<'k> KernelStepper<'k> {
             },
             loc,
         )
+    }
+
+    /// Word `word` of thread `t`'s warp in its block's warp area.
+    fn warp_cell(&self, t: usize, word: u32) -> Option<(Cell, LocId)> {
+        let b = (t as u32) / self.block_threads;
+        let w = ((t as u32) % self.block_threads) / WARP;
+        let loc = LocId(self.warp_base? + b);
+        Some((
+            Cell {
+                loc,
+                index: w * WARP_WORDS + word,
+            },
+            loc,
+        ))
+    }
+
+    /// The lanes of thread `t`'s warp that exist (a last, partial warp has fewer).
+    fn warp_lanes(&self, t: usize) -> u32 {
+        let tid = (t as u32) % self.block_threads;
+        let first = tid - tid % WARP;
+        let n = (self.block_threads - first).min(WARP);
+        if n == WARP {
+            u32::MAX
+        } else {
+            (1u32 << n) - 1
+        }
+    }
+
+    /// Enters a warp collective (paper 004 §2's barrier encoding, over the member lanes):
+    /// a shuffle or vote first publishes this lane's value in its exchange slot (a relaxed
+    /// CTA-scope write; the bank alternates with the generation, so a slot is rewritten only
+    /// after every member has read it), then arrives (an acquire-release RMW on the warp's
+    /// counter, lanes in lane order as for barriers) and departs when all members arrived;
+    /// then it reads the slots it needs. A member that never arrives leaves the others
+    /// blocked: divergence, as for barriers.
+    fn warp_enter(&self, t: usize, s: &mut KState, op: WarpOp) -> Action {
+        let pc = s.th.pc;
+        let lane = self.ids[t].tid % WARP;
+        let mask = match op {
+            WarpOp::Sync { mask } | WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } => mask,
+        };
+        let members = mask & self.warp_lanes(t);
+        if members & (1 << lane) == 0 {
+            return self.fault(pc, "warp collective by a lane not in its member mask");
+        }
+        s.warp_gen += 1;
+        let bank = s.warp_gen % 2;
+        let n = u64::from(members.count_ones());
+        let rank = u64::from((members & ((1u32 << lane) - 1)).count_ones());
+        let gen = u64::from(s.warp_gen);
+        s.warp = Some(WarpCall {
+            op,
+            members,
+            bank,
+            ballot: 0,
+            todo: members,
+            result: None,
+            expect: (gen - 1) * n + rank,
+            target: gen * n,
+        });
+        let value = match op {
+            WarpOp::Sync { .. } => return self.warp_arrive(t, s),
+            WarpOp::Shfl { a, .. } => a as i64,
+            WarpOp::Vote { p, .. } => i64::from(p),
+        };
+        let Some(slot) = self.warp_cell(t, 1 + bank * WARP + lane) else {
+            return self.fault(pc, "internal: no warp area");
+        };
+        let attrs = MemAttrs {
+            order: Order::Relaxed,
+            scope: Some(Scope::Cta),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(
+            s,
+            EventKind::Write,
+            Some(slot),
+            value,
+            &attrs,
+            self.span(pc),
+        );
+        s.cont = Some(Cont::WarpArrive);
+        Self::emit(s, ev)
+    }
+
+    /// The arrival RMW's read of the warp collective in progress.
+    fn warp_arrive(&self, t: usize, s: &mut KState) -> Action {
+        let pc = s.th.pc;
+        let (Some(cell), Some(expect)) = (self.warp_cell(t, 0), s.warp.as_ref().map(|c| c.expect))
+        else {
+            return self.fault(pc, "internal: no warp collective in progress");
+        };
+        let attrs = MemAttrs {
+            order: Order::AcqRel,
+            scope: Some(Scope::Cta),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+        s.pending = Some(Pending::WarpRmw { cell, expect });
+        s.nevents += 1;
+        Action::Await {
+            ev,
+            lo: expect as i64,
+            hi: expect as i64,
+        }
+    }
+
+    /// After the departure: the read of the next exchange slot this lane needs, or `None`
+    /// when the collective is finished (its result in the lane's registers, the thread past
+    /// it).
+    fn warp_exchange(&self, t: usize, s: &mut KState) -> Option<Action> {
+        let pc = s.th.pc;
+        let lane = self.ids[t].tid % WARP;
+        let call = s.warp.as_mut()?;
+        let next = match call.op {
+            WarpOp::Sync { .. } => None,
+            WarpOp::Shfl { mode, a, b, c, .. } => {
+                let (src, ok) = weft_simt::machine::shfl_source(mode, lane as usize, b, c);
+                let src = src as u32;
+                if call.result.is_some() {
+                    None
+                } else if ok && src != lane && call.members & (1 << src) != 0 {
+                    Some(src)
+                } else {
+                    // Its own value: out of range, the lane itself, or a source that is not
+                    // a member (undefined in PTX; the lane's own value, as the emulator).
+                    call.result = Some(a);
+                    None
+                }
+            }
+            WarpOp::Vote { p, .. } => {
+                if call.todo & (1 << lane) != 0 {
+                    call.todo &= !(1 << lane);
+                    if p {
+                        call.ballot |= 1 << lane;
+                    }
+                }
+                (call.todo != 0).then(|| call.todo.trailing_zeros())
+            }
+        };
+        if let Some(src) = next {
+            let bank = call.bank;
+            let Some(cell) = self.warp_cell(t, 1 + bank * WARP + src) else {
+                return Some(self.fault(pc, "internal: no warp area"));
+            };
+            let attrs = MemAttrs {
+                order: Order::Relaxed,
+                scope: Some(Scope::Cta),
+                ..MemAttrs::default()
+            };
+            let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+            s.pending = Some(Pending::WarpSlot { lane: src });
+            return Some(Self::emit(s, ev));
+        }
+        let call = s.warp.take()?;
+        match call.op {
+            WarpOp::Vote { mode, .. } => {
+                let v = weft_simt::machine::vote_value(mode, call.ballot, call.members);
+                self.prog.finish_warp(&mut s.th, v, true);
+            }
+            WarpOp::Shfl { mode, b, c, .. } => {
+                let (_, ok) = weft_simt::machine::shfl_source(mode, lane as usize, b, c);
+                self.prog
+                    .finish_warp(&mut s.th, call.result.unwrap_or(0), ok);
+            }
+            WarpOp::Sync { .. } => self.prog.advance(&mut s.th),
+        }
+        None
+    }
+
+    /// The launch of thread `t`, and its index in the launch.
+    fn launch_of(&self, t: usize) -> (u32, u32) {
+        let t = t as u32;
+        (t / self.per_launch.max(1), t % self.per_launch.max(1))
+    }
+
+    /// Boundary counter `l` (after launch `l`).
+    fn host_cell(&self, l: u32) -> Option<(Cell, LocId)> {
+        let loc = LocId(self.host_base?);
+        Some((Cell { loc, index: l }, loc))
+    }
+
+    /// The start of a thread of launch l > 0: an acquire read of boundary counter l-1 that
+    /// must see every thread of launch l-1 end (the host's synchronisation between
+    /// launches). `None`: nothing to wait for.
+    fn host_start(&self, t: usize, s: &mut KState) -> Option<Action> {
+        let (l, _) = self.launch_of(t);
+        let cell = self.host_cell(l.checked_sub(1)?)?;
+        let attrs = MemAttrs {
+            order: Order::Acquire,
+            scope: Some(Scope::Gpu),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, Span::default());
+        s.pending = Some(Pending::HostWait);
+        s.nevents += 1;
+        let n = i64::from(self.per_launch);
+        Some(Action::Await { ev, lo: n, hi: n })
+    }
+
+    /// The end of a thread: in a launch followed by another, an acquire-release increment
+    /// of the boundary counter (threads in order, as barrier arrivals: one order stands for
+    /// all), then done.
+    fn host_end(&self, t: usize, s: &mut KState) -> Action {
+        let (l, j) = self.launch_of(t);
+        s.ended = true;
+        if l + 1 >= self.launches {
+            return Action::Done;
+        }
+        let Some(cell) = self.host_cell(l) else {
+            return Action::Done;
+        };
+        let attrs = MemAttrs {
+            order: Order::AcqRel,
+            scope: Some(Scope::Gpu),
+            ..MemAttrs::default()
+        };
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, Span::default());
+        s.pending = Some(Pending::HostEnd { cell });
+        s.nevents += 1;
+        Action::Await {
+            ev,
+            lo: i64::from(j),
+            hi: i64::from(j),
+        }
+    }
+
+    /// Whether thread `t`, left waiting, waits at a launch boundary.
+    pub fn awaiting_host(&self, t: usize, st: &Arc<KState>) -> bool {
+        let mut st = st.clone();
+        matches!(self.next(t, &mut st), Action::Await { .. })
+            && matches!(
+                st.pending,
+                Some(Pending::HostWait) | Some(Pending::HostEnd { .. })
+            )
+    }
+
+    /// The barrier id reported for thread `t`'s warp collectives (after the 16 barriers).
+    fn warp_bar_id(&self, t: usize) -> u32 {
+        BARRIERS + ((t as u32) % self.block_threads) / WARP
     }
 
     /// The source position of the instruction at `pc` as an event span: its `.loc` in the
@@ -703,6 +1094,9 @@ impl<'k> KernelStepper<'k> {
             Some(Pending::BarRmw { id, .. }) | Some(Pending::BarWait { id, .. }) => {
                 Some((st.th.pc, *id))
             }
+            Some(Pending::WarpRmw { .. }) | Some(Pending::WarpWait { .. }) => {
+                Some((st.th.pc, self.warp_bar_id(t)))
+            }
             _ => None,
         }
     }
@@ -786,6 +1180,10 @@ impl<'k> Stepper for KernelStepper<'k> {
             loops: Vec::new(),
             spins: Vec::new(),
             bar_gen: Vec::new(),
+            warp_gen: 0,
+            warp: None,
+            started: false,
+            ended: false,
             blocked: None,
             over: None,
         })
@@ -803,6 +1201,15 @@ impl<'k> Stepper for KernelStepper<'k> {
         if !s.queue.is_empty() {
             let ev = s.queue.remove(0);
             return Self::emit(s, ev);
+        }
+        if s.ended {
+            return Action::Done;
+        }
+        if !s.started {
+            s.started = true;
+            if let Some(a) = self.host_start(t, s) {
+                return a;
+            }
         }
         let pc = s.th.pc;
         match s.cont.take() {
@@ -823,6 +1230,27 @@ impl<'k> Stepper for KernelStepper<'k> {
                     lo: target as i64,
                     hi: target as i64,
                 };
+            }
+            Some(Cont::WarpArrive) => return self.warp_arrive(t, s),
+            Some(Cont::WarpWait { cell, target }) => {
+                let attrs = MemAttrs {
+                    order: Order::Acquire,
+                    scope: Some(Scope::Cta),
+                    ..MemAttrs::default()
+                };
+                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+                s.pending = Some(Pending::WarpWait { target });
+                s.nevents += 1;
+                return Action::Await {
+                    ev,
+                    lo: target as i64,
+                    hi: target as i64,
+                };
+            }
+            Some(Cont::WarpExchange) => {
+                if let Some(a) = self.warp_exchange(t, s) {
+                    return a;
+                }
             }
             None => {}
         }
@@ -946,6 +1374,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                         None => Self::emit(s, ev),
                     };
                 }
+                Stop::Warp(op) => return self.warp_enter(t, s, op),
                 Stop::AssertFailed(_) => return Action::AssertFailed(self.span(pc)),
                 Stop::LoopEntry { pc: head } => {
                     resume = true;
@@ -976,7 +1405,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                         }
                     }
                 }
-                Stop::Exit => return Action::Done,
+                Stop::Exit => return self.host_end(t, s),
                 Stop::Fault { addr, what } => {
                     return self.fault(pc, &format!("{what} (address {addr:#x})"))
                 }
@@ -1081,6 +1510,80 @@ impl<'k> Stepper for KernelStepper<'k> {
                     attrs: None,
                 }
             }
+            Some(Pending::WarpRmw { cell, expect }) => {
+                if value as u64 != expect {
+                    s.blocked = Some(BlockedAt::Barrier {
+                        pc,
+                        id: self.warp_bar_id(t),
+                    });
+                    return ReadFix::default();
+                }
+                let attrs = MemAttrs {
+                    order: Order::AcqRel,
+                    scope: Some(Scope::Cta),
+                    ..MemAttrs::default()
+                };
+                let mut ev = Self::event(
+                    s,
+                    EventKind::Write,
+                    Some(cell),
+                    value.wrapping_add(1),
+                    &attrs,
+                    self.span(pc),
+                );
+                ev.rmw = true;
+                s.queue.push(ev);
+                let target = s.warp.as_ref().map_or(0, |c| c.target);
+                s.cont = Some(Cont::WarpWait { cell, target });
+                ReadFix {
+                    rmw: true,
+                    attrs: None,
+                }
+            }
+            Some(Pending::WarpWait { target }) => {
+                if (value as u64) >= target {
+                    s.cont = Some(Cont::WarpExchange);
+                } else {
+                    s.blocked = Some(BlockedAt::Barrier {
+                        pc,
+                        id: self.warp_bar_id(t),
+                    });
+                }
+                ReadFix::default()
+            }
+            Some(Pending::HostWait) => ReadFix::default(),
+            Some(Pending::HostEnd { cell }) => {
+                let attrs = MemAttrs {
+                    order: Order::AcqRel,
+                    scope: Some(Scope::Gpu),
+                    ..MemAttrs::default()
+                };
+                let mut ev = Self::event(
+                    s,
+                    EventKind::Write,
+                    Some(cell),
+                    value.wrapping_add(1),
+                    &attrs,
+                    Span::default(),
+                );
+                ev.rmw = true;
+                s.queue.push(ev);
+                ReadFix {
+                    rmw: true,
+                    attrs: None,
+                }
+            }
+            Some(Pending::WarpSlot { lane }) => {
+                if let Some(call) = s.warp.as_mut() {
+                    call.todo &= !(1 << lane);
+                    if value & 1 == 1 {
+                        call.ballot |= 1 << lane;
+                    }
+                    call.result = Some(value as u64);
+                }
+                s.cont = Some(Cont::WarpExchange);
+                ReadFix::default()
+            }
             Some(Pending::BarWait { target, id }) => {
                 if (value as u64) >= target {
                     self.prog.advance(&mut s.th);
@@ -1093,10 +1596,16 @@ impl<'k> Stepper for KernelStepper<'k> {
     }
 }
 
+/// A racing statement pair: both sides' (line, col), heterogeneous.
+type RaceKey = ((u32, u32), (u32, u32), bool);
+
 /// Accumulated per subtree.
 #[derive(Default)]
 pub struct KAcc {
     errors: BTreeMap<String, KernelErrorReport>,
+    /// Racing statement pairs, by the sides' (line, col) and heterogeneous (the read and
+    /// the write of one RMW are one statement).
+    races: BTreeMap<RaceKey, KernelRace>,
     stuck: u64,
     /// `--replay`: finished executions that are not the witness's.
     unmatched: u64,
@@ -1145,6 +1654,47 @@ impl KernelJudge<'_, '_> {
         self.ks.program.threads[t].name.clone()
     }
 
+    /// Adds the racing events `a`, `b` to the racing statement pairs.
+    fn note_race(&self, acc: &mut KAcc, g: &Graph<Arc<KState>>, a: EvId, b: EvId, hetero: bool) {
+        let side = |e: EvId| {
+            let n = g.node(e);
+            let at = &n.ev.attrs;
+            RaceSide {
+                line: n.ev.span.line,
+                col: n.ev.span.col,
+                write: n.is_write(),
+                atomic: at.order != Order::Plain,
+                scope: (at.order != Order::Plain).then_some(at.scope.unwrap_or(Scope::Gpu)),
+            }
+        };
+        let bt = self.ks.block_threads.max(1);
+        let need = if a.0 / bt == b.0 / bt {
+            Scope::Cta
+        } else {
+            Scope::Gpu
+        };
+        let (mut sa, mut sb) = (side(a), side(b));
+        let (mut ta, mut tb) = (a.0, b.0);
+        if (sb.line, sb.col) < (sa.line, sa.col) {
+            std::mem::swap(&mut sa, &mut sb);
+            std::mem::swap(&mut ta, &mut tb);
+        }
+        let e = acc
+            .races
+            .entry(((sa.line, sa.col), (sb.line, sb.col), hetero))
+            .or_insert_with(|| KernelRace {
+                a: sa,
+                b: sb,
+                hetero,
+                need,
+                threads: (self.name(ta as usize), self.name(tb as usize)),
+            });
+        if need == Scope::Gpu && e.need != Scope::Gpu {
+            e.need = Scope::Gpu;
+            e.threads = (self.name(ta as usize), self.name(tb as usize));
+        }
+    }
+
     /// Assertion failures and races of a maximal execution.
     fn judge(&self, g: &Graph<Arc<KState>>, acc: &mut KAcc) {
         for (t, th) in g.th.iter().enumerate() {
@@ -1161,6 +1711,9 @@ impl KernelJudge<'_, '_> {
             }
         }
         let v = native::check(self.model, &self.ks.program, g, self.ks.cells.len(), true);
+        for &(a, b, hetero) in &v.race_pairs {
+            self.note_race(acc, g, a, b, hetero);
+        }
         let mut race = |kind: &str, pair: Option<((u32, u32), (u32, u32))>, what: &str| {
             if let Some((a, b)) = pair {
                 let (na, nb) = (g.node(a), g.node(b));
@@ -1267,7 +1820,8 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
                     spinning.push((t, *pc));
                     true
                 }
-                None => false,
+                // Waiting at a launch boundary for a thread that is stuck itself.
+                None => self.ks.awaiting_host(t, &th.state),
             };
             if !stuck {
                 return;
@@ -1280,11 +1834,20 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
         if let Some(&(_, pc, id)) = at_barrier.first() {
             let blocked: Vec<usize> = at_barrier.iter().map(|x| x.0).collect();
             let line = self.ks.span(pc).line;
-            let msg = format!(
-                "barrier divergence: {} blocked at barrier {id} ({}) while the other threads of the block never reach it",
-                names(&blocked).join(", "),
-                self.ks.describe(pc)
-            );
+            let msg = if id >= BARRIERS {
+                format!(
+                    "warp divergence: {} blocked at a warp collective of warp {} ({}) that member lanes of the warp never reach",
+                    names(&blocked).join(", "),
+                    id - BARRIERS,
+                    self.ks.describe(pc)
+                )
+            } else {
+                format!(
+                    "barrier divergence: {} blocked at barrier {id} ({}) while the other threads of the block never reach it",
+                    names(&blocked).join(", "),
+                    self.ks.describe(pc)
+                )
+            };
             self.record(acc, g, "divergence", vec![line], names(&blocked), msg);
         } else if !spinning.is_empty() {
             let blocked: Vec<usize> = spinning.iter().map(|x| x.0).collect();
@@ -1304,6 +1867,15 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
 
     fn merge(&self, a: &mut KAcc, b: KAcc) {
         a.stuck += b.stuck;
+        for (k, r) in b.races {
+            match a.races.get_mut(&k) {
+                Some(x) if r.need == Scope::Gpu && x.need != Scope::Gpu => *x = r,
+                Some(_) => {}
+                None => {
+                    a.races.insert(k, r);
+                }
+            }
+        }
         a.unmatched += b.unmatched;
         for (k, e) in b.errors {
             match a.errors.get_mut(&k) {
@@ -1375,5 +1947,6 @@ pub fn check_kernel(
         seconds: start.elapsed().as_secs_f64(),
         threads: ks.ids.len(),
         cells: ks.cells.len(),
+        races: out.acc.races.into_values().collect(),
     })
 }

@@ -69,6 +69,9 @@ pub enum Fix {
     /// Make the plain access on the line a relaxed atomic with `Scope` (and widen any
     /// narrower scope already there).
     Atomic(Scope),
+    /// Make the plain *load* on the line a relaxed atomic with `Scope` (a copy `a[i] =
+    /// b[j];` whose racing side is the read of `b[j]`).
+    AtomicLoad(Scope),
 }
 
 /// One source-level edit.
@@ -209,6 +212,18 @@ fn widen(line: &str, lang: Lang, to: Scope) -> String {
                 s = s.replace(&format!("{name}_system_system"), &format!("{name}_system"));
             }
         }
+        // __threadfence_block() -> __threadfence() (device) / __threadfence_system().
+        if rank(to) > rank(Scope::Cta) {
+            let f = if to == Scope::System {
+                "__threadfence_system("
+            } else {
+                "__threadfence("
+            };
+            s = s.replace("__threadfence_block(", f);
+        }
+        if to == Scope::System {
+            s = s.replace("__threadfence(", "__threadfence_system(");
+        }
         // weft shim helpers: weft_ld_relaxed_cta( -> weft_ld_relaxed_gpu(.
         let suffix = |sc: Scope| match sc {
             Scope::System => "_sys(",
@@ -265,25 +280,61 @@ fn address_of(lv: &str) -> String {
     }
 }
 
+/// `*p`, `x`, `s.f`, `p->f` or any of them indexed by balanced `[...]` groups (whatever the
+/// index expressions are).
 fn is_lvalue(e: &str) -> bool {
     let e = e.trim();
     let body = e.strip_prefix('*').unwrap_or(e).trim();
-    !body.is_empty()
-        && body.chars().all(|c| is_ident(c) || "[]+-* .>".contains(c))
-        && body
+    let head_end = body.find('[').unwrap_or(body.len());
+    let (head, mut rest) = body.split_at(head_end);
+    let head = head.trim_end();
+    if head.is_empty()
+        || !head.chars().all(|c| is_ident(c) || ".->".contains(c))
+        || !head
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && !body.contains('(')
+    {
+        return false;
+    }
+    while !rest.is_empty() {
+        let Some(r) = rest.strip_prefix('[') else {
+            return false;
+        };
+        let mut depth = 1;
+        let mut close = None;
+        for (i, c) in r.char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(i) = close else {
+            return false;
+        };
+        rest = r[i + 1..].trim_start();
+    }
+    true
 }
 
 /// Makes the plain access of a C-like line (`LHS = RHS;`, a store when LHS is a memory
 /// lvalue, a load when RHS is) a relaxed atomic with `scope`.
-fn atomicise_c(line: &str, lang: Lang, scope: Scope) -> Result<String, String> {
+fn atomicise_c(line: &str, lang: Lang, scope: Scope, load_only: bool) -> Result<String, String> {
     let (indent, lhs, rhs, rest) = split_assign(line)
         .ok_or_else(|| format!("no plain assignment on the line `{}`", line.trim()))?;
-    // `int r0 = *x;` declares a register: the load side.
-    let decl = lhs.split_whitespace().count() > 1 && !lhs.starts_with('*');
+    // `int r0 = *x;` declares a register: the load side (words before any index).
+    let decl = lhs
+        .split('[')
+        .next()
+        .is_some_and(|h| h.split_whitespace().count() > 1)
+        && !lhs.starts_with('*');
     let lhs_is_mem = !decl && (lhs.starts_with('*') || lhs.contains('['));
     let rhs_is_mem = rhs.starts_with('*')
         || (rhs.contains('[') && is_lvalue(rhs))
@@ -316,7 +367,12 @@ fn atomicise_c(line: &str, lang: Lang, scope: Scope) -> Result<String, String> {
         ),
         _ => unreachable!(),
     };
-    if lhs_is_mem && is_lvalue(lhs) {
+    if load_only && rhs_is_mem {
+        let call = ld.replace("ADDR", &address_of(rhs));
+        Ok(format!("{indent}{lhs} = {call};{rest}"))
+    } else if load_only {
+        Err(format!("`{}` has no plain load of memory", line.trim()))
+    } else if lhs_is_mem && is_lvalue(lhs) {
         let call = st.replace("ADDR", &address_of(lhs)).replace("VAL", rhs);
         Ok(format!("{indent}{call};{rest}"))
     } else if rhs_is_mem {
@@ -369,7 +425,11 @@ pub fn rewrite_line(line: &str, lang: Lang, fix: Fix) -> Result<String, String> 
             }
         }
         Fix::Atomic(to) => match lang {
-            Lang::Cuda | Lang::OpenCl | Lang::C => atomicise_c(line, lang, to),
+            Lang::Cuda | Lang::OpenCl | Lang::C => atomicise_c(line, lang, to, false),
+            Lang::Ptx | Lang::Vulkan => atomicise_asm(line, lang, to),
+        },
+        Fix::AtomicLoad(to) => match lang {
+            Lang::Cuda | Lang::OpenCl | Lang::C => atomicise_c(line, lang, to, true),
             Lang::Ptx | Lang::Vulkan => atomicise_asm(line, lang, to),
         },
     }
@@ -471,6 +531,8 @@ pub fn plan(p: &Program, races: &[RaceSite]) -> Result<BTreeMap<u32, Fix>, Strin
             (Some(Fix::Widen(a)), Fix::Widen(b)) => {
                 Fix::Widen(if rank(a) >= rank(b) { a } else { b })
             }
+            // Litmus plans make no load-only fixes.
+            (_, f) => f,
         };
         fixes.insert(line, merged);
     };
@@ -691,6 +753,24 @@ mod tests {
     }
 
     #[test]
+    fn widens_cuda_fences() {
+        assert_eq!(
+            rewrite_line(
+                "  __threadfence_block();",
+                Lang::Cuda,
+                Fix::Widen(Scope::Gpu)
+            )
+            .unwrap(),
+            "  __threadfence();"
+        );
+        assert_eq!(
+            rewrite_line("  __threadfence();", Lang::Cuda, Fix::Widen(Scope::System)).unwrap(),
+            "  __threadfence_system();"
+        );
+        assert!(rewrite_line("  __threadfence();", Lang::Cuda, Fix::Widen(Scope::Gpu)).is_err());
+    }
+
+    #[test]
     fn widens_opencl_and_ptx_scopes() {
         assert_eq!(
             rewrite_line(
@@ -740,6 +820,27 @@ mod tests {
             .unwrap(),
             " ld.relaxed.gpu.global.s32 r0, [x];"
         );
+        // Index expressions with spaces, casts and parentheses; a copy's load alone.
+        assert_eq!(
+            rewrite_line(
+                "  data[b * nt + t] = (int)(b * nt + t + 1);",
+                Lang::Cuda,
+                Fix::Atomic(Scope::Gpu)
+            )
+            .unwrap(),
+            "  weft_st_relaxed_gpu(&data[b * nt + t], (int)(b * nt + t + 1));"
+        );
+        assert_eq!(
+            rewrite_line(
+                "  out[i] = data[((b + 1) % nb) * nt + t];",
+                Lang::Cuda,
+                Fix::AtomicLoad(Scope::Gpu)
+            )
+            .unwrap(),
+            "  out[i] = weft_ld_relaxed_gpu(&data[((b + 1) % nb) * nt + t]);"
+        );
+        assert!(rewrite_line("  out[i] = 3;", Lang::Cuda, Fix::AtomicLoad(Scope::Gpu)).is_err());
+        assert!(rewrite_line("  x = f(y)[0];", Lang::Cuda, Fix::Atomic(Scope::Gpu)).is_err());
         assert!(rewrite_line("  x += 1;", Lang::Cuda, Fix::Atomic(Scope::Gpu)).is_err());
         assert!(rewrite_line("  if (a == b) {", Lang::Cuda, Fix::Atomic(Scope::Gpu)).is_err());
     }

@@ -728,6 +728,51 @@ pub(crate) fn rv_s<const S: usize>(
     }
 }
 
+/// `shfl.sync` (PTX ISA §9.7.8.6): the lane `lane` reads from, given its lane operand `b`
+/// and its packed clamp/segment operand `c`, and whether that lane is in range (otherwise
+/// the lane keeps its own value and its predicate is false).
+pub fn shfl_source(mode: ShflMode, lane: usize, b: u64, c: u64) -> (usize, bool) {
+    let bv = (b & 0x1f) as usize;
+    let clamp = (c & 0x1f) as usize;
+    let seg = ((c >> 8) & 0x1f) as usize;
+    let max_lane = (lane & seg) | (clamp & !seg);
+    let min_lane = lane & seg;
+    let (j, ok) = match mode {
+        ShflMode::Up => {
+            let j = lane as isize - bv as isize;
+            (j, j >= max_lane as isize)
+        }
+        ShflMode::Down => {
+            let j = (lane + bv) as isize;
+            (j, j <= max_lane as isize)
+        }
+        ShflMode::Bfly => {
+            let j = (lane ^ bv) as isize;
+            (j, j <= max_lane as isize)
+        }
+        ShflMode::Idx => {
+            let j = (min_lane | (bv & !seg)) as isize;
+            (j, j <= max_lane as isize)
+        }
+    };
+    if ok {
+        (j as usize, true)
+    } else {
+        (lane, false)
+    }
+}
+
+/// `vote.sync` (PTX ISA §9.7.8.7): the result given the ballot of the voting lanes
+/// (`members`: the lanes taking part).
+pub fn vote_value(mode: VoteMode, ballot: u32, members: u32) -> u64 {
+    match mode {
+        VoteMode::Ballot => u64::from(ballot),
+        VoteMode::All => u64::from(ballot == members),
+        VoteMode::Any => u64::from(ballot != 0),
+        VoteMode::Uni => u64::from(ballot == members || ballot == 0),
+    }
+}
+
 /// The value an atomic `op` on `ty` leaves in memory given the old value and operands `a`, `b`
 /// (`None`: a failed compare-and-swap writes nothing).
 pub fn atom_apply(op: RmwOp, ty: DataType, old: u64, a: u64, b: u64) -> Option<u64> {
@@ -1605,31 +1650,9 @@ impl<'a> Machine<'a> {
                 let mut vals = [0u64; WARP];
                 let mut oks = [false; WARP];
                 for_lanes!(em, l, {
-                    let bv = (rv(regs, *b, l, &sp) & 0x1f) as usize;
+                    let bv = rv(regs, *b, l, &sp);
                     let cv = rv(regs, *c, l, &sp);
-                    let clamp = (cv & 0x1f) as usize;
-                    let seg = ((cv >> 8) & 0x1f) as usize;
-                    let max_lane = (l & seg) | (clamp & !seg);
-                    let min_lane = l & seg;
-                    let (j, ok) = match mode {
-                        ShflMode::Up => {
-                            let j = l as isize - bv as isize;
-                            (j, j >= max_lane as isize)
-                        }
-                        ShflMode::Down => {
-                            let j = (l + bv) as isize;
-                            (j, j <= max_lane as isize)
-                        }
-                        ShflMode::Bfly => {
-                            let j = (l ^ bv) as isize;
-                            (j, j <= max_lane as isize)
-                        }
-                        ShflMode::Idx => {
-                            let j = (min_lane | (bv & !seg)) as isize;
-                            (j, j <= max_lane as isize)
-                        }
-                    };
-                    let src_lane = if ok { j as usize } else { l };
+                    let (src_lane, ok) = shfl_source(*mode, l, bv, cv);
                     vals[l] = rv(regs, *a, src_lane.min(WARP - 1), &sp);
                     oks[l] = ok;
                 });
@@ -1654,12 +1677,7 @@ impl<'a> Machine<'a> {
                         ballot |= 1 << l;
                     }
                 });
-                let v = match mode {
-                    VoteMode::Ballot => u64::from(ballot),
-                    VoteMode::All => u64::from(ballot == em),
-                    VoteMode::Any => u64::from(ballot != 0),
-                    VoteMode::Uni => u64::from(ballot == em || ballot == 0),
-                };
+                let v = vote_value(*mode, ballot, em);
                 for_lanes!(em, l, {
                     set!(*dst, l, v);
                 });

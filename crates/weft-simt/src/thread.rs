@@ -3,12 +3,13 @@
 //! the warp emulator's decoding ([`crate::decode`]), memory layout and register arithmetic
 //! ([`crate::machine`]'s `exec_alu` over a one-lane register file): registers, local memory
 //! and the param space are private to the thread and handled here; global and shared
-//! accesses, fences, barriers, failed assertions, backward branches and the thread's end are
-//! handed to the caller, which gives loads their values and then calls
+//! accesses, fences, barriers, warp collectives (`shfl`/`vote`/`bar.warp.sync`, with this
+//! lane's operands), failed assertions, backward branches and the thread's end are handed to
+//! the caller, which gives loads their values and then calls
 //! [`ThreadProgram::advance`].
 
 use weft_ir::attrs::{DataType, RmwOp};
-use weft_ir::kernel::{AnnotKind, Kernel, SpecialReg};
+use weft_ir::kernel::{AnnotKind, Kernel, ShflMode, SpecialReg, VoteMode};
 
 use crate::decode::{decode, DInstr, DOp, Layout, Src};
 use crate::machine::{atom_apply, exec_alu, lay_out, route, rv_s, Arg, LaunchConfig, SimtError};
@@ -74,6 +75,25 @@ pub struct Access {
     pub width: usize,
 }
 
+/// A warp collective as one lane sees it (`mask`: the member mask operand, unclipped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpOp {
+    /// `bar.warp.sync` / `__syncwarp(mask)`.
+    Sync { mask: u32 },
+    /// `shfl.sync`: this lane's value `a`, lane operand `b`, clamp/segment operand `c`
+    /// (the source lane is [`crate::machine::shfl_source`]'s).
+    Shfl {
+        mode: ShflMode,
+        mask: u32,
+        a: u64,
+        b: u64,
+        c: u64,
+    },
+    /// `vote.sync`: this lane's predicate (negation applied); the result is
+    /// [`crate::machine::vote_value`] of the members' ballot.
+    Vote { mode: VoteMode, mask: u32, p: bool },
+}
+
 /// Why [`ThreadProgram::step`] returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -105,7 +125,11 @@ pub enum Stop {
         addr: u64,
         what: &'static str,
     },
-    /// An instruction a single thread cannot execute alone (warp-level operations).
+    /// A warp-level collective (`bar.warp.sync`, `shfl.sync`, `vote.sync`) with this lane's
+    /// operands: the caller synchronises the member lanes, exchanges their values, and
+    /// finishes it with [`ThreadProgram::finish_warp`].
+    Warp(WarpOp),
+    /// An instruction a single thread cannot execute alone (`bar.red`).
     Unsupported(&'static str),
     /// `budget` instructions ran without an event.
     StepLimit,
@@ -149,7 +173,7 @@ impl<'k> ThreadProgram<'k> {
         self.layout.shared_bytes
     }
 
-    /// The instructions a single thread cannot run (warp-level operations), by pc.
+    /// The instructions a single thread cannot run (`bar.red`), by pc.
     pub fn unsupported(&self) -> Vec<(usize, &'static str)> {
         self.code
             .iter()
@@ -411,6 +435,44 @@ impl<'k> ThreadProgram<'k> {
                     }
                     st.pc += 1;
                 }
+                DOp::WarpSync { mask } => {
+                    return Stop::Warp(WarpOp::Sync {
+                        mask: rv(&st.regs, *mask) as u32,
+                    })
+                }
+                DOp::Shfl {
+                    mode,
+                    a,
+                    b,
+                    c,
+                    mask,
+                    ..
+                } => {
+                    return Stop::Warp(WarpOp::Shfl {
+                        mode: *mode,
+                        mask: rv(&st.regs, *mask) as u32,
+                        a: rv(&st.regs, *a),
+                        b: rv(&st.regs, *b),
+                        c: rv(&st.regs, *c),
+                    })
+                }
+                DOp::Vote {
+                    mode, p, neg, mask, ..
+                } => {
+                    return Stop::Warp(WarpOp::Vote {
+                        mode: *mode,
+                        mask: rv(&st.regs, *mask) as u32,
+                        p: (rv(&st.regs, *p) & 1 == 1) != *neg,
+                    })
+                }
+                DOp::Activemask { dst } => {
+                    // The lanes executing this instruction together with this one: with
+                    // independent thread scheduling the thread alone is one of the answers
+                    // the hardware may give (docs/mc.md, "Warp-level operations").
+                    let lane = ids.tid % 32;
+                    st.regs[*dst as usize] = 1u64 << lane;
+                    st.pc += 1;
+                }
                 op => {
                     return Stop::Unsupported(warp_level(op).unwrap_or("an unsupported operation"))
                 }
@@ -464,6 +526,26 @@ impl<'k> ThreadProgram<'k> {
         atom_apply(op, ty, old, a, b)
     }
 
+    /// Finishes the warp collective the thread stopped at ([`Stop::Warp`]): a shuffle's or
+    /// vote's result `value` (and a shuffle's in-range predicate `pred`), then moves on.
+    pub fn finish_warp(&self, st: &mut ThreadState, value: u64, pred: bool) {
+        match self.code.get(st.pc as usize).map(|i| &i.op) {
+            Some(DOp::Shfl { dst, dst_pred, .. }) => {
+                let d = *dst as usize;
+                st.regs[d] = crate::alu::trunc(value & 0xffff_ffff, self.reg_bits[d]);
+                if let Some(p) = dst_pred {
+                    st.regs[*p as usize] = u64::from(pred);
+                }
+            }
+            Some(DOp::Vote { dst, .. }) => {
+                let d = *dst as usize;
+                st.regs[d] = crate::alu::trunc(value, self.reg_bits[d]);
+            }
+            _ => {}
+        }
+        st.pc += 1;
+    }
+
     /// Moves the thread past the instruction it stopped at.
     pub fn advance(&self, st: &mut ThreadState) {
         st.pc += 1;
@@ -484,10 +566,6 @@ fn addr_of(regs: &[u64], base: Option<u32>, off: i64) -> u64 {
 
 fn warp_level(op: &DOp) -> Option<&'static str> {
     match op {
-        DOp::Shfl { .. } => Some("shfl.sync (a warp-level shuffle)"),
-        DOp::Vote { .. } => Some("vote.sync (a warp-level vote)"),
-        DOp::Activemask { .. } => Some("activemask (warp-level)"),
-        DOp::WarpSync { .. } => Some("bar.warp.sync (warp-level)"),
         DOp::Bar { red: Some(_), .. } => Some("bar.red (a barrier reduction)"),
         _ => None,
     }

@@ -230,11 +230,11 @@ fn every_labelled_kernel_gets_its_expected_result() {
 fn unsupported_and_malformed_kernels_are_bad_input() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_kernels");
     std::fs::create_dir_all(&dir).unwrap();
-    // A warp shuffle has no single-thread meaning: exit 2 naming file:line:col.
-    let k = dir.join("shfl.cu");
+    // A barrier reduction (`bar.red`) is not modelled: exit 2 naming file:line:col.
+    let k = dir.join("barred.cu");
     std::fs::write(
         &k,
-        "//--blockDim=2 --gridDim=1 --buffer=out=2\n__global__ void k(int *out) {\n  int v = __shfl_xor_sync(0xffffffff, (int)threadIdx.x, 1);\n  out[threadIdx.x] = v;\n}\n",
+        "//--blockDim=2 --gridDim=1 --buffer=out=2\n__global__ void k(int *out) {\n  int v = __syncthreads_count((int)threadIdx.x);\n  out[threadIdx.x] = v;\n}\n",
     )
     .unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_weft"))
@@ -244,7 +244,28 @@ fn unsupported_and_malformed_kernels_are_bad_input() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("shfl") && err.contains("shfl.cu:"), "{err}");
+    assert!(
+        err.contains("bar.red") && err.contains("barred.cu:"),
+        "{err}"
+    );
+    // --launches is for kernels; 0 launches is not a launch sequence.
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(repo())
+        .args([
+            "mc",
+            "--launches",
+            "2",
+            "tests/corpus/scoped-races/mp-wg-two-wg.litmus",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .current_dir(repo())
+        .args(["mc", "--launches", "0", "tests/mc/kernels/mp_fenced.cu"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
     // A model that is not native: bad input.
     let o = Command::new(env!("CARGO_BIN_EXE_weft"))
         .current_dir(repo())

@@ -6,7 +6,8 @@
 //! A `.cu`/`.cl`/`.ptx` FILE is a kernel, loaded through `kernel_cmd::prepare` with the shared
 //! launch options (`--grid`, `--block`, `--buffer`, `--arg`, `-D`, `--kernel`, `--unroll`) and
 //! checked by `weft_mc::kernel` (default model scoped-rc11): errors by kind with source lines
-//! and witnesses.
+//! and witnesses; `--launches N` explores N host-ordered launches of the kernel, and
+//! `--repair` repairs races in litmus tests and kernels (cmd/mc_repair.rs).
 //!
 //! Exit codes: 0 no error; 1 an error was found (a failed assertion, a race flag, a
 //! `~exists`/`forall` condition violated; for kernels also barrier divergence, deadlock, a
@@ -63,6 +64,10 @@ pub struct Args {
     /// Kernels: most GPU threads a launch may have (each is a thread of the exploration).
     #[arg(long, default_value_t = 256, value_name = "N")]
     max_threads: u64,
+    /// Kernels: N host-ordered launches of the kernel (a host loop unrolled N times):
+    /// buffers persist, every event of launch k happens before every event of launch k+1.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    launches: u32,
     /// Re-run the witness in FILE (a `weft mc --json` output of the same test, or of the same
     /// kernel and launch): the first error's execution (a litmus test without an error: the
     /// first execution witnessing its condition) is the only one explored and judged again.
@@ -148,6 +153,14 @@ fn write_graphs(dir: &Path, name: &str, r: &McResult) -> Result<(), String> {
 }
 
 pub fn run(args: Args) -> i32 {
+    let kernel = args
+        .file
+        .extension()
+        .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx");
+    if args.launches > 1 && !kernel {
+        eprintln!("weft: --launches applies to kernels (.cu/.cl/.ptx), not litmus tests");
+        return exit::BAD_INPUT;
+    }
     if args.repair {
         let o = super::mc_repair::Opts {
             model: args.model.clone(),
@@ -155,14 +168,14 @@ pub fn run(args: Args) -> i32 {
             threads: args.threads,
             timeout: args.timeout,
             json: args.json,
+            launch: &args.launch,
+            launches: args.launches,
+            max_threads: args.max_threads,
+            max_memory: args.max_memory,
         };
         return super::mc_repair::run(&args.file, &o);
     }
-    if args
-        .file
-        .extension()
-        .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx")
-    {
+    if kernel {
         return run_kernel(&args);
     }
     if args.replay.is_some() && args.rf {
@@ -404,6 +417,7 @@ fn run_kernel(args: &Args) -> i32 {
         threads: args.threads,
         guide: guide.as_ref().map(|g| g.1.clone()),
         max_threads: args.max_threads,
+        launches: args.launches,
     };
     let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
     let r = match weft_mc::kernel::check_kernel(
@@ -436,6 +450,7 @@ fn run_kernel(args: &Args) -> i32 {
             "grid": g,
             "block": b,
             "threads": r.threads,
+            "launches": opts.launches,
             "cells": r.cells,
             "unroll": opts.unroll,
             "errors": r.errors,
@@ -473,6 +488,13 @@ fn run_kernel(args: &Args) -> i32 {
             args.model,
             opts.unroll
         );
+        if opts.launches > 1 {
+            let _ = writeln!(
+                o,
+                "Host-ordered launches: {} (threads l<launch>b<block>t<thread>; each launch happens before the next)",
+                opts.launches
+            );
+        }
         if let (Some((kind, _)), Some(f)) = (&guide, &args.replay) {
             let _ = writeln!(
                 o,
