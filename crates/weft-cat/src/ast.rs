@@ -34,7 +34,17 @@ impl Symbols {
         s
     }
 
-    /// The text of a symbol.
+    /// How many names are interned.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether no name is interned.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The text of `s` (`?` for a symbol of another table).
     pub fn name(&self, s: Sym) -> &str {
         self.names.get(s.0 as usize).map_or("?", String::as_str)
     }
@@ -386,9 +396,135 @@ pub struct Model {
     /// below and above on the completions of a partial candidate (see
     /// `monotone::interval_bindings`).
     pub interval: std::collections::HashSet<(u32, u32)>,
+    /// Per symbol (by index): whether some construct of the model binds it (`let`,
+    /// function parameters, `with`, `forall`, `enum`, `procedure`, set `match`). A name
+    /// never bound is resolved without walking the environment (see `eval`); symbols
+    /// interned after parsing count as bound.
+    pub(crate) binders: Vec<bool>,
+}
+
+/// [`Model::binders`] of the instructions `instrs` over `count` symbols.
+pub(crate) fn binders(instrs: &[Instr], count: usize) -> Vec<bool> {
+    fn pat(p: &Pat, out: &mut [bool]) {
+        match p {
+            Pat::Var(s) => mark(*s, out),
+            Pat::Tuple(v) => v.iter().for_each(|s| mark(*s, out)),
+        }
+    }
+    fn mark(s: Sym, out: &mut [bool]) {
+        if let Some(b) = out.get_mut(s.0 as usize) {
+            *b = true;
+        }
+    }
+    fn expr(e: &Expr, out: &mut [bool]) {
+        match &e.kind {
+            ExprKind::Zero | ExprKind::Universe | ExprKind::Var(_) | ExprKind::Tag(_) => {}
+            ExprKind::Tuple(v) | ExprKind::SetLit(v) | ExprKind::Op(_, v) => {
+                v.iter().for_each(|x| expr(x, out))
+            }
+            ExprKind::Unary(_, x) => expr(x, out),
+            ExprKind::App(f, args) => {
+                expr(f, out);
+                args.iter().for_each(|x| expr(x, out));
+            }
+            ExprKind::Fun(d) => {
+                pat(&d.pat, out);
+                expr(&d.body, out);
+            }
+            ExprKind::Let { bindings, body, .. } => {
+                for b in bindings {
+                    pat(&b.pat, out);
+                    expr(&b.expr, out);
+                }
+                expr(body, out);
+            }
+            ExprKind::Match { scrutinee, arms } => {
+                expr(scrutinee, out);
+                match arms {
+                    MatchArms::Tags { arms, default } => {
+                        arms.iter().for_each(|(_, x)| expr(x, out));
+                        if let Some(d) = default {
+                            expr(d, out);
+                        }
+                    }
+                    MatchArms::Set {
+                        empty,
+                        elem,
+                        rest,
+                        nonempty,
+                    } => {
+                        mark(*elem, out);
+                        mark(*rest, out);
+                        expr(empty, out);
+                        expr(nonempty, out);
+                    }
+                }
+            }
+            ExprKind::If { cond, then, els } => {
+                if let Cond::Equal(a, b) = &**cond {
+                    expr(a, out);
+                    expr(b, out);
+                }
+                expr(then, out);
+                expr(els, out);
+            }
+            ExprKind::Try { body, fallback } => {
+                expr(body, out);
+                expr(fallback, out);
+            }
+        }
+    }
+    fn block(instrs: &[Instr], out: &mut [bool]) {
+        for i in instrs {
+            match &i.kind {
+                InstrKind::Let { bindings, .. } => {
+                    for b in bindings {
+                        pat(&b.pat, out);
+                        expr(&b.expr, out);
+                    }
+                }
+                InstrKind::Check(c) => expr(&c.expr, out),
+                InstrKind::With { var, set } => {
+                    mark(*var, out);
+                    expr(set, out);
+                }
+                InstrKind::Enum { name, tags } => {
+                    mark(*name, out);
+                    tags.iter().for_each(|t| mark(*t, out));
+                }
+                InstrKind::Procedure { name, pat: p, body } => {
+                    mark(*name, out);
+                    pat(p, out);
+                    block(body, out);
+                }
+                InstrKind::Call { name, arg, .. } => {
+                    mark(*name, out);
+                    expr(arg, out);
+                }
+                InstrKind::Forall { var, set, body } => {
+                    mark(*var, out);
+                    expr(set, out);
+                    block(body, out);
+                }
+                InstrKind::IfVariant { then, els, .. } => {
+                    block(then, out);
+                    block(els, out);
+                }
+                InstrKind::Show | InstrKind::Instructions => {}
+            }
+        }
+    }
+    let mut out = vec![false; count];
+    block(instrs, &mut out);
+    out
 }
 
 impl Model {
+    /// Whether some construct of the model may bind `s` in an environment.
+    pub(crate) fn may_bind(&self, s: Sym) -> bool {
+        self.binders.get(s.0 as usize).copied().unwrap_or(true)
+    }
+
     /// The text of a symbol.
     pub fn sym(&self, s: Sym) -> &str {
         self.symbols.name(s)

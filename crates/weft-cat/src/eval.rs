@@ -592,6 +592,7 @@ fn evaluate_with(
         cache: RefCell::new(FastMap::default()),
         named: RefCell::new(FastMap::default()),
         depth: Cell::new(0),
+        trying: Cell::new(0),
     };
     let mut runs = Vec::new();
     interp
@@ -810,6 +811,8 @@ struct Interp<'a, 'x> {
     cache: RefCell<FastMap<Sym, Value<'a>>>,
     named: RefCell<FastMap<String, Option<Value<'a>>>>,
     depth: Cell<usize>,
+    /// How many `try` bodies are being evaluated.
+    trying: Cell<usize>,
 }
 
 struct DepthGuard<'i>(&'i Cell<usize>, usize);
@@ -1358,8 +1361,11 @@ impl<'a> Interp<'a, '_> {
 
     #[inline(never)]
     fn lookup(&self, env: &Env<'a>, s: Sym, span: Span) -> EResult<Value<'a>> {
-        if let Some(v) = env.lookup(s) {
-            return Ok(v.clone());
+        // A name no construct binds (`po`, `W`, ...) is never in the environment.
+        if self.model.may_bind(s) {
+            if let Some(v) = env.lookup(s) {
+                return Ok(v.clone());
+            }
         }
         if let Some(v) = self.cache.borrow().get(&s) {
             return Ok(v.clone());
@@ -1393,7 +1399,7 @@ impl<'a> Interp<'a, '_> {
 
     /// A name the execution itself provides.
     fn base(&self, name: &str, span: Span) -> EResult<Option<Value<'a>>> {
-        if let Some(r) = self.exec.base_relation(name) {
+        if let Some(r) = self.exec.base_relation_shared(name) {
             if r.universe() != self.n {
                 return Err(Box::new(self.model.error_at(
                     span,
@@ -1405,9 +1411,9 @@ impl<'a> Interp<'a, '_> {
                     ),
                 )));
             }
-            return Ok(Some(Value::Rel(Rc::new(r))));
+            return Ok(Some(Value::Rel(r)));
         }
-        if let Some(s) = self.exec.base_set(name) {
+        if let Some(s) = self.exec.base_set_shared(name) {
             if s.universe() != self.n {
                 return Err(Box::new(self.model.error_at(
                     span,
@@ -1419,7 +1425,7 @@ impl<'a> Interp<'a, '_> {
                     ),
                 )));
             }
-            return Ok(Some(Value::Set(Rc::new(s))));
+            return Ok(Some(Value::Set(s)));
         }
         Ok(None)
     }
@@ -1600,7 +1606,11 @@ impl<'a> Interp<'a, '_> {
 
     #[inline(never)]
     fn eval_try(&self, body: &'a Expr, fallback: &'a Expr, env: &Env<'a>) -> EResult<Value<'a>> {
-        match self.eval(body, env) {
+        // Inside `try`, an error is a value: sequences are evaluated in full there.
+        self.trying.set(self.trying.get() + 1);
+        let r = self.eval(body, env);
+        self.trying.set(self.trying.get() - 1);
+        match r {
             Err(err) if err.kind == ErrorKind::Eval => self.eval(fallback, env),
             r => r,
         }
@@ -1652,6 +1662,19 @@ impl<'a> Interp<'a, '_> {
         }
         let mut acc = Acc::Start;
         for x in items {
+            // An empty prefix makes the whole sequence empty: the rest is not evaluated
+            // (`av ; (...)* ; vis` of a storage class no access uses costs nothing). Only
+            // a model error in the skipped items could tell the difference (so not inside
+            // `try`, where an error selects the fallback), and the empty value (`0`)
+            // stands for the empty relation wherever one is expected.
+            if self.trying.get() == 0 {
+                match &acc {
+                    Acc::Dom(d) if d.is_empty() => return Ok(Value::Empty),
+                    Acc::Val(Value::Empty) => return Ok(Value::Empty),
+                    Acc::Val(Value::Rel(r)) if r.is_empty() => return Ok(Value::Empty),
+                    _ => {}
+                }
+            }
             if let ExprKind::Unary(UnOp::Identity, inner) = &x.kind {
                 let s = self.as_set(self.eval(inner, env)?, x.span, "[...]")?;
                 acc = match acc {

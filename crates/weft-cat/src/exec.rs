@@ -8,6 +8,7 @@
 //! relations such as `cta`/`gl`/`sys`, fence relations such as `membar.cta`, ...).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use crate::rel::{BitSet, Relation};
 
@@ -21,6 +22,15 @@ pub trait Execution {
     fn base_set(&self, name: &str) -> Option<BitSet>;
     /// The relation called `name` (`po`, `rf`, `co`, `loc`, `int`, a scope relation, ...).
     fn base_relation(&self, name: &str) -> Option<Relation>;
+    /// [`Execution::base_set`], shared: an execution that caches its sets can hand out
+    /// the cached value without copying it.
+    fn base_set_shared(&self, name: &str) -> Option<Rc<BitSet>> {
+        self.base_set(name).map(Rc::new)
+    }
+    /// [`Execution::base_relation`], shared (see [`Execution::base_set_shared`]).
+    fn base_relation_shared(&self, name: &str) -> Option<Rc<Relation>> {
+        self.base_relation(name).map(Rc::new)
+    }
 }
 
 /// The kind of an event.
@@ -105,6 +115,9 @@ impl Event {
 /// The relations every [`ExecutionBase`] knows, empty unless edges are added.
 pub const STANDARD_RELATIONS: [&str; 8] = ["po", "rf", "co", "rmw", "amo", "addr", "data", "ctrl"];
 
+/// The sets [`ExecutionBase`] computes from the events' kinds rather than their tags.
+const BUILTIN_SETS: [&str; 9] = ["R", "W", "M", "F", "B", "IW", "FW", "RMW", "emptyset"];
+
 /// A concrete execution: events plus named relations and sets, implementing [`Execution`].
 ///
 /// Relations are kept as edge lists and built into bit matrices on lookup (the interpreter
@@ -176,11 +189,10 @@ impl ExecutionBase {
     /// Relates every pair of distinct events of `events` both ways, and each to itself (an
     /// equivalence class, such as the threads of one CTA for a scope relation).
     pub fn add_class(&mut self, rel: &str, events: &[usize]) {
-        for &a in events {
-            for &b in events {
-                self.add_edge(rel, a, b);
-            }
-        }
+        let pairs = events
+            .iter()
+            .flat_map(|&a| events.iter().map(move |&b| (a, b)));
+        self.add_edges(rel, pairs);
     }
 
     /// Puts event `e` in the extra set called `set` (creating it).
@@ -196,6 +208,29 @@ impl ExecutionBase {
 
     fn n(&self) -> usize {
         self.events.len()
+    }
+
+    /// Every set that [`Execution::base_set`] takes from the events' tags (a tag some event
+    /// carries, or a declared set name), with its value there, computed in one pass over
+    /// the events; names that an explicit set or a built-in set (`R`, `W`, ...) answers
+    /// instead are left out. For callers that cache the sets of one execution.
+    pub fn tag_sets(&self) -> Vec<(String, BitSet)> {
+        let n = self.n();
+        let mut by: BTreeMap<&str, BitSet> = BTreeMap::new();
+        for (i, e) in self.events.iter().enumerate() {
+            for t in &e.tags {
+                by.entry(t.as_str())
+                    .or_insert_with(|| BitSet::new(n))
+                    .insert(i);
+            }
+        }
+        for d in &self.declared_sets {
+            by.entry(d.as_str()).or_insert_with(|| BitSet::new(n));
+        }
+        by.into_iter()
+            .filter(|(name, _)| !BUILTIN_SETS.contains(name) && !self.sets.contains_key(*name))
+            .map(|(name, s)| (name.to_string(), s))
+            .collect()
     }
 
     fn set_where(&self, f: impl Fn(&Event) -> bool) -> BitSet {
@@ -341,5 +376,26 @@ mod tests {
         assert!(ext.contains(i, w) && ext.contains(w, r) && !ext.contains(r, f));
         assert!(x.base_relation("po").unwrap().is_empty());
         assert!(x.base_relation("cta").is_none());
+    }
+
+    #[test]
+    fn tag_sets_are_the_sets_base_set_gives() {
+        let mut x = ExecutionBase::new();
+        x.add_event(Event::init_write(0));
+        x.add_event(Event::write(0, 0).tag("REL").tag("SC0"));
+        x.add_event(Event::read(1, 0).tag("ACQ").tag("SC0"));
+        x.add_event(Event::fence(1).tag("W")); // a tag named like a kind set
+        x.declare_set("VIS");
+        x.add_to_set("ACQ", 3); // an explicit set shadows the tag
+        let got = x.tag_sets();
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        // Hand-derived: tags REL, SC0, ACQ, W and the declared VIS; W is a kind set and
+        // ACQ an explicit set, so neither comes from the tags.
+        assert_eq!(names, ["REL", "SC0", "VIS"]);
+        for (name, s) in &got {
+            assert_eq!(Some(s.clone()), x.base_set(name), "{name}");
+        }
+        assert_eq!(got[1].1.iter().collect::<Vec<_>>(), [1, 2]);
+        assert!(got[2].1.is_empty());
     }
 }

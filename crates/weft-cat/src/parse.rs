@@ -172,7 +172,9 @@ pub fn parse_model(name: &str, text: &str, resolver: &mut dyn Resolver) -> Resul
         static_bindings: Default::default(),
         bounded: Default::default(),
         interval: Default::default(),
+        binders: Vec::new(),
     };
+    model.binders = crate::ast::binders(&model.instrs, model.symbols.len());
     model.prunable = crate::monotone::prunable_checks(&model);
     model.static_bindings = crate::monotone::static_bindings(&model);
     model.bounded = crate::monotone::bounded_checks(&model);

@@ -271,6 +271,47 @@ fn tags_enums_match_forall_and_procedures() {
     );
 }
 
+/// Names of the execution (`W`, `po`, `rf`, `co`) rebound by each kind of binder: the
+/// binding wins wherever it is in scope (the evaluator resolves names that no construct
+/// binds without looking at the environment, so every binder must be seen).
+#[test]
+fn every_binder_shadows_the_execution_names() {
+    all_hold(
+        r#"
+        let W = R
+        empty W \ R as let-shadows
+        let f(po) = po
+        empty f(rf) \ rf as parameter-shadows
+        let g = fun (co, W) -> co ; W
+        empty g(rf, 0) as tuple-parameter-shadows
+        forall co in {rf} do empty co \ rf as forall-shadows end
+        procedure p(rf) = empty rf \ po as procedure-parameter-shadows end
+        call p(po)
+        let h = match R with {} -> po || po ++ rf -> [po] end
+        empty h \ [R] as match-shadows
+        enum E = 'po || 'rf
+        let k = match 'po with || 'po -> 0 || _ -> po end
+        empty k as enum-tags
+        with co from {po}
+        empty co \ po as with-shadows
+        "#,
+    );
+}
+
+/// A sequence with an empty prefix is empty without evaluating the rest, except inside
+/// `try`, where the error of the rest still selects the fallback.
+#[test]
+fn empty_prefixes_and_try() {
+    all_hold(
+        r#"
+        empty [emptyset] ; po ; rf as empty-prefix
+        empty 0 ; po as zero-prefix
+        let t = try ([emptyset] ; NOT-A-SET) with po
+        empty po \ t as try-sees-the-error
+        "#,
+    );
+}
+
 #[test]
 fn show_unshow_instructions_and_headers_are_ignored() {
     all_hold(

@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Caches looked up for every name of every evaluation: a fast non-cryptographic hash.
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
@@ -105,6 +106,15 @@ pub const SETS: &[&str] = &[
     "NONPRIV",
 ];
 
+/// Whether `name` is one of [`SETS`] (hashed once).
+fn declared_set(name: &str) -> bool {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| SETS.iter().copied().collect())
+        .contains(name)
+}
+
 /// Every relation the adapter provides (besides `loc int ext id`, which `ExecutionBase`
 /// computes from the events).
 pub const RELATIONS: &[&str] = &[
@@ -147,8 +157,14 @@ pub const RELATIONS: &[&str] = &[
 pub struct SkeletonExec {
     base: ExecutionBase,
     bars: crate::barriers::Matching,
-    rels: RefCell<FastMap<String, Option<Relation>>>,
-    sets: RefCell<FastMap<String, Option<BitSet>>>,
+    rels: RefCell<FastMap<String, Option<Rc<Relation>>>>,
+    sets: RefCell<FastMap<String, Option<Rc<BitSet>>>>,
+    /// The events' tags as sets (`ExecutionBase::tag_sets` of `base`).
+    tags: FastMap<String, Rc<BitSet>>,
+    /// Relations built as bit matrices, not as edges of `base` (scope relations).
+    fixed: Vec<(&'static str, Rc<Relation>)>,
+    /// The relations the test names between threads (declared, maybe empty).
+    declared_relations: Vec<String>,
     /// Writes to a location (what `FW` is taken from).
     located_writes: BitSet,
 }
@@ -157,9 +173,9 @@ pub struct SkeletonExec {
 /// sets and relations plus the candidate's `rf`, `co` and barrier synchronisation.
 pub struct CandidateExec<'x> {
     sx: &'x SkeletonExec,
-    rf: Relation,
-    co: Relation,
-    syncbar: Relation,
+    rf: Rc<Relation>,
+    co: Rc<Relation>,
+    syncbar: Rc<Relation>,
 }
 
 impl Execution for CandidateExec<'_> {
@@ -168,13 +184,23 @@ impl Execution for CandidateExec<'_> {
     }
 
     fn base_set(&self, name: &str) -> Option<BitSet> {
+        self.base_set_shared(name).map(|s| (*s).clone())
+    }
+
+    fn base_relation(&self, name: &str) -> Option<Relation> {
+        self.base_relation_shared(name).map(|r| (*r).clone())
+    }
+
+    fn base_set_shared(&self, name: &str) -> Option<Rc<BitSet>> {
         if name == "FW" {
-            return Some(self.sx.located_writes.difference(&self.co.domain()));
+            return Some(Rc::new(
+                self.sx.located_writes.difference(&self.co.domain()),
+            ));
         }
         if let Some(s) = self.sx.sets.borrow().get(name) {
             return s.clone();
         }
-        let s = self.sx.base.base_set(name);
+        let s = self.sx.set(name);
         self.sx
             .sets
             .borrow_mut()
@@ -182,7 +208,7 @@ impl Execution for CandidateExec<'_> {
         s
     }
 
-    fn base_relation(&self, name: &str) -> Option<Relation> {
+    fn base_relation_shared(&self, name: &str) -> Option<Rc<Relation>> {
         match name {
             "rf" => return Some(self.rf.clone()),
             "co" => return Some(self.co.clone()),
@@ -192,7 +218,7 @@ impl Execution for CandidateExec<'_> {
         if let Some(r) = self.sx.rels.borrow().get(name) {
             return r.clone();
         }
-        let r = self.sx.base.base_relation(name);
+        let r = self.sx.relation(name);
         self.sx
             .rels
             .borrow_mut()
@@ -202,18 +228,45 @@ impl Execution for CandidateExec<'_> {
 }
 
 impl SkeletonExec {
+    /// The set `name` as `base` with `SETS` declared would give it. `base` has no
+    /// explicit sets (`add_to_set` is not used here), so a name that is not one of the
+    /// kind sets `ExecutionBase` computes is a tag: the events carrying it, or the empty
+    /// set when declared.
+    fn set(&self, name: &str) -> Option<Rc<BitSet>> {
+        if let Some(t) = self.tags.get(name) {
+            return Some(t.clone());
+        }
+        // No event carries the tag: a declared one is empty (no need to scan the events).
+        if declared_set(name) {
+            return Some(Rc::new(BitSet::new(self.base.num_events())));
+        }
+        self.base.base_set(name).map(Rc::new)
+    }
+
+    /// The relation `name` as `base` with the fixed relations' edges and `RELATIONS` and
+    /// the test's relations declared would give it (none of those names is one that
+    /// `ExecutionBase` computes itself: `loc int ext id`).
+    fn relation(&self, name: &str) -> Option<Rc<Relation>> {
+        if let Some((_, r)) = self.fixed.iter().find(|(n, _)| *n == name) {
+            return Some(r.clone());
+        }
+        match self.base.base_relation(name) {
+            Some(r) => Some(Rc::new(r)),
+            None if RELATIONS.contains(&name)
+                || self.declared_relations.iter().any(|r| r == name) =>
+            {
+                Some(Rc::new(Relation::new(self.base.num_events())))
+            }
+            None => None,
+        }
+    }
+
     /// Builds events, tags and every relation except `rf` and `co`.
     pub fn new(p: &Program, sk: &Skeleton) -> Self {
+        // The names of `SETS` and `RELATIONS` are not declared on `x` (a hundred
+        // allocations per skeleton): `CandidateExec` answers them as declared, and
+        // `with_choice` declares them on the executions it hands out.
         let mut x = ExecutionBase::new();
-        for s in SETS {
-            x.declare_set(s);
-        }
-        for r in RELATIONS {
-            x.declare_relation(r);
-        }
-        for r in &p.relations {
-            x.declare_relation(&r.name);
-        }
         let mut cell_ids = HashMap::new();
         for (i, (c, _, _)) in sk.cells.iter().enumerate() {
             cell_ids.insert(*c, i);
@@ -221,17 +274,11 @@ impl SkeletonExec {
         for e in &sk.events {
             x.add_event(cat_event(p, e, &cell_ids));
         }
-        for &(a, b) in &sk.po {
-            x.add_edge("po", a, b);
-        }
-        for &(a, b) in &sk.rmw {
-            x.add_edge("rmw", a, b);
-            x.add_edge("amo", a, b);
-        }
+        x.add_edges("po", sk.po.iter().copied());
+        x.add_edges("rmw", sk.rmw.iter().copied());
+        x.add_edges("amo", sk.rmw.iter().copied());
         for (name, edges) in [("addr", &sk.addr), ("data", &sk.data), ("ctrl", &sk.ctrl)] {
-            for &(a, b) in edges {
-                x.add_edge(name, a, b);
-            }
+            x.add_edges(name, edges.iter().copied());
         }
         let n = sk.events.len();
         // vloc: same virtual address and element. A proxy alias (`t @ texture aliases
@@ -291,17 +338,20 @@ impl SkeletonExec {
             (Scope::Gpu, &["gl", "sgpu", "sdv"]),
             (Scope::System, &["sys", "ssys"]),
         ];
+        // Built as bit matrices directly (n² pairs each); `with_choice` adds their edges.
+        let mut fixed: Vec<(&'static str, Rc<Relation>)> = Vec::new();
         for (scope, names) in levels {
-            let mut pairs = Vec::new();
+            let mut r = Relation::new(n);
             for a in 0..n {
                 for b in 0..n {
                     if same(&sk.events[a], &sk.events[b], scope) {
-                        pairs.push((a, b));
+                        r.insert(a, b);
                     }
                 }
             }
+            let r = Rc::new(r);
             for name in names {
-                x.add_edges(name, pairs.iter().copied());
+                fixed.push((name, r.clone()));
             }
         }
         // sr: each event's scope includes the other's thread; incl (paper 004 §3): sr
@@ -321,25 +371,32 @@ impl SkeletonExec {
             (Some(t), Some(u)) => shares(t, u, sa),
             _ => false,
         };
-        for a in 0..n {
-            let ea = &sk.events[a];
-            let Some(sa) = ev_scope(ea) else { continue };
-            for b in 0..n {
-                let eb = &sk.events[b];
-                let Some(sb) = ev_scope(eb) else { continue };
+        // Collected first and added once per relation (each `add_edge` looks the
+        // relation up by name).
+        let (mut sr, mut incl) = (Vec::new(), Vec::new());
+        let scoped: Vec<(usize, &Event, Scope)> = sk
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| ev_scope(e).map(|s| (i, e, s)))
+            .collect();
+        for &(a, ea, sa) in &scoped {
+            for &(b, eb, sb) in &scoped {
                 if covers(ea, sa, eb) && covers(eb, sb, ea) {
-                    x.add_edge("sr", a, b);
+                    sr.push((a, b));
                     let atomic = |e: &Event| {
                         e.attrs.order.is_atomic()
                             || !matches!(e.kind, EventKind::Read | EventKind::Write)
                     };
                     let both_mem = ea.cell.is_some() && eb.cell.is_some();
                     if atomic(ea) && atomic(eb) && (!both_mem || ea.cell == eb.cell) {
-                        x.add_edge("incl", a, b);
+                        incl.push((a, b));
                     }
                 }
             }
         }
+        fixed.push(("sr", Rc::new(Relation::from_pairs(n, sr))));
+        fixed.push(("incl", Rc::new(Relation::from_pairs(n, incl))));
         let bars = crate::barriers::matching(p, &sk.events, &sk.po);
         // Fence relations (herd's fencerel): po ; [fence of that scope] ; po. A PTX
         // `membar.X` is `fence.sc.X`, so SC fences count as membars of their scope.
@@ -365,11 +422,10 @@ impl SkeletonExec {
                 Scope::QueueFamily | Scope::Gpu => "membar.gl",
                 Scope::System => "membar.sys",
             };
-            for &a in &preds[f] {
-                for &b in &succs[f] {
-                    x.add_edge(name, a, b);
-                }
-            }
+            let pairs = preds[f]
+                .iter()
+                .flat_map(|&a| succs[f].iter().map(move |&b| (a, b)));
+            x.add_edges(name, pairs);
         }
         // sync_fence: pairs of distinct SC fences whose scopes include each other.
         for &a in &sc_fences {
@@ -389,11 +445,11 @@ impl SkeletonExec {
             let of = |t: usize| -> Vec<usize> {
                 (0..n).filter(|&i| sk.events[i].thread == Some(t)).collect()
             };
-            for a in of(r.from) {
-                for b in of(r.to) {
-                    x.add_edge(&r.name, a, b);
-                }
-            }
+            let to = of(r.to);
+            let pairs = of(r.from)
+                .into_iter()
+                .flat_map(|a| to.iter().map(move |&b| (a, b)));
+            x.add_edges(&r.name, pairs);
         }
         let located_writes = BitSet::from_events(
             n,
@@ -403,11 +459,24 @@ impl SkeletonExec {
                 .filter(|(_, e)| e.is_write() && e.cell.is_some())
                 .map(|(i, _)| i),
         );
+        // Tag sets in one pass over the events (each would scan them by name).
+        let tags = x
+            .tag_sets()
+            .into_iter()
+            .map(|(t, s)| (t, Rc::new(s)))
+            .collect();
+        let rels = fixed
+            .iter()
+            .map(|(name, r)| (name.to_string(), Some(r.clone())))
+            .collect();
         SkeletonExec {
             base: x,
             bars,
-            rels: RefCell::new(FastMap::default()),
+            rels: RefCell::new(rels),
             sets: RefCell::new(FastMap::default()),
+            tags,
+            fixed,
+            declared_relations: p.relations.iter().map(|r| r.name.clone()).collect(),
             located_writes,
         }
     }
@@ -428,9 +497,9 @@ impl SkeletonExec {
         );
         CandidateExec {
             sx: self,
-            rf: Relation::from_pairs(n, c.rf.iter().copied()),
-            co: Relation::from_pairs(n, c.co.iter().copied()),
-            syncbar,
+            rf: Rc::new(Relation::from_pairs(n, c.rf.iter().copied())),
+            co: Rc::new(Relation::from_pairs(n, c.co.iter().copied())),
+            syncbar: Rc::new(syncbar),
         }
     }
 
@@ -441,8 +510,8 @@ impl SkeletonExec {
         let (rf, co) = c.upper_bound();
         let mut x = self.candidate(c, choice);
         let n = self.base.num_events();
-        x.rf = Relation::from_pairs(n, rf);
-        x.co = Relation::from_pairs(n, co);
+        x.rf = Rc::new(Relation::from_pairs(n, rf));
+        x.co = Rc::new(Relation::from_pairs(n, co));
         x
     }
 
@@ -466,6 +535,19 @@ impl SkeletonExec {
     /// (`< choices()`; none is added past the end).
     pub fn with_choice(&self, c: &Candidate, choice: usize) -> ExecutionBase {
         let mut x = self.base.clone();
+        for s in SETS {
+            x.declare_set(s);
+        }
+        for r in RELATIONS
+            .iter()
+            .copied()
+            .chain(self.declared_relations.iter().map(String::as_str))
+        {
+            x.declare_relation(r);
+        }
+        for (name, r) in &self.fixed {
+            x.add_edges(name, r.iter());
+        }
         if let Some(edges) = self.bars.choices.get(choice) {
             for &(a, b) in edges {
                 x.add_edge("syncbar", a, b);
@@ -733,5 +815,69 @@ mod tests {
             true
         });
         assert_eq!(seen, 4);
+    }
+
+    /// The names every test below asks for: the adapter's sets and relations, the kind
+    /// sets, the relations `ExecutionBase` computes, and names nobody provides.
+    fn every_name(p: &Program) -> (Vec<String>, Vec<String>) {
+        let mut sets: Vec<String> = SETS.iter().map(|s| s.to_string()).collect();
+        sets.extend(
+            [
+                "R", "W", "M", "F", "B", "IW", "FW", "RMW", "emptyset", "NOPE",
+            ]
+            .map(String::from),
+        );
+        let mut rels: Vec<String> = RELATIONS.iter().map(|s| s.to_string()).collect();
+        rels.extend(["loc", "int", "ext", "id", "nope"].map(String::from));
+        rels.extend(p.relations.iter().map(|r| r.name.clone()));
+        (sets, rels)
+    }
+
+    /// `CandidateExec` (cached sets, scope relations built as bit matrices, names answered
+    /// as declared without declaring them) gives every set and relation exactly as the
+    /// complete `ExecutionBase` of the same candidate does, on tests with scopes, fences,
+    /// Vulkan storage classes and test-named relations.
+    #[test]
+    fn candidate_exec_agrees_with_the_complete_execution() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+        let mut files = vec![format!(
+            "{root}tests/corpus/paper000/mp-L1+membar.cta.litmus"
+        )];
+        let dir = format!("{root}tests/corpus/vulkan-races");
+        let mut vk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path().display().to_string())
+            .filter(|f| f.ends_with(".litmus"))
+            .collect();
+        vk.sort();
+        files.extend(vk.into_iter().take(8));
+        let mut checked = 0;
+        for f in &files {
+            let p = weft_litmus::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
+            let tt = thread_traces(&p, Limits::default()).unwrap();
+            let (sets, rels) = every_name(&p);
+            let mut n = 0;
+            for_each_candidate(&p, &tt, &mut |c| {
+                let sx = SkeletonExec::new(&p, c.skeleton);
+                for choice in 0..sx.choices() {
+                    let full = sx.with_choice(c, choice);
+                    let x = sx.candidate(c, choice);
+                    for s in &sets {
+                        assert_eq!(x.base_set(s), full.base_set(s), "{f}: set {s}");
+                    }
+                    for r in &rels {
+                        assert_eq!(
+                            x.base_relation(r),
+                            full.base_relation(r),
+                            "{f}: relation {r}"
+                        );
+                    }
+                    checked += 1;
+                }
+                n += 1;
+                n < 20
+            });
+        }
+        assert!(checked >= files.len(), "{checked} candidates checked");
     }
 }
