@@ -210,6 +210,8 @@ pub struct Exec<'a> {
     pub notes: Vec<String>,
     budget: u64,
     aux: Option<(Solver, Printer)>,
+    /// The solver of Houdini's queries, each asked alone (`Solver::ask_alone`).
+    aux_alone: Option<Solver>,
     /// Invariant sinks met in the current body run: (pc, violation per thread).
     inv_hits: Vec<(usize, T)>,
     in_abstract: usize,
@@ -338,6 +340,7 @@ impl<'a> Exec<'a> {
             notes: Vec::new(),
             budget: 400_000,
             aux: None,
+            aux_alone: None,
             inv_hits: Vec::new(),
             in_abstract: 0,
             first_off_rec: None,
@@ -903,7 +906,7 @@ impl<'a> Exec<'a> {
             }
             // Houdini with counter-examples: drop every candidate the model falsifies.
             let ea: Vec<T> = self.assumptions[..entry_assump.min(self.assumptions.len())].to_vec();
-            self.houdini_drop(&ea, &entry_ok_terms, &mut failing)?;
+            self.houdini_drop_each(&ea, &entry_ok_terms, &mut failing)?;
             self.houdini_drop(&pres_ctx_assump, &pres_terms, &mut failing)?;
             if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
                 for (i, c) in cands.iter().enumerate() {
@@ -1087,15 +1090,79 @@ impl<'a> Exec<'a> {
         }
     }
 
+    /// As `houdini_drop`, one candidate at a time: the assumptions are asserted once and
+    /// each live candidate's negation is asked on top of them (`push`/`pop`), every model
+    /// dropping all the candidates it falsifies. For the entry check, whose assumptions are
+    /// small, this replaces one round per dropped candidate (z3's models of `!(c1 && ..)`
+    /// usually falsify a single `ci`) by one cheap incremental query per candidate.
+    fn houdini_drop_each(
+        &mut self,
+        assum: &[T],
+        terms: &[T],
+        failing: &mut BTreeSet<usize>,
+    ) -> R<()> {
+        let a = self.c.and_all(assum);
+        if a.is_false() {
+            return Ok(());
+        }
+        if self.aux_alone.is_none() {
+            self.aux_alone = Some(Solver::start(self.o.solver, self.o.timeout_ms)?);
+        }
+        let s = self.aux_alone.as_mut().unwrap();
+        let mut p = Printer::new();
+        let an = p.name(&a);
+        let live: Vec<usize> = (0..terms.len())
+            .filter(|i| !failing.contains(i) && !terms[*i].is_true())
+            .collect();
+        let names: Vec<String> = live.iter().map(|&i| p.name(&terms[i])).collect();
+        let mut decls = p.take();
+        decls.push_str(&format!("(assert {an})\n"));
+        s.restart(&decls)?;
+        let mut settled: BTreeSet<usize> = BTreeSet::new();
+        for (j, &i) in live.iter().enumerate() {
+            if failing.contains(&i) || settled.contains(&i) {
+                continue;
+            }
+            // The candidates still open, by index in `live`.
+            let open: Vec<usize> = (0..live.len())
+                .filter(|&m| !failing.contains(&live[m]) && !settled.contains(&live[m]))
+                .collect();
+            let q = Query {
+                formula: format!("(not {})", names[j]),
+                values: open.iter().map(|&m| names[m].clone()).collect(),
+            };
+            match s.ask(&q)? {
+                Answer::Unsat => {
+                    settled.insert(i);
+                }
+                Answer::Sat(vals) => {
+                    for (v, &m) in open.iter().enumerate() {
+                        if vals.get(v).map(|x| x.1.as_str()) == Some("false") {
+                            failing.insert(live[m]);
+                        }
+                    }
+                    // The model falsifies the asked candidate; a solver that says
+                    // otherwise loses it all the same.
+                    failing.insert(i);
+                }
+                Answer::Unknown(_) => {
+                    failing.insert(i);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn aux_ask_vals(&mut self, q: &T, vals: &[T]) -> R<Answer> {
         if q.is_false() {
             return Ok(Answer::Unsat);
         }
-        if self.aux.is_none() {
-            let s = Solver::start(self.o.solver, self.o.timeout_ms)?;
-            self.aux = Some((s, Printer::new()));
+        if self.aux_alone.is_none() {
+            self.aux_alone = Some(Solver::start(self.o.solver, self.o.timeout_ms)?);
         }
-        let (s, p) = self.aux.as_mut().unwrap();
+        let s = self.aux_alone.as_mut().unwrap();
+        // A fresh printer declares exactly what this query needs.
+        let mut p = Printer::with_equations();
         let name = p.name(q);
         let names: Vec<String> = vals.iter().map(|v| p.name(v)).collect();
         let decls = p.take();
@@ -1106,17 +1173,16 @@ impl<'a> Exec<'a> {
                 .append(true)
                 .open(f)
             {
-                let _ = write!(
-                    fh,
-                    "{decls}(push 1)\n(assert {name})\n(check-sat)\n(pop 1)\n"
-                );
+                let _ = write!(fh, "(reset)\n{decls}(assert {name})\n(check-sat)\n");
             }
         }
-        s.declare(&decls)?;
-        s.ask(&Query {
-            formula: name,
-            values: names,
-        })
+        s.ask_alone(
+            &decls,
+            &Query {
+                formula: name,
+                values: names,
+            },
+        )
     }
 
     #[allow(dead_code)]

@@ -626,11 +626,23 @@ pub struct Printer {
     out: String,
     done: HashMap<u32, String>,
     ufs: HashMap<String, String>,
+    /// Name inner nodes by `declare-const` and an asserted equality instead of `define-fun`
+    /// (z3 4.8.12 reads deep `define-fun` chains in quadratic time; docs/perf.md). Only for
+    /// a solver context that holds one query (`Solver::ask_alone`): the equalities are
+    /// assertions and stay until the next `reset`.
+    equations: bool,
 }
 
 impl Printer {
     pub fn new() -> Self {
         Printer::default()
+    }
+    /// A printer that names inner nodes with asserted equalities (see `equations`).
+    pub fn with_equations() -> Self {
+        Printer {
+            equations: true,
+            ..Printer::default()
+        }
     }
     /// The accumulated declarations.
     pub fn take(&mut self) -> String {
@@ -669,7 +681,15 @@ impl Printer {
                     let an: Vec<String> = args.iter().map(|a| self.done[&a.id()].clone()).collect();
                     let e = self.expr(op, &an, args, *s);
                     let nm = format!("t{}", x.id());
-                    let _ = writeln!(self.out, "(define-fun {nm} () {} {e})", s.smt());
+                    if self.equations {
+                        let _ = writeln!(
+                            self.out,
+                            "(declare-const {nm} {})\n(assert (= {nm} {e}))",
+                            s.smt()
+                        );
+                    } else {
+                        let _ = writeln!(self.out, "(define-fun {nm} () {} {e})", s.smt());
+                    }
                     self.done.insert(x.id(), nm);
                 }
             }
@@ -780,5 +800,22 @@ mod tests {
         let n = p.name(&a);
         assert!(p.take().contains("(bvadd x (_ bv1 32))"));
         assert!(n.starts_with('t'));
+    }
+
+    /// In equation mode an inner node is a constant with an asserted definition, never a
+    /// `define-fun`; leaves are declared as before.
+    #[test]
+    fn equation_mode() {
+        let mut c = Ctx::new();
+        let x = c.var("x", Sort::Bv(32));
+        let one = c.bv(32, 1);
+        let a = c.add(&x, &one);
+        let mut p = Printer::with_equations();
+        let n = p.name(&a);
+        let out = p.take();
+        assert!(out.contains("(declare-const x (_ BitVec 32))"));
+        assert!(out.contains(&format!("(declare-const {n} (_ BitVec 32))")));
+        assert!(out.contains(&format!("(assert (= {n} (bvadd x (_ bv1 32))))")));
+        assert!(!out.contains("define-fun"));
     }
 }
