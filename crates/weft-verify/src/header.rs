@@ -47,12 +47,24 @@ WEFT_SINK_DECL(__weft_invariant_sink)
 #endif
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 /* async_work_group_copy / async_work_group_strided_copy as GPUVerify reads them: the group
- * copies every element, in no particular order, until wait_group_events (a barrier). Each
- * thread copies one arbitrary word (a fresh index per thread), written plainly; two
- * work-items of one group copy distinct words of one copy (assumed), so one copy's writes do
- * not race with each other but race with another copy of the same words (by this group or
- * another) and with any access of the destination before the wait, by any thread; the
- * source is read plainly. The copy must be reached by the whole group (asserted). */
+ * copies every element, in no particular order, until wait_group_events completes the copy's
+ * event (OpenCL 1.2 §6.12.10). Each thread copies one arbitrary word (a fresh index per
+ * thread), written plainly; two work-items of one group copy distinct words of one copy
+ * (assumed), so one copy's writes do not race with each other but race with another copy of
+ * the same words (by this group or another) and with any access of the destination before
+ * the wait, by any thread; the source is read plainly. The copy must be reached by the whole
+ * group and its arguments (the event included) be group-uniform (asserted).
+ * An event is the record of its copy (`event_t` is this struct for the verifier): the wait
+ * copies the same word again before its barrier, so a copy pending across a barrier still
+ * races with the accesses between that barrier and the wait. An event names one copy: a copy
+ * attached to an existing event is not copied again at the wait. */
+typedef struct {
+  volatile local char *l;
+  volatile global char *g;
+  size_t lo, gl;
+  int live;
+  int to_local;
+} __weft_event_t;
 #define __WEFT_AC static inline __attribute__((overloadable, always_inline))
 /* One arbitrary 32-bit word of the copy: word `e` of a contiguous copy, or word `w` of
  * element `e` of a strided one (byte offsets `*lo` on the local side, `*gl` global). */
@@ -69,39 +81,73 @@ static inline __attribute__((always_inline)) int __weft_async_word(size_t n, siz
   *gl = (size_t)e * stride * esz + (size_t)w * 4;
   return e < n && w < (esz + 3) / 4;
 }
-__WEFT_AC event_t __weft_async_copy(volatile local void *dst, const volatile global void *src, size_t n,
-                                    size_t esz, size_t stride, event_t ev) {
-  size_t lo, gl;
-  if (__weft_async_word(n, esz, stride, &lo, &gl)) {
-    __weft_annot_assume(!__weft_query_same_group() || __weft_query_distinct_int((int)lo));
-    *(volatile local int *)((volatile local char *)dst + lo) =
-        *(const volatile global int *)((const volatile global char *)src + gl);
+/* This work-item's word of the copy `ev` names. */
+static inline __attribute__((always_inline)) void __weft_async_do(__weft_event_t ev) {
+  if (ev.live) {
+    if (ev.to_local)
+      *(volatile local int *)(ev.l + ev.lo) = *(const volatile global int *)(ev.g + ev.gl);
+    else
+      *(volatile global int *)(ev.g + ev.gl) = *(const volatile local int *)(ev.l + ev.lo);
   }
+}
+__WEFT_AC __weft_event_t __weft_async_copy(volatile local void *dst, const volatile global void *src,
+                                           size_t n, size_t esz, size_t stride) {
+  __weft_event_t ev;
+  ev.l = (volatile local char *)dst;
+  ev.g = (volatile global char *)src;
+  ev.to_local = 1;
+  ev.live = __weft_async_word(n, esz, stride, &ev.lo, &ev.gl);
+  if (ev.live)
+    __weft_annot_assume(!__weft_query_same_group() || __weft_query_distinct_int((int)ev.lo));
+  __weft_async_do(ev);
   return ev;
 }
-__WEFT_AC event_t __weft_async_copy(volatile global void *dst, const volatile local void *src, size_t n,
-                                    size_t esz, size_t stride, event_t ev) {
-  size_t lo, gl;
-  if (__weft_async_word(n, esz, stride, &lo, &gl)) {
-    __weft_annot_assume(!__weft_query_same_group() || __weft_query_distinct_int((int)lo));
-    *(volatile global int *)((volatile global char *)dst + gl) =
-        *(const volatile local int *)((const volatile local char *)src + lo);
-  }
+__WEFT_AC __weft_event_t __weft_async_copy(volatile global void *dst, const volatile local void *src,
+                                           size_t n, size_t esz, size_t stride) {
+  __weft_event_t ev;
+  ev.l = (volatile local char *)src;
+  ev.g = (volatile global char *)dst;
+  ev.to_local = 0;
+  ev.live = __weft_async_word(n, esz, stride, &ev.lo, &ev.gl);
+  if (ev.live)
+    __weft_annot_assume(!__weft_query_same_group() || __weft_query_distinct_int((int)ev.lo));
+  __weft_async_do(ev);
   return ev;
 }
 /* The copy's and the wait's arguments must be the same in every work-item of the group. */
 #define __weft_group_uniform(x)                                                                \
   __weft_annot_assert(!__weft_query_same_group() || __weft_query_uniform_int((int)(x)))
+/* An event argument (a copy attached to it, or a wait on it) names the same copy in every
+ * work-item; `0` (no event) is uniform. */
+__WEFT_AC void __weft_event_uniform(__weft_event_t ev) {
+  __weft_group_uniform((size_t)ev.l);
+  __weft_group_uniform((size_t)ev.g);
+}
+__WEFT_AC void __weft_event_uniform(int ev) { (void)ev; }
 #define __weft_async_checked(d, s, n, stride, ev)                                                \
   (__weft_group_uniform(__weft_query_enabled()), __weft_group_uniform((size_t)(d)),        \
    __weft_group_uniform((size_t)(s)),                                                       \
-   __weft_group_uniform(n), __weft_group_uniform(stride),                                   \
-   __weft_async_copy((d), (s), (n), sizeof(*(d)), (stride), (ev)))
-static inline __attribute__((always_inline)) void __weft_wait(int n, event_t *evs) {
-  wait_group_events(n, evs);
+   __weft_group_uniform(n), __weft_group_uniform(stride), __weft_event_uniform(ev),          \
+   __weft_async_copy((d), (s), (n), sizeof(*(d)), (stride)))
+/* The wait completes the listed events: each listed copy's word once more, then the group's
+ * barrier (libclc implements wait_group_events as one). An event never assigned is
+ * skipped (clang drops the guarded code of an undefined record), and so is the list when
+ * its length is not a compile-time constant (the uniformity of the length is asserted). */
+static inline __attribute__((always_inline)) void __weft_wait(int n, __weft_event_t *evs) {
+  if (__builtin_constant_p(n)) {
+#pragma unroll
+    for (int i = 0; i < n; i++) {
+      if (evs[i].live) {
+        __weft_event_uniform(evs[i]);
+        __weft_async_do(evs[i]);
+      }
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
+#define event_t __weft_event_t
 #define wait_group_events(n, evs)                                                               \
-  (__weft_group_uniform(n), __weft_group_uniform((size_t)(evs)), __weft_wait((n), (evs)))
+  (__weft_group_uniform(n), __weft_wait((n), (evs)))
 #define async_work_group_copy(d, s, n, ev) __weft_async_checked((d), (s), (n), 1, (ev))
 #define async_work_group_strided_copy(d, s, n, stride, ev)                                      \
   __weft_async_checked((d), (s), (n), (stride), (ev))
