@@ -162,7 +162,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         let g = Graph {
             th: (0..n)
                 .map(|t| ThreadG {
-                    nodes: Vec::new(),
+                    nodes: Default::default(),
                     state: self.prog.start(t),
                     status: Status::Running,
                 })

@@ -63,9 +63,50 @@ pub enum Status {
     Fault(String),
 }
 
+/// A thread's events, shared between a graph and its copies until one of them changes
+/// them (copy on write: `DerefMut` copies a shared list first), so copying a graph for a
+/// child copies only the thread the child extends.
+#[derive(Clone, Debug, Default)]
+pub struct Nodes(Arc<Vec<Node>>);
+
+impl Nodes {
+    pub fn new(v: Vec<Node>) -> Nodes {
+        Nodes(Arc::new(v))
+    }
+}
+
+impl std::ops::Deref for Nodes {
+    type Target = Vec<Node>;
+    fn deref(&self) -> &Vec<Node> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Nodes {
+    fn deref_mut(&mut self) -> &mut Vec<Node> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<'a> IntoIterator for &'a Nodes {
+    type Item = &'a Node;
+    type IntoIter = std::slice::Iter<'a, Node>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Nodes {
+    type Item = &'a mut Node;
+    type IntoIter = std::slice::IterMut<'a, Node>;
+    fn into_iter(self) -> Self::IntoIter {
+        Arc::make_mut(&mut self.0).iter_mut()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ThreadG<S> {
-    pub nodes: Vec<Node>,
+    pub nodes: Nodes,
     /// The stepper's state after the last node (fed, for a read).
     pub state: S,
     pub status: Status,
@@ -206,7 +247,7 @@ mod tests {
     fn porf_prefix_follows_program_order_and_reads_from() {
         // T0: W ; R(from T1#0).  T1: W ; W.  T2: R(init).
         let th = |nodes| ThreadG {
-            nodes,
+            nodes: Nodes::new(nodes),
             state: (),
             status: Status::Running,
         };

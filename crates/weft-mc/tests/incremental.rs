@@ -124,7 +124,7 @@ fn both(src: &str) -> Option<(u64, u64)> {
 fn incremental_check_agrees_with_the_full_checks_and_rc11_cat() {
     native::set_crosscheck(true);
     let mut compared = 0;
-    for seed in 0..80 {
+    for seed in 0..48 {
         let src = random_program(seed);
         let Some((native, cat)) = both(&src) else {
             continue;
@@ -134,7 +134,7 @@ fn incremental_check_agrees_with_the_full_checks_and_rc11_cat() {
     }
     // The generator's programs all parse and run natively (a generator gone wrong must
     // not turn this test into one that compares nothing).
-    assert!(compared >= 60, "only {compared} random programs compared");
+    assert!(compared >= 40, "only {compared} random programs compared");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
     let mut files = Vec::new();
     litmus_files(&root.join("c"), &mut files);

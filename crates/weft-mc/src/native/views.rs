@@ -423,23 +423,19 @@ fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict
 /// [`check_views`] gives `None`.
 pub fn check_incremental<S>(m: Native, p: &Program, g: &mut Graph<S>) -> Option<bool> {
     let nt = g.th.len();
-    let mut new = None;
-    let mut lacking = 0;
-    for (t, th) in g.th.iter().enumerate() {
-        for (i, n) in th.nodes.iter().enumerate() {
-            if n.hb == u32::MAX {
-                lacking += 1;
-                new = Some((t as u32, i as u32));
-            }
-        }
-    }
-    let Some(b) = new else {
+    // Rows are only added for events that get a view, and only a revisit (which drops
+    // them all) removes events: one event lacks a view iff the rows are one short, and
+    // then it is the last of its thread when some thread's last event lacks one.
+    let with_views = g.hb.rows.len() / nt.max(1);
+    let new = g.th.iter().enumerate().find_map(|(t, th)| {
+        th.nodes
+            .last()
+            .filter(|n| n.hb == u32::MAX)
+            .map(|_| (t as u32, th.nodes.len() as u32 - 1))
+    });
+    let Some(b) = new.filter(|_| with_views + 1 == g.events() && !g.hb.sc_fence) else {
         return whole(m, p, g);
     };
-    let last = b.1 as usize + 1 == g.th[b.0 as usize].nodes.len();
-    if lacking > 1 || !last || g.hb.sc_fence {
-        return whole(m, p, g);
-    }
     let sc = Scopes {
         p,
         scoped: m == Native::ScopedRc11,
