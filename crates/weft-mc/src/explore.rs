@@ -21,8 +21,9 @@ use crate::step::{Action, Stepper};
 /// consistent, and what to record for a complete one.
 pub trait Judge<S>: Sync {
     type Acc: Default + Send;
-    /// Consistency of a partial graph (called after every added event).
-    fn consistent(&self, g: &Graph<S>) -> bool;
+    /// Consistency of a partial graph (called after every added event, which is the last
+    /// of its thread; the judge may cache what it computed in the graph, [`Graph::hb`]).
+    fn consistent(&self, g: &mut Graph<S>) -> bool;
     /// A complete graph whose every thread finished (`Done` or a failed assertion).
     fn complete(&self, g: &Graph<S>, acc: &mut Self::Acc);
     fn merge(&self, a: &mut Self::Acc, b: Self::Acc);
@@ -161,13 +162,14 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         let g = Graph {
             th: (0..n)
                 .map(|t| ThreadG {
-                    nodes: Vec::new(),
+                    nodes: Default::default(),
                     state: self.prog.start(t),
                     status: Status::Running,
                 })
                 .collect(),
             co: vec![Vec::new(); self.init.len()],
             next_stamp: 0,
+            hb: Default::default(),
         };
         let mut counts = Counts::default();
         let mut acc = J::Acc::default();
@@ -276,6 +278,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             let me: EvId = (t as u32, idx);
             match ev.kind {
                 EventKind::Read => {
+                    let ev = Arc::new(ev);
                     let mut srcs = vec![Src::Init];
                     srcs.extend(g.co[cell as usize].iter().map(|e| Src::Ev(*e)));
                     if let Some((lo, hi)) = range {
@@ -286,29 +289,49 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     // handed on rather than spun on), where the first error of a program
                     // usually is. Every source is explored; only the order changes.
                     srcs.reverse();
+                    let values: Vec<i64> = srcs
+                        .iter()
+                        .map(|s| g.src_value(*s, cell, &self.init))
+                        .collect();
                     let mut children = Vec::with_capacity(srcs.len());
-                    for s in srcs {
-                        let value = g.src_value(s, cell, &self.init);
+                    // The last child takes the graph itself instead of a copy.
+                    let mut owned = Some(g);
+                    let last = srcs.len().saturating_sub(1);
+                    for (k, (s, value)) in srcs.into_iter().zip(values).enumerate() {
                         let mut st2 = st.clone();
                         let fix = self.prog.feed(t, &mut st2, value);
-                        let mut e2 = ev.clone();
-                        e2.rmw = fix.rmw;
-                        if let Some(a) = fix.attrs {
-                            e2.attrs = a;
+                        // Children whose label the value read does not change share it.
+                        let e2 = if fix.rmw == ev.rmw
+                            && fix.attrs.as_ref().is_none_or(|a| *a == ev.attrs)
+                        {
+                            ev.clone()
+                        } else {
+                            let mut e2 = (*ev).clone();
+                            e2.rmw = fix.rmw;
+                            if let Some(a) = fix.attrs {
+                                e2.attrs = a;
+                            }
+                            Arc::new(e2)
+                        };
+                        let mut c = if k == last {
+                            owned.take()
+                        } else {
+                            owned.clone()
                         }
-                        let mut c = g.clone();
+                        .expect("only the last child takes the graph");
                         c.th[t].nodes.push(Node {
-                            ev: Arc::new(e2),
+                            ev: e2,
                             cell,
                             stamp: c.next_stamp,
                             rf: Some(s),
                             value,
                             revisited: false,
                             range,
+                            hb: u32::MAX,
                         });
                         c.next_stamp += 1;
                         c.th[t].state = st2;
-                        if self.judge.consistent(&c) {
+                        if self.judge.consistent(&mut c) {
                             children.push(c);
                         } else {
                             counts.inconsistent += 1;
@@ -328,6 +351,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         value,
                         revisited: false,
                         range: None,
+                        hb: u32::MAX,
                     });
                     base.next_stamp += 1;
                     let mut children = Vec::new();
@@ -374,9 +398,10 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         value: 0,
                         revisited: false,
                         range: None,
+                        hb: u32::MAX,
                     });
                     g.next_stamp += 1;
-                    if !self.judge.consistent(&g) {
+                    if !self.judge.consistent(&mut g) {
                         counts.inconsistent += 1;
                         return;
                     }
@@ -403,10 +428,17 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
     ) {
         let len = g.co[cell as usize].len();
         let lowest = if self.rf_mode { len } else { 0 };
+        // The last placement takes the graph itself instead of a copy.
+        let mut owned = Some(g);
         for pos in (lowest..=len).rev() {
-            let mut c = g.clone();
+            let mut c = if pos == lowest {
+                owned.take()
+            } else {
+                owned.clone()
+            }
+            .expect("only the last placement takes the graph");
             c.co[cell as usize].insert(pos, w);
-            if self.judge.consistent(&c) {
+            if self.judge.consistent(&mut c) {
                 out.push(c);
             } else {
                 counts.inconsistent += 1;
@@ -467,8 +499,9 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                 }
             }
         }
-        // Build the restricted graph.
+        // Build the restricted graph (r's view changes, and so may the labels replayed).
         let mut h = g.clone();
+        h.forget_views();
         let mut touched = vec![false; h.th.len()];
         for (u, th) in h.th.iter_mut().enumerate() {
             let keep = if u as u32 == r.0 {

@@ -38,6 +38,9 @@ pub struct Node {
     /// only ever added reading a write of such a value, so it is maximal when it reads the
     /// coherence-latest write *of such a value*, and no write of another value revisits it.
     pub range: Option<(i64, i64)>,
+    /// Row of this event's happens-before view in [`Graph::hb`] (`u32::MAX`: none yet),
+    /// filled by the native check ([`crate::native::check_incremental`]).
+    pub hb: u32,
 }
 
 impl Node {
@@ -60,9 +63,50 @@ pub enum Status {
     Fault(String),
 }
 
+/// A thread's events, shared between a graph and its copies until one of them changes
+/// them (copy on write: `DerefMut` copies a shared list first), so copying a graph for a
+/// child copies only the thread the child extends.
+#[derive(Clone, Debug, Default)]
+pub struct Nodes(Arc<Vec<Node>>);
+
+impl Nodes {
+    pub fn new(v: Vec<Node>) -> Nodes {
+        Nodes(Arc::new(v))
+    }
+}
+
+impl std::ops::Deref for Nodes {
+    type Target = Vec<Node>;
+    fn deref(&self) -> &Vec<Node> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Nodes {
+    fn deref_mut(&mut self) -> &mut Vec<Node> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<'a> IntoIterator for &'a Nodes {
+    type Item = &'a Node;
+    type IntoIter = std::slice::Iter<'a, Node>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Nodes {
+    type Item = &'a mut Node;
+    type IntoIter = std::slice::IterMut<'a, Node>;
+    fn into_iter(self) -> Self::IntoIter {
+        Arc::make_mut(&mut self.0).iter_mut()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ThreadG<S> {
-    pub nodes: Vec<Node>,
+    pub nodes: Nodes,
     /// The stepper's state after the last node (fed, for a read).
     pub state: S,
     pub status: Status,
@@ -75,6 +119,21 @@ pub struct Graph<S> {
     /// Per cell: its non-initial writes in coherence order (the initial write is first).
     pub co: Vec<Vec<EvId>>,
     pub next_stamp: u32,
+    /// Happens-before views of the events checked so far, as the native check computed
+    /// them (rows of one count per thread; a node's [`Node::hb`] names its row). An event
+    /// added at the end of a thread has no hb-successor, so the views of a consistent graph
+    /// stay valid in its children; a revisit calls [`Graph::forget_views`].
+    pub hb: HbCache,
+}
+
+/// The views cached in a graph (see [`Graph::hb`]).
+#[derive(Clone, Debug, Default)]
+pub struct HbCache {
+    /// One row of `threads` counts per event with a view.
+    pub rows: Vec<u32>,
+    /// Whether a checked event is an SC fence (the incremental check then recomputes
+    /// `psc` over the whole graph).
+    pub sc_fence: bool,
 }
 
 impl<S> Graph<S> {
@@ -84,6 +143,17 @@ impl<S> Graph<S> {
 
     pub fn node_mut(&mut self, e: EvId) -> &mut Node {
         &mut self.th[e.0 as usize].nodes[e.1 as usize]
+    }
+
+    /// Drops the cached views (after a change that is not an event added at the end of a
+    /// thread, e.g. a revisit changing a read's source).
+    pub fn forget_views(&mut self) {
+        self.hb = HbCache::default();
+        for th in &mut self.th {
+            for n in &mut th.nodes {
+                n.hb = u32::MAX;
+            }
+        }
     }
 
     pub fn events(&self) -> usize {
@@ -169,6 +239,7 @@ mod tests {
             value: 0,
             revisited: false,
             range: None,
+            hb: u32::MAX,
         }
     }
 
@@ -176,7 +247,7 @@ mod tests {
     fn porf_prefix_follows_program_order_and_reads_from() {
         // T0: W ; R(from T1#0).  T1: W ; W.  T2: R(init).
         let th = |nodes| ThreadG {
-            nodes,
+            nodes: Nodes::new(nodes),
             state: (),
             status: Status::Running,
         };
@@ -194,6 +265,7 @@ mod tests {
             ],
             co: vec![vec![(0, 0), (1, 0), (1, 1)]],
             next_stamp: 5,
+            hb: HbCache::default(),
         };
         assert_eq!(g.porf_prefix((0, 1)), vec![2, 1, 0]);
         assert_eq!(g.porf_prefix((1, 1)), vec![0, 2, 0]);

@@ -1772,11 +1772,11 @@ impl KernelJudge<'_, '_> {
 impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
     type Acc = KAcc;
 
-    fn consistent(&self, g: &Graph<Arc<KState>>) -> bool {
+    fn consistent(&self, g: &mut Graph<Arc<KState>>) -> bool {
         if self.guide.is_some_and(|w| !w.admits(g, false)) {
             return false;
         }
-        native::check(self.model, &self.ks.program, g, self.ks.cells.len(), false).consistent
+        native::check_incremental(self.model, &self.ks.program, g, self.ks.cells.len())
     }
 
     fn complete(&self, g: &Graph<Arc<KState>>, acc: &mut KAcc) {

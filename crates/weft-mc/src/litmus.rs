@@ -302,7 +302,7 @@ impl LitmusJudge<'_> {
 impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
     type Acc = Acc;
 
-    fn consistent(&self, g: &Graph<std::sync::Arc<LitmusState>>) -> bool {
+    fn consistent(&self, g: &mut Graph<std::sync::Arc<LitmusState>>) -> bool {
         if self.guide.is_some_and(|w| !w.admits(g, false)) {
             return false;
         }
@@ -311,7 +311,7 @@ impl Judge<std::sync::Arc<LitmusState>> for LitmusJudge<'_> {
         }
         match self.check {
             Consistency::Native(_) if self.relaxed => native::check_relaxed(g),
-            Consistency::Native(m) => native::check(*m, self.p, g, self.ncells, false).consistent,
+            Consistency::Native(m) => native::check_incremental(*m, self.p, g, self.ncells),
             Consistency::Cat(_) => true,
         }
     }

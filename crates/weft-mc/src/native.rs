@@ -14,6 +14,46 @@ use crate::graph::{EvId, Graph, Src};
 mod views;
 pub use views::check_views;
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// 0: not read yet; 1: off; 2: on.
+static CROSSCHECK: AtomicU8 = AtomicU8::new(0);
+
+/// Whether every vector-clock check is confirmed by the slower one it must agree with (the
+/// incremental check by the whole-graph one, the whole-graph one by the relation algebra),
+/// panicking on a difference: `WEFT_MC_CROSSCHECK` set, or [`set_crosscheck`].
+pub fn crosscheck() -> bool {
+    match CROSSCHECK.load(Ordering::Relaxed) {
+        0 => {
+            let on = std::env::var_os("WEFT_MC_CROSSCHECK").is_some();
+            CROSSCHECK.store(if on { 2 } else { 1 }, Ordering::Relaxed);
+            on
+        }
+        v => v == 2,
+    }
+}
+
+/// Turns the cross-checks of [`crosscheck`] on or off for this process (tests).
+pub fn set_crosscheck(on: bool) {
+    CROSSCHECK.store(if on { 2 } else { 1 }, Ordering::Relaxed);
+}
+
+/// Consistency of a graph the explorer just extended by one event, reusing and extending
+/// the happens-before views cached in it ([`views::check_incremental`]); the same verdict
+/// as [`check`] (which the cross-check confirms).
+pub fn check_incremental<S>(m: Native, p: &Program, g: &mut Graph<S>, ncells: usize) -> bool {
+    if m != Native::Sc {
+        if let Some(ok) = views::check_incremental(m, p, g) {
+            if crosscheck() {
+                let w = check_relations(m, p, g, ncells, false);
+                assert_eq!(ok, w.consistent, "incremental and relation checks disagree");
+            }
+            return ok;
+        }
+    }
+    check_relations(m, p, g, ncells, false).consistent
+}
+
 /// Which native model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Native {
@@ -268,7 +308,7 @@ pub struct Verdict {
 pub fn check<S>(m: Native, p: &Program, g: &Graph<S>, ncells: usize, races: bool) -> Verdict {
     if m != Native::Sc {
         if let Some(v) = check_views(m, p, g, races) {
-            if std::env::var_os("WEFT_MC_CROSSCHECK").is_some() {
+            if crosscheck() {
                 let w = check_relations(m, p, g, ncells, races);
                 assert_eq!(
                     (

@@ -23,6 +23,7 @@ use super::{Native, Verdict};
 use crate::graph::{EvId, Graph, Src};
 
 /// A flattened thread event.
+#[derive(Clone, Copy)]
 struct E {
     t: u32,
     i: u32,
@@ -57,13 +58,133 @@ impl E {
         self.scope
             .or(if self.at() { Some(Scope::System) } else { None })
     }
+    /// The event `e` of `g` (`pos` left 0).
+    fn of<S>(g: &Graph<S>, e: EvId) -> E {
+        let nd = g.node(e);
+        E {
+            t: e.0,
+            i: e.1,
+            kind: kind_of(&nd.ev.kind),
+            cell: nd.cell,
+            order: nd.ev.attrs.order,
+            scope: nd.ev.attrs.scope,
+            pos: 0,
+        }
+    }
+}
+
+fn kind_of(k: &EventKind) -> u8 {
+    match k {
+        EventKind::Read => 0,
+        EventKind::Write => 1,
+        EventKind::Fence { .. } => 2,
+        EventKind::Barrier { .. } => 3,
+    }
+}
+
+/// Scope inclusion as the relation check defines it (`sr`, `incl`), and `rf` restricted to
+/// scope-inclusive pairs in scoped RC11.
+struct Scopes<'a> {
+    p: &'a Program,
+    scoped: bool,
+}
+
+impl Scopes<'_> {
+    fn covers(&self, a: &E, sa: Scope, b: &E) -> bool {
+        a.t == b.t
+            || self.p.threads[a.t as usize]
+                .placement
+                .same_instance(&self.p.threads[b.t as usize].placement, sa)
+    }
+    fn sr(&self, a: &E, b: &E) -> bool {
+        match (a.scope(), b.scope()) {
+            (Some(sa), Some(sb)) => self.covers(a, sa, b) && self.covers(b, sb, a),
+            _ => false,
+        }
+    }
+    fn incl(&self, a: &E, b: &E) -> bool {
+        self.sr(a, b)
+            && (a.at() || !a.mem())
+            && (b.at() || !b.mem())
+            && (!(a.mem() && b.mem()) || a.cell == b.cell)
+    }
+    /// The write the read `r` reads from, when the pair is in (scope-restricted) rf.
+    fn rf_s(&self, src: &impl Events, r: EvId) -> Option<EvId> {
+        let Some(Src::Ev(w)) = src.rf(r) else {
+            return None;
+        };
+        (!self.scoped || self.incl(&src.ev(w), &src.ev(r))).then_some(w)
+    }
+}
+
+/// What the release-sequence walk ([`synchronise`]) reads of the events: their labels,
+/// their views, their sources and RMW flags.
+trait Events {
+    fn ev(&self, e: EvId) -> E;
+    fn view(&self, e: EvId) -> &[u32];
+    fn rf(&self, e: EvId) -> Option<Src>;
+    fn rmw(&self, e: EvId) -> bool;
+}
+
+/// The events of the whole-graph check: flattened, with the views computed so far.
+struct Flat<'a, S> {
+    g: &'a Graph<S>,
+    ev: &'a [E],
+    off: &'a [usize],
+    view: &'a [u32],
+    nt: usize,
+}
+
+impl<S> Events for Flat<'_, S> {
+    fn ev(&self, e: EvId) -> E {
+        self.ev[self.off[e.0 as usize] + e.1 as usize]
+    }
+    fn view(&self, e: EvId) -> &[u32] {
+        let f = self.off[e.0 as usize] + e.1 as usize;
+        &self.view[f * self.nt..(f + 1) * self.nt]
+    }
+    fn rf(&self, e: EvId) -> Option<Src> {
+        self.g.node(e).rf
+    }
+    fn rmw(&self, e: EvId) -> bool {
+        self.g.node(e).ev.rmw
+    }
+}
+
+/// The events of a graph with the views cached in it ([`Graph::hb`]).
+struct Cached<'a, S> {
+    g: &'a Graph<S>,
+    nt: usize,
+}
+
+impl<S> Events for Cached<'_, S> {
+    fn ev(&self, e: EvId) -> E {
+        E::of(self.g, e)
+    }
+    fn view(&self, e: EvId) -> &[u32] {
+        let row = self.g.node(e).hb as usize;
+        &self.g.hb.rows[row * self.nt..(row + 1) * self.nt]
+    }
+    fn rf(&self, e: EvId) -> Option<Src> {
+        self.g.node(e).rf
+    }
+    fn rmw(&self, e: EvId) -> bool {
+        self.g.node(e).ev.rmw
+    }
 }
 
 /// Checks `g` under RC11 or scoped RC11 (`races`: also the race flags, as
 /// [`super::check_relations`] computes them); `None` when the graph has SC events, an
 /// unplaced write or a (po ∪ rf) cycle, which the relation check handles.
 pub fn check_views<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<Verdict> {
+    full(m, p, g, races).map(|(v, _)| v)
+}
+
+/// [`check_views`], also returning the views (one row of `threads` counts per event, in
+/// (thread, index) order).
+fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict, Vec<u32>)> {
     let scoped = m == Native::ScopedRc11;
+    let sc = Scopes { p, scoped };
     let nt = g.th.len();
     let mut off = Vec::with_capacity(nt + 1);
     let mut n = 0usize;
@@ -82,12 +203,7 @@ pub fn check_views<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Opti
     let mut ev: Vec<E> = Vec::with_capacity(n);
     for (t, th) in g.th.iter().enumerate() {
         for (i, nd) in th.nodes.iter().enumerate() {
-            let kind = match nd.ev.kind {
-                EventKind::Read => 0,
-                EventKind::Write => 1,
-                EventKind::Fence { .. } => 2,
-                EventKind::Barrier { .. } => 3,
-            };
+            let kind = kind_of(&nd.ev.kind);
             let order = nd.ev.attrs.order;
             if order == Order::SeqCst && kind != 2 {
                 return None;
@@ -112,32 +228,9 @@ pub fn check_views<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Opti
             });
         }
     }
-    let covers = |a: &E, sa: Scope, b: &E| {
-        a.t == b.t
-            || p.threads[a.t as usize]
-                .placement
-                .same_instance(&p.threads[b.t as usize].placement, sa)
-    };
-    let sr = |a: &E, b: &E| match (a.scope(), b.scope()) {
-        (Some(sa), Some(sb)) => covers(a, sa, b) && covers(b, sb, a),
-        _ => false,
-    };
-    let incl = |a: &E, b: &E| {
-        sr(a, b)
-            && (a.at() || !a.mem())
-            && (b.at() || !b.mem())
-            && (!(a.mem() && b.mem()) || a.cell == b.cell)
-    };
-    // rf restricted to scope-inclusive pairs (scoped RC11), from a write event.
-    let rf_s = |r: usize| -> Option<usize> {
-        let Some(Src::Ev(w)) = g.th[ev[r].t as usize].nodes[ev[r].i as usize].rf else {
-            return None;
-        };
-        let w = fid(w);
-        (!scoped || incl(&ev[w], &ev[r])).then_some(w)
-    };
     // Views, in a (po ∪ rf)-topological order.
     let mut view = vec![0u32; n * nt];
+    let mut join = vec![0u32; nt];
     let mut done = vec![0usize; nt];
     let mut left = n;
     while left > 0 {
@@ -155,15 +248,18 @@ pub fn check_views<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Opti
                     view.copy_within((f - 1) * nt..f * nt, f * nt);
                 }
                 view[f * nt + t] = i as u32 + 1;
-                let e = &ev[f];
-                if e.kind == 0 && e.at() && e.acq() {
-                    synchronise(&ev, &off, g, &mut view, nt, f, f, &rf_s, &sr, scoped);
-                } else if e.kind == 2 && e.acq() {
-                    for r in off[t]..f {
-                        if ev[r].kind == 0 && ev[r].at() {
-                            synchronise(&ev, &off, g, &mut view, nt, r, f, &rf_s, &sr, scoped);
-                        }
-                    }
+                let e = ev[f];
+                if (e.kind == 0 && e.at() && e.acq()) || (e.kind == 2 && e.acq()) {
+                    join.copy_from_slice(&view[f * nt..(f + 1) * nt]);
+                    let flat = Flat {
+                        g,
+                        ev: &ev,
+                        off: &off,
+                        view: &view,
+                        nt,
+                    };
+                    acquire(&flat, &sc, (t as u32, i as u32), &e, &mut join);
+                    view[f * nt..(f + 1) * nt].copy_from_slice(&join);
                 }
                 done[t] += 1;
                 left -= 1;
@@ -264,7 +360,7 @@ pub fn check_views<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Opti
         }
     }
     if consistent && ev.iter().any(|e| e.kind == 2 && e.order == Order::SeqCst) {
-        consistent = psc_fences_acyclic(&ev, &groups, &view, nt, scoped, &sr);
+        consistent = psc_fences_acyclic(&ev, &groups, &view, nt, scoped, &|a, b| sc.sr(a, b));
     }
     let mut v = Verdict {
         consistent,
@@ -300,7 +396,7 @@ pub fn check_views<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Opti
                     if a < b {
                         v.race_pairs.push((back(a), back(b), false));
                     }
-                } else if scoped && !incl(&ev[a], &ev[b]) {
+                } else if scoped && !sc.incl(&ev[a], &ev[b]) {
                     v.hetero_race = true;
                     if v.hetero_race_pair.is_none() {
                         v.hetero_race_pair = Some((back(a), back(b)));
@@ -312,45 +408,221 @@ pub fn check_views<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Opti
             }
         }
     }
-    Some(v)
+    Some((v, view))
 }
 
-/// Joins into the view of `b` (an acquire read, or an acquire fence after the atomic read
-/// `r`) the view of the po-latest release event that synchronises with it through the
+/// Checks `g` as [`check_views`] does (consistency only), reusing the views cached in the
+/// graph ([`Graph::hb`]) and caching the new ones: when exactly one event lacks a view and
+/// it is the last of its thread (the event the explorer just added, to a graph already
+/// found consistent), only that event's view, its coherence and (for a write) the
+/// atomicity of its location's RMWs are computed. This suffices: the new event has no
+/// hb-successor (nothing reads from it yet, nothing follows it in po), views do not depend
+/// on coherence, and placing a write in coherence keeps the order of the old positions,
+/// which is all the old events' coherence compares. Otherwise (or with SC fences, whose
+/// `psc` spans the graph) the whole graph is checked and its views cached. `None` where
+/// [`check_views`] gives `None`.
+pub fn check_incremental<S>(m: Native, p: &Program, g: &mut Graph<S>) -> Option<bool> {
+    let nt = g.th.len();
+    // Rows are only added for events that get a view, and only a revisit (which drops
+    // them all) removes events: one event lacks a view iff the rows are one short, and
+    // then it is the last of its thread when some thread's last event lacks one.
+    let with_views = g.hb.rows.len() / nt.max(1);
+    let new = g.th.iter().enumerate().find_map(|(t, th)| {
+        th.nodes
+            .last()
+            .filter(|n| n.hb == u32::MAX)
+            .map(|_| (t as u32, th.nodes.len() as u32 - 1))
+    });
+    let Some(b) = new.filter(|_| with_views + 1 == g.events() && !g.hb.sc_fence) else {
+        return whole(m, p, g);
+    };
+    let sc = Scopes {
+        p,
+        scoped: m == Native::ScopedRc11,
+    };
+    let mut e = E::of(g, b);
+    if e.order == Order::SeqCst {
+        if e.kind != 2 {
+            return None;
+        }
+        return whole(m, p, g);
+    }
+    // Coherence position of the event (a write's own, a read's source's).
+    if e.kind <= 1 {
+        let s = match (e.kind, g.node(b).rf) {
+            (0, Some(s)) => s,
+            (0, None) => return None,
+            _ => Src::Ev(b),
+        };
+        e.pos = g.co_pos(e.cell, s);
+        if e.pos == usize::MAX {
+            return None;
+        }
+    }
+    // The view: the po-predecessor's, the event itself, what it acquires.
+    let mut view = vec![0u32; nt];
+    if b.1 > 0 {
+        view.copy_from_slice(Cached { g, nt }.view((b.0, b.1 - 1)));
+    }
+    view[b.0 as usize] = b.1 + 1;
+    if (e.kind == 0 && e.at() && e.acq()) || (e.kind == 2 && e.acq()) {
+        acquire(&Cached { g, nt }, &sc, b, &e, &mut view);
+    }
+    let consistent = (e.kind > 1 || coherent(g, &e, &view)) && (e.kind != 1 || atomic(g, e.cell));
+    if crosscheck() {
+        let full = full(m, p, g, false).map(|(v, rows)| (v.consistent, rows));
+        let (ok, rows) = full.expect("the incremental check applies where the full one does");
+        assert_eq!(consistent, ok, "incremental and full view checks disagree");
+        if ok {
+            let cached = Cached { g, nt };
+            let mut f = 0;
+            for (t, th) in g.th.iter().enumerate() {
+                for (i, n) in th.nodes.iter().enumerate() {
+                    let want = &rows[f * nt..(f + 1) * nt];
+                    let have = if (t as u32, i as u32) == b {
+                        &view[..]
+                    } else {
+                        cached.view((t as u32, i as u32))
+                    };
+                    assert_eq!(
+                        have, want,
+                        "cached and recomputed views of {:?} differ",
+                        n.stamp
+                    );
+                    f += 1;
+                }
+            }
+        }
+    }
+    if consistent {
+        let row = (g.hb.rows.len() / nt.max(1)) as u32;
+        g.hb.rows.extend_from_slice(&view);
+        g.node_mut(b).hb = row;
+        g.hb.sc_fence |= e.kind == 2 && e.order == Order::SeqCst;
+    }
+    Some(consistent)
+}
+
+/// Whether the full check is asked to confirm every incremental one (`WEFT_MC_CROSSCHECK`
+/// set, or [`super::set_crosscheck`]).
+fn crosscheck() -> bool {
+    super::crosscheck()
+}
+
+/// The whole-graph check of [`check_incremental`], caching the views of a consistent graph.
+fn whole<S>(m: Native, p: &Program, g: &mut Graph<S>) -> Option<bool> {
+    let (v, rows) = full(m, p, g, false)?;
+    if v.consistent {
+        let mut row = 0u32;
+        let mut sc_fence = false;
+        for th in g.th.iter_mut() {
+            for n in th.nodes.iter_mut() {
+                n.hb = row;
+                row += 1;
+                sc_fence |= matches!(n.ev.kind, EventKind::Fence { .. })
+                    && n.ev.attrs.order == Order::SeqCst;
+            }
+        }
+        g.hb.rows = rows;
+        g.hb.sc_fence = sc_fence;
+    }
+    Some(v.consistent)
+}
+
+/// Coherence of the memory event `e` (with its view `view`) against its hb-predecessors of
+/// the same location: writes below its position (reads: at most), and sources of reads
+/// likewise (`hb ; eco?` irreflexive at `e`, as [`check_views`] compares it). The old
+/// events are all placed in coherence (they were checked).
+fn coherent<S>(g: &Graph<S>, e: &E, view: &[u32]) -> bool {
+    let (mut mw, mut mr) = (0usize, 0usize);
+    for (u, th) in g.th.iter().enumerate() {
+        let lim = if u as u32 == e.t { e.i } else { view[u] };
+        for (k, n) in th.nodes[..lim as usize].iter().enumerate() {
+            if n.cell != e.cell {
+                continue;
+            }
+            match (&n.ev.kind, n.rf) {
+                (EventKind::Write, _) => {
+                    let pos = g.co_pos(e.cell, Src::Ev((u as u32, k as u32)));
+                    mw = mw.max(pos.saturating_add(1));
+                }
+                (EventKind::Read, Some(s)) => {
+                    mr = mr.max(g.co_pos(e.cell, s).saturating_add(1));
+                }
+                _ => {}
+            }
+        }
+    }
+    let pb = e.pos + 1;
+    if e.kind == 1 {
+        mw < pb && mr < pb
+    } else {
+        mw <= pb && mr <= pb
+    }
+}
+
+/// Atomicity at one location: no external write between an RMW's read and its write in
+/// coherence.
+fn atomic<S>(g: &Graph<S>, cell: u32) -> bool {
+    let co = &g.co[cell as usize];
+    for (k, &x) in co.iter().enumerate() {
+        if !(g.node(x).ev.rmw && x.1 > 0) {
+            continue;
+        }
+        let r = g.node((x.0, x.1 - 1));
+        if r.ev.kind != EventKind::Read || r.cell != cell {
+            continue;
+        }
+        // (Every source is placed: the graph's other events were checked.)
+        let lo = r.rf.map_or(usize::MAX, |s| g.co_pos(cell, s));
+        let hi = k + 1;
+        if lo == usize::MAX {
+            return false;
+        }
+        if hi > lo + 1 && co[lo..hi - 1].iter().any(|y| y.0 != x.0) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Joins into `out` (the view of `b`, at `e`) what `b` acquires: for an acquire read,
+/// through its own source; for an acquire fence, through the source of every atomic read
+/// before it in its thread.
+fn acquire(src: &impl Events, sc: &Scopes, e: EvId, b: &E, out: &mut [u32]) {
+    if b.kind == 0 {
+        synchronise(src, sc, e, b, out);
+    } else {
+        for i in 0..e.1 {
+            let r = src.ev((e.0, i));
+            if r.kind == 0 && r.at() {
+                synchronise(src, sc, (e.0, i), b, out);
+            }
+        }
+    }
+}
+
+/// Joins into `out` (the view of `b`, an acquire read, or an acquire fence after the atomic
+/// read `r`) the view of the po-latest release event that synchronises with it through the
 /// release sequence ending at the write `r` reads from: `[Rel] ; ([F] ; po)? ; rs ; rf`.
-#[allow(clippy::too_many_arguments)]
-fn synchronise<S>(
-    ev: &[E],
-    off: &[usize],
-    g: &Graph<S>,
-    view: &mut [u32],
-    nt: usize,
-    r: usize,
-    b: usize,
-    rf_s: &dyn Fn(usize) -> Option<usize>,
-    sr: &dyn Fn(&E, &E) -> bool,
-    scoped: bool,
-) {
-    let Some(mut x) = rf_s(r) else {
+fn synchronise(src: &impl Events, sc: &Scopes, r: EvId, b: &E, out: &mut [u32]) {
+    let Some(mut x) = sc.rf_s(src, r) else {
         return;
     };
     loop {
-        let e = &ev[x];
+        let e = src.ev(x);
         if e.kind == 1 && e.at() {
             // Release heads of x: release writes of its location up to x, release fences
             // before x, in its thread; the po-latest (with scope inclusion) has the
             // largest view.
-            let t = e.t as usize;
-            let base = off[t];
-            for a in (base..=x).rev() {
-                let c = &ev[a];
+            for a in (0..=x.1).rev() {
+                let c = src.ev((x.0, a));
                 let head = (c.kind == 1 && c.cell == e.cell && c.rel())
-                    || (c.kind == 2 && c.rel() && a < x);
-                if head && (!scoped || sr(c, &ev[b])) {
-                    for u in 0..nt {
-                        let v = view[a * nt + u];
-                        if view[b * nt + u] < v {
-                            view[b * nt + u] = v;
+                    || (c.kind == 2 && c.rel() && a < x.1);
+                if head && (!sc.scoped || sc.sr(&c, b)) {
+                    for (o, v) in out.iter_mut().zip(src.view((x.0, a))) {
+                        if *o < *v {
+                            *o = *v;
                         }
                     }
                     break;
@@ -358,15 +630,14 @@ fn synchronise<S>(
             }
         }
         // The release sequence continues backwards through RMWs reading (rf_s) a write.
-        let nd = &g.th[e.t as usize].nodes[e.i as usize];
-        if !(e.kind == 1 && nd.ev.rmw && e.i > 0) {
+        if !(e.kind == 1 && src.rmw(x) && x.1 > 0) {
             break;
         }
-        let r2 = x - 1;
-        if ev[r2].kind != 0 {
+        let r2 = (x.0, x.1 - 1);
+        if src.ev(r2).kind != 0 {
             break;
         }
-        match rf_s(r2) {
+        match sc.rf_s(src, r2) {
             Some(x2) => x = x2,
             None => break,
         }
