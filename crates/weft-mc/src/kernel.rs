@@ -801,11 +801,7 @@ impl<'k> KernelStepper<'k> {
         else {
             return self.fault(pc, "internal: no warp collective in progress");
         };
-        let attrs = MemAttrs {
-            order: Order::AcqRel,
-            scope: Some(Scope::Cta),
-            ..MemAttrs::default()
-        };
+        let attrs = Self::counter_attrs(Scope::Cta);
         let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
         s.pending = Some(Pending::WarpRmw { cell, expect });
         s.nevents += 1;
@@ -921,11 +917,7 @@ impl<'k> KernelStepper<'k> {
         let Some(cell) = self.host_cell(l) else {
             return Action::Done;
         };
-        let attrs = MemAttrs {
-            order: Order::AcqRel,
-            scope: Some(Scope::Gpu),
-            ..MemAttrs::default()
-        };
+        let attrs = Self::counter_attrs(Scope::Gpu);
         let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, Span::default());
         s.pending = Some(Pending::HostEnd { cell });
         s.nevents += 1;
@@ -1012,6 +1004,41 @@ impl<'k> KernelStepper<'k> {
             s.nevents as u32,
             None,
         )
+    }
+
+    /// The attributes of a synchronisation counter's RMW (barriers, warp collectives, launch
+    /// boundaries): acquire-release at `scope`.
+    fn counter_attrs(scope: Scope) -> MemAttrs {
+        MemAttrs {
+            order: Order::AcqRel,
+            scope: Some(scope),
+            ..MemAttrs::default()
+        }
+    }
+
+    /// Queues the write half of a counter RMW whose read returned `value` (it increments).
+    fn counter_increment(
+        s: &mut KState,
+        cell: (Cell, LocId),
+        value: i64,
+        scope: Scope,
+        span: Span,
+    ) -> ReadFix {
+        let attrs = Self::counter_attrs(scope);
+        let mut ev = Self::event(
+            s,
+            EventKind::Write,
+            Some(cell),
+            value.wrapping_add(1),
+            &attrs,
+            span,
+        );
+        ev.rmw = true;
+        s.queue.push(ev);
+        ReadFix {
+            rmw: true,
+            attrs: None,
+        }
     }
 
     fn emit(s: &mut KState, ev: TraceEvent) -> Action {
@@ -1349,11 +1376,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                     let expect = (count.is_none() && !arrive)
                         .then(|| target - u64::from(n) + u64::from(self.ids[t].tid));
                     let cell = self.bar_cell(t, id);
-                    let attrs = MemAttrs {
-                        order: Order::AcqRel,
-                        scope: Some(Scope::Cta),
-                        ..MemAttrs::default()
-                    };
+                    let attrs = Self::counter_attrs(Scope::Cta);
                     let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
                     s.pending = Some(Pending::BarRmw {
                         cell,
@@ -1485,30 +1508,13 @@ impl<'k> Stepper for KernelStepper<'k> {
                     s.blocked = Some(BlockedAt::Barrier { pc, id });
                     return ReadFix::default();
                 }
-                let attrs = MemAttrs {
-                    order: Order::AcqRel,
-                    scope: Some(Scope::Cta),
-                    ..MemAttrs::default()
-                };
-                let mut ev = Self::event(
-                    s,
-                    EventKind::Write,
-                    Some(cell),
-                    value.wrapping_add(1),
-                    &attrs,
-                    self.span(pc),
-                );
-                ev.rmw = true;
-                s.queue.push(ev);
+                let fix = Self::counter_increment(s, cell, value, Scope::Cta, self.span(pc));
                 if arrive {
                     self.prog.advance(&mut s.th);
                 } else {
                     s.cont = Some(Cont::BarWait { cell, target, id });
                 }
-                ReadFix {
-                    rmw: true,
-                    attrs: None,
-                }
+                fix
             }
             Some(Pending::WarpRmw { cell, expect }) => {
                 if value as u64 != expect {
@@ -1518,27 +1524,10 @@ impl<'k> Stepper for KernelStepper<'k> {
                     });
                     return ReadFix::default();
                 }
-                let attrs = MemAttrs {
-                    order: Order::AcqRel,
-                    scope: Some(Scope::Cta),
-                    ..MemAttrs::default()
-                };
-                let mut ev = Self::event(
-                    s,
-                    EventKind::Write,
-                    Some(cell),
-                    value.wrapping_add(1),
-                    &attrs,
-                    self.span(pc),
-                );
-                ev.rmw = true;
-                s.queue.push(ev);
+                let fix = Self::counter_increment(s, cell, value, Scope::Cta, self.span(pc));
                 let target = s.warp.as_ref().map_or(0, |c| c.target);
                 s.cont = Some(Cont::WarpWait { cell, target });
-                ReadFix {
-                    rmw: true,
-                    attrs: None,
-                }
+                fix
             }
             Some(Pending::WarpWait { target }) => {
                 if (value as u64) >= target {
@@ -1553,25 +1542,7 @@ impl<'k> Stepper for KernelStepper<'k> {
             }
             Some(Pending::HostWait) => ReadFix::default(),
             Some(Pending::HostEnd { cell }) => {
-                let attrs = MemAttrs {
-                    order: Order::AcqRel,
-                    scope: Some(Scope::Gpu),
-                    ..MemAttrs::default()
-                };
-                let mut ev = Self::event(
-                    s,
-                    EventKind::Write,
-                    Some(cell),
-                    value.wrapping_add(1),
-                    &attrs,
-                    Span::default(),
-                );
-                ev.rmw = true;
-                s.queue.push(ev);
-                ReadFix {
-                    rmw: true,
-                    attrs: None,
-                }
+                Self::counter_increment(s, cell, value, Scope::Gpu, Span::default())
             }
             Some(Pending::WarpSlot { lane }) => {
                 if let Some(call) = s.warp.as_mut() {
