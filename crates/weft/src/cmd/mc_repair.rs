@@ -99,12 +99,8 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
     let out_path = repaired_path(file);
     let changed = !r.rounds.is_empty() && r.race_free;
     if changed {
-        // Write to a temporary name first: nothing half-written.
-        let tmp = out_path.with_extension("tmp~");
-        if let Err(e) = std::fs::write(&tmp, &r.text).and_then(|_| std::fs::rename(&tmp, &out_path))
-        {
-            eprintln!("weft: cannot write {}: {e}", out_path.display());
-            let _ = std::fs::remove_file(&tmp);
+        if let Err(e) = write_atomically(&out_path, &r.text) {
+            eprintln!("weft: {e}");
             return exit::INTERNAL;
         }
     }
