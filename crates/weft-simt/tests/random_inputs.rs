@@ -153,9 +153,9 @@ fn trace_is_well_formed() {
 /// whole machine (a one-instruction kernel per operation).
 #[test]
 fn fast_binary_ops_match_alu() {
-    use weft_ir::attrs::{DataType, MemAttrs, MemSpace, TypeKind};
+    use weft_ir::attrs::DataType;
     use weft_ir::code::Reg;
-    use weft_ir::kernel::{Addr, AddrBase, KBinOp, KInstr, KOp, KParam, KReg, Operand};
+    use weft_ir::kernel::{KBinOp, KOp, Operand};
     let types = [
         DataType::S32,
         DataType::U32,
@@ -194,80 +194,14 @@ fn fast_binary_ops_match_alu() {
                         ty.bits
                     };
                     let want = weft_simt::alu::trunc(f(x, y), bits);
-                    let ins = |op| KInstr {
-                        guard: None,
+                    let got = one_op(KOp::Binary {
                         op,
-                        span: Default::default(),
-                        loc: None,
-                    };
-                    let u64t = DataType {
-                        kind: TypeKind::Unsigned,
-                        bits: 64,
-                    };
-                    let k = Kernel {
-                        name: "k".into(),
-                        params: vec![KParam {
-                            name: "p".into(),
-                            ty: u64t,
-                            size: 8,
-                            offset: 0,
-                        }],
-                        param_bytes: 8,
-                        regs: vec![
-                            KReg {
-                                name: "a".into(),
-                                ty: u64t,
-                            },
-                            KReg {
-                                name: "d".into(),
-                                ty: u64t,
-                            },
-                        ],
-                        code: vec![
-                            ins(KOp::Ld {
-                                attrs: MemAttrs {
-                                    space: Some(MemSpace::Param),
-                                    ..Default::default()
-                                },
-                                ty: u64t,
-                                dst: vec![Some(Reg(0))],
-                                addr: Addr {
-                                    base: AddrBase::Param(0),
-                                    offset: 0,
-                                },
-                            }),
-                            ins(KOp::Binary {
-                                op,
-                                ty,
-                                dst: Reg(1),
-                                a: Operand::Imm(x),
-                                b: Operand::Imm(y),
-                            }),
-                            ins(KOp::St {
-                                attrs: MemAttrs {
-                                    space: Some(MemSpace::Global),
-                                    ..Default::default()
-                                },
-                                ty: u64t,
-                                src: vec![Operand::Reg(Reg(1))],
-                                addr: Addr {
-                                    base: AddrBase::Reg(Reg(0)),
-                                    offset: 0,
-                                },
-                            }),
-                        ],
-                        ..Kernel::default()
-                    };
-                    let out = run(
-                        &k,
-                        cfg(1, 1),
-                        &[Arg::Buffer(0)],
-                        vec![Buffer::zeroed("o", ElemType::U64, 1)],
-                        &Options::default(),
-                        None,
-                    )
-                    .unwrap();
-                    assert_eq!(out.buffers[0].bits(0), want, "{op:?} {ty:?} {x:#x} {y:#x}");
+                        ty,
+                        dst: Reg(1),
+                        a: Operand::Imm(x),
+                        b: Operand::Imm(y),
+                    });
+                    assert_eq!(got, want, "{op:?} {ty:?} {x:#x} {y:#x}");
                 }
             }
         }
