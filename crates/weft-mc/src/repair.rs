@@ -579,40 +579,68 @@ pub struct Round {
     pub executions: u64,
 }
 
-/// The outcome of [`repair_litmus`].
+/// What the repair outcome counts of a round: its racing pairs and its edits.
+pub trait RepairRound {
+    /// A racing pair, as Table 4's #Race counts it (distinct over all rounds).
+    type Race: Ord;
+    fn race_keys(&self) -> Vec<Self::Race>;
+    fn edits(&self) -> &[Edit];
+}
+
+impl RepairRound for Round {
+    type Race = RaceSite;
+    fn race_keys(&self) -> Vec<RaceSite> {
+        self.races.clone()
+    }
+    fn edits(&self) -> &[Edit] {
+        &self.edits
+    }
+}
+
+/// The outcome of a repair loop (litmus: [`Repaired`]; kernels:
+/// [`crate::repair_kernel::KernelRepaired`]).
 #[derive(Clone, Debug)]
-pub struct Repaired {
-    pub rounds: Vec<Round>,
+pub struct Outcome<Rd, Res> {
+    pub rounds: Vec<Rd>,
     /// The repaired source text.
     pub text: String,
     /// The last exploration (of the repaired program when race-free).
-    pub last: McResult,
+    pub last: Res,
     pub race_free: bool,
     /// Why the loop stopped without a race-free program.
     pub refused: Option<String>,
 }
 
-impl Repaired {
+impl<Rd: RepairRound, Res> Outcome<Rd, Res> {
     /// Distinct racing pairs over all rounds (Table 4's #Race).
     pub fn races(&self) -> usize {
-        let s: BTreeSet<_> = self
-            .rounds
-            .iter()
-            .flat_map(|r| r.races.iter().cloned())
-            .collect();
+        let s: BTreeSet<Rd::Race> = self.rounds.iter().flat_map(|r| r.race_keys()).collect();
         s.len()
     }
 
     /// Distinct lines changed (Table 4's #Fix).
     pub fn lines_changed(&self) -> usize {
-        let s: BTreeSet<u32> = self
+        let s: BTreeSet<(&str, u32)> = self
             .rounds
             .iter()
-            .flat_map(|r| r.edits.iter().map(|e| e.line))
+            .flat_map(|r| r.edits().iter().map(|e| (e.file.as_str(), e.line)))
             .collect();
         s.len()
     }
+
+    /// Whether the input needed no repair (race-free as given).
+    pub fn untouched(&self) -> bool {
+        self.rounds.is_empty() && self.race_free
+    }
+
+    /// Whether there is a repaired text to write (races found and all repaired).
+    pub fn changed(&self) -> bool {
+        !self.rounds.is_empty() && self.race_free
+    }
 }
+
+/// The outcome of [`repair_litmus`].
+pub type Repaired = Outcome<Round, McResult>;
 
 /// Errors of the repair loop: the program does not parse or cannot be checked.
 #[derive(Debug)]

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use weft_ir::Scope;
 
 use crate::kernel::{KernelRace, KernelResult};
-use crate::repair::{edit_source, Edit, Fix, Lang};
+use crate::repair::{edit_source, Edit, Fix, Lang, Outcome, RepairRound};
 
 /// A kernel source with its local includes expanded.
 #[derive(Clone, Debug)]
@@ -150,39 +150,21 @@ pub struct KernelRound {
     pub executions: u64,
 }
 
-/// The outcome of [`repair_kernel`].
-#[derive(Clone, Debug)]
-pub struct KernelRepaired {
-    pub rounds: Vec<KernelRound>,
-    /// The repaired (flattened) kernel source.
-    pub text: String,
-    /// The last exploration (of the repaired kernel when race-free).
-    pub last: KernelResult,
-    pub race_free: bool,
-    /// Why the loop stopped without a race-free kernel.
-    pub refused: Option<String>,
-}
-
-impl KernelRepaired {
-    /// Distinct racing statement pairs over all rounds (Table 4's #Race).
-    pub fn races(&self) -> usize {
-        let mut s = std::collections::BTreeSet::new();
-        for r in self.rounds.iter().flat_map(|r| &r.races) {
-            s.insert(((r.a.line, r.a.col), (r.b.line, r.b.col), r.hetero));
-        }
-        s.len()
-    }
-
-    /// Distinct lines changed (Table 4's #Fix).
-    pub fn lines_changed(&self) -> usize {
-        let s: std::collections::BTreeSet<(&str, u32)> = self
-            .rounds
+impl RepairRound for KernelRound {
+    type Race = ((u32, u32), (u32, u32), bool);
+    fn race_keys(&self) -> Vec<Self::Race> {
+        self.races
             .iter()
-            .flat_map(|r| r.edits.iter().map(|e| (e.file.as_str(), e.line)))
-            .collect();
-        s.len()
+            .map(|r| ((r.a.line, r.a.col), (r.b.line, r.b.col), r.hetero))
+            .collect()
+    }
+    fn edits(&self) -> &[Edit] {
+        &self.edits
     }
 }
+
+/// The outcome of [`repair_kernel`].
+pub type KernelRepaired = Outcome<KernelRound, KernelResult>;
 
 /// Explore, repair, repeat until race-free (paper 004 §4.1) for a kernel source `flat` in
 /// language `lang`. `check` compiles a text and explores it exhaustively; its `Err` on the

@@ -96,35 +96,18 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
             return exit::INTERNAL;
         }
     };
-    let out_path = repaired_path(file);
-    let changed = !r.rounds.is_empty() && r.race_free;
-    if changed {
-        if let Err(e) = write_atomically(&out_path, &r.text) {
-            eprintln!("weft: {e}");
-            return exit::INTERNAL;
-        }
-    }
+    let written = match write_repaired(file, &r) {
+        Ok(w) => w,
+        Err(code) => return code,
+    };
     let mut s = String::new();
     if o.json {
-        let v = serde_json::json!({
-            "file": name,
-            "rounds": r.rounds,
-            "races": r.races(),
-            "lines_changed": r.lines_changed(),
-            "race_free": r.race_free,
-            "refused": r.refused,
-            "repaired_file": if changed { Some(out_path.display().to_string()) } else { None },
-            "after": {
-                "executions": r.last.counts.complete,
-                "max_events": r.last.counts.max_events,
-                "seconds": r.last.sim.seconds,
-            },
+        let after = serde_json::json!({
+            "executions": r.last.counts.complete,
+            "max_events": r.last.counts.max_events,
+            "seconds": r.last.sim.seconds,
         });
-        let _ = writeln!(
-            s,
-            "{}",
-            serde_json::to_string_pretty(&v).unwrap_or_default()
-        );
+        json_report(&mut s, &name, &r, written.as_ref(), after);
     } else {
         for (i, round) in r.rounds.iter().enumerate() {
             let _ = writeln!(
@@ -159,16 +142,71 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
             r.last.counts.complete,
             r.last.counts.max_events
         );
-        if let Some(why) = &r.refused {
-            let _ = writeln!(s, "Repair refused: {why}");
-        } else if changed {
-            let _ = writeln!(s, "Race-free; wrote {}", out_path.display());
-        } else {
-            let _ = writeln!(s, "Race-free; nothing to repair");
-        }
+        outcome_line(&mut s, r.refused.as_deref(), written.as_ref());
     }
     out::print(&s);
-    if r.rounds.is_empty() && r.race_free {
+    exit_code(r.untouched())
+}
+
+/// Writes the repaired text next to the input when there is one: its path, `None` when
+/// nothing was repaired, or the exit code of a failed write.
+fn write_repaired<Rd, Res>(
+    file: &Path,
+    r: &weft_mc::repair::Outcome<Rd, Res>,
+) -> Result<Option<PathBuf>, i32>
+where
+    Rd: weft_mc::repair::RepairRound,
+{
+    if !r.changed() {
+        return Ok(None);
+    }
+    let out_path = repaired_path(file);
+    write_atomically(&out_path, &r.text).map_err(|e| {
+        eprintln!("weft: {e}");
+        exit::INTERNAL
+    })?;
+    Ok(Some(out_path))
+}
+
+/// The `--json` report of a repair loop; `after` describes the last exploration.
+fn json_report<Rd, Res>(
+    s: &mut String,
+    name: &str,
+    r: &weft_mc::repair::Outcome<Rd, Res>,
+    written: Option<&PathBuf>,
+    after: serde_json::Value,
+) where
+    Rd: weft_mc::repair::RepairRound + serde::Serialize,
+{
+    let v = serde_json::json!({
+        "file": name,
+        "rounds": r.rounds,
+        "races": r.races(),
+        "lines_changed": r.lines_changed(),
+        "race_free": r.race_free,
+        "refused": r.refused,
+        "repaired_file": written.map(|p| p.display().to_string()),
+        "after": after,
+    });
+    let _ = writeln!(
+        s,
+        "{}",
+        serde_json::to_string_pretty(&v).unwrap_or_default()
+    );
+}
+
+/// The last line of a repair report: refused (with the reason), written, or nothing to do.
+fn outcome_line(s: &mut String, refused: Option<&str>, written: Option<&PathBuf>) {
+    let _ = match (refused, written) {
+        (Some(why), _) => writeln!(s, "Repair refused: {why}"),
+        (None, Some(p)) => writeln!(s, "Race-free; wrote {}", p.display()),
+        (None, None) => writeln!(s, "Race-free; nothing to repair"),
+    };
+}
+
+/// 0 when the input was race-free as given, else 1 (races found, repaired or refused).
+fn exit_code(untouched: bool) -> i32 {
+    if untouched {
         exit::OK
     } else {
         exit::VIOLATION
@@ -297,53 +335,27 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
             };
         }
     };
-    let out_path = repaired_path(file);
-    let changed = !r.rounds.is_empty() && r.race_free;
-    if changed {
-        if let Err(e) = write_atomically(&out_path, &r.text) {
-            eprintln!("weft: {e}");
-            return exit::INTERNAL;
-        }
-    }
-    out::print(&kernel_report(
-        &name,
-        &r,
-        changed.then_some(&out_path),
-        o.json,
-    ));
-    if r.rounds.is_empty() && r.race_free {
-        exit::OK
-    } else {
-        exit::VIOLATION
-    }
+    let written = match write_repaired(file, &r) {
+        Ok(w) => w,
+        Err(code) => return code,
+    };
+    out::print(&kernel_report(&name, &r, written.as_ref(), o.json));
+    exit_code(r.untouched())
 }
 
 fn kernel_report(name: &str, r: &KernelRepaired, written: Option<&PathBuf>, json: bool) -> String {
     let mut s = String::new();
     let after_exec = r.last.counts.complete + r.last.stuck;
     if json {
-        let v = serde_json::json!({
-            "file": name,
-            "rounds": r.rounds,
-            "races": r.races(),
-            "lines_changed": r.lines_changed(),
-            "race_free": r.race_free,
-            "refused": r.refused,
-            "repaired_file": written.map(|p| p.display().to_string()),
-            "after": {
-                "executions": after_exec,
-                "blocked": r.last.counts.blocked,
-                "cut": r.last.counts.cut,
-                "max_events": r.last.counts.max_events,
-                "seconds": r.last.seconds,
-                "errors": r.last.errors.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
-            },
+        let after = serde_json::json!({
+            "executions": after_exec,
+            "blocked": r.last.counts.blocked,
+            "cut": r.last.counts.cut,
+            "max_events": r.last.counts.max_events,
+            "seconds": r.last.seconds,
+            "errors": r.last.errors.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
         });
-        let _ = writeln!(
-            s,
-            "{}",
-            serde_json::to_string_pretty(&v).unwrap_or_default()
-        );
+        json_report(&mut s, name, r, written, after);
         return s;
     }
     for (i, round) in r.rounds.iter().enumerate() {
@@ -386,12 +398,6 @@ fn kernel_report(name: &str, r: &KernelRepaired, written: Option<&PathBuf>, json
     if !other.is_empty() {
         let _ = writeln!(s, "Other errors (not repaired): {}", other.join(", "));
     }
-    if let Some(why) = &r.refused {
-        let _ = writeln!(s, "Repair refused: {why}");
-    } else if let Some(p) = written {
-        let _ = writeln!(s, "Race-free; wrote {}", p.display());
-    } else {
-        let _ = writeln!(s, "Race-free; nothing to repair");
-    }
+    outcome_line(&mut s, r.refused.as_deref(), written);
     s
 }
