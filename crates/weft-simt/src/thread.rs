@@ -27,6 +27,9 @@ pub struct ThreadProgram<'k> {
     pub buffer_offsets: Vec<u64>,
     /// The global arena before the launch (buffers, then module variables).
     pub global_init: Vec<u8>,
+    /// Lanes per warp (`%laneid`, `%warpid`, `__activemask`): [`crate::machine::WARP`]
+    /// unless [`ThreadProgram::with_warp_size`] says otherwise.
+    warp: u32,
 }
 
 /// Where a thread is and what it holds.
@@ -165,7 +168,21 @@ impl<'k> ThreadProgram<'k> {
             cfg,
             buffer_offsets: arena.offsets,
             global_init: arena.global,
+            warp: crate::machine::WARP as u32,
         })
+    }
+
+    /// The same program with warps of `n` lanes (1 to 32; the model checker's
+    /// `--warp-size`): `%laneid` is the thread's index modulo `n`, `%warpid` its index
+    /// divided by `n`, and the lane masks and `__activemask` are of that lane.
+    pub fn with_warp_size(mut self, n: u32) -> Self {
+        self.warp = n.clamp(1, 32);
+        self
+    }
+
+    /// Lanes per warp.
+    pub fn warp_size(&self) -> u32 {
+        self.warp
     }
 
     /// Bytes of shared memory per CTA.
@@ -194,7 +211,7 @@ impl<'k> ThreadProgram<'k> {
     fn special(&self, ids: ThreadIds, s: SpecialReg) -> u64 {
         let block = self.cfg.block;
         let t = ids.tid;
-        let lane = t % 32;
+        let lane = t % self.warp;
         match s {
             SpecialReg::Tid(0) => u64::from(t % block[0]),
             SpecialReg::Tid(1) => u64::from((t / block[0]) % block[1]),
@@ -203,8 +220,8 @@ impl<'k> ThreadProgram<'k> {
             SpecialReg::Ctaid(d) => u64::from(ids.cta[d.min(2) as usize]),
             SpecialReg::Nctaid(d) => u64::from(self.cfg.grid[d.min(2) as usize]),
             SpecialReg::Laneid => u64::from(lane),
-            SpecialReg::Warpid => u64::from(t / 32),
-            SpecialReg::Nwarpid => self.cfg.block_threads().div_ceil(32),
+            SpecialReg::Warpid => u64::from(t / self.warp),
+            SpecialReg::Nwarpid => self.cfg.block_threads().div_ceil(u64::from(self.warp)),
             SpecialReg::LanemaskEq => 1u64 << lane,
             SpecialReg::LanemaskLe => ((1u64 << (lane + 1)) - 1) & 0xffff_ffff,
             SpecialReg::LanemaskLt => (1u64 << lane) - 1,
@@ -469,7 +486,7 @@ impl<'k> ThreadProgram<'k> {
                     // The lanes executing this instruction together with this one: with
                     // independent thread scheduling the thread alone is one of the answers
                     // the hardware may give (docs/mc.md, "Warp-level operations").
-                    let lane = ids.tid % 32;
+                    let lane = ids.tid % self.warp;
                     st.regs[*dst as usize] = 1u64 << lane;
                     st.pc += 1;
                 }
