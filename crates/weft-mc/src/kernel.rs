@@ -436,6 +436,8 @@ struct WarpCall {
     todo: u32,
     /// Shuffle: the value read.
     result: Option<u64>,
+    /// Match: the members' values read so far, by lane.
+    values: Vec<(u32, u64)>,
     /// The counter value this lane's arrival reads, and the value all arrivals reach.
     expect: u64,
     target: u64,
@@ -563,6 +565,7 @@ impl<'k> KernelStepper<'k> {
                     i.op,
                     KOp::Shfl { .. }
                         | KOp::Vote { .. }
+                        | KOp::Match { .. }
                         | KOp::Barrier {
                             kind: BarrierKind::Warp,
                             ..
@@ -572,7 +575,9 @@ impl<'k> KernelStepper<'k> {
             let mut masks = Vec::new();
             for i in &l.kernel.code {
                 let m = match &i.op {
-                    KOp::Shfl { mask, .. } | KOp::Vote { mask, .. } => mask,
+                    KOp::Shfl { mask, .. } | KOp::Vote { mask, .. } | KOp::Match { mask, .. } => {
+                        mask
+                    }
                     KOp::Barrier {
                         kind: BarrierKind::Warp,
                         id,
@@ -944,7 +949,10 @@ impl<'k> KernelStepper<'k> {
         let pc = s.th.pc;
         let lane = self.ids[t].tid % self.warp;
         let mask = match op {
-            WarpOp::Sync { mask } | WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } => mask,
+            WarpOp::Sync { mask }
+            | WarpOp::Shfl { mask, .. }
+            | WarpOp::Vote { mask, .. }
+            | WarpOp::Match { mask, .. } => mask,
         };
         let members = mask & self.warp_lanes(t);
         if members & (1 << lane) == 0 {
@@ -968,6 +976,7 @@ impl<'k> KernelStepper<'k> {
             ballot: 0,
             todo: members,
             result: None,
+            values: Vec::new(),
             expect: (gen - 1) * n + rank,
             target: gen * n,
         });
@@ -975,6 +984,7 @@ impl<'k> KernelStepper<'k> {
             WarpOp::Sync { .. } => return self.warp_arrive(t, s),
             WarpOp::Shfl { a, .. } => a as i64,
             WarpOp::Vote { p, .. } => i64::from(p),
+            WarpOp::Match { a, .. } => a as i64,
         };
         let Some(slot) = self.warp_cell(t, group, 1 + bank * self.warp + lane) else {
             return self.fault(t, pc, "internal: no warp area");
@@ -1048,6 +1058,13 @@ impl<'k> KernelStepper<'k> {
                 }
                 (call.todo != 0).then(|| call.todo.trailing_zeros())
             }
+            WarpOp::Match { a, .. } => {
+                if call.todo & (1 << lane) != 0 {
+                    call.todo &= !(1 << lane);
+                    call.values.push((lane, a));
+                }
+                (call.todo != 0).then(|| call.todo.trailing_zeros())
+            }
         };
         if let Some(src) = next {
             let bank = call.bank;
@@ -1074,6 +1091,17 @@ impl<'k> KernelStepper<'k> {
                 self.part(t)
                     .prog
                     .finish_warp(&mut s.th, call.result.unwrap_or(0), ok);
+            }
+            WarpOp::Match { mode, bits, .. } => {
+                let value = |l: usize| {
+                    call.values
+                        .iter()
+                        .find(|(x, _)| *x as usize == l)
+                        .map_or(0, |v| v.1)
+                };
+                let (v, p) =
+                    weft_simt::machine::match_value(mode, bits, call.members, lane as usize, value);
+                self.part(t).prog.finish_warp(&mut s.th, v, p);
             }
             WarpOp::Sync { .. } => self.part(t).prog.advance(&mut s.th),
         }
@@ -1760,6 +1788,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                         call.ballot |= 1 << lane;
                     }
                     call.result = Some(value as u64);
+                    call.values.push((lane, value as u64));
                 }
                 s.cont = Some(Cont::WarpExchange);
                 ReadFix::default()

@@ -3,13 +3,13 @@
 //! the warp emulator's decoding ([`crate::decode`]), memory layout and register arithmetic
 //! ([`crate::machine`]'s `exec_alu` over a one-lane register file): registers, local memory
 //! and the param space are private to the thread and handled here; global and shared
-//! accesses, fences, barriers, warp collectives (`shfl`/`vote`/`bar.warp.sync`, with this
+//! accesses, fences, barriers, warp collectives (`shfl`/`vote`/`match`/`bar.warp.sync`, with this
 //! lane's operands), failed assertions, backward branches and the thread's end are handed to
 //! the caller, which gives loads their values and then calls
 //! [`ThreadProgram::advance`].
 
 use weft_ir::attrs::{DataType, RmwOp};
-use weft_ir::kernel::{AnnotKind, Kernel, ShflMode, SpecialReg, VoteMode};
+use weft_ir::kernel::{AnnotKind, Kernel, MatchMode, ShflMode, SpecialReg, VoteMode};
 
 use crate::decode::{decode, DInstr, DOp, Layout, Src};
 use crate::machine::{atom_apply, exec_alu, lay_out, route, rv_s, Arg, LaunchConfig, SimtError};
@@ -95,6 +95,14 @@ pub enum WarpOp {
     /// `vote.sync`: this lane's predicate (negation applied); the result is
     /// [`crate::machine::vote_value`] of the members' ballot.
     Vote { mode: VoteMode, mask: u32, p: bool },
+    /// `match.sync`: this lane's value `a`; the result is [`crate::machine::match_value`]
+    /// over the members' values.
+    Match {
+        mode: MatchMode,
+        bits: u16,
+        mask: u32,
+        a: u64,
+    },
 }
 
 /// Why [`ThreadProgram::step`] returned.
@@ -482,6 +490,20 @@ impl<'k> ThreadProgram<'k> {
                         p: (rv(&st.regs, *p) & 1 == 1) != *neg,
                     })
                 }
+                DOp::Match {
+                    mode,
+                    bits,
+                    a,
+                    mask,
+                    ..
+                } => {
+                    return Stop::Warp(WarpOp::Match {
+                        mode: *mode,
+                        bits: *bits,
+                        mask: rv(&st.regs, *mask) as u32,
+                        a: rv(&st.regs, *a),
+                    })
+                }
                 DOp::Activemask { dst } => {
                     // The lanes executing this instruction together with this one: with
                     // independent thread scheduling the thread alone is one of the answers
@@ -557,6 +579,13 @@ impl<'k> ThreadProgram<'k> {
             Some(DOp::Vote { dst, .. }) => {
                 let d = *dst as usize;
                 st.regs[d] = crate::alu::trunc(value, self.reg_bits[d]);
+            }
+            Some(DOp::Match { dst, dst_pred, .. }) => {
+                let d = *dst as usize;
+                st.regs[d] = crate::alu::trunc(value, self.reg_bits[d]);
+                if let Some(p) = dst_pred {
+                    st.regs[*p as usize] = u64::from(pred);
+                }
             }
             _ => {}
         }
