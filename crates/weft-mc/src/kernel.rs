@@ -2106,6 +2106,12 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
     fn satisfied(&self, acc: &KAcc) -> bool {
         self.stop_on_first && !acc.errors.is_empty()
     }
+
+    /// Kernels are judged under the native models (RC11, scoped RC11, SC), whose
+    /// Atomicity holds for every RMW.
+    fn atomic_rmws(&self) -> bool {
+        true
+    }
 }
 
 /// Explores every execution of a kernel launch under `opts.model` and reports the errors.
