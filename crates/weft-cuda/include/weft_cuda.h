@@ -198,6 +198,28 @@ WEFT_SHFL(__shfl_down_sync, down, 0)
 WEFT_SHFL(__shfl_xor_sync, bfly, 0)
 #undef WEFT_SHFL
 
+/* `match.sync.any.b32`/`.b64` and `match.sync.all.b32`/`.b64` (the predicate through `pred`) */
+static __device__ __forceinline__ unsigned int __match_any_sync(unsigned int mask, int v) {
+  return __nvvm_match_any_sync_i32(mask, v);
+}
+static __device__ __forceinline__ unsigned int __match_any_sync(unsigned int mask, unsigned int v) {
+  return __nvvm_match_any_sync_i32(mask, (int)v);
+}
+static __device__ __forceinline__ unsigned int __match_any_sync(unsigned int mask, long long v) {
+  return __nvvm_match_any_sync_i64(mask, v);
+}
+static __device__ __forceinline__ unsigned int __match_all_sync(unsigned int mask, int v, int *pred) {
+  return __nvvm_match_all_sync_i32p(mask, v, pred);
+}
+static __device__ __forceinline__ unsigned int __match_all_sync(unsigned int mask, unsigned int v,
+                                                                int *pred) {
+  return __nvvm_match_all_sync_i32p(mask, (int)v, pred);
+}
+static __device__ __forceinline__ unsigned int __match_all_sync(unsigned int mask, long long v,
+                                                                int *pred) {
+  return __nvvm_match_all_sync_i64p(mask, v, pred);
+}
+
 /* `%laneid` */
 static __device__ __forceinline__ unsigned int __weft_laneid(void) {
   return __nvvm_read_ptx_sreg_laneid();

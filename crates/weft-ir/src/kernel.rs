@@ -206,6 +206,17 @@ pub enum VoteMode {
     Ballot,
 }
 
+/// The mode of `match.sync` (`__match_any_sync` / `__match_all_sync`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchMode {
+    /// `dst` = the member lanes whose value equals this lane's.
+    Any,
+    /// `dst` = the member mask when every member has this lane's value (else 0), and
+    /// `dst_pred` says which.
+    All,
+}
+
 /// The reduction of `bar.red` (`__syncthreads_count/and/or`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -390,6 +401,16 @@ pub enum KOp {
         dst: Reg,
         pred: Operand,
         negated: bool,
+        mask: Operand,
+    },
+    /// `match.sync.{any,all}.{b32,b64}` (`dst_pred`: `.all`'s predicate; `bits`: 32 or 64,
+    /// the width of the values compared).
+    Match {
+        mode: MatchMode,
+        bits: u16,
+        dst: Reg,
+        dst_pred: Option<Reg>,
+        a: Operand,
         mask: Operand,
     },
     /// `activemask.b32`.
@@ -865,6 +886,17 @@ impl Kernel {
                 } => {
                     regs.push(dst);
                     ops.extend([pred, mask]);
+                }
+                KOp::Match {
+                    dst,
+                    dst_pred,
+                    a,
+                    mask,
+                    ..
+                } => {
+                    regs.push(dst);
+                    regs.extend(dst_pred.iter());
+                    ops.extend([a, mask]);
                 }
                 KOp::Activemask { dst } => regs.push(dst),
                 KOp::Annot { cond, .. } => ops.push(cond),

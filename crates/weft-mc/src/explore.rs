@@ -33,6 +33,15 @@ pub trait Judge<S>: Sync {
     /// or a thread waits at a barrier or in a spin loop); kernels judge barrier divergence
     /// and deadlock here. The default ignores it (it is counted as blocked).
     fn blocked(&self, _g: &Graph<S>, _acc: &mut Self::Acc) {}
+    /// Whether the model makes every RMW atomic whatever its scope and order (RC11's and
+    /// scoped RC11's Atomicity: no write between an RMW's read's source and its write in
+    /// coherence). The driver then places an RMW's write only right after that source
+    /// instead of trying every position and having the others rejected, which made each
+    /// arrival at a barrier of n threads cost n consistency checks. The default (false)
+    /// keeps every placement (PTX's atomicity holds only for morally strong pairs).
+    fn atomic_rmws(&self) -> bool {
+        false
+    }
 }
 
 /// Counts kept by the driver itself.
@@ -440,6 +449,18 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
     ) {
         let len = g.co[cell as usize].len();
         let lowest = if self.rf_mode { len } else { 0 };
+        // An RMW's write under a model where RMWs are atomic: only right after its read's
+        // source (every other position breaks Atomicity).
+        let rmw_slot = (!self.rf_mode && self.judge.atomic_rmws() && g.node(w).ev.rmw && w.1 > 0)
+            .then(|| g.node((w.0, w.1 - 1)))
+            .filter(|r| r.is_read() && r.cell == cell)
+            .and_then(|r| r.rf)
+            .map(|s| g.co_pos(cell, s))
+            .filter(|&p| p <= len);
+        let (lowest, len) = match rmw_slot {
+            Some(p) => (p, p),
+            None => (lowest, len),
+        };
         // The last placement takes the graph itself instead of a copy.
         let mut owned = Some(g);
         for pos in (lowest..=len).rev() {

@@ -17,6 +17,11 @@
 //! spin-assume), and only a revisit of those reads by a later write moves it on. Errors (paper 004 §2.1):
 //! assertion violations, data races, heterogeneous races (conflicting atomics not mutually
 //! in scope), barrier divergence and deadlock, each with source lines and a witness.
+//! A host-ordered sequence of launches ([`check_sequence`]: different kernels of one module,
+//! each with its geometry and arguments, over one buffer list) is one program: every event
+//! of a launch happens before every event of the next (a device-scope counter per boundary).
+//! Warps have `--warp-size` lanes (default 32); collectives of different immediate member
+//! masks have their own counters.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -24,7 +29,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use weft_ir::attrs::{BarrierKind, FenceKind, MemSpace};
-use weft_ir::kernel::{KOp, Kernel};
+use weft_ir::kernel::{KOp, Kernel, Operand};
 use weft_ir::{Arch, LocId, Location, MemAttrs, Order, Placement, Program, Scope, Span, Thread};
 use weft_sim::traces::{Cell, EventKind, TraceEvent};
 use weft_simt::mem::Region;
@@ -56,6 +61,8 @@ pub struct KernelOptions {
     /// Host-ordered launches of the kernel (`--launches N`): buffers persist, every event
     /// of launch k happens before every event of launch k+1.
     pub launches: u32,
+    /// Lanes per warp (`--warp-size`, 1 to 32; default [`WARP`]).
+    pub warp_size: u32,
 }
 
 /// A witness execution's reads-from and coherence choices, by (thread, event index):
@@ -169,6 +176,7 @@ impl Default for KernelOptions {
             max_threads: 256,
             guide: None,
             launches: 1,
+            warp_size: WARP,
         }
     }
 }
@@ -262,11 +270,8 @@ pub struct KernelResult {
 
 /// Barriers per block (PTX: 16 named barriers).
 const BARRIERS: u32 = 16;
-/// Lanes per warp.
-const WARP: u32 = 32;
-/// Words per warp in its area: the collective's arrival counter, then two banks (by the
-/// parity of the collective's generation) of one exchange slot per lane.
-const WARP_WORDS: u32 = 1 + 2 * WARP;
+/// Lanes per warp by default (PTX's `WARP_SZ`, the SIMT emulator's warp).
+pub const WARP: u32 = 32;
 /// Instructions a thread may run without an event before it is reported.
 const STEP_BUDGET: u64 = 1 << 22;
 /// Most memory cells modelled.
@@ -281,32 +286,70 @@ struct Area {
     bytes: u64,
 }
 
-/// The kernel stepper: one exploration thread per GPU thread of the launch.
-pub struct KernelStepper<'k> {
+/// One launch of a host-ordered sequence: a kernel, its geometry, its arguments
+/// (`Arg::Buffer(i)` is buffer `i` of the sequence: every launch sees the same buffers, so a
+/// buffer named by two launches is one memory), and how it is shown (`producer<<<1,2>>>`).
+#[derive(Clone, Debug)]
+pub struct Launch<'k> {
+    pub kernel: &'k Kernel,
+    pub cfg: LaunchConfig,
+    pub args: Vec<Arg>,
+    pub label: String,
+}
+
+/// A kernel of the sequence, decoded for its launch.
+struct Part<'k> {
     prog: ThreadProgram<'k>,
     kernel: &'k Kernel,
-    ids: Vec<ThreadIds>,
-    block_threads: u32,
-    unroll: u32,
-    /// Areas (location i of `program`), and the first barrier location.
-    areas: Vec<Area>,
-    bar_base: u32,
-    /// The first warp area (one per block, [`WARP_WORDS`] words per warp), when the kernel
-    /// has warp collectives.
-    warp_base: Option<u32>,
-    /// The launch-boundary counters (host-ordered launches), threads per launch, launches.
-    host_base: Option<u32>,
-    per_launch: u32,
-    launches: u32,
-    nblocks: u32,
-    /// The synthetic program naming threads (with their placement) and locations.
-    pub program: Program,
-    pub cells: Vec<Cell>,
-    pub init: Vec<i64>,
+    /// Threads per block, blocks.
+    bt: u32,
+    nb: u32,
     /// The `.file` index of the kernel's own source ([`main_file`]).
     main_file: u32,
     /// Loop heads and the registers live there (the spin-loop check).
     heads: LoopHeads,
+    has_warp_ops: bool,
+    /// The member masks its warp collectives give as immediates, in order of first
+    /// appearance: collectives of one mask have their own counter and exchange slots (group
+    /// `i`), any other mask (a register) shares group `masks.len()`.
+    masks: Vec<u32>,
+}
+
+/// A launch of the exploration: its part, its first thread and first block (in the
+/// combined numbering of every launch), its threads.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    part: usize,
+    first_thread: u32,
+    first_block: u32,
+    threads: u32,
+}
+
+/// The kernel stepper: one exploration thread per GPU thread of every launch.
+pub struct KernelStepper<'k> {
+    parts: Vec<Part<'k>>,
+    runs: Vec<Run>,
+    /// Per thread: its launch (index in `runs`) and its block in the combined numbering.
+    tl: Vec<(u32, u32)>,
+    ids: Vec<ThreadIds>,
+    unroll: u32,
+    /// Lanes per warp (`--warp-size`, default 32).
+    warp: u32,
+    /// Areas (location i of `program`), and the first barrier location (one per block).
+    areas: Vec<Area>,
+    bar_base: u32,
+    /// Per block: its warp area ([`Self::warp_words`] words per member-mask group per warp),
+    /// when its kernel has warp collectives.
+    warp_loc: Vec<Option<u32>>,
+    /// The launch-boundary counters (host-ordered launches).
+    host_base: Option<u32>,
+    /// The launches as shown to the user (`l0 = producer<<<1,2>>>, ...`), when the sequence
+    /// has more than one kernel: witnesses start with it.
+    pub legend: String,
+    /// The synthetic program naming threads (with their placement) and locations.
+    pub program: Program,
+    pub cells: Vec<Cell>,
+    pub init: Vec<i64>,
 }
 
 /// Why a thread is blocked.
@@ -382,6 +425,8 @@ enum Pending {
 #[derive(Clone, Debug)]
 struct WarpCall {
     op: WarpOp,
+    /// The member-mask group (its counter and exchange slots).
+    group: u32,
     /// The member lanes (the mask clipped to the warp's lanes).
     members: u32,
     /// The bank of exchange slots (generation parity).
@@ -391,6 +436,8 @@ struct WarpCall {
     todo: u32,
     /// Shuffle: the value read.
     result: Option<u64>,
+    /// Match: the members' values read so far, by lane.
+    values: Vec<(u32, u64)>,
     /// The counter value this lane's arrival reads, and the value all arrivals reach.
     expect: u64,
     target: u64,
@@ -425,8 +472,8 @@ pub struct KState {
     loops: Vec<LoopMark>,
     spins: Vec<SpinMark>,
     bar_gen: Vec<(u32, u32)>,
-    /// Warp collectives this lane has entered.
-    warp_gen: u32,
+    /// Warp collectives this lane has entered, per member-mask group.
+    warp_gen: Vec<u32>,
     /// Host-ordered launches: the thread waited for the previous launch; it ended (its
     /// launch-boundary increment is made or under way).
     started: bool,
@@ -451,7 +498,8 @@ fn hash_live(th: &ThreadState, live: &[u32]) -> u64 {
 }
 
 impl<'k> KernelStepper<'k> {
-    /// Sets up the launch: decodes the kernel, lays out memory, names the cells.
+    /// Sets up one kernel launch (`opts.launches` host-ordered times): decodes the kernel,
+    /// lays out memory, names the cells.
     pub fn new(
         kernel: &'k Kernel,
         cfg: LaunchConfig,
@@ -460,60 +508,182 @@ impl<'k> KernelStepper<'k> {
         names: &[String],
         opts: &KernelOptions,
     ) -> Result<Self, KernelError> {
-        let prog = ThreadProgram::new(kernel, cfg, args, buffers)
-            .map_err(|e| KernelError::Launch(e.to_string()))?;
-        if let Some((pc, what)) = prog.unsupported().first() {
-            return Err(KernelError::Unsupported {
-                pos: describe(kernel, *pc),
-                what: what.to_string(),
+        let one = Launch {
+            kernel,
+            cfg,
+            args: args.to_vec(),
+            label: String::new(),
+        };
+        Self::sequence(&[one], buffers, names, opts)
+    }
+
+    /// Sets up a host-ordered sequence of launches (repeated `opts.launches` times): every
+    /// launch sees `buffers` at the same addresses, so a buffer two launches name is one
+    /// memory; module variables persist too; shared memory, barriers and warp counters are
+    /// fresh per launch (its blocks are different CTAs).
+    pub fn sequence(
+        seq: &[Launch<'k>],
+        buffers: &[Buffer],
+        names: &[String],
+        opts: &KernelOptions,
+    ) -> Result<Self, KernelError> {
+        if seq.is_empty() {
+            return Err(KernelError::Launch("no launch to check".into()));
+        }
+        let warp = opts.warp_size;
+        if !(1..=32).contains(&warp) {
+            return Err(KernelError::Launch(format!(
+                "--warp-size {warp}: a warp has 1 to 32 lanes"
+            )));
+        }
+        let mut parts = Vec::new();
+        for l in seq {
+            let prog = ThreadProgram::new(l.kernel, l.cfg, &l.args, buffers)
+                .map_err(|e| KernelError::Launch(e.to_string()))?
+                .with_warp_size(warp);
+            if let Some((pc, what)) = prog.unsupported().first() {
+                return Err(KernelError::Unsupported {
+                    pos: describe(l.kernel, *pc),
+                    what: what.to_string(),
+                });
+            }
+            let (bt, nb) = (l.cfg.block_threads(), l.cfg.grid_ctas());
+            if bt == 0 || nb == 0 {
+                return Err(KernelError::Launch(
+                    "grid and block dimensions must be at least 1".into(),
+                ));
+            }
+            if bt * nb > opts.max_threads {
+                return Err(KernelError::Launch(format!(
+                    "{} threads ({nb} blocks of {bt}): the model checker explores at most {} (give a smaller --grid/--block)",
+                    bt * nb,
+                    opts.max_threads
+                )));
+            }
+            let has_warp_ops = l.kernel.code.iter().any(|i| {
+                matches!(
+                    i.op,
+                    KOp::Shfl { .. }
+                        | KOp::Vote { .. }
+                        | KOp::Match { .. }
+                        | KOp::Barrier {
+                            kind: BarrierKind::Warp,
+                            ..
+                        }
+                )
+            });
+            let mut masks = Vec::new();
+            for i in &l.kernel.code {
+                let m = match &i.op {
+                    KOp::Shfl { mask, .. } | KOp::Vote { mask, .. } | KOp::Match { mask, .. } => {
+                        mask
+                    }
+                    KOp::Barrier {
+                        kind: BarrierKind::Warp,
+                        id,
+                        ..
+                    } => id,
+                    _ => continue,
+                };
+                if let Operand::Imm(v) = m {
+                    if !masks.contains(&(*v as u32)) {
+                        masks.push(*v as u32);
+                    }
+                }
+            }
+            parts.push(Part {
+                prog,
+                kernel: l.kernel,
+                bt: bt as u32,
+                nb: nb as u32,
+                main_file: main_file(l.kernel),
+                heads: LoopHeads::of(l.kernel),
+                has_warp_ops,
+                masks,
             });
         }
-        let bt = cfg.block_threads();
-        let nb = cfg.grid_ctas();
-        if bt == 0 || nb == 0 {
-            return Err(KernelError::Launch(
-                "grid and block dimensions must be at least 1".into(),
-            ));
+        // Module variables lie after the buffers at the same place for every kernel of one
+        // module (module-scope variables come first, in declaration order); kernels that
+        // lay them out differently cannot share them.
+        let gvars = |k: &Kernel| -> Vec<(String, u64)> {
+            k.vars
+                .iter()
+                .filter(|v| matches!(v.space, MemSpace::Global | MemSpace::Constant))
+                .map(|v| (v.name.clone(), v.size))
+                .collect()
+        };
+        for p in &parts[1..] {
+            if gvars(p.kernel) != gvars(parts[0].kernel)
+                || p.prog.global_init.len() != parts[0].prog.global_init.len()
+            {
+                return Err(KernelError::Launch(format!(
+                    "kernels {} and {} declare different global variables: a sequence of launches needs kernels of one module",
+                    parts[0].kernel.name, p.kernel.name
+                )));
+            }
         }
-        let launches = opts.launches.max(1);
-        if bt * nb * u64::from(launches) > opts.max_threads {
+        let repeat = opts.launches.max(1) as usize;
+        let total: u64 = seq
+            .iter()
+            .map(|l| l.cfg.block_threads() * l.cfg.grid_ctas())
+            .sum::<u64>()
+            * repeat as u64;
+        if total > opts.max_threads {
             return Err(KernelError::Launch(format!(
-                "{} threads ({launches} launches of {nb} blocks of {bt}): the model checker explores at most {} (give a smaller --grid/--block)",
-                bt * nb * u64::from(launches),
+                "{total} threads over {} launches: the model checker explores at most {} (give a smaller --grid/--block or fewer launches)",
+                seq.len() * repeat,
                 opts.max_threads
             )));
         }
-        let (bt, nb1) = (bt as u32, nb as u32);
-        // Host-ordered launches: launch l's blocks are blocks l*nb1.. of one combined grid
-        // for memory (fresh shared memory and barriers per launch), with the CTA coordinates
-        // of their own launch.
-        let nb = nb1 * launches;
-        let mut program = Program::new(Arch::Ptx, kernel.name.clone());
+        let nruns = seq.len() * repeat;
+        let mut runs = Vec::new();
+        let (mut ft, mut fb) = (0u32, 0u32);
+        for i in 0..nruns {
+            let part = i % seq.len();
+            let (bt, nb) = (parts[part].bt, parts[part].nb);
+            runs.push(Run {
+                part,
+                first_thread: ft,
+                first_block: fb,
+                threads: bt * nb,
+            });
+            ft += bt * nb;
+            fb += nb;
+        }
+        let nblocks = fb;
+        let mut program = Program::new(Arch::Ptx, parts[0].kernel.name.clone());
         let mut ids = Vec::new();
-        for gb in 0..nb {
-            let b = gb % nb1;
-            let cta = [
-                b % cfg.grid[0],
-                (b / cfg.grid[0]) % cfg.grid[1],
-                b / (cfg.grid[0] * cfg.grid[1]),
-            ];
-            for t in 0..bt {
-                ids.push(ThreadIds { cta, tid: t });
-                let name = if launches > 1 {
-                    format!("l{}b{b}t{t}", gb / nb1)
-                } else {
-                    format!("b{b}t{t}")
-                };
-                let mut th = Thread::new(name);
-                th.placement = Placement::new(vec![(Scope::Cta, gb), (Scope::Gpu, 0)]);
-                program.threads.push(th);
+        let mut tl = Vec::new();
+        for (li, r) in runs.iter().enumerate() {
+            let cfg = seq[r.part].cfg;
+            let bt = parts[r.part].bt;
+            for b in 0..parts[r.part].nb {
+                let cta = [
+                    b % cfg.grid[0],
+                    (b / cfg.grid[0]) % cfg.grid[1],
+                    b / (cfg.grid[0] * cfg.grid[1]),
+                ];
+                let gb = r.first_block + b;
+                for t in 0..bt {
+                    ids.push(ThreadIds { cta, tid: t });
+                    tl.push((li as u32, gb));
+                    let name = if nruns > 1 {
+                        format!("l{li}b{b}t{t}")
+                    } else {
+                        format!("b{b}t{t}")
+                    };
+                    let mut th = Thread::new(name);
+                    th.placement = Placement::new(vec![(Scope::Cta, gb), (Scope::Gpu, 0)]);
+                    program.threads.push(th);
+                }
             }
         }
         // Areas: buffers, the rest of the global arena (module variables), shared memory
-        // per block (per variable), barrier counters per block.
+        // per block (per variable), barrier counters per block, warp areas per block.
+        let prog0 = &parts[0].prog;
         let mut areas = Vec::new();
-        let offs = &prog.buffer_offsets;
-        let arena = prog.global_init.len() as u64;
+        let offs = &prog0.buffer_offsets;
+        let arena = prog0.global_init.len() as u64;
         for (i, b) in buffers.iter().enumerate() {
             let name = names.get(i).cloned().unwrap_or_else(|| b.name.clone());
             areas.push((
@@ -542,11 +712,20 @@ impl<'k> KernelStepper<'k> {
                 },
             ));
         }
-        let shared = prog.shared_bytes();
-        let (soffs, _) = kernel.layout(MemSpace::Shared);
-        for b in 0..nb {
+        let block_part = |gb: u32| -> &Part<'k> {
+            let r = runs
+                .iter()
+                .rev()
+                .find(|r| r.first_block <= gb)
+                .unwrap_or(&runs[0]);
+            &parts[r.part]
+        };
+        for b in 0..nblocks {
+            let p = block_part(b);
+            let shared = p.prog.shared_bytes();
+            let (soffs, _) = p.kernel.layout(MemSpace::Shared);
             let mut covered = 0u64;
-            for (i, v) in kernel.vars.iter().enumerate() {
+            for (i, v) in p.kernel.vars.iter().enumerate() {
                 if v.space == MemSpace::Shared && v.size > 0 && soffs[i] >= covered {
                     areas.push((
                         format!("{}@b{b}", v.name),
@@ -573,7 +752,7 @@ impl<'k> KernelStepper<'k> {
             }
         }
         let bar_base = areas.len() as u32;
-        for b in 0..nb {
+        for b in 0..nblocks {
             areas.push((
                 format!("barrier@b{b}"),
                 Area {
@@ -584,43 +763,36 @@ impl<'k> KernelStepper<'k> {
                 },
             ));
         }
-        let has_warp_ops = kernel.code.iter().any(|i| {
-            matches!(
-                i.op,
-                KOp::Shfl { .. }
-                    | KOp::Vote { .. }
-                    | KOp::Barrier {
-                        kind: BarrierKind::Warp,
-                        ..
-                    }
-            )
-        });
-        let warp_base = has_warp_ops.then_some(areas.len() as u32);
-        if has_warp_ops {
-            let warps = u64::from(bt.div_ceil(WARP));
-            for b in 0..nb {
-                areas.push((
-                    format!("warp@b{b}"),
-                    Area {
-                        region: Region::Local,
-                        block: b,
-                        base: 0,
-                        bytes: warps * u64::from(WARP_WORDS) * 4,
-                    },
-                ));
+        let mut warp_loc = Vec::new();
+        for b in 0..nblocks {
+            let p = block_part(b);
+            if !p.has_warp_ops {
+                warp_loc.push(None);
+                continue;
             }
+            warp_loc.push(Some(areas.len() as u32));
+            let warps = u64::from(p.bt.div_ceil(warp)) * (p.masks.len() as u64 + 1);
+            areas.push((
+                format!("warp@b{b}"),
+                Area {
+                    region: Region::Local,
+                    block: b,
+                    base: 0,
+                    bytes: warps * u64::from(1 + 2 * warp) * 4,
+                },
+            ));
         }
         // One counter per launch boundary: launch l's threads increment counter l as they
         // end, launch l+1's threads start once it reaches the launch's thread count.
-        let host_base = (launches > 1).then_some(areas.len() as u32);
-        if launches > 1 {
+        let host_base = (nruns > 1).then_some(areas.len() as u32);
+        if nruns > 1 {
             areas.push((
                 "host".to_string(),
                 Area {
                     region: Region::Local,
                     block: u32::MAX,
                     base: 0,
-                    bytes: u64::from(launches - 1) * 4,
+                    bytes: (nruns as u64 - 1) * 4,
                 },
             ));
         }
@@ -643,7 +815,7 @@ impl<'k> KernelStepper<'k> {
                 let v = if a.region == Region::Global {
                     let off = a.base + w * 4;
                     let width = (a.base + a.bytes - off).min(8) as usize;
-                    prog.global_initial(off, width)
+                    prog0.global_initial(off, width)
                 } else {
                     0
                 };
@@ -654,30 +826,51 @@ impl<'k> KernelStepper<'k> {
             program.locations.push(l);
             out_areas.push(a);
         }
+        let legend = if seq.len() > 1 {
+            let all: Vec<String> = (0..nruns)
+                .map(|i| format!("l{i} = {}", seq[i % seq.len()].label))
+                .collect();
+            format!("launches (host-ordered): {}\n", all.join(", "))
+        } else {
+            String::new()
+        };
         Ok(KernelStepper {
-            prog,
-            kernel,
+            parts,
+            runs,
+            tl,
             ids,
-            block_threads: bt,
             unroll: opts.unroll.max(1),
+            warp,
             areas: out_areas,
             bar_base,
-            warp_base,
+            warp_loc,
             host_base,
-            per_launch: bt * nb1,
-            launches,
-            nblocks: nb,
+            legend,
             program,
             cells,
             init,
-            main_file: main_file(kernel),
-            heads: LoopHeads::of(kernel),
         })
+    }
+
+    /// The kernel thread `t` runs, decoded.
+    fn part(&self, t: usize) -> &Part<'k> {
+        &self.parts[self.runs[self.tl[t].0 as usize].part]
+    }
+
+    /// Thread `t`'s block in the combined numbering of every launch.
+    fn block_of(&self, t: usize) -> u32 {
+        self.tl[t].1
+    }
+
+    /// Words per warp in a warp area: the collective's arrival counter, then two banks (by
+    /// the parity of the collective's generation) of one exchange slot per lane.
+    fn warp_words(&self) -> u32 {
+        1 + 2 * self.warp
     }
 
     /// The cell of an access by thread `t`.
     fn cell(&self, t: usize, region: Region, off: u64) -> Option<(Cell, LocId)> {
-        let b = (t as u32) / self.block_threads;
+        let b = self.block_of(t);
         self.areas
             .iter()
             .enumerate()
@@ -700,8 +893,7 @@ impl<'k> KernelStepper<'k> {
     }
 
     fn bar_cell(&self, t: usize, id: u32) -> (Cell, LocId) {
-        let b = (t as u32) / self.block_threads;
-        let loc = LocId(self.bar_base + b.min(self.nblocks - 1));
+        let loc = LocId(self.bar_base + self.block_of(t));
         (
             Cell {
                 loc,
@@ -711,26 +903,35 @@ impl<'k> KernelStepper<'k> {
         )
     }
 
-    /// Word `word` of thread `t`'s warp in its block's warp area.
-    fn warp_cell(&self, t: usize, word: u32) -> Option<(Cell, LocId)> {
-        let b = (t as u32) / self.block_threads;
-        let w = ((t as u32) % self.block_threads) / WARP;
-        let loc = LocId(self.warp_base? + b);
+    /// Word `word` of member-mask group `group` of thread `t`'s warp in its block's warp
+    /// area.
+    fn warp_cell(&self, t: usize, group: u32, word: u32) -> Option<(Cell, LocId)> {
+        let groups = self.part(t).masks.len() as u32 + 1;
+        let w = self.ids[t].tid / self.warp;
+        let loc = LocId(self.warp_loc[self.block_of(t) as usize]?);
         Some((
             Cell {
                 loc,
-                index: w * WARP_WORDS + word,
+                index: (w * groups + group) * self.warp_words() + word,
             },
             loc,
         ))
     }
 
+    /// The member-mask group of a collective with mask operand `mask` in thread `t`'s
+    /// kernel: collectives of one mask count their arrivals apart from those of another
+    /// (a half-warp `__syncwarp(0xffff)` beside full-warp collectives), as PTX matches them.
+    fn mask_group(&self, t: usize, mask: u32) -> u32 {
+        let m = &self.part(t).masks;
+        m.iter().position(|x| *x == mask).unwrap_or(m.len()) as u32
+    }
+
     /// The lanes of thread `t`'s warp that exist (a last, partial warp has fewer).
     fn warp_lanes(&self, t: usize) -> u32 {
-        let tid = (t as u32) % self.block_threads;
-        let first = tid - tid % WARP;
-        let n = (self.block_threads - first).min(WARP);
-        if n == WARP {
+        let tid = self.ids[t].tid;
+        let first = tid - tid % self.warp;
+        let n = (self.part(t).bt - first).min(self.warp);
+        if n == 32 {
             u32::MAX
         } else {
             (1u32 << n) - 1
@@ -746,26 +947,36 @@ impl<'k> KernelStepper<'k> {
     /// blocked: divergence, as for barriers.
     fn warp_enter(&self, t: usize, s: &mut KState, op: WarpOp) -> Action {
         let pc = s.th.pc;
-        let lane = self.ids[t].tid % WARP;
+        let lane = self.ids[t].tid % self.warp;
         let mask = match op {
-            WarpOp::Sync { mask } | WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } => mask,
+            WarpOp::Sync { mask }
+            | WarpOp::Shfl { mask, .. }
+            | WarpOp::Vote { mask, .. }
+            | WarpOp::Match { mask, .. } => mask,
         };
         let members = mask & self.warp_lanes(t);
         if members & (1 << lane) == 0 {
-            return self.fault(pc, "warp collective by a lane not in its member mask");
+            return self.fault(t, pc, "warp collective by a lane not in its member mask");
         }
-        s.warp_gen += 1;
-        let bank = s.warp_gen % 2;
+        let group = self.mask_group(t, mask);
+        let gi = group as usize;
+        if s.warp_gen.len() <= gi {
+            s.warp_gen.resize(gi + 1, 0);
+        }
+        s.warp_gen[gi] += 1;
+        let bank = s.warp_gen[gi] % 2;
         let n = u64::from(members.count_ones());
         let rank = u64::from((members & ((1u32 << lane) - 1)).count_ones());
-        let gen = u64::from(s.warp_gen);
+        let gen = u64::from(s.warp_gen[gi]);
         s.warp = Some(WarpCall {
             op,
+            group,
             members,
             bank,
             ballot: 0,
             todo: members,
             result: None,
+            values: Vec::new(),
             expect: (gen - 1) * n + rank,
             target: gen * n,
         });
@@ -773,9 +984,10 @@ impl<'k> KernelStepper<'k> {
             WarpOp::Sync { .. } => return self.warp_arrive(t, s),
             WarpOp::Shfl { a, .. } => a as i64,
             WarpOp::Vote { p, .. } => i64::from(p),
+            WarpOp::Match { a, .. } => a as i64,
         };
-        let Some(slot) = self.warp_cell(t, 1 + bank * WARP + lane) else {
-            return self.fault(pc, "internal: no warp area");
+        let Some(slot) = self.warp_cell(t, group, 1 + bank * self.warp + lane) else {
+            return self.fault(t, pc, "internal: no warp area");
         };
         let attrs = MemAttrs {
             order: Order::Relaxed,
@@ -788,7 +1000,7 @@ impl<'k> KernelStepper<'k> {
             Some(slot),
             value,
             &attrs,
-            self.span(pc),
+            self.span(t, pc),
         );
         s.cont = Some(Cont::WarpArrive);
         Self::emit(s, ev)
@@ -797,12 +1009,14 @@ impl<'k> KernelStepper<'k> {
     /// The arrival RMW's read of the warp collective in progress.
     fn warp_arrive(&self, t: usize, s: &mut KState) -> Action {
         let pc = s.th.pc;
-        let (Some(cell), Some(expect)) = (self.warp_cell(t, 0), s.warp.as_ref().map(|c| c.expect))
-        else {
-            return self.fault(pc, "internal: no warp collective in progress");
+        let Some((group, expect)) = s.warp.as_ref().map(|c| (c.group, c.expect)) else {
+            return self.fault(t, pc, "internal: no warp collective in progress");
+        };
+        let Some(cell) = self.warp_cell(t, group, 0) else {
+            return self.fault(t, pc, "internal: no warp area");
         };
         let attrs = Self::counter_attrs(Scope::Cta);
-        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
         s.pending = Some(Pending::WarpRmw { cell, expect });
         s.nevents += 1;
         Action::Await {
@@ -817,7 +1031,7 @@ impl<'k> KernelStepper<'k> {
     /// it).
     fn warp_exchange(&self, t: usize, s: &mut KState) -> Option<Action> {
         let pc = s.th.pc;
-        let lane = self.ids[t].tid % WARP;
+        let lane = self.ids[t].tid % self.warp;
         let call = s.warp.as_mut()?;
         let next = match call.op {
             WarpOp::Sync { .. } => None,
@@ -844,18 +1058,25 @@ impl<'k> KernelStepper<'k> {
                 }
                 (call.todo != 0).then(|| call.todo.trailing_zeros())
             }
+            WarpOp::Match { a, .. } => {
+                if call.todo & (1 << lane) != 0 {
+                    call.todo &= !(1 << lane);
+                    call.values.push((lane, a));
+                }
+                (call.todo != 0).then(|| call.todo.trailing_zeros())
+            }
         };
         if let Some(src) = next {
             let bank = call.bank;
-            let Some(cell) = self.warp_cell(t, 1 + bank * WARP + src) else {
-                return Some(self.fault(pc, "internal: no warp area"));
+            let Some(cell) = self.warp_cell(t, call.group, 1 + bank * self.warp + src) else {
+                return Some(self.fault(t, pc, "internal: no warp area"));
             };
             let attrs = MemAttrs {
                 order: Order::Relaxed,
                 scope: Some(Scope::Cta),
                 ..MemAttrs::default()
             };
-            let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+            let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
             s.pending = Some(Pending::WarpSlot { lane: src });
             return Some(Self::emit(s, ev));
         }
@@ -863,22 +1084,34 @@ impl<'k> KernelStepper<'k> {
         match call.op {
             WarpOp::Vote { mode, .. } => {
                 let v = weft_simt::machine::vote_value(mode, call.ballot, call.members);
-                self.prog.finish_warp(&mut s.th, v, true);
+                self.part(t).prog.finish_warp(&mut s.th, v, true);
             }
             WarpOp::Shfl { mode, b, c, .. } => {
                 let (_, ok) = weft_simt::machine::shfl_source(mode, lane as usize, b, c);
-                self.prog
+                self.part(t)
+                    .prog
                     .finish_warp(&mut s.th, call.result.unwrap_or(0), ok);
             }
-            WarpOp::Sync { .. } => self.prog.advance(&mut s.th),
+            WarpOp::Match { mode, bits, .. } => {
+                let value = |l: usize| {
+                    call.values
+                        .iter()
+                        .find(|(x, _)| *x as usize == l)
+                        .map_or(0, |v| v.1)
+                };
+                let (v, p) =
+                    weft_simt::machine::match_value(mode, bits, call.members, lane as usize, value);
+                self.part(t).prog.finish_warp(&mut s.th, v, p);
+            }
+            WarpOp::Sync { .. } => self.part(t).prog.advance(&mut s.th),
         }
         None
     }
 
     /// The launch of thread `t`, and its index in the launch.
     fn launch_of(&self, t: usize) -> (u32, u32) {
-        let t = t as u32;
-        (t / self.per_launch.max(1), t % self.per_launch.max(1))
+        let l = self.tl[t].0;
+        (l, t as u32 - self.runs[l as usize].first_thread)
     }
 
     /// Boundary counter `l` (after launch `l`).
@@ -901,7 +1134,7 @@ impl<'k> KernelStepper<'k> {
         let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, Span::default());
         s.pending = Some(Pending::HostWait);
         s.nevents += 1;
-        let n = i64::from(self.per_launch);
+        let n = i64::from(self.runs[l as usize - 1].threads);
         Some(Action::Await { ev, lo: n, hi: n })
     }
 
@@ -911,7 +1144,7 @@ impl<'k> KernelStepper<'k> {
     fn host_end(&self, t: usize, s: &mut KState) -> Action {
         let (l, j) = self.launch_of(t);
         s.ended = true;
-        if l + 1 >= self.launches {
+        if l as usize + 1 >= self.runs.len() {
             return Action::Done;
         }
         let Some(cell) = self.host_cell(l) else {
@@ -940,18 +1173,19 @@ impl<'k> KernelStepper<'k> {
 
     /// The barrier id reported for thread `t`'s warp collectives (after the 16 barriers).
     fn warp_bar_id(&self, t: usize) -> u32 {
-        BARRIERS + ((t as u32) % self.block_threads) / WARP
+        BARRIERS + self.ids[t].tid / self.warp
     }
 
     /// The source position of the instruction at `pc` as an event span: its `.loc` in the
     /// kernel's own file, or (line 0: code the compiler merged from several lines; a line of
     /// an inlined header function such as `atomicAdd_block` or `barrier`) the nearest
     /// earlier one in that file, or its PTX position when the kernel has no line information.
-    fn span(&self, pc: u32) -> Span {
-        let code = &self.kernel.code;
+    fn span(&self, t: usize, pc: u32) -> Span {
+        let p = self.part(t);
+        let code = &p.kernel.code;
         let end = (pc as usize + 1).min(code.len());
         for i in code[..end].iter().rev() {
-            if let Some(l) = i.loc.filter(|l| l.line > 0 && l.file == self.main_file) {
+            if let Some(l) = i.loc.filter(|l| l.line > 0 && l.file == p.main_file) {
                 return Span::new(l.line, l.col);
             }
         }
@@ -959,8 +1193,9 @@ impl<'k> KernelStepper<'k> {
     }
 
     /// The order and scope of the memory instruction at `pc`.
-    fn attrs(&self, pc: u32) -> MemAttrs {
-        let mut a = match self.kernel.code.get(pc as usize).map(|i| &i.op) {
+    fn attrs(&self, t: usize, pc: u32) -> MemAttrs {
+        let kernel = self.part(t).kernel;
+        let mut a = match kernel.code.get(pc as usize).map(|i| &i.op) {
             Some(KOp::Ld { attrs, .. })
             | Some(KOp::St { attrs, .. })
             | Some(KOp::Atom { attrs, .. })
@@ -976,7 +1211,7 @@ impl<'k> KernelStepper<'k> {
             a.scope = Some(Scope::Gpu);
         }
         if matches!(
-            self.kernel.code.get(pc as usize).map(|i| &i.op),
+            kernel.code.get(pc as usize).map(|i| &i.op),
             Some(KOp::Atom { .. })
         ) && a.order == Order::Plain
         {
@@ -1049,8 +1284,11 @@ impl<'k> KernelStepper<'k> {
         Action::Event(ev)
     }
 
-    fn fault(&self, pc: u32, m: &str) -> Action {
-        Action::Fault(format!("{}: {m}", describe(self.kernel, pc as usize)))
+    fn fault(&self, t: usize, pc: u32, m: &str) -> Action {
+        Action::Fault(format!(
+            "{}: {m}",
+            describe(self.part(t).kernel, pc as usize)
+        ))
     }
 
     /// The thread arrives at watched point `pc` (paper 004 §4, spin loops as `assume`): when
@@ -1059,8 +1297,8 @@ impl<'k> KernelStepper<'k> {
     /// program can observe except through the values its reads returned: an execution with
     /// it is one without it plus reads no other thread depends on. The thread blocks; only
     /// a write that lets one of those reads return something new (a revisit) moves it on.
-    fn arrive(&self, s: &mut KState, pc: u32) -> Option<Action> {
-        let hash = hash_live(&s.th, self.heads.live_at(pc));
+    fn arrive(&self, t: usize, s: &mut KState, pc: u32) -> Option<Action> {
+        let hash = hash_live(&s.th, self.part(t).heads.live_at(pc));
         let (writes, events) = (s.writes, s.nevents);
         match s.spins.iter_mut().find(|m| m.pc == pc) {
             Some(m) if m.writes == writes && m.hash == hash => {
@@ -1092,19 +1330,19 @@ impl<'k> KernelStepper<'k> {
     fn load_elem(&self, t: usize, s: &mut KState, k: usize) -> Action {
         let pc = s.th.pc;
         let Some(off) = s.cur.as_ref().and_then(|a| a.elems.get(k)).map(|e| e.0) else {
-            return self.fault(pc, "internal: no access in flight");
+            return self.fault(t, pc, "internal: no access in flight");
         };
         let region = s.cur.as_ref().map_or(Region::Global, |a| a.region);
         let Some(cell) = self.cell(t, region, off) else {
-            return self.fault(pc, "access outside every modelled area");
+            return self.fault(t, pc, "access outside every modelled area");
         };
         let ev = Self::event(
             s,
             EventKind::Read,
             Some(cell),
             0,
-            &self.attrs(pc),
-            self.span(pc),
+            &self.attrs(t, pc),
+            self.span(t, pc),
         );
         s.pending = Some(Pending::Load { k });
         Self::emit(s, ev)
@@ -1128,11 +1366,6 @@ impl<'k> KernelStepper<'k> {
         }
     }
 
-    /// Number of GPU threads per block.
-    pub fn block_threads(&self) -> u32 {
-        self.block_threads
-    }
-
     /// The thread's blocking reason, if blocked.
     pub fn blocked_at<'a>(&self, st: &'a Arc<KState>) -> Option<&'a BlockedAt> {
         st.blocked.as_ref()
@@ -1140,11 +1373,12 @@ impl<'k> KernelStepper<'k> {
 
     /// `file:line:col` of an instruction as its events show it ([`Self::span`]), with its
     /// PTX position.
-    pub fn describe(&self, pc: u32) -> String {
-        let sp = self.span(pc);
-        let f = self.kernel.file_name(self.main_file).unwrap_or("?");
+    pub fn describe(&self, t: usize, pc: u32) -> String {
+        let sp = self.span(t, pc);
+        let p = self.part(t);
+        let f = p.kernel.file_name(p.main_file).unwrap_or("?");
         let f = f.rsplit('/').next().unwrap_or(f);
-        let ptx = self
+        let ptx = p
             .kernel
             .code
             .get(pc as usize)
@@ -1195,9 +1429,9 @@ impl<'k> Stepper for KernelStepper<'k> {
         self.ids.len()
     }
 
-    fn start(&self, _thread: usize) -> Arc<KState> {
+    fn start(&self, thread: usize) -> Arc<KState> {
         Arc::new(KState {
-            th: self.prog.start(),
+            th: self.part(thread).prog.start(),
             cur: None,
             cont: None,
             pending: None,
@@ -1207,7 +1441,7 @@ impl<'k> Stepper for KernelStepper<'k> {
             loops: Vec::new(),
             spins: Vec::new(),
             bar_gen: Vec::new(),
-            warp_gen: 0,
+            warp_gen: Vec::new(),
             warp: None,
             started: false,
             ended: false,
@@ -1247,7 +1481,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                     scope: Some(Scope::Cta),
                     ..MemAttrs::default()
                 };
-                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
                 s.pending = Some(Pending::BarWait { target, id });
                 s.nevents += 1;
                 // Exactly the last arrival's value: reading a later generation's arrival
@@ -1265,7 +1499,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                     scope: Some(Scope::Cta),
                     ..MemAttrs::default()
                 };
-                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
                 s.pending = Some(Pending::WarpWait { target });
                 s.nevents += 1;
                 return Action::Await {
@@ -1285,10 +1519,11 @@ impl<'k> Stepper for KernelStepper<'k> {
         // backward branch): it is not reported again.
         let mut resume = false;
         loop {
-            let heads = &self.heads.is_head;
-            let stop = self
-                .prog
-                .step_watch(&mut s.th, self.ids[t], STEP_BUDGET, heads, resume);
+            let heads = &self.part(t).heads.is_head;
+            let stop =
+                self.part(t)
+                    .prog
+                    .step_watch(&mut s.th, self.ids[t], STEP_BUDGET, heads, resume);
             let pc = s.th.pc;
             // (A watched point passed on the way is not where the thread goes on.)
             if let (Some((lo, hi)), false) = (s.over, matches!(stop, Stop::LoopEntry { .. })) {
@@ -1299,8 +1534,8 @@ impl<'k> Stepper for KernelStepper<'k> {
             }
             match stop {
                 Stop::Access(acc) => {
-                    let attrs = self.attrs(pc);
-                    let span = self.span(pc);
+                    let attrs = self.attrs(t, pc);
+                    let span = self.span(t, pc);
                     match acc.kind {
                         AccessKind::Load => {
                             s.cur = Some(acc);
@@ -1309,7 +1544,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                         AccessKind::Store => {
                             for (off, v) in &acc.elems {
                                 let Some(cell) = self.cell(t, acc.region, *off) else {
-                                    return self.fault(pc, "access outside every modelled area");
+                                    return self.fault(t, pc, "access outside every modelled area");
                                 };
                                 let ev = Self::event(
                                     s,
@@ -1321,13 +1556,13 @@ impl<'k> Stepper for KernelStepper<'k> {
                                 );
                                 s.queue.push(ev);
                             }
-                            self.prog.advance(&mut s.th);
+                            self.part(t).prog.advance(&mut s.th);
                             let ev = s.queue.remove(0);
                             return Self::emit(s, ev);
                         }
                         AccessKind::Atom { .. } => {
                             let Some(cell) = self.cell(t, acc.region, acc.elems[0].0) else {
-                                return self.fault(pc, "access outside every modelled area");
+                                return self.fault(t, pc, "access outside every modelled area");
                             };
                             let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, span);
                             s.pending = Some(Pending::Atom { width: acc.width });
@@ -1337,8 +1572,8 @@ impl<'k> Stepper for KernelStepper<'k> {
                     }
                 }
                 Stop::Fence => {
-                    let attrs = self.attrs(pc);
-                    let kind = match self.kernel.code.get(pc as usize).map(|i| &i.op) {
+                    let attrs = self.attrs(t, pc);
+                    let kind = match self.part(t).kernel.code.get(pc as usize).map(|i| &i.op) {
                         Some(KOp::Fence { kind, .. }) => *kind,
                         _ => FenceKind::Fence,
                     };
@@ -1351,9 +1586,9 @@ impl<'k> Stepper for KernelStepper<'k> {
                         None,
                         0,
                         &attrs,
-                        self.span(pc),
+                        self.span(t, pc),
                     );
-                    self.prog.advance(&mut s.th);
+                    self.part(t).prog.advance(&mut s.th);
                     return Self::emit(s, ev);
                 }
                 Stop::Barrier { id, count, arrive } => {
@@ -1367,7 +1602,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                             1
                         }
                     };
-                    let n = count.unwrap_or(self.block_threads).max(1);
+                    let n = count.unwrap_or(self.part(t).bt).max(1);
                     let target = u64::from(n) * u64::from(gen);
                     // With every thread of the block taking part, arrivals are made in thread
                     // order (thread k's RMW reads the counter k): every order of the arrival
@@ -1377,7 +1612,8 @@ impl<'k> Stepper for KernelStepper<'k> {
                         .then(|| target - u64::from(n) + u64::from(self.ids[t].tid));
                     let cell = self.bar_cell(t, id);
                     let attrs = Self::counter_attrs(Scope::Cta);
-                    let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(pc));
+                    let ev =
+                        Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
                     s.pending = Some(Pending::BarRmw {
                         cell,
                         target,
@@ -1398,16 +1634,16 @@ impl<'k> Stepper for KernelStepper<'k> {
                     };
                 }
                 Stop::Warp(op) => return self.warp_enter(t, s, op),
-                Stop::AssertFailed(_) => return Action::AssertFailed(self.span(pc)),
+                Stop::AssertFailed(_) => return Action::AssertFailed(self.span(t, pc)),
                 Stop::LoopEntry { pc: head } => {
                     resume = true;
-                    if let Some(a) = self.arrive(s, head) {
+                    if let Some(a) = self.arrive(t, s, head) {
                         return a;
                     }
                 }
                 Stop::BackEdge { target, from } => {
                     resume = true;
-                    if let Some(a) = self.arrive(s, target) {
+                    if let Some(a) = self.arrive(t, s, target) {
                         return a;
                     }
                     match s.loops.iter_mut().find(|m| m.target == target) {
@@ -1430,11 +1666,12 @@ impl<'k> Stepper for KernelStepper<'k> {
                 }
                 Stop::Exit => return self.host_end(t, s),
                 Stop::Fault { addr, what } => {
-                    return self.fault(pc, &format!("{what} (address {addr:#x})"))
+                    return self.fault(t, pc, &format!("{what} (address {addr:#x})"))
                 }
-                Stop::Unsupported(what) => return self.fault(pc, what),
+                Stop::Unsupported(what) => return self.fault(t, pc, what),
                 Stop::StepLimit => {
                     return self.fault(
+                        t,
                         pc,
                         &format!("{STEP_BUDGET} instructions without a memory event"),
                     )
@@ -1449,13 +1686,13 @@ impl<'k> Stepper for KernelStepper<'k> {
         match s.pending.take() {
             None => ReadFix::default(),
             Some(Pending::Load { k }) => {
-                self.prog.set_load(&mut s.th, k, value as u64);
+                self.part(t).prog.set_load(&mut s.th, k, value as u64);
                 let n = s.cur.as_ref().map_or(0, |a| a.elems.len());
                 if k + 1 < n {
                     s.cont = Some(Cont::LoadElem { k: k + 1 });
                 } else {
                     s.cur = None;
-                    self.prog.advance(&mut s.th);
+                    self.part(t).prog.advance(&mut s.th);
                 }
                 ReadFix::default()
             }
@@ -1468,7 +1705,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                     return ReadFix::default();
                 };
                 let new = ThreadProgram::atom_new(op, ty, old, a, b);
-                self.prog.set_atom(&mut s.th, old);
+                self.part(t).prog.set_atom(&mut s.th, old);
                 if let Some(v) = new {
                     if let Some(cell) = self.cell(t, acc.region, acc.elems[0].0) {
                         let mut ev = Self::event(
@@ -1476,8 +1713,8 @@ impl<'k> Stepper for KernelStepper<'k> {
                             EventKind::Write,
                             Some(cell),
                             v as i64,
-                            &self.attrs(pc),
-                            self.span(pc),
+                            &self.attrs(t, pc),
+                            self.span(t, pc),
                         );
                         ev.rmw = true;
                         // An RMW writing back the value it read (`atomicAdd(p, 0)`, `atomicOr(p,
@@ -1489,7 +1726,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                         s.queue.push(ev);
                     }
                 }
-                self.prog.advance(&mut s.th);
+                self.part(t).prog.advance(&mut s.th);
                 ReadFix {
                     rmw: new.is_some(),
                     attrs: None,
@@ -1508,9 +1745,9 @@ impl<'k> Stepper for KernelStepper<'k> {
                     s.blocked = Some(BlockedAt::Barrier { pc, id });
                     return ReadFix::default();
                 }
-                let fix = Self::counter_increment(s, cell, value, Scope::Cta, self.span(pc));
+                let fix = Self::counter_increment(s, cell, value, Scope::Cta, self.span(t, pc));
                 if arrive {
-                    self.prog.advance(&mut s.th);
+                    self.part(t).prog.advance(&mut s.th);
                 } else {
                     s.cont = Some(Cont::BarWait { cell, target, id });
                 }
@@ -1524,7 +1761,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                     });
                     return ReadFix::default();
                 }
-                let fix = Self::counter_increment(s, cell, value, Scope::Cta, self.span(pc));
+                let fix = Self::counter_increment(s, cell, value, Scope::Cta, self.span(t, pc));
                 let target = s.warp.as_ref().map_or(0, |c| c.target);
                 s.cont = Some(Cont::WarpWait { cell, target });
                 fix
@@ -1551,13 +1788,14 @@ impl<'k> Stepper for KernelStepper<'k> {
                         call.ballot |= 1 << lane;
                     }
                     call.result = Some(value as u64);
+                    call.values.push((lane, value as u64));
                 }
                 s.cont = Some(Cont::WarpExchange);
                 ReadFix::default()
             }
             Some(Pending::BarWait { target, id }) => {
                 if (value as u64) >= target {
-                    self.prog.advance(&mut s.th);
+                    self.part(t).prog.advance(&mut s.th);
                 } else {
                     s.blocked = Some(BlockedAt::Barrier { pc, id });
                 }
@@ -1614,7 +1852,11 @@ impl KernelJudge<'_, '_> {
                 executions: 1,
                 threads,
                 message,
-                witness: witness::interleaving(p, g, &self.ks.init),
+                witness: format!(
+                    "{}{}",
+                    self.ks.legend,
+                    witness::interleaving(p, g, &self.ks.init)
+                ),
                 dot: witness::dot(p, g, &self.ks.init, 0),
                 graph: WitnessGraph::of(g),
             },
@@ -1638,8 +1880,7 @@ impl KernelJudge<'_, '_> {
                 scope: (at.order != Order::Plain).then_some(at.scope.unwrap_or(Scope::Gpu)),
             }
         };
-        let bt = self.ks.block_threads.max(1);
-        let need = if a.0 / bt == b.0 / bt {
+        let need = if self.ks.block_of(a.0 as usize) == self.ks.block_of(b.0 as usize) {
             Scope::Cta
         } else {
             Scope::Gpu
@@ -1804,31 +2045,35 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
         let names = |v: &[usize]| v.iter().map(|t| self.name(*t)).collect::<Vec<_>>();
         if let Some(&(_, pc, id)) = at_barrier.first() {
             let blocked: Vec<usize> = at_barrier.iter().map(|x| x.0).collect();
-            let line = self.ks.span(pc).line;
+            let t0 = at_barrier[0].0;
+            let line = self.ks.span(t0, pc).line;
             let msg = if id >= BARRIERS {
                 format!(
                     "warp divergence: {} blocked at a warp collective of warp {} ({}) that member lanes of the warp never reach",
                     names(&blocked).join(", "),
                     id - BARRIERS,
-                    self.ks.describe(pc)
+                    self.ks.describe(t0, pc)
                 )
             } else {
                 format!(
                     "barrier divergence: {} blocked at barrier {id} ({}) while the other threads of the block never reach it",
                     names(&blocked).join(", "),
-                    self.ks.describe(pc)
+                    self.ks.describe(t0, pc)
                 )
             };
             self.record(acc, g, "divergence", vec![line], names(&blocked), msg);
         } else if !spinning.is_empty() {
             let blocked: Vec<usize> = spinning.iter().map(|x| x.0).collect();
-            let lines = spinning.iter().map(|x| self.ks.span(x.1).line).collect();
+            let lines = spinning
+                .iter()
+                .map(|x| self.ks.span(x.0, x.1).line)
+                .collect();
             let msg = format!(
                 "deadlock: {} spin forever ({}): no write they wait for can come",
                 names(&blocked).join(", "),
                 spinning
                     .iter()
-                    .map(|x| self.ks.describe(x.1))
+                    .map(|x| self.ks.describe(x.0, x.1))
                     .collect::<Vec<_>>()
                     .join(", ")
             );
@@ -1861,6 +2106,12 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
     fn satisfied(&self, acc: &KAcc) -> bool {
         self.stop_on_first && !acc.errors.is_empty()
     }
+
+    /// Kernels are judged under the native models (RC11, scoped RC11, SC), whose
+    /// Atomicity holds for every RMW.
+    fn atomic_rmws(&self) -> bool {
+        true
+    }
 }
 
 /// Explores every execution of a kernel launch under `opts.model` and reports the errors.
@@ -1872,8 +2123,26 @@ pub fn check_kernel(
     names: &[String],
     opts: &KernelOptions,
 ) -> Result<KernelResult, KernelError> {
+    let one = Launch {
+        kernel,
+        cfg,
+        args: args.to_vec(),
+        label: String::new(),
+    };
+    check_sequence(&[one], buffers, names, opts)
+}
+
+/// Explores every execution of a host-ordered sequence of launches (repeated
+/// `opts.launches` times; every event of a launch happens before every event of the next)
+/// under `opts.model` and reports the errors.
+pub fn check_sequence(
+    seq: &[Launch<'_>],
+    buffers: &[Buffer],
+    names: &[String],
+    opts: &KernelOptions,
+) -> Result<KernelResult, KernelError> {
     let start = Instant::now();
-    let ks = KernelStepper::new(kernel, cfg, args, buffers, names, opts)?;
+    let ks = KernelStepper::sequence(seq, buffers, names, opts)?;
     let judge = KernelJudge {
         ks: &ks,
         model: opts.model,

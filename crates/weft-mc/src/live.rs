@@ -253,6 +253,18 @@ fn regs_of(op: &KOp, u: &mut Vec<usize>, d: &mut Vec<usize>) {
             op_reg(mask, u);
             d.push(dst.index());
         }
+        KOp::Match {
+            dst,
+            dst_pred,
+            a,
+            mask,
+            ..
+        } => {
+            op_reg(a, u);
+            op_reg(mask, u);
+            d.push(dst.index());
+            d.extend(dst_pred.map(|r| r.index()));
+        }
         KOp::Activemask { dst } => d.push(dst.index()),
         KOp::Annot { cond, .. } => op_reg(cond, u),
         KOp::Query { dst, args, .. } => {

@@ -53,7 +53,8 @@ spelled_enum! {
         Sin = "sin", Cos = "cos", Lg2 = "lg2", Ex2 = "ex2", Tanh = "tanh",
         Copysign = "copysign", Cvt = "cvt", Cvta = "cvta", Mov = "mov", Bra = "bra",
         Call = "call", Ret = "ret", Exit = "exit", Trap = "trap", Brkpt = "brkpt",
-        Shfl = "shfl", Vote = "vote", Activemask = "activemask", Nanosleep = "nanosleep",
+        Shfl = "shfl", Vote = "vote", Match = "match", Activemask = "activemask",
+        Nanosleep = "nanosleep",
     }
 }
 

@@ -16,8 +16,8 @@ use weft_ir::attrs::{
 use weft_ir::code::Reg;
 use weft_ir::kernel::{
     Addr, AddrBase, BarRed, KBinOp, KBoolOp, KCmp, KGuard, KInstr, KOp, KParam, KReg, KUnOp, KVar,
-    Kernel, Operand as KOperand, Rounding, ShflMode as KShfl, SpecialReg as KSreg, SrcLoc,
-    VoteMode as KVote,
+    Kernel, MatchMode as KMatch, Operand as KOperand, Rounding, ShflMode as KShfl,
+    SpecialReg as KSreg, SrcLoc, VoteMode as KVote,
 };
 use weft_ir::{Scope as IrScope, Span as IrSpan};
 
@@ -326,6 +326,18 @@ fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
         } => {
             w.push(*dst);
             o(pred, &mut r);
+            o(mask, &mut r);
+        }
+        KOp::Match {
+            dst,
+            dst_pred,
+            a,
+            mask,
+            ..
+        } => {
+            w.push(*dst);
+            w.extend(dst_pred.iter().copied());
+            o(a, &mut r);
             o(mask, &mut r);
         }
         KOp::Activemask { dst } => w.push(*dst),
@@ -1980,6 +1992,37 @@ impl<'a> Lowerer<'a> {
                     pred,
                     negated,
                     mask,
+                }
+            }
+            O::Match => {
+                let mode = match m.vote {
+                    Some(VoteMode::Any) => KMatch::Any,
+                    Some(VoteMode::All) => KMatch::All,
+                    _ => return Err(self.unsupported(i, " (no .any/.all)")),
+                };
+                if !m.sync {
+                    return Err(self.unsupported(i, " (only match.sync)"));
+                }
+                let (dst, dst_pred) = match i.operands.first() {
+                    Some(Operand::Reg(n)) => (self.reg(n, i.span)?, None),
+                    Some(Operand::PredPair(a, b)) if mode == KMatch::All => {
+                        (self.reg(a, i.span)?, Some(self.reg(b, i.span)?))
+                    }
+                    o => return Err(err(i.span, format!("`match`: bad destination {o:?}"))),
+                };
+                let t = m
+                    .types
+                    .first()
+                    .copied()
+                    .and_then(data_type)
+                    .unwrap_or(DataType::B32);
+                KOp::Match {
+                    mode,
+                    bits: if t.bits == 64 { 64 } else { 32 },
+                    dst,
+                    dst_pred,
+                    a: self.src(i, 1, t)?,
+                    mask: self.src(i, 2, DataType::B32)?,
                 }
             }
             O::Activemask => KOp::Activemask {

@@ -1098,6 +1098,7 @@ fn allowed(op: Opcode) -> u32 {
         Bra | Call | Ret => UNI,
         Exit | Trap | Brkpt => 0,
         Shfl | Vote => SYNC | TYPE | ALIGNED,
+        Match => SYNC | TYPE,
         Activemask | Nanosleep => TYPE,
     }
 }
@@ -1192,7 +1193,8 @@ pub fn apply_qualifier(op: Opcode, q: &str, m: &mut Modifiers) -> Result<(), Str
             return set_once(&mut m.shfl, s, q, op, ShflMode::as_str);
         }
     }
-    if op == Vote {
+    // `match.sync`'s `.any`/`.all` are spelled as vote's.
+    if op == Vote || (op == Match && matches!(q, ".any" | ".all")) {
         if let Some(v) = VoteMode::from_ptx(q) {
             return set_once(&mut m.vote, v, q, op, VoteMode::as_str);
         }

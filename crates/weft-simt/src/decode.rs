@@ -7,8 +7,8 @@
 
 use weft_ir::attrs::{BarrierKind, DataType, FenceKind, MemSpace, Order, RmwOp, TypeKind};
 use weft_ir::kernel::{
-    AddrBase, AnnotKind, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, Operand, QueryKind, ShflMode,
-    SpecialReg, VoteMode,
+    AddrBase, AnnotKind, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, MatchMode, Operand, QueryKind,
+    ShflMode, SpecialReg, VoteMode,
 };
 use weft_ir::Scope;
 
@@ -306,6 +306,14 @@ pub enum DOp {
         dst: u32,
         p: Src,
         neg: bool,
+        mask: Src,
+    },
+    Match {
+        mode: MatchMode,
+        bits: u16,
+        dst: u32,
+        dst_pred: Option<u32>,
+        a: Src,
         mask: Src,
     },
     Activemask {
@@ -804,6 +812,21 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
                 dst: dst.0,
                 p: src(pred),
                 neg: *negated,
+                mask: src(mask),
+            },
+            KOp::Match {
+                mode,
+                bits,
+                dst,
+                dst_pred,
+                a,
+                mask,
+            } => DOp::Match {
+                mode: *mode,
+                bits: *bits,
+                dst: dst.0,
+                dst_pred: dst_pred.map(|r| r.0),
+                a: src(a),
                 mask: src(mask),
             },
             KOp::Activemask { dst } => DOp::Activemask { dst: dst.0 },

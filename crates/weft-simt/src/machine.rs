@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use weft_ir::attrs::{DataType, MemSpace, RmwOp, TypeKind};
 use weft_ir::kernel::{
-    AnnotKind, BarRed, KBoolOp, KCmp, Kernel, QueryKind, ShflMode, SpecialReg, VoteMode,
+    AnnotKind, BarRed, KBoolOp, KCmp, Kernel, MatchMode, QueryKind, ShflMode, SpecialReg, VoteMode,
 };
 
 use crate::alu;
@@ -759,6 +759,29 @@ pub fn shfl_source(mode: ShflMode, lane: usize, b: u64, c: u64) -> (usize, bool)
         (j as usize, true)
     } else {
         (lane, false)
+    }
+}
+
+/// `match.sync` (PTX ISA, `__match_any_sync`/`__match_all_sync`): lane `lane`'s
+/// result and predicate given every member lane's value (`value(l)`, compared on `bits`
+/// bits): `.any` gives the members whose value equals this lane's; `.all` gives the member
+/// mask and true when every member has the same value, else 0 and false.
+pub fn match_value(
+    mode: MatchMode,
+    bits: u16,
+    members: u32,
+    lane: usize,
+    value: impl Fn(usize) -> u64,
+) -> (u64, bool) {
+    let cut = |v: u64| if bits >= 64 { v } else { v & 0xffff_ffff };
+    let mine = cut(value(lane));
+    let same = (0..WARP)
+        .filter(|&l| members & (1 << l) != 0 && cut(value(l)) == mine)
+        .fold(0u32, |m, l| m | 1 << l);
+    match mode {
+        MatchMode::Any => (u64::from(same), true),
+        MatchMode::All if same == members => (u64::from(members), true),
+        MatchMode::All => (0, false),
     }
 }
 
@@ -1682,6 +1705,32 @@ impl<'a> Machine<'a> {
                     set!(*dst, l, v);
                 });
             }
+            DOp::Match {
+                mode,
+                bits,
+                dst,
+                dst_pred,
+                a,
+                mask,
+            } => {
+                sync_div = member_gap(regs, *mask, em, warp.live, &sp);
+                let on = |l: usize| em & (1 << l) != 0;
+                let vals: [u64; WARP] =
+                    std::array::from_fn(|l| if on(l) { rv(regs, *a, l, &sp) } else { 0 });
+                let out: [(u64, bool); WARP] = std::array::from_fn(|l| {
+                    if on(l) {
+                        match_value(*mode, *bits, em, l, |k| vals[k])
+                    } else {
+                        (0, false)
+                    }
+                });
+                for_lanes!(em, l, {
+                    set!(*dst, l, out[l].0);
+                    if let Some(p) = dst_pred {
+                        set!(*p, l, u64::from(out[l].1));
+                    }
+                });
+            }
             DOp::Activemask { dst } => {
                 for_lanes!(em, l, {
                     set!(*dst, l, u64::from(mask));
@@ -2313,6 +2362,23 @@ fn emit_to(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn match_sync_values() {
+        // Hand-derived from PTX's match.sync: lanes 0..3 hold 7, 9, 7, 7 (members 0..3).
+        let v = [7u64, 9, 7, 7];
+        let m = |mode, lane, members| super::match_value(mode, 32, members, lane, |l| v[l]);
+        assert_eq!(m(MatchMode::Any, 0, 0xf), (0b1101, true));
+        assert_eq!(m(MatchMode::Any, 1, 0xf), (0b0010, true));
+        assert_eq!(m(MatchMode::All, 2, 0xf), (0, false));
+        // Without lane 1 every member holds 7.
+        assert_eq!(m(MatchMode::All, 2, 0b1101), (0b1101, true));
+        // .b32 compares the low 32 bits only; .b64 all of them.
+        let w = [1u64 << 32 | 5, 5];
+        let b = |bits| super::match_value(MatchMode::All, bits, 0b11, 0, |l| w[l]);
+        assert_eq!(b(32), (0b11, true));
+        assert_eq!(b(64), (0, false));
+    }
+
     use super::*;
 
     #[test]

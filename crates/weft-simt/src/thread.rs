@@ -3,13 +3,13 @@
 //! the warp emulator's decoding ([`crate::decode`]), memory layout and register arithmetic
 //! ([`crate::machine`]'s `exec_alu` over a one-lane register file): registers, local memory
 //! and the param space are private to the thread and handled here; global and shared
-//! accesses, fences, barriers, warp collectives (`shfl`/`vote`/`bar.warp.sync`, with this
+//! accesses, fences, barriers, warp collectives (`shfl`/`vote`/`match`/`bar.warp.sync`, with this
 //! lane's operands), failed assertions, backward branches and the thread's end are handed to
 //! the caller, which gives loads their values and then calls
 //! [`ThreadProgram::advance`].
 
 use weft_ir::attrs::{DataType, RmwOp};
-use weft_ir::kernel::{AnnotKind, Kernel, ShflMode, SpecialReg, VoteMode};
+use weft_ir::kernel::{AnnotKind, Kernel, MatchMode, ShflMode, SpecialReg, VoteMode};
 
 use crate::decode::{decode, DInstr, DOp, Layout, Src};
 use crate::machine::{atom_apply, exec_alu, lay_out, route, rv_s, Arg, LaunchConfig, SimtError};
@@ -27,6 +27,9 @@ pub struct ThreadProgram<'k> {
     pub buffer_offsets: Vec<u64>,
     /// The global arena before the launch (buffers, then module variables).
     pub global_init: Vec<u8>,
+    /// Lanes per warp (`%laneid`, `%warpid`, `__activemask`): [`crate::machine::WARP`]
+    /// unless [`ThreadProgram::with_warp_size`] says otherwise.
+    warp: u32,
 }
 
 /// Where a thread is and what it holds.
@@ -92,6 +95,14 @@ pub enum WarpOp {
     /// `vote.sync`: this lane's predicate (negation applied); the result is
     /// [`crate::machine::vote_value`] of the members' ballot.
     Vote { mode: VoteMode, mask: u32, p: bool },
+    /// `match.sync`: this lane's value `a`; the result is [`crate::machine::match_value`]
+    /// over the members' values.
+    Match {
+        mode: MatchMode,
+        bits: u16,
+        mask: u32,
+        a: u64,
+    },
 }
 
 /// Why [`ThreadProgram::step`] returned.
@@ -165,7 +176,21 @@ impl<'k> ThreadProgram<'k> {
             cfg,
             buffer_offsets: arena.offsets,
             global_init: arena.global,
+            warp: crate::machine::WARP as u32,
         })
+    }
+
+    /// The same program with warps of `n` lanes (1 to 32; the model checker's
+    /// `--warp-size`): `%laneid` is the thread's index modulo `n`, `%warpid` its index
+    /// divided by `n`, and the lane masks and `__activemask` are of that lane.
+    pub fn with_warp_size(mut self, n: u32) -> Self {
+        self.warp = n.clamp(1, 32);
+        self
+    }
+
+    /// Lanes per warp.
+    pub fn warp_size(&self) -> u32 {
+        self.warp
     }
 
     /// Bytes of shared memory per CTA.
@@ -194,7 +219,7 @@ impl<'k> ThreadProgram<'k> {
     fn special(&self, ids: ThreadIds, s: SpecialReg) -> u64 {
         let block = self.cfg.block;
         let t = ids.tid;
-        let lane = t % 32;
+        let lane = t % self.warp;
         match s {
             SpecialReg::Tid(0) => u64::from(t % block[0]),
             SpecialReg::Tid(1) => u64::from((t / block[0]) % block[1]),
@@ -203,8 +228,8 @@ impl<'k> ThreadProgram<'k> {
             SpecialReg::Ctaid(d) => u64::from(ids.cta[d.min(2) as usize]),
             SpecialReg::Nctaid(d) => u64::from(self.cfg.grid[d.min(2) as usize]),
             SpecialReg::Laneid => u64::from(lane),
-            SpecialReg::Warpid => u64::from(t / 32),
-            SpecialReg::Nwarpid => self.cfg.block_threads().div_ceil(32),
+            SpecialReg::Warpid => u64::from(t / self.warp),
+            SpecialReg::Nwarpid => self.cfg.block_threads().div_ceil(u64::from(self.warp)),
             SpecialReg::LanemaskEq => 1u64 << lane,
             SpecialReg::LanemaskLe => ((1u64 << (lane + 1)) - 1) & 0xffff_ffff,
             SpecialReg::LanemaskLt => (1u64 << lane) - 1,
@@ -465,11 +490,25 @@ impl<'k> ThreadProgram<'k> {
                         p: (rv(&st.regs, *p) & 1 == 1) != *neg,
                     })
                 }
+                DOp::Match {
+                    mode,
+                    bits,
+                    a,
+                    mask,
+                    ..
+                } => {
+                    return Stop::Warp(WarpOp::Match {
+                        mode: *mode,
+                        bits: *bits,
+                        mask: rv(&st.regs, *mask) as u32,
+                        a: rv(&st.regs, *a),
+                    })
+                }
                 DOp::Activemask { dst } => {
                     // The lanes executing this instruction together with this one: with
                     // independent thread scheduling the thread alone is one of the answers
                     // the hardware may give (docs/mc.md, "Warp-level operations").
-                    let lane = ids.tid % 32;
+                    let lane = ids.tid % self.warp;
                     st.regs[*dst as usize] = 1u64 << lane;
                     st.pc += 1;
                 }
@@ -540,6 +579,13 @@ impl<'k> ThreadProgram<'k> {
             Some(DOp::Vote { dst, .. }) => {
                 let d = *dst as usize;
                 st.regs[d] = crate::alu::trunc(value, self.reg_bits[d]);
+            }
+            Some(DOp::Match { dst, dst_pred, .. }) => {
+                let d = *dst as usize;
+                st.regs[d] = crate::alu::trunc(value, self.reg_bits[d]);
+                if let Some(p) = dst_pred {
+                    st.regs[*p as usize] = u64::from(pred);
+                }
             }
             _ => {}
         }

@@ -1565,7 +1565,7 @@ fn dsts(op: &KOp) -> Vec<usize> {
             v.extend(dst2.map(|r| r.index()));
             v
         }
-        KOp::Shfl { dst, dst_pred, .. } => {
+        KOp::Shfl { dst, dst_pred, .. } | KOp::Match { dst, dst_pred, .. } => {
             let mut v = vec![dst.index()];
             v.extend(dst_pred.map(|r| r.index()));
             v
@@ -2382,6 +2382,18 @@ impl Exec<'_> {
                 let bt = self.c.ite(&sw, &a, &b);
                 self.write(0, dst.index(), a, &en[0]);
                 self.write(1, dst.index(), bt, &en[1]);
+            }
+            // `match.sync`: arbitrary results, as for shuffles (sound: nothing is assumed of
+            // the other lanes' values).
+            KOp::Match { dst, dst_pred, .. } => {
+                for th in 0..2 {
+                    let v = self.c.fresh("match", Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                    if let Some(p) = dst_pred {
+                        let v = self.c.fresh("matchp", Sort::Bool);
+                        self.write(th, p.index(), v, &en[th]);
+                    }
+                }
             }
             KOp::Activemask { dst } => {
                 for th in 0..2 {

@@ -279,6 +279,134 @@ pub fn prepare(file: &Path, launch_args: &LaunchArgs) -> Result<Prepared, (i32, 
     })
 }
 
+/// A host-ordered sequence of launches ready for the model checker (`weft mc --launch`):
+/// per launch its kernel, geometry, arguments (`Arg::Buffer(i)`: buffer `i` of `buffers`)
+/// and label; the buffers are the `--buffer`s the launches name, each one memory for all.
+pub struct PreparedSeq {
+    pub kernels: Vec<weft_ir::kernel::Kernel>,
+    pub launches: Vec<LaunchConfig>,
+    pub args: Vec<Vec<weft_simt::Arg>>,
+    pub labels: Vec<String>,
+    pub buffers: Vec<weft_simt::Buffer>,
+}
+
+/// Prepares each `kernel<<<grid, block>>>(args)` of `calls` through [`prepare`] (so the
+/// source is compiled once, then taken from the compiler cache, and every launch binds its
+/// arguments as `run-kernel` does): an argument naming a `--buffer` of `base` binds that
+/// buffer, any other is a scalar value of its parameter.
+pub fn prepare_sequence(
+    file: &Path,
+    base: &LaunchArgs,
+    calls: &[crate::launch::LaunchCall],
+) -> Result<PreparedSeq, (i32, String)> {
+    let bad = |m: String| (exit::BAD_INPUT, m);
+    if base.grid.is_some()
+        || base.block.is_some()
+        || base.global_size.is_some()
+        || base.kernel.is_some()
+        || base.kernel_args.is_some()
+        || !base.args.is_empty()
+    {
+        return Err(bad(
+            "with --launch, give each launch's kernel, grid, block and arguments in its --launch (not --kernel/--grid/--block/--arg)".into(),
+        ));
+    }
+    // The declared buffers: name, and the rest of the option (`COUNT[xTYPE][:INIT]`).
+    let mut decl: Vec<(String, String)> = Vec::new();
+    for b in &base.buffers {
+        parse_buffer_spec(b).map_err(|e| bad(format!("--buffer {e}")))?;
+        let (name, rest) = b.split_once('=').unwrap_or((b, ""));
+        if decl.iter().any(|(n, _)| n == name) {
+            return Err(bad(format!("--buffer {name} is given twice")));
+        }
+        decl.push((name.to_string(), rest.to_string()));
+    }
+    let mut seq = PreparedSeq {
+        kernels: Vec::new(),
+        launches: Vec::new(),
+        args: Vec::new(),
+        labels: Vec::new(),
+        buffers: Vec::new(),
+    };
+    // Per declared buffer: its index in `seq.buffers` once a launch binds it.
+    let mut slot: Vec<Option<usize>> = vec![None; decl.len()];
+    for c in calls {
+        let mut la = base.clone();
+        la.kernel = Some(c.kernel.clone());
+        la.grid = Some(c.grid.clone());
+        la.block = Some(c.block.clone());
+        la.buffers.clear();
+        // The declared buffer each bound buffer comes from, in binding order.
+        let mut bound = Vec::new();
+        for (i, a) in c.args.iter().enumerate() {
+            match decl.iter().position(|(n, _)| n == a) {
+                Some(d) => {
+                    la.buffers.push(format!("{i}={}", decl[d].1));
+                    bound.push(d);
+                }
+                None => la.args.push(format!("{i}={a}")),
+            }
+        }
+        let p = prepare(file, &la).map_err(|(code, m)| (code, format!("{}: {m}", c.label())))?;
+        if p.kernel.params.len() != c.args.len() {
+            return Err(bad(format!(
+                "--launch {}: {} takes {} arguments, {} given",
+                c.label(),
+                c.kernel,
+                p.kernel.params.len(),
+                c.args.len()
+            )));
+        }
+        if p.local_params > 0 || p.buffers.len() != bound.len() {
+            return Err(bad(format!(
+                "--launch {}: OpenCL __local parameters are not supported in a launch sequence",
+                c.label()
+            )));
+        }
+        let mut args = p.args.clone();
+        for a in &mut args {
+            if let weft_simt::Arg::Buffer(j) = a {
+                let d = bound[*j];
+                let mut b = p.buffers[*j].clone();
+                b.name = decl[d].0.clone();
+                let k = match slot[d] {
+                    Some(k) => {
+                        let first = &seq.buffers[k];
+                        if first.data.len() != b.data.len() {
+                            return Err(bad(format!(
+                                "--launch {}: buffer {} is {} bytes here but {} in an earlier launch (give its type: --buffer {}=COUNTxTYPE)",
+                                c.label(),
+                                b.name,
+                                b.data.len(),
+                                first.data.len(),
+                                b.name
+                            )));
+                        }
+                        k
+                    }
+                    None => {
+                        seq.buffers.push(b);
+                        slot[d] = Some(seq.buffers.len() - 1);
+                        seq.buffers.len() - 1
+                    }
+                };
+                *a = weft_simt::Arg::Buffer(k);
+            }
+        }
+        seq.kernels.push(p.kernel);
+        seq.launches.push(p.launch);
+        seq.args.push(args);
+        seq.labels.push(c.label());
+    }
+    if let Some(d) = slot.iter().position(|s| s.is_none()) {
+        return Err(bad(format!(
+            "--buffer {} is passed to no --launch",
+            decl[d].0
+        )));
+    }
+    Ok(seq)
+}
+
 fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
     let bad = |m: String| (exit::BAD_INPUT, m);
     let schedule = if a.schedule == "rr" {

@@ -282,3 +282,84 @@ fn litmus_witnesses_replay_in_one_execution() {
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `weft mc --launch`: bad launch statements and options are bad input (exit 2, no panic);
+/// a witness found in a launch sequence names the launches and replays only with the same
+/// ones; `--warp-size` is range-checked and kernel-only.
+#[test]
+fn launch_sequences_bad_input_and_replay() {
+    let k = "tests/mc/launches/seq_produce_consume.cu";
+    let bufs = ["--buffer", "buf=4", "--buffer", "out=4"];
+    let run = |extra: &[&str]| {
+        let mut a = vec!["mc", k];
+        a.extend_from_slice(&bufs);
+        a.extend_from_slice(extra);
+        weft(&a)
+    };
+    for bad in [
+        &["--launch", "produce<<<2>>>(buf, 4)"][..],
+        &["--launch", "produce<<<2,2>>>buf"],
+        &["--launch", "nosuch<<<2,2>>>(buf, 4)"],
+        // produce takes two arguments.
+        &["--launch", "produce<<<2,2>>>(buf)"],
+        // --grid belongs in the launch statement.
+        &["--grid", "2", "--launch", "produce<<<2,2>>>(buf, 4)"],
+        // `out` is passed to no launch.
+        &["--launch", "produce<<<2,2>>>(buf, 4)"],
+        &["--warp-size", "0"],
+        &["--warp-size", "33"],
+    ] {
+        let o = run(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {o:?}");
+    }
+    let o = weft(&["mc", "tests/corpus/c/SB.litmus", "--warp-size", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    // The consumer first: its assertion fails (hand-derived in seq_consume_first.expect).
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_launch_seq");
+    std::fs::create_dir_all(&dir).unwrap();
+    let order = [
+        "--launch",
+        "consume<<<2,2>>>(buf, out, 4)",
+        "--launch",
+        "produce<<<2,2>>>(buf, 4)",
+    ];
+    let mut a = order.to_vec();
+    a.push("--json");
+    let o = run(&a);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["launch_sequence"],
+        serde_json::json!(["consume<<<2,2>>>(buf, out, 4)", "produce<<<2,2>>>(buf, 4)"])
+    );
+    assert_eq!(v["errors"][0]["kind"], "assertion");
+    let w = v["errors"][0]["witness"].as_str().unwrap();
+    assert!(
+        w.starts_with("launches (host-ordered): l0 = consume<<<2,2>>>(buf, out, 4), l1 = produce"),
+        "{w}"
+    );
+    assert!(w.contains("l0b0t0#0"), "{w}");
+    let saved = dir.join("seq.json");
+    std::fs::write(&saved, &o.stdout).unwrap();
+    let saved = saved.to_str().unwrap();
+    let mut a = order.to_vec();
+    a.extend(["--replay", saved]);
+    let o = run(&a);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("Replay: the witness of the first error (assertion)"),
+        "{text}"
+    );
+    assert!(text.contains("Executions explored: 1 "), "{text}");
+    // Other launches: the witness does not belong to them.
+    let o = run(&[
+        "--launch",
+        "consume<<<1,4>>>(buf, out, 4)",
+        "--launch",
+        "produce<<<2,2>>>(buf, 4)",
+        "--replay",
+        saved,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}

@@ -529,11 +529,42 @@ fn whole<S>(m: Native, p: &Program, g: &mut Graph<S>) -> Option<bool> {
     Some(v.consistent)
 }
 
+/// The coherence positions of one location's writes ([`Graph::co_pos`]'s numbering: the
+/// initial value 0, the k-th write k + 1, `usize::MAX` for a write not placed): a scan of
+/// the coherence order per lookup made the checks quadratic in a location's events, which
+/// the barrier counters of a large block have by the hundred; long orders are indexed once.
+struct CoIndex<'g> {
+    co: &'g [EvId],
+    map: Option<std::collections::HashMap<EvId, usize>>,
+}
+
+impl<'g> CoIndex<'g> {
+    fn new<S>(g: &'g Graph<S>, cell: u32) -> Self {
+        let co = g.co[cell as usize].as_slice();
+        let map =
+            (co.len() > 16).then(|| co.iter().enumerate().map(|(i, w)| (*w, i + 1)).collect());
+        CoIndex { co, map }
+    }
+
+    fn pos(&self, s: Src) -> usize {
+        match (s, &self.map) {
+            (Src::Init, _) => 0,
+            (Src::Ev(x), Some(m)) => m.get(&x).copied().unwrap_or(usize::MAX),
+            (Src::Ev(x), None) => self
+                .co
+                .iter()
+                .position(|w| *w == x)
+                .map_or(usize::MAX, |i| i + 1),
+        }
+    }
+}
+
 /// Coherence of the memory event `e` (with its view `view`) against its hb-predecessors of
 /// the same location: writes below its position (reads: at most), and sources of reads
 /// likewise (`hb ; eco?` irreflexive at `e`, as [`check_views`] compares it). The old
 /// events are all placed in coherence (they were checked).
 fn coherent<S>(g: &Graph<S>, e: &E, view: &[u32]) -> bool {
+    let co = CoIndex::new(g, e.cell);
     let (mut mw, mut mr) = (0usize, 0usize);
     for (u, th) in g.th.iter().enumerate() {
         let lim = if u as u32 == e.t { e.i } else { view[u] };
@@ -543,11 +574,11 @@ fn coherent<S>(g: &Graph<S>, e: &E, view: &[u32]) -> bool {
             }
             match (&n.ev.kind, n.rf) {
                 (EventKind::Write, _) => {
-                    let pos = g.co_pos(e.cell, Src::Ev((u as u32, k as u32)));
+                    let pos = co.pos(Src::Ev((u as u32, k as u32)));
                     mw = mw.max(pos.saturating_add(1));
                 }
                 (EventKind::Read, Some(s)) => {
-                    mr = mr.max(g.co_pos(e.cell, s).saturating_add(1));
+                    mr = mr.max(co.pos(s).saturating_add(1));
                 }
                 _ => {}
             }
@@ -564,6 +595,7 @@ fn coherent<S>(g: &Graph<S>, e: &E, view: &[u32]) -> bool {
 /// Atomicity at one location: no external write between an RMW's read and its write in
 /// coherence.
 fn atomic<S>(g: &Graph<S>, cell: u32) -> bool {
+    let index = CoIndex::new(g, cell);
     let co = &g.co[cell as usize];
     for (k, &x) in co.iter().enumerate() {
         if !(g.node(x).ev.rmw && x.1 > 0) {
@@ -574,7 +606,7 @@ fn atomic<S>(g: &Graph<S>, cell: u32) -> bool {
             continue;
         }
         // (Every source is placed: the graph's other events were checked.)
-        let lo = r.rf.map_or(usize::MAX, |s| g.co_pos(cell, s));
+        let lo = r.rf.map_or(usize::MAX, |s| index.pos(s));
         let hi = k + 1;
         if lo == usize::MAX {
             return false;

@@ -6,7 +6,10 @@
 //! A `.cu`/`.cl`/`.ptx` FILE is a kernel, loaded through `kernel_cmd::prepare` with the shared
 //! launch options (`--grid`, `--block`, `--buffer`, `--arg`, `-D`, `--kernel`, `--unroll`) and
 //! checked by `weft_mc::kernel` (default model scoped-rc11): errors by kind with source lines
-//! and witnesses; `--launches N` explores N host-ordered launches of the kernel, and
+//! and witnesses; `--launches N` explores N host-ordered launches of the kernel, `--launch
+//! 'k<<<g,b>>>(args)'` (repeated) a host-ordered sequence of different kernels sharing the
+//! `--buffer`s they name (`kernel_cmd::prepare_sequence`), `--warp-size N` sets the lanes per
+//! warp, and
 //! `--repair` repairs races in litmus tests and kernels (cmd/mc_repair.rs).
 //!
 //! Exit codes: 0 no error; 1 an error was found (a failed assertion, a race flag, a
@@ -68,6 +71,17 @@ pub struct Args {
     /// buffers persist, every event of launch k happens before every event of launch k+1.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     launches: u32,
+    /// Kernels: a launch of a host-ordered sequence, as CUDA writes it:
+    /// `KERNEL<<<GRID, BLOCK>>>(ARG, ...)` (GRID/BLOCK: `N`, `dim3(X,Y,Z)`); an argument
+    /// naming a `--buffer` passes that buffer (one memory for every launch), any other is a
+    /// scalar value. Repeat in host order; every event of a launch happens before every
+    /// event of the next (with `--launches N` the whole sequence runs N times).
+    #[arg(long = "launch", value_name = "KERNEL<<<GRID,BLOCK>>>(ARGS)")]
+    launch_calls: Vec<String>,
+    /// Kernels: lanes per warp for the warp collectives, `%laneid` and `%warpid` (PTX's
+    /// `WARP_SZ` is 32).
+    #[arg(long = "warp-size", default_value_t = weft_mc::kernel::WARP, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=32))]
+    warp_size: u32,
     /// Re-run the witness in FILE (a `weft mc --json` output of the same test, or of the same
     /// kernel and launch): the first error's execution (a litmus test without an error: the
     /// first execution witnessing its condition) is the only one explored and judged again.
@@ -157,8 +171,14 @@ pub fn run(args: Args) -> i32 {
         .file
         .extension()
         .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx");
-    if args.launches > 1 && !kernel {
-        eprintln!("weft: --launches applies to kernels (.cu/.cl/.ptx), not litmus tests");
+    if (args.launches > 1 || !args.launch_calls.is_empty() || args.warp_size != 32) && !kernel {
+        eprintln!(
+            "weft: --launches, --launch and --warp-size apply to kernels (.cu/.cl/.ptx), not litmus tests"
+        );
+        return exit::BAD_INPUT;
+    }
+    if args.repair && (!args.launch_calls.is_empty() || args.warp_size != 32) {
+        eprintln!("weft: --repair takes one kernel's launch options (not --launch or --warp-size)");
         return exit::BAD_INPUT;
     }
     if args.repair {
@@ -371,8 +391,11 @@ fn litmus_replay_guide(f: &Path) -> Result<weft_mc::kernel::WitnessGraph, String
         .map_err(|x| format!("`witness_graph` is not a witness graph: {x}"))
 }
 
-/// The witness graph of the first error of a `weft mc --json` output, with its kind.
-fn replay_guide(f: &Path) -> Result<(String, weft_mc::kernel::WitnessGraph), String> {
+/// The witness graph of the first error of a `weft mc --json` output, with its kind and
+/// the launch sequence it was found in (empty: one kernel's launch options).
+type KernelGuide = (String, weft_mc::kernel::WitnessGraph, Vec<String>);
+
+fn replay_guide(f: &Path) -> Result<KernelGuide, String> {
     let text = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let e = v["errors"]
@@ -381,7 +404,15 @@ fn replay_guide(f: &Path) -> Result<(String, weft_mc::kernel::WitnessGraph), Str
         .ok_or("no error to replay (the file has no `errors`)")?;
     let g = serde_json::from_value(e["graph"].clone())
         .map_err(|x| format!("the first error has no witness graph: {x}"))?;
-    Ok((e["kind"].as_str().unwrap_or("?").to_string(), g))
+    let seq = v["launch_sequence"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((e["kind"].as_str().unwrap_or("?").to_string(), g, seq))
 }
 
 /// `weft mc KERNEL`: prepares the launch and explores it.
@@ -401,13 +432,51 @@ fn run_kernel(args: &Args) -> i32 {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let prep = match crate::kernel_cmd::prepare(&args.file, &args.launch) {
-        Ok(p) => p,
-        Err((code, m)) => {
+    let calls = match args
+        .launch_calls
+        .iter()
+        .map(|c| crate::launch::LaunchCall::parse(c))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(c) => c,
+        Err(m) => {
             eprintln!("weft: {m}");
-            return code;
+            return exit::BAD_INPUT;
         }
     };
+    let seq = if calls.is_empty() {
+        match crate::kernel_cmd::prepare(&args.file, &args.launch) {
+            Ok(p) => crate::kernel_cmd::PreparedSeq {
+                kernels: vec![p.kernel],
+                launches: vec![p.launch],
+                args: vec![p.args],
+                labels: Vec::new(),
+                buffers: p.buffers,
+            },
+            Err((code, m)) => {
+                eprintln!("weft: {m}");
+                return code;
+            }
+        }
+    } else {
+        match crate::kernel_cmd::prepare_sequence(&args.file, &args.launch, &calls) {
+            Ok(s) => s,
+            Err((code, m)) => {
+                eprintln!("weft: {m}");
+                return code;
+            }
+        }
+    };
+    if let Some((_, _, was)) = &guide {
+        if *was != seq.labels {
+            eprintln!(
+                "weft: --replay: the witness is of the launches [{}], not [{}]: give the same --launch options",
+                was.join("; "),
+                seq.labels.join("; ")
+            );
+            return exit::BAD_INPUT;
+        }
+    }
     let opts = weft_mc::kernel::KernelOptions {
         unroll: args.launch.unroll.unwrap_or(2),
         model,
@@ -418,16 +487,23 @@ fn run_kernel(args: &Args) -> i32 {
         guide: guide.as_ref().map(|g| g.1.clone()),
         max_threads: args.max_threads,
         launches: args.launches,
+        warp_size: args.warp_size,
     };
-    let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
-    let r = match weft_mc::kernel::check_kernel(
-        &prep.kernel,
-        prep.launch,
-        &prep.args,
-        &prep.buffers,
-        &names,
-        &opts,
-    ) {
+    let names: Vec<String> = seq.buffers.iter().map(|b| b.name.clone()).collect();
+    let launches: Vec<weft_mc::kernel::Launch> = seq
+        .kernels
+        .iter()
+        .zip(&seq.launches)
+        .zip(&seq.args)
+        .enumerate()
+        .map(|(i, ((k, l), a))| weft_mc::kernel::Launch {
+            kernel: k,
+            cfg: *l,
+            args: a.clone(),
+            label: seq.labels.get(i).cloned().unwrap_or_default(),
+        })
+        .collect();
+    let r = match weft_mc::kernel::check_sequence(&launches, &seq.buffers, &names, &opts) {
         Ok(r) => r,
         Err(e @ weft_mc::kernel::KernelError::Unsupported { .. }) => {
             eprintln!("{}: {e}", args.file.display());
@@ -439,13 +515,16 @@ fn run_kernel(args: &Args) -> i32 {
         }
     };
     let peak = weft_mc::mem::peak_rss_bytes();
-    let (g, b) = (prep.launch.grid, prep.launch.block);
+    let (g, b) = (seq.launches[0].grid, seq.launches[0].block);
+    let kname = seq.kernels[0].name.clone();
     let mut o = String::new();
     let explored = r.counts.complete - r.unmatched + r.stuck;
     if args.json {
         let v = serde_json::json!({
             "file": args.file.display().to_string(),
-            "kernel": prep.kernel.name,
+            "kernel": kname,
+            "launch_sequence": seq.labels,
+            "warp_size": opts.warp_size,
             "model": args.model,
             "grid": g,
             "block": b,
@@ -474,28 +553,38 @@ fn run_kernel(args: &Args) -> i32 {
             serde_json::to_string_pretty(&v).unwrap_or_default()
         );
     } else {
-        let _ = writeln!(
-            o,
-            "Kernel {} on grid {}x{}x{}, block {}x{}x{}: {} threads, model {}, unroll {}",
-            prep.kernel.name,
-            g[0],
-            g[1],
-            g[2],
-            b[0],
-            b[1],
-            b[2],
-            r.threads,
-            args.model,
-            opts.unroll
-        );
+        if !seq.labels.is_empty() {
+            let _ = writeln!(
+                o,
+                "Launch sequence (host-ordered; threads l<launch>b<block>t<thread>): {}: {} threads, model {}, unroll {}",
+                seq.labels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| format!("l{i} = {l}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                r.threads,
+                args.model,
+                opts.unroll
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "Kernel {} on grid {}x{}x{}, block {}x{}x{}: {} threads, model {}, unroll {}",
+                kname, g[0], g[1], g[2], b[0], b[1], b[2], r.threads, args.model, opts.unroll
+            );
+        }
+        if opts.warp_size != weft_mc::kernel::WARP {
+            let _ = writeln!(o, "Warp size: {} lanes", opts.warp_size);
+        }
         if opts.launches > 1 {
             let _ = writeln!(
                 o,
                 "Host-ordered launches: {} (threads l<launch>b<block>t<thread>; each launch happens before the next)",
-                opts.launches
+                opts.launches as usize * seq.kernels.len()
             );
         }
-        if let (Some((kind, _)), Some(f)) = (&guide, &args.replay) {
+        if let (Some((kind, _, _)), Some(f)) = (&guide, &args.replay) {
             let _ = writeln!(
                 o,
                 "Replay: the witness of the first error ({kind}) in {}",
@@ -572,7 +661,7 @@ fn run_kernel(args: &Args) -> i32 {
     }
     out::print(&o);
     if let Some(dir) = &args.graph {
-        if let Err(e) = write_kernel_graphs(dir, &prep.kernel.name, &r) {
+        if let Err(e) = write_kernel_graphs(dir, &kname, &r) {
             eprintln!("weft: cannot write graph: {e}");
             return exit::INTERNAL;
         }

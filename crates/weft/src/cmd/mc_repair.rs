@@ -294,6 +294,7 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
         max_threads: o.max_threads,
         guide: None,
         launches: o.launches,
+        warp_size: weft_mc::kernel::WARP,
     };
     let stem = file
         .file_stem()
