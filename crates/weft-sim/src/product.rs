@@ -718,12 +718,15 @@ pub(crate) fn keep_symbolic(
         return false;
     };
     let terms = u.terms(p);
-    let covered: Vec<Vec<String>> = r
-        .states
-        .keys()
-        .filter(|s| terms.iter().any(|t| t.contains(s)))
-        .cloned()
-        .collect();
+    let mut covered: Vec<Vec<String>> = Vec::new();
+    for (i, s) in r.states.keys().enumerate() {
+        if i % 1024 == 1023 && late() {
+            return false;
+        }
+        if terms.iter().any(|t| t.contains(s)) {
+            covered.push(s.clone());
+        }
+    }
     let listed = (r.states.len() - covered.len()) as u128;
     if n.saturating_add(listed) <= u128::from(bound) {
         return false;

@@ -113,7 +113,7 @@ fn check(dirs: &[PathBuf], model_names: &[&str]) -> (usize, usize) {
 
 #[test]
 fn product_form_keeps_every_result_on_our_corpus() {
-    let (n, with_terms) = check(&[root().join("tests/corpus")], &["rc11", "ptx-v7.5"]);
+    let (n, with_terms) = check(&[root().join("tests/corpus")], &["rc11"]);
     assert!(n > 100, "only {n} comparisons");
     eprintln!("{n} compared, {with_terms} with terms");
 }
@@ -125,8 +125,8 @@ fn product_form_keeps_every_result_on_dat3m_vulkan_tests() {
         eprintln!("skipped: {} not found", shared.display());
         return;
     }
-    let (n, with_terms) = check(&[shared], &["vulkan", "ptx-asplos15", "scoped-rc11"]);
-    assert!(n > 100, "only {n} comparisons");
+    let (n, with_terms) = check(&[shared], &["vulkan", "ptx-asplos15"]);
+    assert!(n > 60, "only {n} comparisons");
     // Some of these tests settle subtrees (docs/perf.md, fourth pass): the comparison
     // must have exercised the product form.
     assert!(with_terms > 0, "no test kept a product ({n} compared)");
