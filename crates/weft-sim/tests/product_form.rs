@@ -113,8 +113,10 @@ fn check(dirs: &[PathBuf], model_names: &[&str]) -> (usize, usize) {
 
 #[test]
 fn product_form_keeps_every_result_on_our_corpus() {
-    let (n, with_terms) = check(&[root().join("tests/corpus")], &["rc11"]);
+    // Under ptx-v7.5 some of these tests settle subtrees (rc11: none does).
+    let (n, with_terms) = check(&[root().join("tests/corpus")], &["ptx-v7.5"]);
     assert!(n > 100, "only {n} comparisons");
+    assert!(with_terms > 0, "no test kept a product ({n} compared)");
     eprintln!("{n} compared, {with_terms} with terms");
 }
 
