@@ -182,9 +182,13 @@ impl StateTerm {
                 continue;
             };
             if tuples.len() == 1 {
-                cells.push(format!("{name}={};", tuples[0][i]));
+                let v = tuples[0].get(i).map_or("?", String::as_str);
+                cells.push(format!("{name}={v};"));
             } else if cols.len() == 1 {
-                let vs: Vec<&str> = tuples.iter().map(|t| t[0].as_str()).collect();
+                let vs: Vec<&str> = tuples
+                    .iter()
+                    .map(|t| t.first().map_or("?", String::as_str))
+                    .collect();
                 cells.push(format!("{name}∈{{{}}};", vs.join(",")));
             } else if i == 0 {
                 let names: Vec<&str> = cols.iter().map(|&k| columns[k].as_str()).collect();
@@ -367,7 +371,12 @@ impl Union {
         }
         drop(seen);
         // Larger boxes first: the later ones then mostly fall inside them.
-        input.sort_by_key(|b| std::cmp::Reverse(b.iter().map(|s| s.len()).product::<usize>()));
+        input.sort_by_key(|b| {
+            std::cmp::Reverse(
+                b.iter()
+                    .fold(1u128, |n, s| n.saturating_mul(s.len() as u128)),
+            )
+        });
         let mut boxes: Vec<Vec<Vec<u32>>> = Vec::new();
         let mut steps = 0u64;
         for b in input {

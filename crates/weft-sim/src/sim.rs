@@ -217,8 +217,12 @@ impl SimResult {
         }
         // States in product form (docs/formats.md), after the listed ones.
         for t in &self.terms {
-            s += &t.line(&self.columns);
-            s += "\n";
+            let line = t.line(&self.columns);
+            // No column: no line, as for a listed state.
+            if !line.is_empty() {
+                s += &line;
+                s += "\n";
+            }
         }
         // herd7: when an allowed execution is undefined (`undefined_unless`), the verdict
         // line reads `Undef` and a `Flag *undef*` line follows the witnesses.
