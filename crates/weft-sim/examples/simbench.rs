@@ -1,7 +1,7 @@
 //! Times the simulator on litmus files without the CLI (profiling aid for docs/perf.md):
 //! `cargo run --release -p weft-sim --example simbench -- MODEL FILE... [--timeout S]`
 //! prints one line per file: name, candidates, pruned, judged (partial candidates the
-//! model judged), consistent, states, Positive/Negative, seconds, and
+//! model judged), consistent, states (listed plus in product form), Positive/Negative, seconds, and
 //! whether the enumeration finished.
 
 fn main() {
@@ -20,6 +20,10 @@ fn main() {
         let opts = weft_sim::SimOptions {
             timeout,
             settle: std::env::var_os("SIMBENCH_NO_SETTLE").is_none(),
+            // SIMBENCH_MAX_STATES=N: product form past N states (as `weft sim`).
+            max_states: std::env::var("SIMBENCH_MAX_STATES")
+                .ok()
+                .and_then(|v| v.parse().ok()),
             ..Default::default()
         };
         if std::env::var_os("SIMBENCH_SKELETONS").is_some() {
@@ -47,6 +51,10 @@ fn main() {
                 out += &cells.join(" ");
                 out.push('\n');
             }
+            for t in &r.terms {
+                out += &t.line(&r.columns);
+                out.push('\n');
+            }
             let path = format!("{dir}/{}.{}.states", r.name, args[0]);
             std::fs::write(path, out).expect("write states");
         }
@@ -59,7 +67,7 @@ fn main() {
             r.judged,
             r.settled,
             r.consistent,
-            r.states.len(),
+            r.state_count(),
             r.positive,
             r.negative,
             r.flags,

@@ -6,15 +6,18 @@
 //! combinations with rf and co choices), [`barriers`] (barrier instances, quorums, deadlock), [`exec`] (a candidate as a `weft_cat` execution
 //! with the full tag and relation vocabulary), [`sim`] (evaluate a model on every candidate
 //! and summarise as herd does), [`models`] (the bundled `.cat` models), [`memory`] (the
-//! time and memory budget of one simulation).
+//! time and memory budget of one simulation), [`product`] (final states kept in product
+//! form).
 
 pub mod barriers;
 pub mod candidates;
 pub mod exec;
 pub mod memory;
 pub mod models;
+pub mod product;
 pub mod sim;
 pub mod traces;
 pub mod value;
 
+pub use product::StateTerm;
 pub use sim::{simulate, SimError, SimOptions, SimResult, StateInfo, StopAt};

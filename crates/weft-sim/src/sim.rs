@@ -19,6 +19,7 @@ use weft_ir::{Condition, Program, Prop, Quantifier, Term};
 
 use crate::candidates::{for_each_skeleton, search_candidates_settled, Candidate};
 use crate::exec::SkeletonExec;
+use crate::product::{keep_symbolic, Product, StateTerm};
 use crate::traces::{thread_traces, Cell, EventKind, Limits, TraceError};
 use crate::value::{addr_of, decode_addr, of_init};
 
@@ -27,7 +28,8 @@ use crate::value::{addr_of, decode_addr, of_init};
 pub struct SimOptions {
     pub limits: Limits,
     pub eval: EvalOptions,
-    /// Most candidate executions visited before giving up.
+    /// Most candidate executions visited before giving up (the completions of settled
+    /// subtrees are counted, never visited, and do not count against it).
     pub max_candidates: u64,
     /// Witness executions kept as DOT graphs (0: none).
     pub keep_witnesses: usize,
@@ -49,6 +51,10 @@ pub struct SimOptions {
     /// the result is marked [`SimResult::memory_limited`] (its states are then
     /// incomplete). Checked on the process's RSS (see [`crate::memory`]).
     pub max_memory: Option<u64>,
+    /// Most distinct final states listed one by one: past it, the states of settled
+    /// subtrees are kept in product form ([`SimResult::terms`], exact counts; see
+    /// [`crate::product`]) instead of being listed. `None`: always listed.
+    pub max_states: Option<u64>,
 }
 
 /// What decides a simulation early (see [`SimOptions::stop_at_verdict`]).
@@ -72,6 +78,7 @@ impl Default for SimOptions {
             settle: true,
             timeout: None,
             max_memory: None,
+            max_states: None,
         }
     }
 }
@@ -91,8 +98,12 @@ pub struct SimResult {
     pub name: String,
     /// The observed terms, in display order (`0:r0`, `x`).
     pub columns: Vec<String>,
-    /// Reachable final states (values in column order) of allowed executions.
+    /// Reachable final states (values in column order) of allowed executions, listed
+    /// one by one (those of [`SimResult::terms`] excepted).
     pub states: BTreeMap<Vec<String>, StateInfo>,
+    /// The other reachable final states, in product form (see
+    /// [`SimOptions::max_states`]): pairwise disjoint and disjoint from `states`.
+    pub terms: Vec<StateTerm>,
     pub condition: Option<Condition>,
     /// Allowed executions satisfying / not satisfying the proposition.
     pub positive: u64,
@@ -114,6 +125,8 @@ pub struct SimResult {
     /// every completion, counted in `candidates` and `consistent`; see
     /// `weft_cat::Model::settle`).
     pub settled: u64,
+    /// Of `candidates`, the completions of settled subtrees (counted, never visited).
+    pub settled_candidates: u64,
     /// Allowed executions some `undefined_unless` check marks undefined.
     pub undefined: u64,
     /// Allowed executions per failing `undefined_unless` check (by its label).
@@ -144,6 +157,14 @@ pub struct SimResult {
 }
 
 impl SimResult {
+    /// The number of distinct reachable final states: those listed plus those of the
+    /// terms.
+    pub fn state_count(&self) -> u128 {
+        self.terms.iter().fold(self.states.len() as u128, |acc, t| {
+            acc.saturating_add(t.states())
+        })
+    }
+
     /// herd's word for the test: `Allowed` (exists), `Forbidden` (~exists), `Required`.
     pub fn kind(&self) -> &'static str {
         match self.condition.as_ref().map(|c| c.quantifier) {
@@ -176,7 +197,7 @@ impl SimResult {
     /// The result in herd7's layout.
     pub fn herd_text(&self, p: &Program) -> String {
         let mut s = format!("Test {} {}\n", self.name, self.kind());
-        s += &format!("States {}\n", self.states.len());
+        s += &format!("States {}\n", self.state_count());
         // One line per state, trimmed on its own (trimming the whole text after each
         // line made printing quadratic in the number of states).
         for vals in self.states.keys() {
@@ -193,6 +214,15 @@ impl SimResult {
                 s += t;
             }
             s += "\n";
+        }
+        // States in product form (docs/formats.md), after the listed ones.
+        for t in &self.terms {
+            let line = t.line(&self.columns);
+            // No column: no line, as for a listed state.
+            if !line.is_empty() {
+                s += &line;
+                s += "\n";
+            }
         }
         // herd7: when an allowed execution is undefined (`undefined_unless`), the verdict
         // line reads `Undef` and a `Flag *undef*` line follows the witnesses.
@@ -386,7 +416,7 @@ pub fn columns(p: &Program) -> Vec<Term> {
     out
 }
 
-fn term_value(p: &Program, c: &Candidate, t: &Term) -> i64 {
+pub(crate) fn term_value(p: &Program, c: &Candidate, t: &Term) -> i64 {
     match t {
         Term::Reg { thread, reg } => c.reg_value(*thread, reg.index()),
         Term::Mem { loc, index } => {
@@ -402,7 +432,7 @@ fn term_value(p: &Program, c: &Candidate, t: &Term) -> i64 {
     }
 }
 
-fn value_text(p: &Program, v: i64) -> String {
+pub(crate) fn value_text(p: &Program, v: i64) -> String {
     match decode_addr(v, p.locations.len()) {
         Some((l, 0)) => p.loc(l).name.clone(),
         Some((l, i)) => format!("{}+{i}", p.loc(l).name),
@@ -530,7 +560,6 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
                 reads,
                 &ev,
                 assert_failed,
-                opts.max_candidates,
                 &mut rg,
                 &mut products,
             ))
@@ -548,7 +577,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
                 let mut rg = rr.borrow_mut();
                 let r: &mut SimResult = &mut rg;
                 r.candidates += 1;
-                if r.candidates > opts.max_candidates {
+                if r.candidates - r.settled_candidates > opts.max_candidates {
                     r.truncated = true;
                     return false;
                 }
@@ -645,9 +674,19 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         }
         go_on && error.is_none() && !timed_out
     });
+    // Sorted, so that the product form (and the expansion's order) does not depend on
+    // the hash map's.
+    let mut products: Vec<(Product, u64)> = products.into_iter().collect();
+    products.sort_unstable();
+    let kept = match opts.max_states {
+        Some(bound) if !products.is_empty() && !timed_out => {
+            keep_symbolic(p, &cols, &products, &mut r, bound, &|| budget.exceeded())
+        }
+        _ => false,
+    };
     // The expansion holds the states themselves: it stops at the memory ceiling (and
     // at the deadline), leaving a partial result marked as such.
-    if expand_products(p, &cols, products, &mut r, &|| budget.exceeded()) {
+    if !kept && expand_products(p, &cols, products, &mut r, &|| budget.exceeded()) {
         timed_out = true;
     }
     r.memory_limited = budget.memory_exceeded();
@@ -668,124 +707,10 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
 type HashMap<K, V> =
     std::collections::HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
 
-/// The final states of the completions of a settled partial candidate (see
-/// [`crate::candidates::Settle`]), without building them: each observed column is either
-/// fixed by the partial candidate (`base`) or the value of one of the remaining reads, so
-/// the states are the product over those reads (`dims`: the columns a read shows, and its
-/// distinct values with the number of writes giving each), each state reached by the
-/// product of its values' multiplicities times `factor` (the choices of the reads no
-/// column shows) completions. Equal products (the spin loops' unrollings of one test
-/// give the same product once per trace combination) are kept once with a count and
-/// expanded at the end of the simulation ([`expand_products`]).
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Product {
-    base: Vec<i64>,
-    dims: Vec<Dim>,
-    factor: u64,
-}
-
-/// One shown read of a [`Product`]: the columns it fills, and its distinct values with
-/// the number of writes giving each.
-type Dim = (Vec<usize>, Vec<(i64, u64)>);
-
-impl Product {
-    /// The product of the completions of `c` whose remaining steps are `reads`.
-    fn of(p: &Program, cols: &[Term], c: &Candidate, reads: &[usize]) -> Product {
-        let sk = c.skeleton;
-        let pos: HashMap<usize, usize> = reads
-            .iter()
-            .enumerate()
-            .map(|(j, &k)| (sk.rf_choices[k].0, j))
-            .collect();
-        let base: Vec<i64> = cols.iter().map(|t| term_value(p, c, t)).collect();
-        let mut shown: Vec<Vec<usize>> = vec![Vec::new(); reads.len()];
-        for (ci, t) in cols.iter().enumerate() {
-            let Term::Reg { thread, reg } = t else {
-                continue;
-            };
-            let src = sk
-                .traces
-                .get(*thread)
-                .and_then(|tr| tr.reg_src.get(reg.index()).copied().flatten());
-            if let Some(k) = src {
-                let id = sk.thread_start[*thread] + k;
-                if sk.events[id].symbolic {
-                    if let Some(&j) = pos.get(&id) {
-                        shown[j].push(ci);
-                    }
-                }
-            }
-        }
-        let mut factor = 1u64;
-        let mut dims = Vec::new();
-        for (j, &k) in reads.iter().enumerate() {
-            let ws = &sk.rf_choices[k].1;
-            if shown[j].is_empty() {
-                factor = factor.saturating_mul(ws.len() as u64);
-                continue;
-            }
-            let mut vals: Vec<(i64, u64)> = Vec::new();
-            for &w in ws {
-                let v = sk.events[w].value;
-                match vals.iter_mut().find(|(x, _)| *x == v) {
-                    Some((_, m)) => *m += 1,
-                    None => vals.push((v, 1)),
-                }
-            }
-            dims.push((std::mem::take(&mut shown[j]), vals));
-        }
-        Product { base, dims, factor }
-    }
-
-    /// The number of completions.
-    fn total(&self) -> u64 {
-        self.dims.iter().fold(self.factor, |acc, (_, vals)| {
-            acc.saturating_mul(vals.iter().map(|v| v.1).sum())
-        })
-    }
-
-    /// Calls `f` on each state of the product with its number of completions.
-    fn for_each(&self, f: &mut dyn FnMut(&[i64], u64)) {
-        let mut at = vec![0usize; self.dims.len()];
-        let mut vals = self.base.clone();
-        let mut mult: Vec<u64> = vec![1; self.dims.len() + 1];
-        mult[self.dims.len()] = self.factor;
-        // mult[d] = factor times the multiplicities of the values chosen for dims d..
-        let refresh = |d: usize, at: &[usize], vals: &mut Vec<i64>, mult: &mut Vec<u64>| {
-            for e in (0..=d.min(self.dims.len().saturating_sub(1))).rev() {
-                let (cols, vs) = &self.dims[e];
-                let (v, m) = vs[at[e]];
-                for &ci in cols {
-                    vals[ci] = v;
-                }
-                mult[e] = mult[e + 1].saturating_mul(m);
-            }
-        };
-        if !self.dims.is_empty() {
-            refresh(self.dims.len() - 1, &at, &mut vals, &mut mult);
-        }
-        loop {
-            f(&vals, mult[0]);
-            let mut d = 0;
-            loop {
-                if d == self.dims.len() {
-                    return;
-                }
-                at[d] += 1;
-                if at[d] < self.dims[d].1.len() {
-                    break;
-                }
-                at[d] = 0;
-                d += 1;
-            }
-            refresh(d, &at, &mut vals, &mut mult);
-        }
-    }
-}
-
 /// Accounts for every completion of a settled partial candidate `c` (its remaining steps
 /// are `reads`) as an allowed execution with `ev`'s flags; the states are kept as a
-/// [`Product`] in `products`. False when `max_candidates` is passed.
+/// [`Product`] in `products`. Always true (the walk goes on): the completions are
+/// counted, not visited, so `max_candidates` does not bound them.
 #[allow(clippy::too_many_arguments)]
 fn record_settled(
     p: &Program,
@@ -794,31 +719,29 @@ fn record_settled(
     reads: &[usize],
     ev: &weft_cat::Evaluation,
     assert_failed: bool,
-    max_candidates: u64,
     r: &mut SimResult,
     products: &mut HashMap<Product, u64>,
 ) -> bool {
     let prod = Product::of(p, cols, c, reads);
     let total = prod.total();
-    if r.candidates.saturating_add(total) > max_candidates {
-        r.truncated = true;
-        return false;
-    }
     *products.entry(prod).or_default() += 1;
     r.settled += 1;
-    r.candidates += total;
-    r.consistent += total;
+    r.candidates = r.candidates.saturating_add(total);
+    r.settled_candidates = r.settled_candidates.saturating_add(total);
+    r.consistent = r.consistent.saturating_add(total);
     if assert_failed {
-        r.assert_failed += total;
+        r.assert_failed = r.assert_failed.saturating_add(total);
     }
     if ev.undefined() {
-        r.undefined += total;
+        r.undefined = r.undefined.saturating_add(total);
         for u in ev.undefined_by() {
-            *r.undefined_by.entry(u).or_default() += total;
+            let n = r.undefined_by.entry(u).or_default();
+            *n = n.saturating_add(total);
         }
     }
     for f in ev.flags() {
-        *r.flags.entry(f).or_default() += total;
+        let n = r.flags.entry(f).or_default();
+        *n = n.saturating_add(total);
     }
     true
 }
@@ -829,7 +752,7 @@ fn record_settled(
 fn expand_products(
     p: &Program,
     cols: &[Term],
-    products: HashMap<Product, u64>,
+    products: Vec<(Product, u64)>,
     r: &mut SimResult,
     late: &dyn Fn() -> bool,
 ) -> bool {

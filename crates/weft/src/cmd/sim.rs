@@ -6,6 +6,9 @@
 //!
 //! `--timeout S` and `--max-memory SIZE` (default 4G of resident memory) bound each test;
 //! a test stopped by either prints `Timeout` / `MemoryLimit` and its partial states.
+//! Past `--max-states N` (default 100,000) distinct final states, those of settled
+//! subtrees are printed in product form (docs/formats.md, "Product form"; a `Products`
+//! note line says so) instead of one line per state; the counts stay exact.
 //!
 //! Exit codes: 0 success; 1 a disagreement in conformance mode; 2 bad input (unreadable
 //! or unparsable test, unknown model, a test the simulator cannot run).
@@ -61,6 +64,11 @@ pub struct Args {
     /// stops (reported as `MemoryLimit`, with the states found so far).
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = weft_sim::memory::parse_size)]
     max_memory: u64,
+    /// Most distinct final states printed one per line: past it, the states of settled
+    /// subtrees are printed in product form (`0:r1∈{0,1};`, exact counts; a `Products`
+    /// line says so).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_states: u64,
 }
 
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
@@ -133,11 +141,36 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
             })
         })
         .collect();
+    // Exact counts past u64 are written as strings.
+    let big = |n: u128| match u64::try_from(n) {
+        Ok(v) => serde_json::json!(v),
+        Err(_) => serde_json::json!(n.to_string()),
+    };
+    let terms: Vec<serde_json::Value> = r
+        .terms
+        .iter()
+        .map(|t| {
+            let groups: Vec<serde_json::Value> = t
+                .groups
+                .iter()
+                .map(|(cols, tuples)| {
+                    let names: Vec<&str> = cols
+                        .iter()
+                        .filter_map(|&c| r.columns.get(c).map(String::as_str))
+                        .collect();
+                    serde_json::json!({ "columns": names, "values": tuples })
+                })
+                .collect();
+            serde_json::json!({ "groups": groups, "states": big(t.states()) })
+        })
+        .collect();
     serde_json::json!({
         "path": path,
         "name": r.name,
         "kind": r.kind(),
         "states": states,
+        "state_count": big(r.state_count()),
+        "terms": terms,
         "validated": r.validated,
         "positive": r.positive,
         "negative": r.negative,
@@ -164,8 +197,20 @@ fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
 }
 
 /// Notes herd has no line for: incomplete enumeration, undefined executions.
-fn extra_lines(r: &SimResult, unroll: u32) -> String {
+fn extra_lines(r: &SimResult, unroll: u32, max_states: u64) -> String {
     let mut s = String::new();
+    if !r.terms.is_empty() {
+        let in_terms = r
+            .terms
+            .iter()
+            .fold(0u128, |acc, t| acc.saturating_add(t.states()));
+        s += &format!(
+            "Products {} {} lines list {in_terms} of the {} states in product form (more than --max-states {max_states}; `c∈{{a,b}}`: any of the values, every combination)\n",
+            r.name,
+            r.terms.len(),
+            r.state_count()
+        );
+    }
     if r.cut_traces > 0 {
         s += &format!(
             "Cut {} {} thread traces cut by the unroll bound ({unroll})\n",
@@ -298,6 +343,7 @@ pub fn run(args: Args) -> i32 {
         max_candidates: args.max_candidates,
         timeout: args.timeout,
         max_memory: Some(args.max_memory),
+        max_states: Some(args.max_states),
         keep_witnesses: if args.graph.is_some() { 8 } else { 0 },
         // Conformance mode needs verdicts, not state lists: stop once they are known.
         stop_at_verdict: if args.expect.is_some() {
@@ -412,7 +458,7 @@ pub fn run(args: Args) -> i32 {
             Ok((p, res)) => {
                 if !args.json {
                     let mut text = res.herd_text(p);
-                    text += &extra_lines(res, args.unroll);
+                    text += &extra_lines(res, args.unroll, args.max_states);
                     crate::out::print(&format!("{text}\n"));
                 }
             }
