@@ -20,6 +20,9 @@ pub struct Callee {
     pub contract_only: bool,
     /// GPUVerify's specification function (`__spec_` prefix): its postconditions are assumed.
     pub spec: bool,
+    /// Its body names a frame it writes (`__writes_to`): the verifier does not havoc it, so
+    /// a postcondition relating old and new values cannot be assumed.
+    pub writes: bool,
 }
 
 /// The non-kernel functions of one source file, by line (annotations give their line with
@@ -185,6 +188,7 @@ pub fn scan(src: &str) -> Contracts {
                         out.callees.push(Callee {
                             spec: name.starts_with("__spec"),
                             contract_only: only_annotations(body),
+                            writes: has_word(body, "__writes_to"),
                             first: line_of(i),
                             last: line_of(j.min(b.len())),
                             name,
@@ -221,7 +225,8 @@ mod tests {
             (bar.first, bar.last, bar.contract_only, bar.spec),
             (2, 5, true, false)
         );
-        assert!(c.callees[1].spec && c.callees[1].contract_only);
+        assert!(c.callees[1].spec && c.callees[1].contract_only && c.callees[1].writes);
+        assert!(!bar.writes);
         assert!(!c.callees[2].contract_only);
         assert_eq!(c.callee_at(3).map(|c| c.name.as_str()), Some("bar"));
         assert!(c.callee_at(7).is_none());

@@ -2963,14 +2963,15 @@ impl Exec<'_> {
     }
 
     /// The function other than a kernel whose body holds source `line` (of the kernel's
-    /// file): whether it is a specification function, and whether its body is a contract
-    /// only.
+    /// file): whether it is a specification function whose postconditions may be assumed,
+    /// and whether its body is a contract only; neither when it writes a frame
+    /// (`__writes_to`, not modelled).
     fn callee_of(&self, line: Option<u64>) -> Option<(bool, bool)> {
         let line = usize::try_from(line?).ok()?;
         self.o
             .contracts
             .callee_at(line)
-            .map(|c| (c.spec, c.contract_only))
+            .map(|c| (c.spec && !c.writes, c.contract_only && !c.writes))
     }
 
     /// What a contract annotation at source `line` means here (GPUVerify's modular contracts, with
@@ -2987,7 +2988,7 @@ impl Exec<'_> {
             Some((true, _)) => Some(ASSUME_SINK),
             Some((_, true)) => Some(ASSERT_SINK),
             Some(_) => {
-                self.note_once("`__ensures` of a function with a body is not checked (it would be evaluated where it is written, not on return)");
+                self.note_once("`__ensures` of a function with a body or a `__writes_to` frame is neither checked nor assumed (it would be evaluated where it is written, not on return)");
                 None
             }
         }

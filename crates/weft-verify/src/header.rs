@@ -32,7 +32,7 @@ WEFT_SINK_DECL(__weft_invariant_sink)
  * called function's by its source line): `__requires` is assumed in a kernel and checked
  * at the call in any other function; `__ensures` is checked on return of a function whose
  * body is its contract only (entry and return states are one), assumed after a `__spec_`
- * function, ignored in a kernel. The global forms store the negated condition as a value,
+ * function that writes nothing (`__writes_to` is not modelled), ignored elsewhere. The global forms store the negated condition as a value,
  * unguarded: it must hold for both threads of the pair, whether they make the call or not. */
 WEFT_SINK_DECL(__weft_requires_sink)
 WEFT_SINK_DECL(__weft_ensures_sink)
@@ -53,6 +53,12 @@ WEFT_SINK_DECL(__weft_line_sink)
 #undef __global_ensures
 #define __global_ensures(c)                                                                    \
   ((void)(__weft_line_sink = __LINE__), (void)(__weft_gensures_sink = !(c)))
+/* `__ensures` is only evaluated where entry and return states are one (above), so a value
+ * on entry is the value itself. */
+#undef __old_int
+#define __old_int(x) ((int)(x))
+#undef __old_bool
+#define __old_bool(x) (!!(x))
 /* The frame of a specification function: `__reads_from(p)` reads one arbitrary element of
  * p's array (GPUVerify: the function may read any element). */
 #undef __reads_from
