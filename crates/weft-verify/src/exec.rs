@@ -184,6 +184,15 @@ struct ArrayFacts {
 pub const ASSERT_SINK: &str = "__weft_assert_sink";
 pub const ASSUME_SINK: &str = "__weft_assume_sink";
 pub const INVARIANT_SINK: &str = "__weft_invariant_sink";
+/// `__requires` / `__ensures` (guarded like the others) and the global forms (the negated
+/// condition stored as a value); their meaning depends on the function they stand in
+/// ([`crate::contract`]).
+pub const REQUIRES_SINK: &str = "__weft_requires_sink";
+pub const ENSURES_SINK: &str = "__weft_ensures_sink";
+pub const GREQUIRES_SINK: &str = "__weft_grequires_sink";
+pub const GENSURES_SINK: &str = "__weft_gensures_sink";
+/// The source line of the next global contract annotation.
+pub const LINE_SINK: &str = "__weft_line_sink";
 /// Name prefix of `t`'s (arbitrary) value of an access-history query: an annotation whose
 /// condition mentions it is only instantiated for `s` (GPUVerify's log variables exist for
 /// one thread only).
@@ -217,6 +226,8 @@ pub struct Exec<'a> {
     in_abstract: usize,
     /// While probing a loop: the first offset `s` logs per log.
     first_off_rec: Option<HashMap<(Base, Kind), T>>,
+    /// The source line stored by `weft_verify.h` before a global contract annotation.
+    contract_line: Option<u64>,
     /// During a loop's first Houdini round: the values `s` logs per log (candidates for
     /// `LogVal`, kept when they do not depend on the iteration).
     val_rec: Option<HashMap<(Base, Kind), Vec<T>>>,
@@ -344,6 +355,7 @@ impl<'a> Exec<'a> {
             inv_hits: Vec::new(),
             in_abstract: 0,
             first_off_rec: None,
+            contract_line: None,
             val_rec: None,
             probe_acc: HashMap::new(),
             orders: HashMap::new(),
@@ -930,6 +942,25 @@ impl<'a> Exec<'a> {
         }
         // Final run with the inferred invariants: its checks are the loop's checks.
         self.restore(&entry_snap);
+        // User invariants on entry: their first-round terms (over the first havocked
+        // state) with the entry state in its place. A value the first round created
+        // without a counterpart at entry (a fresh read) stays arbitrary: the check may fail
+        // spuriously, never pass wrongly.
+        if let Some((fh, fp)) = &first_h {
+            let me = havoc_map(fh, fp, &entry, &en);
+            for (pc, ut) in &user_invs {
+                let u = self.c.subst(ut, &me);
+                let v = self.c.not(&u);
+                self.add_check(
+                    CheckKind::Invariant {
+                        pc: *pc,
+                        entry: true,
+                    },
+                    v,
+                    vec![],
+                );
+            }
+        }
         let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
         let map2 = match &first_h {
             Some((fh, fp)) => havoc_map(fh, fp, &h, &hp),
@@ -962,6 +993,22 @@ impl<'a> Exec<'a> {
         self.inv_hits.clear();
         let out = self.run_region(Some(l), hp.clone())?;
         self.inv_hits.clear();
+        // User invariants on the back edge (preservation), as Houdini's candidates are.
+        if let Some((fh, fp)) = &first_h {
+            let mb = havoc_map(fh, fp, &self.st, &out.back);
+            for (pc, ut) in &user_invs {
+                let u = self.c.subst(ut, &mb);
+                let v = self.c.not(&u);
+                self.add_check(
+                    CheckKind::Invariant {
+                        pc: *pc,
+                        entry: false,
+                    },
+                    v,
+                    vec![],
+                );
+            }
+        }
         // The loop's own checks are kept; its assumptions end here.
         self.assumptions.truncate(base_len);
         self.restore_state_keep_checks(&entry);
@@ -1718,6 +1765,16 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
 // ---- instruction semantics ------------------------------------------------------------
 
 /// One memory access of one thread, split by array.
+/// The key of the memory of a shared array as seen by `t` when `t` runs in another block
+/// than `s` (each block has its own copy; the equality abstraction holds it for `t` alone).
+fn other_block(b: Base) -> Base {
+    const OTHER: u32 = 1 << 31;
+    match b {
+        Base::Param(i, o) => Base::Param(i | OTHER, o),
+        Base::Var(v) => Base::Var(v | OTHER),
+    }
+}
+
 struct Piece {
     cond: T,
     base: Base,
@@ -2126,11 +2183,31 @@ impl Exec<'_> {
                 if let Some(kind) = self.sink(addr) {
                     let ignored = match kind {
                         ASSERT_SINK => self.o.ignore_asserts,
-                        ASSUME_SINK => self.o.ignore_assumes,
+                        ASSUME_SINK | REQUIRES_SINK | ENSURES_SINK | GREQUIRES_SINK
+                        | GENSURES_SINK | LINE_SINK => self.o.ignore_assumes,
                         _ => self.o.ignore_invariants,
                     };
                     if ignored {
                         return Ok(());
+                    }
+                    if kind == GREQUIRES_SINK || kind == GENSURES_SINK {
+                        let vals = [0, 1].map(|th| match src.first() {
+                            Some(x) => self.operand(th, x, *ty),
+                            None => self.c.bv(32, 1),
+                        });
+                        return self.global_contract(pc, kind, &en, vals);
+                    }
+                    if kind == LINE_SINK {
+                        self.contract_line =
+                            src.first().and_then(|x| self.operand(0, x, *ty).as_bv());
+                        return Ok(());
+                    }
+                    if kind == REQUIRES_SINK || kind == ENSURES_SINK {
+                        let line = src.first().and_then(|x| self.operand(0, x, *ty).as_bv());
+                        return match self.contract_sink(line, kind) {
+                            Some(eff) => self.annotation(pc, eff, &en),
+                            None => Ok(()),
+                        };
                     }
                     return self.annotation(pc, kind, &en);
                 }
@@ -2187,9 +2264,10 @@ impl Exec<'_> {
             KOp::Annot { kind, cond, .. } => {
                 let sink = match kind {
                     AnnotKind::Assert | AnnotKind::GlobalAssert => Some(ASSERT_SINK),
-                    AnnotKind::Assume | AnnotKind::Requires | AnnotKind::GlobalRequires => {
-                        Some(ASSUME_SINK)
-                    }
+                    AnnotKind::Assume
+                    | AnnotKind::Requires
+                    | AnnotKind::GlobalRequires
+                    | AnnotKind::Axiom => Some(ASSUME_SINK),
                     AnnotKind::Invariant | AnnotKind::GlobalInvariant => Some(INVARIANT_SINK),
                     _ => None,
                 };
@@ -2316,7 +2394,15 @@ impl Exec<'_> {
                     let v = v.unwrap_or_else(|| {
                         self.c.fresh(&format!("q{pc}_{}", ["s", "t"][th]), sort)
                     });
-                    self.write(th, dst.index(), v, &en[th]);
+                    if *kind == QueryKind::Enabled {
+                        // `__enabled()` is false in a disabled thread: its value is the
+                        // predicate itself, not the register's old value.
+                        let s = reg_sort(self.k.regs[dst.index()].ty);
+                        let v = self.fit(&v, s);
+                        self.st.regs[th][dst.index()] = Some(v);
+                    } else {
+                        self.write(th, dst.index(), v, &en[th]);
+                    }
                 }
             }
             KOp::Barrier {
@@ -2874,9 +2960,73 @@ impl Exec<'_> {
             _ => None,
         }?;
         let n = name_of(var)?;
-        [ASSERT_SINK, ASSUME_SINK, INVARIANT_SINK]
-            .into_iter()
-            .find(|s| n.contains(s))
+        [
+            ASSERT_SINK,
+            ASSUME_SINK,
+            INVARIANT_SINK,
+            REQUIRES_SINK,
+            ENSURES_SINK,
+            GREQUIRES_SINK,
+            GENSURES_SINK,
+            LINE_SINK,
+        ]
+        .into_iter()
+        .find(|s| n.contains(s))
+    }
+
+    /// The function other than a kernel whose body holds source `line` (of the kernel's
+    /// file): whether it is a specification function whose postconditions may be assumed,
+    /// and whether its body is a contract only; neither when it writes a frame
+    /// (`__writes_to`, not modelled).
+    fn callee_of(&self, line: Option<u64>) -> Option<(bool, bool)> {
+        let line = usize::try_from(line?).ok()?;
+        self.o
+            .contracts
+            .callee_at(line)
+            .map(|c| (c.spec && !c.writes, c.contract_only && !c.writes))
+    }
+
+    /// What a contract annotation at source `line` means here (GPUVerify's modular contracts, with
+    /// every call inlined): the sink it acts as (assert or assume), or `None` when it is not
+    /// checked (a kernel's postcondition; a postcondition of a function with a body, which
+    /// would have to be evaluated on return, not where it is written).
+    fn contract_sink(&mut self, line: Option<u64>, sink: &str) -> Option<&'static str> {
+        let callee = self.callee_of(line);
+        let requires = sink == REQUIRES_SINK || sink == GREQUIRES_SINK;
+        match callee {
+            None if requires => Some(ASSUME_SINK),
+            None => None,
+            Some(_) if requires => Some(ASSERT_SINK),
+            Some((true, _)) => Some(ASSUME_SINK),
+            Some((_, true)) => Some(ASSERT_SINK),
+            Some(_) => {
+                self.note_once("`__ensures` of a function with a body or a `__writes_to` frame is neither checked nor assumed (it would be evaluated where it is written, not on return)");
+                None
+            }
+        }
+    }
+
+    /// A global contract (`__global_requires(e)`, `__global_ensures(e)`): `vals` are the
+    /// two threads' `!e`, evaluated whether or not the thread makes the call (a register
+    /// first written on a disabled path takes the computed value). When either thread
+    /// reaches the annotation, both must satisfy it; `t`'s instance is dropped when it reads
+    /// the access history (see [`Self::annotation`]).
+    fn global_contract(&mut self, pc: usize, sink: &str, en: &[T; 2], vals: [T; 2]) -> R<()> {
+        let line = self.contract_line.take();
+        let Some(eff) = self.contract_sink(line, sink) else {
+            return Ok(());
+        };
+        let viol = vals.map(|v| self.truthy(&v));
+        let reached = self.c.or(&en[0], &en[1]);
+        let v1 = if mentions_log_query(&viol[1]) {
+            self.c.ff()
+        } else {
+            viol[1].clone()
+        };
+        let either = self.c.or(&viol[0], &v1);
+        let v = self.c.and(&reached, &either);
+        let ff = self.c.ff();
+        self.annotation(pc, eff, &[v, ff])
     }
 
     fn annotation(&mut self, pc: usize, sink: &str, en: &[T; 2]) -> R<()> {
@@ -3073,6 +3223,28 @@ impl Exec<'_> {
             let key = (v, cell_off, size);
             return Ok(match store {
                 Some(vals) => {
+                    // A thread's store to its stack (`__local_depot`) happens only where
+                    // it is enabled: elsewhere the cell keeps its forwarded value, or an
+                    // arbitrary one. Addresses are kept as stored (a disabled thread never
+                    // uses them; they stay splittable), and so are call-sequence variables
+                    // (a call's arguments and results, as registers are).
+                    let old = self.local_fwd.get(&key).cloned();
+                    let stack = self
+                        .k
+                        .vars
+                        .get(v as usize)
+                        .is_some_and(|x| x.name.contains("__local_depot"));
+                    let vals = [0, 1].map(|th| {
+                        let new = vals[th].clone();
+                        if !stack || en[th].is_true() || self.split(&new, 0).is_some() {
+                            return new;
+                        }
+                        let keep = match &old {
+                            Some(o) => o[th].clone(),
+                            None => self.c.fresh("loc", new.sort()),
+                        };
+                        self.c.ite(&en[th], &new, &keep)
+                    });
                     // A store may overlap other cells of the variable: forget them.
                     let end = cell_off + size as i64;
                     self.local_fwd
@@ -3150,7 +3322,9 @@ impl Exec<'_> {
                         let m = self.mem_of(p.base);
                         let mut x = self.read_bytes(&m, &p.off, size.min(8));
                         if th == 1 && self.is_shared(p.base, space) {
-                            let f = self.c.fresh("rd", Sort::Bv(w));
+                            // `t` in another block reads its own block's copy.
+                            let mo = self.mem_of(other_block(p.base));
+                            let f = self.read_bytes(&mo, &p.off, size.min(8));
                             x = self.c.ite(&self.same_block.clone(), &x, &f);
                         }
                         v = self.c.ite(&p.cond, &x, &v);
@@ -3200,19 +3374,29 @@ impl Exec<'_> {
             for th in 0..2 {
                 for p in &ps[th] {
                     if self.o.equality && !self.facts.atomic.contains(&p.base) {
-                        let m = self.mem_of(p.base);
                         let v = self.fit(&sv[th], Sort::Bv(w));
-                        let nm = self.write_bytes(&m, &p.off, &v, size.min(8));
-                        let mut e = self.c.and(&en[th], &p.cond);
-                        if th == 1 && self.is_shared(p.base, space) {
-                            e = self.c.and(&e, &self.same_block.clone());
-                        }
-                        let r = self.c.ite(&e, &nm, &m);
-                        self.st.mem.insert(p.base, r);
-                        if self.o.lockstep {
-                            // Paper 002 §3.3: other threads of the warp wrote too.
-                            let f = self.c.fresh("mem", Sort::Mem);
-                            self.st.mem.insert(p.base, f);
+                        let e = self.c.and(&en[th], &p.cond);
+                        // `t` in another block writes its own block's copy.
+                        let other = th == 1 && self.is_shared(p.base, space);
+                        let targets: Vec<(Base, T)> = if other {
+                            let nsb = self.c.not(&self.same_block.clone());
+                            vec![
+                                (p.base, self.c.and(&e, &self.same_block.clone())),
+                                (other_block(p.base), self.c.and(&e, &nsb)),
+                            ]
+                        } else {
+                            vec![(p.base, e)]
+                        };
+                        for (b, e) in targets {
+                            let m = self.mem_of(b);
+                            let nm = self.write_bytes(&m, &p.off, &v, size.min(8));
+                            let r = self.c.ite(&e, &nm, &m);
+                            self.st.mem.insert(b, r);
+                            if self.o.lockstep {
+                                // Paper 002 §3.3: other threads of the warp wrote too.
+                                let f = self.c.fresh("mem", Sort::Mem);
+                                self.st.mem.insert(b, f);
+                            }
                         }
                     }
                 }

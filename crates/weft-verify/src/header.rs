@@ -15,8 +15,8 @@ use crate::{Options, WarpMethod};
 /// File name of the annotation header.
 pub const ANNOTATIONS_NAME: &str = "weft_verify.h";
 
-/// `__assert`, `__requires`, `__assume`, `__invariant`, `__global_invariant`, `__ensures`
-/// (ignored), `__implies` for CUDA and OpenCL.
+/// `__assert`, `__requires`, `__assume`, `__invariant`, `__global_invariant`, `__ensures`,
+/// `__global_requires`, `__global_ensures`, `__reads_from`, `__implies` for CUDA and OpenCL.
 pub const ANNOTATIONS_H: &str = r#"/* weft_verify.h: GPUVerify-style annotations for weft verify (force-included). */
 #ifndef WEFT_VERIFY_H
 #define WEFT_VERIFY_H
@@ -28,12 +28,42 @@ pub const ANNOTATIONS_H: &str = r#"/* weft_verify.h: GPUVerify-style annotations
 WEFT_SINK_DECL(__weft_assert_sink)
 WEFT_SINK_DECL(__weft_assume_sink)
 WEFT_SINK_DECL(__weft_invariant_sink)
+/* Contracts (GPUVerify's modular meaning; the verifier tells a kernel's annotation from a
+ * called function's by its source line): `__requires` is assumed in a kernel and checked
+ * at the call in any other function; `__ensures` is checked on return of a function whose
+ * body is its contract only (entry and return states are one), assumed after a `__spec_`
+ * function that writes nothing (`__writes_to` is not modelled), ignored elsewhere. The global forms store the negated condition as a value,
+ * unguarded: it must hold for both threads of the pair, whether they make the call or not. */
+WEFT_SINK_DECL(__weft_requires_sink)
+WEFT_SINK_DECL(__weft_ensures_sink)
+WEFT_SINK_DECL(__weft_grequires_sink)
+WEFT_SINK_DECL(__weft_gensures_sink)
+/* The source line of a contract annotation (PTX line tables may be missing): the guarded
+ * sinks store it, a global one is preceded by a store of it to this sink. */
+WEFT_SINK_DECL(__weft_line_sink)
 /* Expressions, not statements: GPUVerify writes loop invariants in the loop condition
  * (`while (__invariant(e), i < n)`). */
 #undef __assert
 #define __assert(c) ((c) ? (void)0 : (void)(__weft_assert_sink = 1))
 #undef __requires
-#define __requires(c) ((c) ? (void)0 : (void)(__weft_assume_sink = 1))
+#define __requires(c) ((c) ? (void)0 : (void)(__weft_requires_sink = __LINE__))
+#undef __global_requires
+#define __global_requires(c)                                                                   \
+  ((void)(__weft_line_sink = __LINE__), (void)(__weft_grequires_sink = !(c)))
+#undef __global_ensures
+#define __global_ensures(c)                                                                    \
+  ((void)(__weft_line_sink = __LINE__), (void)(__weft_gensures_sink = !(c)))
+/* `__ensures` is only evaluated where entry and return states are one (above), so a value
+ * on entry is the value itself. */
+#undef __old_int
+#define __old_int(x) ((int)(x))
+#undef __old_bool
+#define __old_bool(x) (!!(x))
+/* The frame of a specification function: `__reads_from(p)` reads one arbitrary element of
+ * p's array (GPUVerify: the function may read any element). */
+#undef __reads_from
+#define __reads_from(p)                                                                        \
+  ((void)((volatile __typeof__(*(p)) *)(p))[(unsigned)__weft_query_return_val_int()])
 #undef __assume
 #define __assume(c) ((c) ? (void)0 : (void)(__weft_assume_sink = 1))
 #undef __invariant
@@ -41,7 +71,7 @@ WEFT_SINK_DECL(__weft_invariant_sink)
 #undef __global_invariant
 #define __global_invariant(c) __invariant(c)
 #undef __ensures
-#define __ensures(c) ((void)0)
+#define __ensures(c) ((c) ? (void)0 : (void)(__weft_ensures_sink = __LINE__))
 #ifndef __implies
 #define __implies(a, b) (!(a) || (b))
 #endif

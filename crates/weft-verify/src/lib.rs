@@ -10,6 +10,7 @@
 //! - [`header`]: the annotation header (`__assert`, `__requires`, `__invariant`, ...).
 
 pub mod cfg;
+pub mod contract;
 pub mod exec;
 pub mod header;
 pub mod load;
@@ -83,6 +84,9 @@ pub struct Options {
     pub timeout_ms: u64,
     /// Wall-clock limit for building the verification conditions of one kernel.
     pub kernel_timeout_s: u64,
+    /// The source's functions other than kernels, for the annotations' contract meaning
+    /// (read from the source by [`load::verify_file`]; empty: every annotation is the kernel's).
+    pub contracts: contract::Contracts,
 }
 
 impl Default for Options {
@@ -110,6 +114,7 @@ impl Default for Options {
             solver: SolverKind::Z3,
             timeout_ms: 30_000,
             kernel_timeout_s: 300,
+            contracts: contract::Contracts::default(),
         }
     }
 }
@@ -522,11 +527,15 @@ fn finding(
                 l,
             )
         }
-        CheckKind::Invariant { pc, .. } => {
+        CheckKind::Invariant { pc, entry } => {
             let l = k.describe_pos(*pc);
             (
                 "invariant",
-                format!("loop invariant may not hold at {l}"),
+                if *entry {
+                    format!("loop invariant may not hold on loop entry at {l}")
+                } else {
+                    format!("loop invariant may not hold at {l}")
+                },
                 None,
                 None,
                 None,

@@ -60,6 +60,7 @@ pub fn verify_file(
         3 => VerifyError::Tool(e.to_string()),
         _ => bad(e.to_string()),
     })?;
+    let m = with_axioms(m).map_err(bad)?;
     let spec = &m.spec;
     let mut o = base.clone();
     if let Some(w) = spec.flags.warp_sync {
@@ -119,6 +120,7 @@ pub fn verify_file(
         return Err(bad("launch dimensions must be positive".into()));
     }
     let text = m.source.clone().unwrap_or_default();
+    o.contracts = crate::contract::scan(&text);
     let names: Vec<String> = match &fo.kernel {
         Some(k) => vec![k.clone()],
         None => m.module.kernels().map(|k| k.name.clone()).collect(),
@@ -250,4 +252,43 @@ fn source_params(src: &str, name: &str) -> Vec<String> {
             .collect();
     }
     Vec::new()
+}
+
+/// GPUVerify's file-scope `__axiom(e)` (weft-cuda's header makes each one a function
+/// `__weft_axiom_N` holding the annotation, never called): a call of every such function is
+/// put at the start of every kernel of the PTX, so the kernel assumes the axioms on entry.
+fn with_axioms(
+    mut m: weft_cuda::frontend::FrontModule,
+) -> Result<weft_cuda::frontend::FrontModule, String> {
+    let axioms: Vec<String> = m
+        .module
+        .functions()
+        .filter(|f| f.name.starts_with("__weft_axiom_"))
+        .map(|f| f.name.clone())
+        .collect();
+    if axioms.is_empty() {
+        return Ok(m);
+    }
+    let calls: String = axioms
+        .iter()
+        .map(|a| format!("\n\t{{\n\tcall.uni {a}, ();\n\t}}"))
+        .collect();
+    let mut out = String::with_capacity(m.ptx.len() + calls.len() * 4);
+    let mut rest = m.ptx.as_str();
+    while let Some(i) = rest.find(".entry ") {
+        // The body opens at the first `{` after the parameter list.
+        let after = &rest[i..];
+        let Some(close) = after.find(')') else { break };
+        let Some(open) = after[close..].find('{') else {
+            break;
+        };
+        let at = i + close + open + 1;
+        out.push_str(&rest[..at]);
+        out.push_str(&calls);
+        rest = &rest[at..];
+    }
+    out.push_str(rest);
+    m.module = weft_ptx::parser::parse(&out).map_err(|e| format!("axioms: {e}"))?;
+    m.ptx = out;
+    Ok(m)
 }

@@ -18,7 +18,7 @@ pub struct Misplaced {
 
 /// The source with comments replaced by spaces (newlines kept, so lines stay where they
 /// are); string and character literals are kept as they are.
-fn strip_comments(src: &str) -> Vec<u8> {
+pub(crate) fn strip_comments(src: &str) -> Vec<u8> {
     let b = src.as_bytes();
     let mut out = b.to_vec();
     let mut i = 0;

@@ -1,0 +1,10 @@
+//xfail:INVARIANT
+//--blockDim=32 --gridDim=1
+// s starts at 0 and grows by 2 per iteration while i grows by 1: s == i holds on entry, not after one iteration
+__global__ void k(int *A, int n) {
+  int s = 0;
+  for (int i = 0; __invariant(s == i), i < n; i++) {
+    s += 2;
+  }
+  A[threadIdx.x] = s;
+}
