@@ -196,69 +196,77 @@ impl SimResult {
 
     /// The result in herd7's layout.
     pub fn herd_text(&self, p: &Program) -> String {
-        let mut s = format!("Test {} {}\n", self.name, self.kind());
-        s += &format!("States {}\n", self.state_count());
-        // One line per state, trimmed on its own (trimming the whole text after each
-        // line made printing quadratic in the number of states).
+        let mut buf = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = self.herd_write(p, &mut buf);
+        String::from_utf8(buf).unwrap_or_default()
+    }
+
+    /// Writes the result in herd7's layout to `w`, one state line at a time, so printing
+    /// millions of states needs no copy of the whole text in memory.
+    pub fn herd_write(&self, p: &Program, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        writeln!(w, "Test {} {}", self.name, self.kind())?;
+        write!(w, "States {}", self.state_count())?;
+        // A line ends when the next one starts: a state without any column adds no line of
+        // its own (herd7 prints none), so its newline is never written.
+        let mut line = String::new();
         for vals in self.states.keys() {
-            let mut line = String::new();
+            line.clear();
             for (c, v) in self.columns.iter().zip(vals) {
-                line += &format!("{c}={v}; ");
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line += &format!("{c}={v};");
             }
-            let t = line.trim_end();
-            if t.is_empty() {
-                // No column: as before, no line of its own.
-                let k = s.trim_end().len();
-                s.truncate(k);
-            } else {
-                s += t;
+            if !line.is_empty() {
+                write!(w, "\n{line}")?;
             }
-            s += "\n";
         }
+        writeln!(w)?;
         // States in product form (docs/formats.md), after the listed ones.
         for t in &self.terms {
             let line = t.line(&self.columns);
             // No column: no line, as for a listed state.
             if !line.is_empty() {
-                s += &line;
-                s += "\n";
+                writeln!(w, "{line}")?;
             }
         }
         // herd7: when an allowed execution is undefined (`undefined_unless`), the verdict
         // line reads `Undef` and a `Flag *undef*` line follows the witnesses.
-        s += if self.undefined > 0 {
-            "Undef\n"
+        let verdict = if self.undefined > 0 {
+            "Undef"
         } else if self.validated {
-            "Ok\n"
+            "Ok"
         } else {
-            "No\n"
+            "No"
         };
-        s += "Witnesses\n";
+        writeln!(w, "{verdict}")?;
+        writeln!(w, "Witnesses")?;
         // herd7 judges `~exists P` as `forall ~P`: its witnesses count the executions
         // satisfying `~P` as positive (the Observation line still counts `P`).
         let (pos, neg) = match self.condition.as_ref().map(|c| c.quantifier) {
             Some(Quantifier::NotExists) => (self.negative, self.positive),
             _ => (self.positive, self.negative),
         };
-        s += &format!("Positive: {pos} Negative: {neg}\n");
+        writeln!(w, "Positive: {pos} Negative: {neg}")?;
         if self.undefined > 0 {
-            s += "Flag *undef*\n";
+            writeln!(w, "Flag *undef*")?;
         }
         for f in self.flags.keys() {
-            s += &format!("Flag {f}\n");
+            writeln!(w, "Flag {f}")?;
         }
         if let Some(c) = &self.condition {
-            s += &format!("Condition {}\n", condition_text(p, c));
+            writeln!(w, "Condition {}", condition_text(p, c))?;
         }
-        s += &format!(
-            "Observation {} {} {} {}\n",
+        writeln!(
+            w,
+            "Observation {} {} {} {}",
             self.name,
             self.observation(),
             self.positive,
             self.negative
-        );
-        s += &format!("Time {} {:.2}\n", self.name, self.seconds);
-        s
+        )?;
+        writeln!(w, "Time {} {:.2}", self.name, self.seconds)
     }
 }
 

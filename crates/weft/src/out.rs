@@ -5,8 +5,14 @@ use std::io::Write;
 
 /// Writes `text` to stdout.
 pub fn print(text: &str) {
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    write_with(|w| w.write_all(text.as_bytes()));
+}
+
+/// Runs `f` on buffered stdout (for output too large to build as one string first), with
+/// the error handling of [`print`].
+pub fn write_with(f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if let Err(e) = f(&mut out).and_then(|_| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(crate::exit::OK);
         }

@@ -457,9 +457,12 @@ pub fn run(args: Args) -> i32 {
         match r {
             Ok((p, res)) => {
                 if !args.json {
-                    let mut text = res.herd_text(p);
-                    text += &extra_lines(res, args.unroll, args.max_states);
-                    crate::out::print(&format!("{text}\n"));
+                    // Streamed: a result with millions of states is never copied whole.
+                    crate::out::write_with(|w| {
+                        res.herd_write(p, w)?;
+                        let extra = extra_lines(res, args.unroll, args.max_states);
+                        writeln!(w, "{extra}")
+                    });
                 }
             }
             Err(e) => {
