@@ -437,3 +437,35 @@ fn nr_locks_block_spinning_threads_at_the_first_failed_iteration() {
         }
     }
 }
+
+/// Stale await reads are not explored (explore.rs: a read whose value fails its spin loop's
+/// iteration is added only reading the coherence-latest write): the counts of the two
+/// kernels are derived by hand in their `.expect` files. `await_stale`: thread 0 writes 1
+/// then 2 before the await read is added; of its three sources only 2 (coherence-latest)
+/// is explored, and it exits: 1 complete, 0 blocked, 2 stale (before: 1 complete and 2
+/// blocked executions, reading 0 and 1). `await_stale_deadlock`: thread 0 writes 1; the
+/// await read explores only 1 (coherence-latest, stuck: the deadlock) and skips 0: 0
+/// complete, 1 blocked and stuck, 1 stale (before: 2 blocked, 1 of them stuck).
+#[test]
+fn stale_await_reads_are_not_explored() {
+    for (k, code, complete, blocked, stuck, stale) in [
+        ("await_stale", 0, 1, 0, 0, 2),
+        ("await_stale_deadlock", 1, 0, 1, 1, 1),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .current_dir(repo())
+            .arg("mc")
+            .arg(format!("tests/mc/kernels/{k}.cu"))
+            .args(["--json", "--timeout", "60"])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{k}: {e}: {}", String::from_utf8_lossy(&o.stderr)));
+        assert_eq!(o.status.code(), Some(code), "{k}: {v}");
+        assert!(v["stopped"].is_null(), "{k}: stopped {}", v["stopped"]);
+        assert_eq!(v["complete"], complete, "{k}: complete");
+        assert_eq!(v["blocked"], blocked, "{k}: blocked");
+        assert_eq!(v["stuck"], stuck, "{k}: stuck");
+        assert_eq!(v["stale_await_reads"], stale, "{k}: stale await reads");
+    }
+}
