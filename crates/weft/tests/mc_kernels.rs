@@ -406,14 +406,16 @@ fn the_vector_clock_check_agrees_with_the_relation_check() {
 /// successful CAS reads the previous holder's release, a ticket holder reads `serving` equal
 /// to its ticket, and the counter accesses are ordered by happens-before), so there are
 /// exactly 4! = 24; a failed iteration explored as part of a complete execution would make
-/// more. The TTAS lock's relaxed test load may read any earlier release, so only its verdict
-/// is fixed.
+/// more. The TTAS lock has (4!)² = 576: 4! lock orders, and the holder in position k has
+/// exactly k writes of 0 its relaxed test load may read (the initial write or one of the
+/// k − 1 earlier releases; its CAS reads the release of holder k − 1, and the load, po-before
+/// the CAS, cannot read a write coherence-after it), 1·2·3·4 = 4! per order.
 #[test]
 fn nr_locks_block_spinning_threads_at_the_first_failed_iteration() {
     for (k, bufs, complete) in [
         ("caslock", &["0=1", "1=1"][..], Some(24)),
         ("ticketlock", &["0=1", "1=1", "2=1"][..], Some(24)),
-        ("ttaslock", &["0=1", "1=1"][..], None),
+        ("ttaslock", &["0=1", "1=1"][..], Some(576)),
     ] {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
         cmd.current_dir(repo())
