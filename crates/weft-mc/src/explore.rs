@@ -6,6 +6,10 @@
 //! when every deleted event (and the revisited read) was added maximally, so each
 //! execution is built exactly once. Subtrees run in parallel with rayon work stealing;
 //! every count is a sum over the tree, so results do not depend on the thread count.
+//! Await reads (Kokologiannakis, Marmanis, Vafeiadis, "Unblocking dynamic partial order
+//! reduction", CAV 2023: no stale blocked reads) are added reading a write whose value
+//! fails their spin loop's iteration only when that write is coherence-latest: a stale one
+//! is never maximal, so never revisited, and its branch could only end blocked.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -66,6 +70,9 @@ pub struct Counts {
     pub max_events: usize,
     /// Complete executions reached again (only when (po ∪ rf) cycles are explored).
     pub duplicates: u64,
+    /// Await reads not added reading a stale write (one that is not coherence-latest)
+    /// whose value blocks their spin loop: such a branch can only end blocked.
+    pub stale: u64,
 }
 
 impl Counts {
@@ -82,6 +89,7 @@ impl Counts {
         self.revisits += o.revisits;
         self.max_events = self.max_events.max(o.max_events);
         self.duplicates += o.duplicates;
+        self.stale += o.stale;
     }
 }
 
@@ -321,6 +329,13 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     for (k, (s, value)) in srcs.into_iter().zip(values).enumerate() {
                         let mut st2 = st.clone();
                         let fix = self.prog.feed(t, &mut st2, value);
+                        // A stale await read (not the coherence-latest source, and its value
+                        // fails the spin loop's iteration): never maximal, so never revisited,
+                        // and its thread never moves again; the branch could only end blocked.
+                        if range.is_none() && k > 0 && self.prog.spin_blocked(t, &st2) {
+                            counts.stale += 1;
+                            continue;
+                        }
                         // Children whose label the value read does not change share it.
                         let e2 = if fix.rmw == ev.rmw
                             && fix.attrs.as_ref().is_none_or(|a| *a == ev.attrs)

@@ -1454,6 +1454,12 @@ impl<'k> Stepper for KernelStepper<'k> {
         st.th.regs.get(reg).copied().unwrap_or(0) as i64
     }
 
+    fn spin_blocked(&self, t: usize, st: &Arc<KState>) -> bool {
+        let mut st = st.clone();
+        matches!(self.next(t, &mut st), Action::Blocked)
+            && matches!(st.blocked, Some(BlockedAt::Spin { .. }))
+    }
+
     fn next(&self, t: usize, st: &mut Arc<KState>) -> Action {
         let s = Arc::make_mut(st);
         if s.blocked.is_some() {

@@ -62,6 +62,12 @@ pub trait Stepper: Sync {
     fn feed(&self, thread: usize, st: &mut Self::State, value: i64) -> ReadFix;
     /// Final value of register `reg` in a finished thread state.
     fn reg(&self, st: &Self::State, reg: usize) -> i64;
+    /// Whether the thread, its last read fed, blocks at its very next step in a spin loop
+    /// (a failed iteration with no side effect): that read is an *await read* and the value
+    /// fed one it waits past. The default: no spin loops are recognised.
+    fn spin_blocked(&self, _thread: usize, _st: &Self::State) -> bool {
+        false
+    }
 }
 
 /// The memory cells of a program in the simulator's order of initial writes: one per

@@ -538,6 +538,7 @@ fn run_kernel(args: &Args) -> i32 {
             "complete": r.counts.complete - r.unmatched,
             "stuck": r.stuck,
             "blocked": r.counts.blocked,
+            "stale_await_reads": r.counts.stale,
             "cut": r.counts.cut,
             "faults": r.counts.faults,
             "graphs": r.counts.graphs,
