@@ -43,6 +43,39 @@ use crate::native::{self, Native};
 use crate::step::{Action, ReadFix, Stepper};
 use crate::witness;
 
+/// `--textual-barriers`: a slot per source position of the kernel's CTA barriers without a
+/// thread count (`__syncthreads`, OpenCL `barrier`), from [`BARRIERS`] on; an instruction
+/// without a source position is a position of its own (paper 004 §2: threads of a block
+/// must meet at the same textual barrier).
+fn textual_barrier_slots(k: &Kernel) -> Vec<(u32, u32)> {
+    let mut keys: Vec<(Option<(u32, u32, u32)>, u32)> = Vec::new();
+    let mut out = Vec::new();
+    for (pc, i) in k.code.iter().enumerate() {
+        let KOp::Barrier {
+            kind: BarrierKind::Sync,
+            count: None,
+            ..
+        } = &i.op
+        else {
+            continue;
+        };
+        let pos = i
+            .loc
+            .filter(|l| l.line != 0)
+            .map(|l| (l.file, l.line, l.col));
+        let key = (pos, if pos.is_some() { 0 } else { pc as u32 });
+        let n = match keys.iter().position(|x| *x == key) {
+            Some(n) => n,
+            None => {
+                keys.push(key);
+                keys.len() - 1
+            }
+        };
+        out.push((pc as u32, BARRIERS + n as u32));
+    }
+    out
+}
+
 /// Options of a kernel model-checking run.
 #[derive(Clone, Debug)]
 pub struct KernelOptions {
@@ -63,6 +96,11 @@ pub struct KernelOptions {
     pub launches: u32,
     /// Lanes per warp (`--warp-size`, 1 to 32; default [`WARP`]).
     pub warp_size: u32,
+    /// `--textual-barriers`: CTA barriers (`bar.sync` without a thread count) at different
+    /// source positions are different barriers, as paper 004 §2 and GPUVerify define
+    /// barrier divergence (and CUDA's rule that a `__syncthreads` be reached by the whole
+    /// block); by default they match by their PTX id, as the hardware matches them.
+    pub textual_barriers: bool,
 }
 
 /// A witness execution's reads-from and coherence choices, by (thread, event index):
@@ -177,6 +215,7 @@ impl Default for KernelOptions {
             guide: None,
             launches: 1,
             warp_size: WARP,
+            textual_barriers: false,
         }
     }
 }
@@ -313,6 +352,10 @@ struct Part<'k> {
     /// appearance: collectives of one mask have their own counter and exchange slots (group
     /// `i`), any other mask (a register) shares group `masks.len()`.
     masks: Vec<u32>,
+    /// `--textual-barriers`: (pc, slot) of each CTA barrier without a thread count; the
+    /// instructions of one source position share a slot (the compiler's copies of one
+    /// textual barrier), slots count from [`BARRIERS`] in the block's barrier area.
+    bar_slots: Vec<(u32, u32)>,
 }
 
 /// A launch of the exploration: its part, its first thread and first block (in the
@@ -591,6 +634,11 @@ impl<'k> KernelStepper<'k> {
                     }
                 }
             }
+            let bar_slots = if opts.textual_barriers {
+                textual_barrier_slots(l.kernel)
+            } else {
+                Vec::new()
+            };
             parts.push(Part {
                 prog,
                 kernel: l.kernel,
@@ -600,6 +648,7 @@ impl<'k> KernelStepper<'k> {
                 heads: LoopHeads::of(l.kernel),
                 has_warp_ops,
                 masks,
+                bar_slots,
             });
         }
         // Module variables lie after the buffers at the same place for every kernel of one
@@ -759,7 +808,7 @@ impl<'k> KernelStepper<'k> {
                     region: Region::Local,
                     block: b,
                     base: 0,
-                    bytes: u64::from(BARRIERS) * 4,
+                    bytes: u64::from(BARRIERS + block_part(b).bar_slots.len() as u32) * 4,
                 },
             ));
         }
@@ -892,15 +941,16 @@ impl<'k> KernelStepper<'k> {
             })
     }
 
-    fn bar_cell(&self, t: usize, id: u32) -> (Cell, LocId) {
+    /// The counter of barrier `slot` (a PTX id, or from [`BARRIERS`] on a textual
+    /// barrier's slot) in thread `t`'s block.
+    fn bar_cell(&self, t: usize, slot: u32) -> (Cell, LocId) {
         let loc = LocId(self.bar_base + self.block_of(t));
-        (
-            Cell {
-                loc,
-                index: id % BARRIERS,
-            },
-            loc,
-        )
+        let index = if slot < BARRIERS || self.part(t).bar_slots.is_empty() {
+            slot % BARRIERS
+        } else {
+            slot
+        };
+        (Cell { loc, index }, loc)
     }
 
     /// Word `word` of member-mask group `group` of thread `t`'s warp in its block's warp
@@ -1598,13 +1648,21 @@ impl<'k> Stepper for KernelStepper<'k> {
                     return Self::emit(s, ev);
                 }
                 Stop::Barrier { id, count, arrive } => {
-                    let gen = match s.bar_gen.iter_mut().find(|(i, _)| *i == id) {
+                    // The counter this barrier instruction uses: its id's, or under
+                    // --textual-barriers its source position's (`bar_slots`).
+                    let slot = self
+                        .part(t)
+                        .bar_slots
+                        .iter()
+                        .find(|(p, _)| *p == pc)
+                        .map_or(id, |(_, slot)| *slot);
+                    let gen = match s.bar_gen.iter_mut().find(|(i, _)| *i == slot) {
                         Some((_, g)) => {
                             *g += 1;
                             *g
                         }
                         None => {
-                            s.bar_gen.push((id, 1));
+                            s.bar_gen.push((slot, 1));
                             1
                         }
                     };
@@ -1616,7 +1674,7 @@ impl<'k> Stepper for KernelStepper<'k> {
                     // (without it a barrier of n threads would be explored n! times).
                     let expect = (count.is_none() && !arrive)
                         .then(|| target - u64::from(n) + u64::from(self.ids[t].tid));
-                    let cell = self.bar_cell(t, id);
+                    let cell = self.bar_cell(t, slot);
                     let attrs = Self::counter_attrs(Scope::Cta);
                     let ev =
                         Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
@@ -2061,11 +2119,37 @@ impl Judge<Arc<KState>> for KernelJudge<'_, '_> {
                     self.ks.describe(t0, pc)
                 )
             } else {
-                format!(
-                    "barrier divergence: {} blocked at barrier {id} ({}) while the other threads of the block never reach it",
-                    names(&blocked).join(", "),
-                    self.ks.describe(t0, pc)
-                )
+                // Threads waiting at different instructions (different textual barriers
+                // under --textual-barriers) are listed per instruction.
+                let mut by_pc: Vec<(u32, Vec<usize>)> = Vec::new();
+                for &(t, p, _) in &at_barrier {
+                    match by_pc.iter_mut().find(|(q, _)| *q == p) {
+                        Some((_, v)) => v.push(t),
+                        None => by_pc.push((p, vec![t])),
+                    }
+                }
+                if by_pc.len() == 1 {
+                    format!(
+                        "barrier divergence: {} blocked at barrier {id} ({}) while the other threads of the block never reach it",
+                        names(&blocked).join(", "),
+                        self.ks.describe(t0, pc)
+                    )
+                } else {
+                    let groups: Vec<String> = by_pc
+                        .iter()
+                        .map(|(p, ts)| {
+                            format!(
+                                "{} at {}",
+                                names(ts).join(", "),
+                                self.ks.describe(ts[0], *p)
+                            )
+                        })
+                        .collect();
+                    format!(
+                        "barrier divergence: threads of a block blocked at different barriers: {}",
+                        groups.join("; ")
+                    )
+                }
             };
             self.record(acc, g, "divergence", vec![line], names(&blocked), msg);
         } else if !spinning.is_empty() {

@@ -82,6 +82,13 @@ pub struct Args {
     /// `WARP_SZ` is 32).
     #[arg(long = "warp-size", default_value_t = weft_mc::kernel::WARP, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=32))]
     warp_size: u32,
+    /// Kernels: `__syncthreads` (CTA barriers without a thread count) at different source
+    /// positions are different barriers, so a block whose threads wait at two of them is
+    /// barrier divergence (paper 004 §2's and GPUVerify's definition, CUDA's rule that the
+    /// whole block reach the same `__syncthreads`); by default barriers match by PTX id, as
+    /// the hardware (sm_70 and later) matches them.
+    #[arg(long = "textual-barriers")]
+    textual_barriers: bool,
     /// Re-run the witness in FILE (a `weft mc --json` output of the same test, or of the same
     /// kernel and launch): the first error's execution (a litmus test without an error: the
     /// first execution witnessing its condition) is the only one explored and judged again.
@@ -171,9 +178,14 @@ pub fn run(args: Args) -> i32 {
         .file
         .extension()
         .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx");
-    if (args.launches > 1 || !args.launch_calls.is_empty() || args.warp_size != 32) && !kernel {
+    if (args.launches > 1
+        || !args.launch_calls.is_empty()
+        || args.warp_size != 32
+        || args.textual_barriers)
+        && !kernel
+    {
         eprintln!(
-            "weft: --launches, --launch and --warp-size apply to kernels (.cu/.cl/.ptx), not litmus tests"
+            "weft: --launches, --launch, --warp-size and --textual-barriers apply to kernels (.cu/.cl/.ptx), not litmus tests"
         );
         return exit::BAD_INPUT;
     }
@@ -488,6 +500,7 @@ fn run_kernel(args: &Args) -> i32 {
         max_threads: args.max_threads,
         launches: args.launches,
         warp_size: args.warp_size,
+        textual_barriers: args.textual_barriers,
     };
     let names: Vec<String> = seq.buffers.iter().map(|b| b.name.clone()).collect();
     let launches: Vec<weft_mc::kernel::Launch> = seq
@@ -525,6 +538,7 @@ fn run_kernel(args: &Args) -> i32 {
             "kernel": kname,
             "launch_sequence": seq.labels,
             "warp_size": opts.warp_size,
+            "textual_barriers": opts.textual_barriers,
             "model": args.model,
             "grid": g,
             "block": b,
@@ -577,6 +591,12 @@ fn run_kernel(args: &Args) -> i32 {
         }
         if opts.warp_size != weft_mc::kernel::WARP {
             let _ = writeln!(o, "Warp size: {} lanes", opts.warp_size);
+        }
+        if opts.textual_barriers {
+            let _ = writeln!(
+                o,
+                "Barriers: told apart by source position (--textual-barriers)"
+            );
         }
         if opts.launches > 1 {
             let _ = writeln!(

@@ -295,6 +295,7 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
         guide: None,
         launches: o.launches,
         warp_size: weft_mc::kernel::WARP,
+        textual_barriers: false,
     };
     let stem = file
         .file_stem()
