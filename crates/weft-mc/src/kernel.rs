@@ -48,7 +48,9 @@ use crate::witness;
 /// without a source position is a position of its own (paper 004 §2: threads of a block
 /// must meet at the same textual barrier).
 fn textual_barrier_slots(k: &Kernel) -> Vec<(u32, u32)> {
-    let mut keys: Vec<(Option<(u32, u32, u32)>, u32)> = Vec::new();
+    // A barrier's key: its source position (file, line, column), or its pc without one.
+    type Key = (Option<(u32, u32, u32)>, u32);
+    let mut keys: Vec<Key> = Vec::new();
     let mut out = Vec::new();
     for (pc, i) in k.code.iter().enumerate() {
         let KOp::Barrier {
