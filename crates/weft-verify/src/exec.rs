@@ -173,6 +173,9 @@ struct ArrayFacts {
     atomic: BTreeSet<Base>,
     /// Repetition-free arrays: (op, step sign) of their single operation.
     repfree: BTreeSet<Base>,
+    /// Repetition-free arrays of block-shared memory that are also accessed plainly (set or
+    /// read between barriers): their `used` sets restart at every barrier.
+    repfree_restart: BTreeSet<Base>,
     shared: BTreeSet<Base>,
     /// Parameters used as array bases.
     pointers: BTreeSet<Base>,
@@ -1654,6 +1657,8 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
     };
     // Per array: the set of operations touching it.
     let mut ops: BTreeMap<Base, Vec<ArrayOp>> = BTreeMap::new();
+    // Arrays with an atomic load or store (they can reset a counter without racing).
+    let mut atomic_ldst: BTreeSet<Base> = BTreeSet::new();
     for i in &k.code {
         match &i.op {
             KOp::Atom {
@@ -1679,6 +1684,7 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
                 for b in addr_bases(addr) {
                     if attrs.order.is_atomic() {
                         f.atomic.insert(b);
+                        atomic_ldst.insert(b);
                     }
                     ops.entry(b).or_default().push(None);
                     if attrs.space == Some(MemSpace::Shared) {
@@ -1698,8 +1704,22 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
         }
         // Def. 4.1: one repetition-free function: increments by a positive constant (or
         // decrements), all through the same operation.
-        let first = v.first().copied().flatten();
-        let ok = v.iter().all(|x| *x == first)
+        // Relaxed for block-shared memory: plain (non-atomic) loads and stores may also touch
+        // the array. A plain access and an atomic of one block in one barrier interval race
+        // (reported), so in a race-free kernel every value the atomics return between two
+        // barriers comes from increments only and is distinct; threads of different blocks
+        // use different copies of the array. The `used` set restarts at each barrier
+        // (`repfree_restart`), so values from before a plain store are not assumed distinct
+        // from values after it (the `counter` pattern: one thread zeroes, barrier, increments).
+        let plain = v.iter().any(|x| x.is_none());
+        let relaxed = plain && f.shared.contains(&b) && !atomic_ldst.contains(&b);
+        let rmw: Vec<ArrayOp> = if relaxed {
+            v.iter().copied().filter(|x| x.is_some()).collect()
+        } else {
+            v.clone()
+        };
+        let first = rmw.first().copied().flatten();
+        let ok = rmw.iter().all(|x| *x == first)
             && match first {
                 Some((RmwOp::Add | RmwOp::Sub, Some(c))) => {
                     let c32 = c as u32 as i32;
@@ -1710,6 +1730,9 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
             };
         if ok {
             f.repfree.insert(b);
+            if relaxed {
+                f.repfree_restart.insert(b);
+            }
         }
     }
     f
@@ -2340,6 +2363,16 @@ impl Exec<'_> {
                         for b in keys {
                             let m = self.c.fresh("mem", Sort::Mem);
                             self.st.mem.insert(b, m);
+                        }
+                        // Counters also set plainly: their values restart being distinct
+                        // here (forgetting the values returned so far is always sound).
+                        let restart: Vec<Base> =
+                            self.facts.repfree_restart.iter().copied().collect();
+                        for b in restart {
+                            if self.st.used.contains_key(&b) {
+                                let e = self.c.empty_used(32);
+                                self.st.used.insert(b, e);
+                            }
                         }
                     } else {
                         self.note_once("a barrier with a thread count is not treated as synchronising (sound, may report false races)");
@@ -3047,8 +3080,12 @@ impl Exec<'_> {
         };
         let local_var = local_cell.map(|c| c.0);
         let cell_off = local_cell.map(|c| c.1).unwrap_or(addr.offset);
-        if store.is_some() && local_var.is_none() {
-            // A store through a computed address may hit a forwarded cell.
+        if store.is_some()
+            && local_var.is_none()
+            && !matches!(space, MemSpace::Global | MemSpace::Shared)
+        {
+            // A store through a computed generic address may hit a forwarded cell (one to
+            // `.global` or `.shared` memory cannot: those are not thread-private memory).
             self.local_fwd.clear();
         }
         if matches!(space, MemSpace::Local) || local_var.is_some() {
@@ -3185,25 +3222,40 @@ impl Exec<'_> {
         // Re-sync after the instruction (paper 002 §3.1).
         self.warp_reset_arrays(en, &touched);
         if let Some(sv) = &store {
+            // The bytes each thread writes, applied to the array's memory.
+            let mut writes: Vec<(Base, T, T, T)> = Vec::new();
             for th in 0..2 {
                 for p in &ps[th] {
                     if self.o.equality && !self.facts.atomic.contains(&p.base) {
-                        let m = self.mem_of(p.base);
                         let v = self.fit(&sv[th], Sort::Bv(w));
-                        let nm = self.write_bytes(&m, &p.off, &v, size.min(8));
                         let mut e = self.c.and(&en[th], &p.cond);
                         if th == 1 && self.is_shared(p.base, space) {
                             e = self.c.and(&e, &self.same_block.clone());
                         }
-                        let r = self.c.ite(&e, &nm, &m);
-                        self.st.mem.insert(p.base, r);
-                        if self.o.lockstep {
-                            // Paper 002 §3.3: other threads of the warp wrote too.
-                            let f = self.c.fresh("mem", Sort::Mem);
-                            self.st.mem.insert(p.base, f);
-                        }
+                        writes.push((p.base, p.off.clone(), v, e));
                     }
                 }
+            }
+            let apply = |x: &mut Self, writes: &[(Base, T, T, T)]| {
+                for (b, off, v, e) in writes {
+                    let m = x.mem_of(*b);
+                    let nm = x.write_bytes(&m, off, v, size.min(8));
+                    let r = x.c.ite(e, &nm, &m);
+                    x.st.mem.insert(*b, r);
+                }
+            };
+            apply(self, &writes);
+            if self.o.lockstep && !writes.is_empty() {
+                // Paper 002 §3.3: the other threads of the warp wrote the array too, so it
+                // is havocked. Refined: none of them wrote the bytes `s` or `t` just wrote
+                // (that would be a write-write race in one instruction, which the check
+                // above reports for that pair), so those bytes keep `s`'s and `t`'s values.
+                let bases: BTreeSet<Base> = writes.iter().map(|x| x.0).collect();
+                for b in bases {
+                    let f = self.c.fresh("mem", Sort::Mem);
+                    self.st.mem.insert(b, f);
+                }
+                apply(self, &writes);
             }
         }
         Ok(Some([vals[0].clone(), vals[1].clone()]))
