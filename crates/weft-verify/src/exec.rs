@@ -2787,6 +2787,13 @@ impl Exec<'_> {
             }
             return None;
         }
+        if null_provenance(a) {
+            // `NULL + k` with a non-constant `k` (clang folds the null base away): an address
+            // computed from thread and block ids, constants and the header's integer queries
+            // only, never from a pointer, points into no array.
+            *null = self.c.or(null, cond);
+            return Some(Vec::new());
+        }
         if let Node::App(Op::Ite, x, _) = a.node() {
             let (c, l, r) = (x[0].clone(), x[1].clone(), x[2].clone());
             let cl = self.c.and(cond, &c);
@@ -3583,6 +3590,24 @@ fn scope_kind(s: Option<Scope>) -> Kind {
 fn mentions_log_query(t: &T) -> bool {
     let mut memo = HashMap::new();
     mentions(t, &|n: &str| n.starts_with(LOG_QUERY_T), &mut memo)
+}
+
+/// An address with the null pointer's provenance: built only from constants, thread and
+/// block ids and the annotation header's integer queries (`q<pc>_<thread>!<n>`), none of
+/// which can hold a pointer (a loaded value, a parameter, an undefined register can).
+fn null_provenance(t: &T) -> bool {
+    let mut memo = HashMap::new();
+    let int_leaf = |n: &str| {
+        n.starts_with("tid_")
+            || n.starts_with("ctaid_")
+            || n.strip_prefix('q').is_some_and(|r| {
+                let (pc, rest) = r.split_once('_').unwrap_or(("", ""));
+                !pc.is_empty()
+                    && pc.bytes().all(|b| b.is_ascii_digit())
+                    && (rest.starts_with("s!") || rest.starts_with("t!"))
+            })
+    };
+    !mentions(t, &|n: &str| !int_leaf(n), &mut memo)
 }
 
 fn base_of_var(t: &T) -> Option<Base> {
