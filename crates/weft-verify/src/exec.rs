@@ -111,7 +111,13 @@ struct State {
     regs: [Vec<Option<T>>; 2],
     logs: BTreeMap<(Base, Kind), Log>,
     mem: BTreeMap<Base, T>,
+    /// Per repetition-free array, the `used` set (paper 002 §4.2) at its last havoc or
+    /// restart (offset → value → bool) ...
     used: BTreeMap<Base, T>,
+    /// ... and the values the atomics returned since: (thread enabled, offset, value). Kept
+    /// as a list rather than stores on the array term: "not used" is then a disjunction of
+    /// bit-vector equalities, which the solver decides far faster than nested array stores.
+    used_log: BTreeMap<Base, Vec<[T; 3]>>,
 }
 
 /// What a check is about.
@@ -329,6 +335,7 @@ impl<'a> Exec<'a> {
                 logs: BTreeMap::new(),
                 mem: BTreeMap::new(),
                 used: BTreeMap::new(),
+                used_log: BTreeMap::new(),
             },
             assumptions,
             checks: Vec::new(),
@@ -1241,6 +1248,7 @@ impl<'a> Exec<'a> {
         for (_, u) in h.used.iter_mut() {
             *u = self.c.fresh("used", Sort::Used(32));
         }
+        h.used_log.clear();
         let p = [
             self.c.fresh("p_s", Sort::Bool),
             self.c.fresh("p_t", Sort::Bool),
@@ -2372,6 +2380,7 @@ impl Exec<'_> {
                             if self.st.used.contains_key(&b) {
                                 let e = self.c.empty_used(32);
                                 self.st.used.insert(b, e);
+                                self.st.used_log.remove(&b);
                             }
                         }
                     } else {
@@ -3534,13 +3543,34 @@ impl Exec<'_> {
         {
             let b = ps[0][0].base;
             let shared = self.is_shared(b, space);
-            let used = match self.st.used.get(&b) {
+            let root = match self.st.used.get(&b) {
                 Some(u) => u.clone(),
-                None => self.c.empty_used(32),
+                None => {
+                    let e = self.c.empty_used(32);
+                    self.st.used.insert(b, e.clone());
+                    e
+                }
+            };
+            let log = self.st.used_log.get(&b).cloned().unwrap_or_default();
+            let root_empty = matches!(root.node(), Node::App(Op::EmptyUsed(_), _, _));
+            // `z` was returned before at offset `o`: in the root set, or in the list.
+            let used_get = |x: &mut Self, o: &T, z: &T| -> T {
+                let mut any = if root_empty {
+                    x.c.ff()
+                } else {
+                    x.c.used_get(&root, o, z)
+                };
+                for [e, lo, lz] in &log {
+                    let so = x.c.eq(lo, o);
+                    let sz = x.c.eq(lz, z);
+                    let hit = x.c.and_all(&[e.clone(), so, sz]);
+                    any = x.c.or(&any, &hit);
+                }
+                any
             };
             let (os, ot) = (ps[0][0].off.clone(), ps[1][0].off.clone());
-            let us = self.c.used_get(&used, &os, &z[0]);
-            let ut = self.c.used_get(&used, &ot, &z[1]);
+            let us = used_get(self, &os, &z[0]);
+            let ut = used_get(self, &ot, &z[1]);
             let nus = self.c.not(&us);
             let nut = self.c.not(&ut);
             let a1 = self.c.implies(&en[0], &nus);
@@ -3554,15 +3584,13 @@ impl Exec<'_> {
             let nzeq = self.c.not(&zeq);
             let a3 = self.c.implies(&same_ctr, &nzeq);
             self.assumptions.extend([a1, a2, a3]);
-            let u1 = self.c.used_set(&used, &os, &z[0]);
-            let u1 = self.c.ite(&en[0], &u1, &used);
             let mut et = en[1].clone();
             if shared {
                 et = self.c.and(&et, &self.same_block.clone());
             }
-            let u2 = self.c.used_set(&u1, &ot, &z[1]);
-            let u2 = self.c.ite(&et, &u2, &u1);
-            self.st.used.insert(b, u2);
+            let entry = self.st.used_log.entry(b).or_default();
+            entry.push([en[0].clone(), os, z[0].clone()]);
+            entry.push([et, ot, z[1].clone()]);
             self.note_once("repetition-free refinement used (paper 002 §4.2): sound only if the counter never overflows; --check-overflow checks it");
             if self.o.check_overflow {
                 let max = self.c.bv(32, u32::MAX as u64);
