@@ -2398,6 +2398,16 @@ impl Exec<'_> {
                     let both = self.c.and(&en[0], &en[1]);
                     let r = self.c.and(&self.same_warp_any.clone(), &both);
                     self.reset_logs(&r);
+                    // A warp barrier orders a plain store before a warp's atomics too: the
+                    // used sets of counters also set plainly restart here as well.
+                    let restart: Vec<Base> = self.facts.repfree_restart.iter().copied().collect();
+                    for b in restart {
+                        if self.st.used.contains_key(&b) {
+                            let e = self.c.empty_used(32);
+                            self.st.used.insert(b, e);
+                            self.st.used_log.remove(&b);
+                        }
+                    }
                 }
                 BarrierKind::Arrive => {}
             },
@@ -3540,6 +3550,9 @@ impl Exec<'_> {
             && ps[1].len() == 1
             && ps[0][0].base == ps[1][0].base
             && self.facts.repfree.contains(&ps[0][0].base)
+            // With lock-step warps a plain store and an atomic of one warp in successive
+            // instructions do not race, so the relaxed rule's argument does not hold.
+            && !(self.o.lockstep && self.facts.repfree_restart.contains(&ps[0][0].base))
         {
             let b = ps[0][0].base;
             let shared = self.is_shared(b, space);
