@@ -111,7 +111,13 @@ struct State {
     regs: [Vec<Option<T>>; 2],
     logs: BTreeMap<(Base, Kind), Log>,
     mem: BTreeMap<Base, T>,
+    /// Per repetition-free array, the `used` set (paper 002 §4.2) at its last havoc or
+    /// restart (offset → value → bool) ...
     used: BTreeMap<Base, T>,
+    /// ... and the values the atomics returned since: (thread enabled, offset, value). Kept
+    /// as a list rather than stores on the array term: "not used" is then a disjunction of
+    /// bit-vector equalities, which the solver decides far faster than nested array stores.
+    used_log: BTreeMap<Base, Vec<[T; 3]>>,
 }
 
 /// What a check is about.
@@ -173,6 +179,9 @@ struct ArrayFacts {
     atomic: BTreeSet<Base>,
     /// Repetition-free arrays: (op, step sign) of their single operation.
     repfree: BTreeSet<Base>,
+    /// Repetition-free arrays of block-shared memory that are also accessed plainly (set or
+    /// read between barriers): their `used` sets restart at every barrier.
+    repfree_restart: BTreeSet<Base>,
     shared: BTreeSet<Base>,
     /// Parameters used as array bases.
     pointers: BTreeSet<Base>,
@@ -337,6 +346,7 @@ impl<'a> Exec<'a> {
                 logs: BTreeMap::new(),
                 mem: BTreeMap::new(),
                 used: BTreeMap::new(),
+                used_log: BTreeMap::new(),
             },
             assumptions,
             checks: Vec::new(),
@@ -1285,6 +1295,7 @@ impl<'a> Exec<'a> {
         for (_, u) in h.used.iter_mut() {
             *u = self.c.fresh("used", Sort::Used(32));
         }
+        h.used_log.clear();
         let p = [
             self.c.fresh("p_s", Sort::Bool),
             self.c.fresh("p_t", Sort::Bool),
@@ -1701,6 +1712,8 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
     };
     // Per array: the set of operations touching it.
     let mut ops: BTreeMap<Base, Vec<ArrayOp>> = BTreeMap::new();
+    // Arrays with an atomic load or store (they can reset a counter without racing).
+    let mut atomic_ldst: BTreeSet<Base> = BTreeSet::new();
     for i in &k.code {
         match &i.op {
             KOp::Atom {
@@ -1726,6 +1739,7 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
                 for b in addr_bases(addr) {
                     if attrs.order.is_atomic() {
                         f.atomic.insert(b);
+                        atomic_ldst.insert(b);
                     }
                     ops.entry(b).or_default().push(None);
                     if attrs.space == Some(MemSpace::Shared) {
@@ -1745,8 +1759,22 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
         }
         // Def. 4.1: one repetition-free function: increments by a positive constant (or
         // decrements), all through the same operation.
-        let first = v.first().copied().flatten();
-        let ok = v.iter().all(|x| *x == first)
+        // Relaxed for block-shared memory: plain (non-atomic) loads and stores may also touch
+        // the array. A plain access and an atomic of one block in one barrier interval race
+        // (reported), so in a race-free kernel every value the atomics return between two
+        // barriers comes from increments only and is distinct; threads of different blocks
+        // use different copies of the array. The `used` set restarts at each barrier
+        // (`repfree_restart`), so values from before a plain store are not assumed distinct
+        // from values after it (the `counter` pattern: one thread zeroes, barrier, increments).
+        let plain = v.iter().any(|x| x.is_none());
+        let relaxed = plain && f.shared.contains(&b) && !atomic_ldst.contains(&b);
+        let rmw: Vec<ArrayOp> = if relaxed {
+            v.iter().copied().filter(|x| x.is_some()).collect()
+        } else {
+            v.clone()
+        };
+        let first = rmw.first().copied().flatten();
+        let ok = rmw.iter().all(|x| *x == first)
             && match first {
                 Some((RmwOp::Add | RmwOp::Sub, Some(c))) => {
                     let c32 = c as u32 as i32;
@@ -1757,6 +1785,9 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
             };
         if ok {
             f.repfree.insert(b);
+            if relaxed {
+                f.repfree_restart.insert(b);
+            }
         }
     }
     f
@@ -2427,6 +2458,17 @@ impl Exec<'_> {
                             let m = self.c.fresh("mem", Sort::Mem);
                             self.st.mem.insert(b, m);
                         }
+                        // Counters also set plainly: their values restart being distinct
+                        // here (forgetting the values returned so far is always sound).
+                        let restart: Vec<Base> =
+                            self.facts.repfree_restart.iter().copied().collect();
+                        for b in restart {
+                            if self.st.used.contains_key(&b) {
+                                let e = self.c.empty_used(32);
+                                self.st.used.insert(b, e);
+                                self.st.used_log.remove(&b);
+                            }
+                        }
                     } else {
                         self.note_once("a barrier with a thread count is not treated as synchronising (sound, may report false races)");
                     }
@@ -2442,6 +2484,16 @@ impl Exec<'_> {
                     let both = self.c.and(&en[0], &en[1]);
                     let r = self.c.and(&self.same_warp_any.clone(), &both);
                     self.reset_logs(&r);
+                    // A warp barrier orders a plain store before a warp's atomics too: the
+                    // used sets of counters also set plainly restart here as well.
+                    let restart: Vec<Base> = self.facts.repfree_restart.iter().copied().collect();
+                    for b in restart {
+                        if self.st.used.contains_key(&b) {
+                            let e = self.c.empty_used(32);
+                            self.st.used.insert(b, e);
+                            self.st.used_log.remove(&b);
+                        }
+                    }
                 }
                 BarrierKind::Arrive => {}
             },
@@ -2852,6 +2904,13 @@ impl Exec<'_> {
             }
             return None;
         }
+        if null_provenance(a) {
+            // `NULL + k` with a non-constant `k` (clang folds the null base away): an address
+            // computed from thread and block ids, constants and the header's integer queries
+            // only, never from a pointer, points into no array.
+            *null = self.c.or(null, cond);
+            return Some(Vec::new());
+        }
         if let Node::App(Op::Ite, x, _) = a.node() {
             let (c, l, r) = (x[0].clone(), x[1].clone(), x[2].clone());
             let cl = self.c.and(cond, &c);
@@ -3209,8 +3268,12 @@ impl Exec<'_> {
         };
         let local_var = local_cell.map(|c| c.0);
         let cell_off = local_cell.map(|c| c.1).unwrap_or(addr.offset);
-        if store.is_some() && local_var.is_none() {
-            // A store through a computed address may hit a forwarded cell.
+        if store.is_some()
+            && local_var.is_none()
+            && !matches!(space, MemSpace::Global | MemSpace::Shared)
+        {
+            // A store through a computed generic address may hit a forwarded cell (one to
+            // `.global` or `.shared` memory cannot: those are not thread-private memory).
             self.local_fwd.clear();
         }
         if matches!(space, MemSpace::Local) || local_var.is_some() {
@@ -3371,35 +3434,47 @@ impl Exec<'_> {
         // Re-sync after the instruction (paper 002 §3.1).
         self.warp_reset_arrays(en, &touched);
         if let Some(sv) = &store {
+            // The bytes each thread writes, applied to the array's memory.
+            let mut writes: Vec<(Base, T, T, T)> = Vec::new();
             for th in 0..2 {
                 for p in &ps[th] {
                     if self.o.equality && !self.facts.atomic.contains(&p.base) {
                         let v = self.fit(&sv[th], Sort::Bv(w));
                         let e = self.c.and(&en[th], &p.cond);
-                        // `t` in another block writes its own block's copy.
-                        let other = th == 1 && self.is_shared(p.base, space);
-                        let targets: Vec<(Base, T)> = if other {
-                            let nsb = self.c.not(&self.same_block.clone());
-                            vec![
-                                (p.base, self.c.and(&e, &self.same_block.clone())),
-                                (other_block(p.base), self.c.and(&e, &nsb)),
-                            ]
+                        if th == 1 && self.is_shared(p.base, space) {
+                            // `t` in another block writes its own block's copy.
+                            let sb = self.same_block.clone();
+                            let nsb = self.c.not(&sb);
+                            let e_same = self.c.and(&e, &sb);
+                            let e_other = self.c.and(&e, &nsb);
+                            writes.push((p.base, p.off.clone(), v.clone(), e_same));
+                            writes.push((other_block(p.base), p.off.clone(), v, e_other));
                         } else {
-                            vec![(p.base, e)]
-                        };
-                        for (b, e) in targets {
-                            let m = self.mem_of(b);
-                            let nm = self.write_bytes(&m, &p.off, &v, size.min(8));
-                            let r = self.c.ite(&e, &nm, &m);
-                            self.st.mem.insert(b, r);
-                            if self.o.lockstep {
-                                // Paper 002 §3.3: other threads of the warp wrote too.
-                                let f = self.c.fresh("mem", Sort::Mem);
-                                self.st.mem.insert(b, f);
-                            }
+                            writes.push((p.base, p.off.clone(), v, e));
                         }
                     }
                 }
+            }
+            let apply = |x: &mut Self, writes: &[(Base, T, T, T)]| {
+                for (b, off, v, e) in writes {
+                    let m = x.mem_of(*b);
+                    let nm = x.write_bytes(&m, off, v, size.min(8));
+                    let r = x.c.ite(e, &nm, &m);
+                    x.st.mem.insert(*b, r);
+                }
+            };
+            apply(self, &writes);
+            if self.o.lockstep && !writes.is_empty() {
+                // Paper 002 §3.3: the other threads of the warp wrote the array too, so it
+                // is havocked. Refined: none of them wrote the bytes `s` or `t` just wrote
+                // (that would be a write-write race in one instruction, which the check
+                // above reports for that pair), so those bytes keep `s`'s and `t`'s values.
+                let bases: BTreeSet<Base> = writes.iter().map(|x| x.0).collect();
+                for b in bases {
+                    let f = self.c.fresh("mem", Sort::Mem);
+                    self.st.mem.insert(b, f);
+                }
+                apply(self, &writes);
             }
         }
         Ok(Some([vals[0].clone(), vals[1].clone()]))
@@ -3668,16 +3743,40 @@ impl Exec<'_> {
             && ps[1].len() == 1
             && ps[0][0].base == ps[1][0].base
             && self.facts.repfree.contains(&ps[0][0].base)
+            // With lock-step warps a plain store and an atomic of one warp in successive
+            // instructions do not race, so the relaxed rule's argument does not hold.
+            && !(self.o.lockstep && self.facts.repfree_restart.contains(&ps[0][0].base))
         {
             let b = ps[0][0].base;
             let shared = self.is_shared(b, space);
-            let used = match self.st.used.get(&b) {
+            let root = match self.st.used.get(&b) {
                 Some(u) => u.clone(),
-                None => self.c.empty_used(32),
+                None => {
+                    let e = self.c.empty_used(32);
+                    self.st.used.insert(b, e.clone());
+                    e
+                }
+            };
+            let log = self.st.used_log.get(&b).cloned().unwrap_or_default();
+            let root_empty = matches!(root.node(), Node::App(Op::EmptyUsed(_), _, _));
+            // `z` was returned before at offset `o`: in the root set, or in the list.
+            let used_get = |x: &mut Self, o: &T, z: &T| -> T {
+                let mut any = if root_empty {
+                    x.c.ff()
+                } else {
+                    x.c.used_get(&root, o, z)
+                };
+                for [e, lo, lz] in &log {
+                    let so = x.c.eq(lo, o);
+                    let sz = x.c.eq(lz, z);
+                    let hit = x.c.and_all(&[e.clone(), so, sz]);
+                    any = x.c.or(&any, &hit);
+                }
+                any
             };
             let (os, ot) = (ps[0][0].off.clone(), ps[1][0].off.clone());
-            let us = self.c.used_get(&used, &os, &z[0]);
-            let ut = self.c.used_get(&used, &ot, &z[1]);
+            let us = used_get(self, &os, &z[0]);
+            let ut = used_get(self, &ot, &z[1]);
             let nus = self.c.not(&us);
             let nut = self.c.not(&ut);
             let a1 = self.c.implies(&en[0], &nus);
@@ -3691,15 +3790,13 @@ impl Exec<'_> {
             let nzeq = self.c.not(&zeq);
             let a3 = self.c.implies(&same_ctr, &nzeq);
             self.assumptions.extend([a1, a2, a3]);
-            let u1 = self.c.used_set(&used, &os, &z[0]);
-            let u1 = self.c.ite(&en[0], &u1, &used);
             let mut et = en[1].clone();
             if shared {
                 et = self.c.and(&et, &self.same_block.clone());
             }
-            let u2 = self.c.used_set(&u1, &ot, &z[1]);
-            let u2 = self.c.ite(&et, &u2, &u1);
-            self.st.used.insert(b, u2);
+            let entry = self.st.used_log.entry(b).or_default();
+            entry.push([en[0].clone(), os, z[0].clone()]);
+            entry.push([et, ot, z[1].clone()]);
             self.note_once("repetition-free refinement used (paper 002 §4.2): sound only if the counter never overflows; --check-overflow checks it");
             if self.o.check_overflow {
                 let max = self.c.bv(32, u32::MAX as u64);
@@ -3727,6 +3824,24 @@ fn scope_kind(s: Option<Scope>) -> Kind {
 fn mentions_log_query(t: &T) -> bool {
     let mut memo = HashMap::new();
     mentions(t, &|n: &str| n.starts_with(LOG_QUERY_T), &mut memo)
+}
+
+/// An address with the null pointer's provenance: built only from constants, thread and
+/// block ids and the annotation header's integer queries (`q<pc>_<thread>!<n>`), none of
+/// which can hold a pointer (a loaded value, a parameter, an undefined register can).
+fn null_provenance(t: &T) -> bool {
+    let mut memo = HashMap::new();
+    let int_leaf = |n: &str| {
+        n.starts_with("tid_")
+            || n.starts_with("ctaid_")
+            || n.strip_prefix('q').is_some_and(|r| {
+                let (pc, rest) = r.split_once('_').unwrap_or(("", ""));
+                !pc.is_empty()
+                    && pc.bytes().all(|b| b.is_ascii_digit())
+                    && (rest.starts_with("s!") || rest.starts_with("t!"))
+            })
+    };
+    !mentions(t, &|n: &str| !int_leaf(n), &mut memo)
 }
 
 fn base_of_var(t: &T) -> Option<Base> {

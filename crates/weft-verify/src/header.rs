@@ -162,8 +162,15 @@ __WEFT_AC void __weft_event_uniform(int ev) { (void)ev; }
 /* The wait completes the listed events: each listed copy's word once more, then the group's
  * barrier (libclc implements wait_group_events as one). An event never assigned is
  * skipped (clang drops the guarded code of an undefined record), and so is the list when
- * its length is not a compile-time constant (the uniformity of the length is asserted). */
-static inline __attribute__((always_inline)) void __weft_wait(int n, __weft_event_t *evs) {
+ * its length is not a compile-time constant (the uniformity of the length is asserted).
+ * When the list is an array of `len` events and the wait names only the first `n`, the
+ * others are not completed (OpenCL 1.2 §6.12.10: the wait is for the events in the list):
+ * their copies may still be writing after the wait, so their words are copied again after
+ * the barrier and race with the accesses up to the next barrier. (An event of the array
+ * that an earlier wait completed is copied again too: a possible false report, never a
+ * missed one.) */
+static inline __attribute__((always_inline)) void __weft_wait(int n, __weft_event_t *evs,
+                                                              int len) {
   if (__builtin_constant_p(n)) {
 #pragma unroll
     for (int i = 0; i < n; i++) {
@@ -174,10 +181,19 @@ static inline __attribute__((always_inline)) void __weft_wait(int n, __weft_even
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (__builtin_constant_p(n) && __builtin_constant_p(len)) {
+#pragma unroll
+    for (int i = n; i < len; i++) {
+      if (evs[i].live)
+        __weft_async_do(evs[i]);
+    }
+  }
 }
 #define event_t __weft_event_t
+/* The number of events of an array list (0 for a pointer: its length is unknown). */
+#define __weft_list_len(evs) ((int)(sizeof(evs) / sizeof(__weft_event_t)))
 #define wait_group_events(n, evs)                                                               \
-  (__weft_group_uniform(n), __weft_wait((n), (evs)))
+  (__weft_group_uniform(n), __weft_wait((n), (evs), __weft_list_len(evs)))
 #define async_work_group_copy(d, s, n, ev) __weft_async_checked((d), (s), (n), 1, (ev))
 #define async_work_group_strided_copy(d, s, n, stride, ev)                                      \
   __weft_async_checked((d), (s), (n), (stride), (ev))

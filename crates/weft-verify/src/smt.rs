@@ -142,6 +142,15 @@ impl Solver {
         Ok(ans)
     }
 
+    /// Asks one query inside `push`/`pop` with its own timeout (z3 only; the session's
+    /// timeout is set back afterwards).
+    pub fn ask_within(&mut self, q: &Query, ms: u64, session_ms: u64) -> Result<Answer, String> {
+        self.send(&format!("(set-option :timeout {ms})\n"))?;
+        let a = self.ask(q);
+        self.send(&format!("(set-option :timeout {session_ms})\n"))?;
+        a
+    }
+
     /// Asks one query alone: `reset`, then `decls` (everything the query needs), the
     /// assertion and `check-sat`. A solver that has seen no `push` and no earlier
     /// `check-sat` answers with its non-incremental strategy: z3 4.8.12 then bit-blasts
