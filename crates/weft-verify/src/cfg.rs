@@ -318,3 +318,146 @@ impl Cfg {
         post
     }
 }
+
+/// Registers an instruction reads (its guard, operands and address bases).
+pub fn reads(i: &weft_ir::kernel::KInstr) -> Vec<usize> {
+    use weft_ir::kernel::{AddrBase, Operand};
+    let mut ops: Vec<&Operand> = Vec::new();
+    let mut out: Vec<usize> = Vec::new();
+    if let Some(g) = &i.guard {
+        out.push(g.reg.index());
+    }
+    let addr = |a: &weft_ir::kernel::Addr, out: &mut Vec<usize>| {
+        if let AddrBase::Reg(r) = a.base {
+            out.push(r.index());
+        }
+    };
+    match &i.op {
+        KOp::Mov { src, .. } | KOp::Cvt { src, .. } | KOp::Cvta { src, .. } => ops.push(src),
+        KOp::Unary { a, .. } => ops.push(a),
+        KOp::Binary { a, b, .. } => ops.extend([a, b]),
+        KOp::Mad { a, b, c, .. } | KOp::Shf { a, b, c, .. } => ops.extend([a, b, c]),
+        KOp::Setp { a, b, combine, .. } => {
+            ops.extend([a, b]);
+            ops.extend(combine.iter().map(|(_, p, _)| p));
+        }
+        KOp::Selp { a, b, pred, .. } => ops.extend([a, b, pred]),
+        KOp::Bfe { a, pos, len, .. } => ops.extend([a, pos, len]),
+        KOp::Bfi { a, b, pos, len, .. } => ops.extend([a, b, pos, len]),
+        KOp::Prmt { a, b, sel, .. } => ops.extend([a, b, sel]),
+        KOp::Ld { addr: a, .. } => addr(a, &mut out),
+        KOp::St { src, addr: a, .. } => {
+            ops.extend(src.iter());
+            addr(a, &mut out);
+        }
+        KOp::Atom { args, addr: a, .. } => {
+            ops.extend(args.iter());
+            addr(a, &mut out);
+        }
+        KOp::Barrier { id, count, red, .. } => {
+            ops.push(id);
+            ops.extend(count.iter());
+            if let Some((_, _, p, _)) = red {
+                ops.push(p);
+            }
+        }
+        KOp::Shfl { a, b, c, mask, .. } => ops.extend([a, b, c, mask]),
+        KOp::Vote { pred, mask, .. } => ops.extend([pred, mask]),
+        KOp::Match { a, mask, .. } => ops.extend([a, mask]),
+        KOp::Annot { cond, .. } => ops.push(cond),
+        KOp::Query { args, .. } => ops.extend(args.iter()),
+        KOp::Activemask { .. }
+        | KOp::Bra { .. }
+        | KOp::Fence { .. }
+        | KOp::Exit
+        | KOp::Nop
+        | KOp::Trap => {}
+    }
+    for o in ops {
+        if let Operand::Reg(r) = o {
+            out.push(r.index());
+        }
+    }
+    out
+}
+
+impl Cfg {
+    /// Registers of `cands` whose value at loop `l`'s header is dead: every path from the
+    /// header writes them (unguarded) before reading them, and no instruction outside the
+    /// loop reads them. A thread outside the loop never observes such a register's value
+    /// again (it can only read it after re-entering through the header). Classic backward
+    /// liveness (Aho et al., Dragon book §9.2.5) restricted to the loop's blocks.
+    pub fn dead_at_header(
+        &self,
+        k: &Kernel,
+        l: usize,
+        cands: &BTreeSet<usize>,
+        dsts: impl Fn(&KOp) -> Vec<usize>,
+    ) -> BTreeSet<usize> {
+        let lp = &self.loops[l];
+        let mut in_loop = vec![false; k.code.len()];
+        for &b in &lp.blocks {
+            let blk = &self.blocks[b];
+            for f in in_loop.iter_mut().take(blk.end).skip(blk.start) {
+                *f = true;
+            }
+        }
+        let mut outside: BTreeSet<usize> = BTreeSet::new();
+        for (pc, i) in k.code.iter().enumerate() {
+            if !in_loop[pc] {
+                outside.extend(reads(i));
+            }
+        }
+        // use / def of each loop block, over the candidate registers only.
+        let mut ud: HashMap<usize, (BTreeSet<usize>, BTreeSet<usize>)> = HashMap::new();
+        for &b in &lp.blocks {
+            let blk = &self.blocks[b];
+            let (mut u, mut d) = (BTreeSet::new(), BTreeSet::new());
+            for i in &k.code[blk.start..blk.end] {
+                for r in reads(i) {
+                    if cands.contains(&r) && !d.contains(&r) {
+                        u.insert(r);
+                    }
+                }
+                if i.guard.is_none() {
+                    for r in dsts(&i.op) {
+                        if cands.contains(&r) {
+                            d.insert(r);
+                        }
+                    }
+                }
+            }
+            ud.insert(b, (u, d));
+        }
+        let mut live_in: HashMap<usize, BTreeSet<usize>> =
+            lp.blocks.iter().map(|&b| (b, BTreeSet::new())).collect();
+        loop {
+            let mut changed = false;
+            for &b in lp.blocks.iter().rev() {
+                let mut out: BTreeSet<usize> = BTreeSet::new();
+                for &(s, _) in &self.blocks[b].succs {
+                    match live_in.get(&s) {
+                        Some(li) => out.extend(li.iter().copied()),
+                        None => out.extend(outside.intersection(cands).copied()),
+                    }
+                }
+                let (u, d) = &ud[&b];
+                let mut li: BTreeSet<usize> = u.clone();
+                li.extend(out.difference(d).copied());
+                if li != live_in[&b] {
+                    live_in.insert(b, li);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let head = &live_in[&lp.header];
+        cands
+            .iter()
+            .copied()
+            .filter(|r| !head.contains(r) && !outside.contains(r))
+            .collect()
+    }
+}

@@ -233,6 +233,12 @@ pub struct Exec<'a> {
     /// Invariant sinks met in the current body run: (pc, violation per thread).
     inv_hits: Vec<(usize, T)>,
     in_abstract: usize,
+    /// Loops being cut: registers dead at the header ([`Cfg::dead_at_header`]) and the
+    /// iteration's header predicates. A thread whose predicate is false does not run the
+    /// iteration, so a write to such a register takes its value in that thread too instead
+    /// of keeping a stale one (unobservable to the thread; it makes a two-thread query of
+    /// an invariant, `__uniform_bool(__enabled())`, see the expression's value).
+    dead_frames: Vec<(BTreeSet<usize>, [T; 2])>,
     /// While probing a loop: the first offset `s` logs per log.
     first_off_rec: Option<HashMap<(Base, Kind), T>>,
     /// The source line stored by `weft_verify.h` before a global contract annotation.
@@ -364,6 +370,7 @@ impl<'a> Exec<'a> {
             aux_alone: None,
             inv_hits: Vec::new(),
             in_abstract: 0,
+            dead_frames: Vec::new(),
             first_off_rec: None,
             contract_line: None,
             val_rec: None,
@@ -581,6 +588,15 @@ impl<'a> Exec<'a> {
         self.abstract_loop(l, en)
     }
 
+    /// One iteration of cut loop `l` from header predicates `p`, with `dead`'s writes taking
+    /// effect in a thread that does not run the iteration (see `dead_frames`).
+    fn run_region_dead(&mut self, l: usize, p: [T; 2], dead: &BTreeSet<usize>) -> R<RegionOut> {
+        self.dead_frames.push((dead.clone(), p.clone()));
+        let r = self.run_region(Some(l), p);
+        self.dead_frames.pop();
+        r
+    }
+
     /// Asks whether `f` is satisfiable under the current assumptions (unknown: true).
     fn feasible(&mut self, f: &T) -> R<bool> {
         let mut parts = self.assumptions.clone();
@@ -671,6 +687,7 @@ impl<'a> Exec<'a> {
             }
         }
         let _ = has_barrier;
+        let dead = self.cfg.dead_at_header(self.k, l, &written, dsts);
         // Probe: one iteration from the entry state, to learn the arrays the loop touches
         // and the offsets of its accesses.
         let snap0 = self.snapshot();
@@ -678,7 +695,7 @@ impl<'a> Exec<'a> {
         self.inv_hits.clear();
         self.first_off_rec = Some(HashMap::new());
         let saved_acc = std::mem::take(&mut self.probe_acc);
-        let probe = self.run_region(Some(l), en.clone());
+        let probe = self.run_region_dead(l, en.clone(), &dead);
         let first_off = self.first_off_rec.take().unwrap_or_default();
         let probe_acc = std::mem::replace(&mut self.probe_acc, saved_acc);
         let probe_logs: Vec<(Base, Kind)> = self.st.logs.keys().copied().collect();
@@ -856,7 +873,7 @@ impl<'a> Exec<'a> {
             } else {
                 self.val_rec.take()
             };
-            let out = self.run_region(Some(l), hp.clone());
+            let out = self.run_region_dead(l, hp.clone(), &dead);
             let val_rec = std::mem::replace(&mut self.val_rec, outer_rec);
             if let (Some(outer), Some(rec)) = (self.val_rec.as_mut(), val_rec.as_ref()) {
                 // An enclosing loop's first round sees this loop's values too.
@@ -1001,7 +1018,7 @@ impl<'a> Exec<'a> {
             self.assumptions.push(u.clone());
         }
         self.inv_hits.clear();
-        let out = self.run_region(Some(l), hp.clone())?;
+        let out = self.run_region_dead(l, hp.clone(), &dead)?;
         self.inv_hits.clear();
         // User invariants on the back edge (preservation), as Houdini's candidates are.
         if let Some((fh, fp)) = &first_h {
@@ -1866,6 +1883,14 @@ impl Exec<'_> {
         let v = self.fit(&v, s);
         // A register never written before holds no defined value: taking `v` on the
         // disabled path too is one of its possible values (and keeps addresses splittable).
+        let mut en = en.clone();
+        for (dead, p) in &self.dead_frames {
+            if dead.contains(&r) {
+                let out = self.c.not(&p[th]);
+                en = self.c.or(&en, &out);
+            }
+        }
+        let en = &en;
         let nv = if en.is_true() || self.st.regs[th][r].is_none() {
             v
         } else {
