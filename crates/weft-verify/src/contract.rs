@@ -165,21 +165,7 @@ pub fn scan(src: &str) -> Contracts {
                 let head = &s[head_start..i];
                 if let Some(name) = function_name(head) {
                     // The body: up to the matching brace.
-                    let mut depth = 0usize;
-                    let mut j = i;
-                    while j < b.len() {
-                        match b[j] {
-                            b'{' => depth += 1,
-                            b'}' => {
-                                depth -= 1;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                        j += 1;
-                    }
+                    let j = crate::placement::matching(b, i, b'{', b'}');
                     let kernel = has_word(head, "__kernel")
                         || has_word(head, "kernel")
                         || has_word(head, "__global__");

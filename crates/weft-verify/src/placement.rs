@@ -97,21 +97,7 @@ pub fn misplaced_invariants(src: &str) -> Vec<Misplaced> {
             continue;
         }
         // The argument, up to the matching parenthesis.
-        let mut depth = 0usize;
-        let mut k = j;
-        while k < s.len() {
-            match s[k] {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-            k += 1;
-        }
+        let k = matching(&s, j, b'(', b')');
         let arg = &s[j + 1..k.min(s.len())];
         let line = s[..start].iter().filter(|&&c| c == b'\n').count() + 1;
         let branches = arg.windows(2).any(|w| w == b"&&" || w == b"||") || arg.contains(&b'?');
@@ -158,6 +144,23 @@ fn in_loop_condition(before: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// The index of the bracket `close` matching the `open` at `b[from]` (nesting counted), or
+/// `b.len()` when it is never closed.
+pub(crate) fn matching(b: &[u8], from: usize, open: u8, close: u8) -> usize {
+    let mut depth = 0usize;
+    for (k, &c) in b.iter().enumerate().skip(from) {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return k;
+            }
+        }
+    }
+    b.len()
 }
 
 #[cfg(test)]
