@@ -149,15 +149,7 @@ pub fn scan(src: &str) -> Contracts {
     while i < b.len() {
         match b[i] {
             b'"' | b'\'' => {
-                let q = b[i];
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
+                i = crate::placement::skip_literal(b, i);
                 continue;
             }
             b';' | b'}' => head_start = i + 1,

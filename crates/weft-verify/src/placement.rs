@@ -24,17 +24,7 @@ pub(crate) fn strip_comments(src: &str) -> Vec<u8> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            b'"' | b'\'' => {
-                let q = b[i];
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
+            b'"' | b'\'' => i = skip_literal(b, i),
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 while i < b.len() && b[i] != b'\n' {
                     out[i] = b' ';
@@ -161,6 +151,20 @@ pub(crate) fn matching(b: &[u8], from: usize, open: u8, close: u8) -> usize {
         }
     }
     b.len()
+}
+
+/// The index just after the string or character literal opening at `b[i]` (escapes
+/// skipped; an unterminated literal ends at its line's end).
+pub(crate) fn skip_literal(b: &[u8], mut i: usize) -> usize {
+    let q = b[i];
+    i += 1;
+    while i < b.len() && b[i] != q && b[i] != b'\n' {
+        if b[i] == b'\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    i + 1
 }
 
 #[cfg(test)]
