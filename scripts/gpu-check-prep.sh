@@ -4,7 +4,8 @@
 # DIR/bin, compiles every race-suite kernel here into a PTX cache in DIR/cache (the key
 # names /usr/bin/clang-19; DIR/fake-clang-19 answers its --version there and refuses to
 # compile), and records the emulator's results for the same launches in DIR/emu, to compare
-# with the GPU's.
+# with the GPU's; the same for the model checker's kernels that section mc runs
+# (scripts/gpu-mc-kernels.sh; results in DIR/emu/mc).
 #
 #   scripts/gpu-check-prep.sh DIR        (then, on the GPU machine:
 #   cp DIR/fake-clang-19 /usr/bin/clang-19; WEFT_CACHE_DIR=DIR/cache WEFT_CLANG=/usr/bin/clang-19 \
@@ -40,9 +41,23 @@ for k in tests/race/*.cu tests/race/*.cl; do
   timeout 120 target/release/weft run-kernel "$k" "$@" --json >"$DIR/emu/$b.native.json" 2>/dev/null || true
   n=$((n + 1))
 done
+# The model checker's kernels (section mc): the emulator's result of the same launch,
+# round-robin and three random schedules; the first run also fills the PTX cache.
+mkdir -p "$DIR/emu/mc"
+m=0
+while IFS='|' read -r name k a _; do
+  # shellcheck disable=SC2086
+  timeout 120 target/release/weft run-kernel "$k" $a --json >"$DIR/emu/mc/$name.rr.json" 2>/dev/null || true
+  for s in 1 2 3; do
+    # shellcheck disable=SC2086
+    timeout 120 target/release/weft run-kernel "$k" $a --schedule $s --json \
+      >"$DIR/emu/mc/$name.s$s.json" 2>/dev/null || true
+  done
+  m=$((m + 1))
+done < <(scripts/gpu-mc-kernels.sh)
 grep -v '^#' tests/race/perf/launches.txt | while read -r line; do
   [ -n "$line" ] || continue
   eval "set -- $line"
   target/release/weft ptx "$1" >/dev/null
 done
-echo "prepared $n kernels in $DIR ($(du -sh "$DIR" | cut -f1))"
+echo "prepared $n race-suite kernels and $m mc kernels in $DIR ($(du -sh "$DIR" | cut -f1))"

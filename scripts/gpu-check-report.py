@@ -4,7 +4,10 @@ emulator: per race-suite kernel, the races `weft race --backend cuda` found (ins
 run on the GPU, paper 003 §4) against the `barracuda:` label of tests/race/NAME.expect and
 against the emulator's instrumented run (scripts/gpu-check-prep.sh), the buffers of the
 native GPU run against the emulator's, compute-sanitizer racecheck's verdict, and the
-kernel times (paper 003 Fig. 10).
+kernel times (paper 003 Fig. 10); and, when section mc ran, per model-checker kernel
+(tests/mc/kernels) its `weft mc` label beside what the native runs gave (completed runs and
+their final buffers, trapped `__assert`s, timeouts) and the emulator's result for the same
+launch (round-robin and three random schedules, from the prep directory).
 
     scripts/gpu-check-report.py GPU_OUT_DIR PREP_DIR [--markdown]
 """
@@ -66,6 +69,84 @@ def race_set(path):
         else:
             out.add((kind, "-", "-"))
     return out, j
+
+
+TRAP = re.compile(r"ILLEGAL_INSTRUCTION|illegal instruction|LAUNCH_FAILED|unspecified launch failure|trap", re.I)
+
+
+def outcome(j):
+    """A run's final buffers, compactly."""
+    b = json.dumps(j.get("buffers", {}), sort_keys=True, separators=(",", ":"))
+    return b if len(b) <= 160 else b[:157] + "..."
+
+
+def emu_result(path):
+    try:
+        j = json.load(open(path))
+    except Exception:
+        return None
+    f = "; ".join(x.split(" at ")[0] for x in j.get("findings", []))
+    return outcome(j) + (f" [{f}]" if f else "")
+
+
+def mc_table(gpu, prep, md):
+    """Per model-checker kernel: label, native runs, emulator."""
+    idx = os.path.join(gpu, "mc", "kernels.tsv")
+    if not os.path.exists(idx):
+        return
+    rows = []
+    for line in open(idx):
+        parts = line.rstrip("\n").split("|")
+        if len(parts) < 4:
+            continue
+        name, _kernel, args, label = parts[:4]
+        runs = os.path.join(gpu, "mc", name + ".runs.tsv")
+        if not os.path.exists(runs):
+            continue
+        n = done = trap = hung = 0
+        other, outs = {}, {}
+        for r in open(runs):
+            f = r.rstrip("\n").split("\t")
+            if len(f) < 5:
+                continue
+            n += 1
+            rc, js, err = f[1], f[3], f[4]
+            if rc == "0" and js.startswith("{"):
+                done += 1
+                try:
+                    o = outcome(json.loads(js))
+                except Exception:
+                    o = "unreadable JSON"
+                outs[o] = outs.get(o, 0) + 1
+            elif rc in ("124", "137"):
+                hung += 1
+            elif TRAP.search(err):
+                trap += 1
+            else:
+                k = (err[:80] or f"exit {rc}")
+                other[k] = other.get(k, 0) + 1
+        gpu_out = "; ".join(f"{c}x {o}" for o, c in sorted(outs.items(), key=lambda x: -x[1])) or "-"
+        emu_rr = emu_result(os.path.join(prep, "emu", "mc", name + ".rr.json")) or "n/a"
+        rnd = {}
+        for sd in (1, 2, 3):
+            e = emu_result(os.path.join(prep, "emu", "mc", f"{name}.s{sd}.json"))
+            if e is not None:
+                rnd[e] = rnd.get(e, 0) + 1
+        emu_rnd = "; ".join(f"{c}x {o}" for o, c in rnd.items()) or "n/a"
+        oth = "; ".join(f"{c}x {k}" for k, c in other.items()) or "0"
+        rows.append((name + (f" `{args}`" if args else ""), label, n, done, trap, hung, oth, gpu_out, emu_rr, emu_rnd))
+    head = ["kernel (args)", "mc label", "runs", "completed", "trapped (`__assert` false)", "timed out",
+            "other failures", "GPU final buffers (count x values)", "emulator, round-robin [findings]",
+            "emulator, 3 random schedules"]
+    print()
+    if md:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for r in rows:
+            print("| " + " | ".join(str(x).replace("|", "\\|") for x in r) + " |")
+    else:
+        for r in rows:
+            print("  ".join(f"{h}={x}" for h, x in zip(head, r)))
 
 
 def main():
@@ -132,6 +213,7 @@ def main():
         else:
             print(f"{name:45s} label={fmt(lab)} | emu={fmt(e)} | gpu={fmt(g)}{tag} | native={nat} | racecheck={snt} | ms {nms}/{ims}")
     print(json.dumps(stats))
+    mc_table(gpu, prep, md)
 
 
 if __name__ == "__main__":

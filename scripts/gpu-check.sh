@@ -5,7 +5,10 @@
 #   scripts/gpu-check.sh WEFT OUTDIR [SECTION...]
 #
 # WEFT: a weft binary; GEN (env): the weft-hw-cuda `generate` example binary (for the SASS
-# capture); SECTIONS: env optcheck table6 fig4 wgpu race perf sanitizer nvcc (default: all).
+# capture); SECTIONS: env optcheck table6 fig4 wgpu race perf sanitizer nvcc mc (default:
+# all). RACE_GLOB (env) limits the race section to some kernels, e.g. the three branch
+# kernels: RACE_GLOB='tests/race/branch_order_ww.cu tests/race/branch_nested.cu
+# tests/race/cl_branch_order.cl'. MC_* and BUDGET_MC: see sec_mc.
 # Kernel sources are compiled through weft's PTX cache: set WEFT_CACHE_DIR (and WEFT_CLANG)
 # to a cache filled on a machine with clang-19 to run where only the driver is installed.
 # Each section has a time budget (seconds, env BUDGET_<SECTION>); every command has a
@@ -14,7 +17,7 @@ set -uo pipefail
 WEFT=$(readlink -f "$1")
 OUTDIR=$2
 shift 2
-SECTIONS=${*:-env table6 fig4 optcheck race perf wgpu sanitizer nvcc}
+SECTIONS=${*:-env table6 fig4 optcheck race perf wgpu sanitizer nvcc mc}
 cd "$(dirname "$0")/.."
 mkdir -p "$OUTDIR"
 export PATH=$PATH:/usr/local/cuda/bin
@@ -218,6 +221,51 @@ sec_nvcc() {
       >"$OUTDIR/nvcc/$n.json" 2>"$OUTDIR/nvcc/$n.err"
     log "nvcc $n rc=$? $(head -c 200 "$OUTDIR/nvcc/$n.err" | tr '\n' ' ')"
   done
+}
+
+# The model checker's labelled kernels (tests/mc/kernels/*.expect: `weft mc`'s result under
+# scoped RC11) run natively: MC_RUNS launches of each, one process per launch (each its own
+# context, so a trapped assertion or a hang costs one run), MC_PAR at a time, each bounded
+# by MC_TIMEOUT seconds. Per kernel NAME, mc/NAME.runs.tsv holds one line per run: run,
+# exit code, milliseconds, the run's JSON (buffers) or nothing, the last line of its stderr
+# (a failed `__assert` traps, so the launch fails with the driver's error). Not run:
+# `deadlock` labels (their spin loops never end) and kernels whose args set a warp size
+# other than the hardware's (scripts/gpu-mc-kernels.sh lists the rest; MC_ONLY: only these).
+mc_one_run() { # WEFT FILE ARGS OUTDIR NAME I
+  local s
+  s=$(date +%s%N)
+  # shellcheck disable=SC2086
+  timeout -k 2 "${MC_TIMEOUT:-10}" "$1" run-kernel "$2" $3 --backend cuda --json \
+    >"$4/mc/runs/$5.$6.json" 2>"$4/mc/runs/$5.$6.err"
+  echo "$? $((($(date +%s%N) - s) / 1000000))" >"$4/mc/runs/$5.$6.rc"
+}
+
+sec_mc() {
+  log "== mc kernels natively: ${MC_RUNS:-20} launches each, labels from tests/mc/kernels/*.expect"
+  mkdir -p "$OUTDIR/mc/runs"
+  export -f mc_one_run
+  export MC_TIMEOUT
+  local t0 n k a r t1 i f
+  t0=$(now)
+  scripts/gpu-mc-kernels.sh >"$OUTDIR/mc/kernels.tsv"
+  while IFS='|' read -r n k a r; do
+    over "$t0" "${BUDGET_MC:-200}" && { log "mc: budget spent at $n"; break; }
+    t1=$(now)
+    seq 1 "${MC_RUNS:-20}" | timeout -k 5 "${MC_KERNEL_BUDGET:-30}" \
+      xargs -P "${MC_PAR:-8}" -I{} bash -c 'mc_one_run "$@"' _ "$WEFT" "$k" "$a" "$OUTDIR" "$n" {}
+    : >"$OUTDIR/mc/$n.runs.tsv"
+    for i in $(seq 1 "${MC_RUNS:-20}"); do
+      f=$OUTDIR/mc/runs/$n.$i
+      [ -f "$f.rc" ] || continue
+      printf '%s\t%s\t%s\t%s\t%s\n' "$i" "$(cut -d' ' -f1 "$f.rc")" "$(cut -d' ' -f2 "$f.rc")" \
+        "$(grep -m1 '^{' "$f.json" 2>/dev/null)" \
+        "$(grep -v '^$' "$f.err" | tail -1 | tr '\t' ' ' | cut -c1-300)" >>"$OUTDIR/mc/$n.runs.tsv"
+      rm -f "$f.rc" "$f.json" "$f.err"
+    done
+    log "mc $n ($r): $(wc -l <"$OUTDIR/mc/$n.runs.tsv") runs, exit codes $(cut -f2 "$OUTDIR/mc/$n.runs.tsv" | sort | uniq -c | awk '{printf "%sx%s ", $2, $1}')in $(elapsed "$t1") s"
+  done <"$OUTDIR/mc/kernels.tsv"
+  rm -f "$OUTDIR"/mc/runs/* 2>/dev/null
+  rmdir "$OUTDIR/mc/runs" 2>/dev/null || true
 }
 
 START=$(now)

@@ -51,8 +51,43 @@ impl KernelRun {
 
 /// The PTX as the driver's JIT accepts it: clang's DWARF-5 `.file N "dir" "name"` (emitted
 /// for OpenCL) becomes `.file N "dir/name"` (ptxas 13.0 rejects the two-string form with
-/// "Parsing error near ..."; seen on an H100, driver 580).
+/// "Parsing error near ..."; seen on an H100, driver 580), and weft's `__assert(e)`
+/// ([`define_assert`]) gets a definition.
 pub fn driver_ptx(ptx: &str) -> String {
+    define_assert(&join_file_directives(ptx))
+}
+
+/// weft's `__assert(e)` (`weft_gpuverify.h`, used by the model checker's kernels) calls the
+/// external function `__weft_annot_assert`, which only weft's engines implement; the driver
+/// cannot link it. Here it becomes a function that executes `trap` when its argument is 0,
+/// so a failing assertion aborts the launch (the run then fails with the driver's error for
+/// a trap) and a holding one does nothing.
+fn define_assert(ptx: &str) -> String {
+    const DECL: &str = ".extern .func __weft_annot_assert";
+    let Some(i) = ptx.find(DECL) else {
+        return ptx.to_string();
+    };
+    let Some(len) = ptx[i..].find(';') else {
+        return ptx.to_string();
+    };
+    let decl = &ptx[i..i + len];
+    let param = decl
+        .split_once('(')
+        .and_then(|(_, r)| r.split_once(')'))
+        .map(|(p, _)| p.trim())
+        .filter(|p| p.starts_with(".param .b32 ") && !p.contains(','));
+    let Some(name) = param.and_then(|p| p.split_whitespace().nth(2)) else {
+        return ptx.to_string();
+    };
+    format!(
+        "{}.func __weft_annot_assert(.param .b32 {name})\n{{\n\t.reg .b32 %wa_r;\n\t.reg .pred %wa_p;\n\tld.param.b32 %wa_r, [{name}];\n\tsetp.eq.b32 %wa_p, %wa_r, 0;\n\t@%wa_p trap;\n\tret;\n}}{}",
+        &ptx[..i],
+        &ptx[i + len + 1..]
+    )
+}
+
+/// `.file N "dir" "name"` → `.file N "dir/name"`.
+fn join_file_directives(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len());
     for line in ptx.split_inclusive('\n') {
         let t = line.trim_start();
@@ -259,5 +294,38 @@ mod tests {
         );
         assert!(d.contains("\t.file 2 \"/abs/x.cu\"\n"), "{d}");
         assert!(d.starts_with(".version 7.0\n") && d.ends_with("ret;\n"));
+    }
+
+    /// clang's declaration of weft's assertion (from `weft ptx tests/mc/kernels/assert_fail.cu`).
+    const ASSERTING: &str = ".version 7.0\n.target sm_70\n.address_size 64\n\
+        .extern .func __weft_annot_assert\n(\n\t.param .b32 __weft_annot_assert_param_0\n)\n;\n\
+        .visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n\t.reg .b32 %r<3>;\n\
+        \tmov.u32 %r2, 1;\n\t{\n\t.param .b32 param0;\n\tst.param.b32 [param0+0], %r2;\n\
+        \tcall.uni __weft_annot_assert, (param0);\n\t}\n\tret;\n}\n";
+
+    #[test]
+    fn the_assertion_becomes_a_function_that_traps_when_false() {
+        let d = driver_ptx(ASSERTING);
+        assert!(!d.contains(".extern"), "{d}");
+        let def = ".func __weft_annot_assert(.param .b32 __weft_annot_assert_param_0)\n{\n\
+            \t.reg .b32 %wa_r;\n\t.reg .pred %wa_p;\n\
+            \tld.param.b32 %wa_r, [__weft_annot_assert_param_0];\n\
+            \tsetp.eq.b32 %wa_p, %wa_r, 0;\n\t@%wa_p trap;\n\tret;\n}\n";
+        assert!(d.contains(def), "{d}");
+        // Declared before the entry that calls it, as the declaration was.
+        assert!(d.find(def) < d.find(".visible .entry"), "{d}");
+        // Still PTX that weft's own parser reads, with the function defined.
+        let m = weft_ptx::parse(&d).expect("parses");
+        assert!(format!("{m:?}").contains("__weft_annot_assert"));
+    }
+
+    #[test]
+    fn ptx_without_the_assertion_is_unchanged_and_odd_declarations_are_left_alone() {
+        let plain = ".version 7.0\n.visible .entry k()\n{\n\tret;\n}\n";
+        assert_eq!(driver_ptx(plain), plain);
+        let two = ".extern .func __weft_annot_assert\n(\n\t.param .b32 a,\n\t.param .b32 b\n)\n;\n";
+        assert_eq!(driver_ptx(two), two);
+        let cut = ".extern .func __weft_annot_assert\n(\n\t.param .b32 a\n";
+        assert_eq!(driver_ptx(cut), cut);
     }
 }

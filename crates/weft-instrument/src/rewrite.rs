@@ -60,6 +60,9 @@ pub enum SiteKind {
         width: u8,
         elem: u8,
         elems: u8,
+        /// A synchronising access (§3.1's acquire, release or acquire-release): the decoder
+        /// never holds it back behind other warps' records.
+        sync: bool,
     },
     /// A conditional branch whose paths reconverge at instruction `rpc`; aux = taken lanes.
     Branch { rpc: u32 },
@@ -560,6 +563,7 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                             width,
                             elem: k as u8,
                             elems: elems as u8,
+                            sync: at != TicketAt::Before,
                         },
                         pc,
                     });
