@@ -118,7 +118,65 @@ struct State {
     /// as a list rather than stores on the array term: "not used" is then a disjunction of
     /// bit-vector equalities, which the solver decides far faster than nested array stores.
     used_log: BTreeMap<Base, Vec<[T; 3]>>,
+    /// Own-write forwarding (see [`OwnWrite`]): per thread and array, the thread's own
+    /// writes in the current barrier interval, oldest first.
+    own: [BTreeMap<Base, Vec<OwnWrite>>; 2],
 }
+
+/// One write of a thread to an array since the last barrier, for own-write forwarding under
+/// the adversarial abstraction: a later read by the same thread of exactly these bytes sees
+/// `val`, when nothing overlapping was written in between.
+///
+/// Soundness (the two-thread reduction, paper 002 §2.3, with GPUVerify's benign-race
+/// tolerance): suppose thread `t` wrote bytes `X` and reads `X` later in the same barrier
+/// interval, and some other thread `u` wrote (part of) `X` in between. The pair (`u`, `t`)
+/// is one instance of the arbitrary pair `s`, `t`: `u`'s write races with `t`'s write
+/// (write-write), which the race check reports unless both wrote the same value at the same
+/// offset and size (benign) — and then the forwarded value is what `t` reads anyway. So in
+/// every execution without a reported race, `t`'s read returns `t`'s own last write, and
+/// forwarding it cannot turn a kernel with a reported error into a verified one. The argument
+/// needs `u`'s write to be checked against `t`'s, so forwarding is off where that is not so:
+/// - arrays that may be accessed atomically (paper 002 §4.1: atomics do not race with each
+///   other), and every array when an atomic's array cannot be told statically;
+/// - `--only-inter-group` and `--only-warp` (pairs of one block are not all checked), and,
+///   under `--only-intra-group`, arrays that are not block-shared (another block's write to
+///   global memory is not checked);
+/// - lock-step warps (`--warp-sync`, paper 002 §3.1): another lane's write at a later
+///   instruction does not race, so every store or atomic instruction forgets all earlier
+///   writes (one instruction's lanes writing the same bytes race, and are reported);
+/// - the equality abstraction (its memory already holds the thread's writes);
+/// - a called function with a `__writes_to` frame (weft does not havoc the frame, so the
+///   array may hold other values after the call): off for the whole kernel.
+///
+/// The record restarts at every barrier (any kind: the barrier orders other threads' writes
+/// before the read without a race), at every loop cut (the havocked state) and after each
+/// word of an OpenCL async copy (`weft_verify.h` stores to [`FWD_RESET_SINK`] there: the
+/// copy's model has a thread write a word another work-item really copies). A read forwards
+/// only from a write at the provably same offset and of the same width, else (a partial or
+/// wider/narrower overlap) it is a fresh value.
+///
+/// Forwarding changes read values, hence control flow and addresses; the argument covers
+/// that: take the first read of a real execution whose value differs from the forwarded one.
+/// Every earlier read got its real value (forwarded or arbitrary), so the two-thread
+/// encoding can follow the execution up to that read, and the race that made it differ lies
+/// on that prefix, where it is reported. Loop invariants (Houdini's and the user's) are
+/// checked in the same encoding, so they hold on that prefix too and do not cut it off; a
+/// forwarded value is the stored register's term, so a user invariant that reads one is
+/// moved between havocked states like one over that register.
+#[derive(Clone, Debug)]
+struct OwnWrite {
+    /// The thread made the write (its enable and the address case).
+    en: T,
+    off: T,
+    size: u64,
+    /// The value written (`size * 8` bits); `None`: the bytes hold an unknown value (an
+    /// atomic or wider-than-8-byte store).
+    val: Option<T>,
+}
+
+/// Own writes kept per thread and array: older ones are dropped (a read then gets a fresh
+/// value, which is always sound).
+const OWN_WRITES_MAX: usize = 32;
 
 /// What a check is about.
 #[derive(Clone, Debug)]
@@ -187,6 +245,8 @@ struct ArrayFacts {
     pointers: BTreeSet<Base>,
     /// Bases each register may derive from.
     reg_bases: Vec<BTreeSet<Base>>,
+    /// An atomic access whose array is not known statically (any array may be atomic).
+    atomic_unknown: bool,
 }
 
 /// Names of the annotation sinks (`weft_verify.h`).
@@ -202,6 +262,9 @@ pub const GREQUIRES_SINK: &str = "__weft_grequires_sink";
 pub const GENSURES_SINK: &str = "__weft_gensures_sink";
 /// The source line of the next global contract annotation.
 pub const LINE_SINK: &str = "__weft_line_sink";
+/// Stored after each word an OpenCL async copy's model writes: own-write forwarding
+/// restarts (see [`OwnWrite`]).
+pub const FWD_RESET_SINK: &str = "__weft_fwd_reset_sink";
 /// Name prefix of `t`'s (arbitrary) value of an access-history query: an annotation whose
 /// condition mentions it is only instantiated for `s` (GPUVerify's log variables exist for
 /// one thread only).
@@ -257,6 +320,8 @@ pub struct Exec<'a> {
     local_fwd: HashMap<(u32, i64, u64), [T; 2]>,
     /// Null cases of the last address split: (thread, pc, condition).
     null_cases: Vec<(usize, usize, T)>,
+    /// Own-write forwarding is on for this kernel (see [`OwnWrite`] for when it is not).
+    own_fwd: bool,
 }
 
 /// Which pairs of threads a pass considers (paper 002 §3.2's two passes).
@@ -342,6 +407,11 @@ impl<'a> Exec<'a> {
         }
         let nregs = k.regs.len();
         let facts = array_facts(k);
+        let own_fwd = !o.equality
+            && !o.only_inter_group
+            && !o.only_warp
+            && !facts.atomic_unknown
+            && !o.contracts.callees.iter().any(|c| c.writes);
         Ok(Exec {
             k,
             cfg,
@@ -353,6 +423,7 @@ impl<'a> Exec<'a> {
                 mem: BTreeMap::new(),
                 used: BTreeMap::new(),
                 used_log: BTreeMap::new(),
+                own: [BTreeMap::new(), BTreeMap::new()],
             },
             assumptions,
             checks: Vec::new(),
@@ -378,6 +449,7 @@ impl<'a> Exec<'a> {
             orders: HashMap::new(),
             local_fwd: HashMap::new(),
             null_cases: Vec::new(),
+            own_fwd,
             deadline: std::time::Instant::now()
                 + std::time::Duration::from_secs(o.kernel_timeout_s),
         })
@@ -1313,6 +1385,7 @@ impl<'a> Exec<'a> {
             *u = self.c.fresh("used", Sort::Used(32));
         }
         h.used_log.clear();
+        h.own = [BTreeMap::new(), BTreeMap::new()];
         let p = [
             self.c.fresh("p_s", Sort::Bool),
             self.c.fresh("p_t", Sort::Bool),
@@ -1744,6 +1817,9 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
                     Some(Operand::Imm(v)) => Some(*v),
                     _ => None,
                 };
+                if addr_bases(addr).is_empty() && attrs.space != Some(MemSpace::Local) {
+                    f.atomic_unknown = true;
+                }
                 for b in addr_bases(addr) {
                     f.atomic.insert(b);
                     ops.entry(b).or_default().push(Some((*op, step)));
@@ -1753,6 +1829,13 @@ fn array_facts(k: &Kernel) -> ArrayFacts {
                 }
             }
             KOp::Ld { addr, attrs, .. } | KOp::St { addr, attrs, .. } => {
+                if attrs.order.is_atomic()
+                    && addr_bases(addr).is_empty()
+                    && !matches!(attrs.space, Some(MemSpace::Local | MemSpace::Param))
+                    && !matches!(addr.base, AddrBase::Param(_))
+                {
+                    f.atomic_unknown = true;
+                }
                 for b in addr_bases(addr) {
                     if attrs.order.is_atomic() {
                         f.atomic.insert(b);
@@ -2239,6 +2322,7 @@ impl Exec<'_> {
                 if let Some(kind) = self.sink(addr) {
                     let ignored = match kind {
                         ASSERT_SINK => self.o.ignore_asserts,
+                        FWD_RESET_SINK => false,
                         ASSUME_SINK | REQUIRES_SINK | ENSURES_SINK | GREQUIRES_SINK
                         | GENSURES_SINK | LINE_SINK => self.o.ignore_assumes,
                         _ => self.o.ignore_invariants,
@@ -2252,6 +2336,10 @@ impl Exec<'_> {
                             None => self.c.bv(32, 1),
                         });
                         return self.global_contract(pc, kind, &en, vals);
+                    }
+                    if kind == FWD_RESET_SINK {
+                        self.st.own = [BTreeMap::new(), BTreeMap::new()];
+                        return Ok(());
                     }
                     if kind == LINE_SINK {
                         self.contract_line =
@@ -2463,28 +2551,57 @@ impl Exec<'_> {
             }
             KOp::Barrier {
                 kind, count, red, ..
-            } => match kind {
-                BarrierKind::Sync => {
-                    // Barrier divergence: both threads of one block must reach it together.
-                    let diff = {
-                        let e = self.c.eq(&en[0], &en[1]);
-                        self.c.not(&e)
-                    };
-                    let v = self.c.and(&self.same_block, &diff);
-                    if !self.o.no_barrier_checks {
-                        self.add_check(CheckKind::BarrierDivergence { pc }, v, vec![]);
-                    }
-                    if count.is_none() {
-                        let both = self.c.and(&en[0], &en[1]);
-                        let r = self.c.and(&self.same_block, &both);
-                        self.reset_logs(&r);
-                        let keys: Vec<Base> = self.st.mem.keys().copied().collect();
-                        for b in keys {
-                            let m = self.c.fresh("mem", Sort::Mem);
-                            self.st.mem.insert(b, m);
+            } => {
+                // Own-write forwarding restarts at every barrier (see `OwnWrite`).
+                self.st.own = [BTreeMap::new(), BTreeMap::new()];
+                match kind {
+                    BarrierKind::Sync => {
+                        // Barrier divergence: both threads of one block must reach it together.
+                        let diff = {
+                            let e = self.c.eq(&en[0], &en[1]);
+                            self.c.not(&e)
+                        };
+                        let v = self.c.and(&self.same_block, &diff);
+                        if !self.o.no_barrier_checks {
+                            self.add_check(CheckKind::BarrierDivergence { pc }, v, vec![]);
                         }
-                        // Counters also set plainly: their values restart being distinct
-                        // here (forgetting the values returned so far is always sound).
+                        if count.is_none() {
+                            let both = self.c.and(&en[0], &en[1]);
+                            let r = self.c.and(&self.same_block, &both);
+                            self.reset_logs(&r);
+                            let keys: Vec<Base> = self.st.mem.keys().copied().collect();
+                            for b in keys {
+                                let m = self.c.fresh("mem", Sort::Mem);
+                                self.st.mem.insert(b, m);
+                            }
+                            // Counters also set plainly: their values restart being distinct
+                            // here (forgetting the values returned so far is always sound).
+                            let restart: Vec<Base> =
+                                self.facts.repfree_restart.iter().copied().collect();
+                            for b in restart {
+                                if self.st.used.contains_key(&b) {
+                                    let e = self.c.empty_used(32);
+                                    self.st.used.insert(b, e);
+                                    self.st.used_log.remove(&b);
+                                }
+                            }
+                        } else {
+                            self.note_once("a barrier with a thread count is not treated as synchronising (sound, may report false races)");
+                        }
+                        if let Some((_, d, _, _)) = red {
+                            let a = self.c.fresh("barred", Sort::Bv(32));
+                            let b = self.c.fresh("barred", Sort::Bv(32));
+                            let bt = self.c.ite(&self.same_block.clone(), &a, &b);
+                            self.write(0, d.index(), a, &en[0]);
+                            self.write(1, d.index(), bt, &en[1]);
+                        }
+                    }
+                    BarrierKind::Warp => {
+                        let both = self.c.and(&en[0], &en[1]);
+                        let r = self.c.and(&self.same_warp_any.clone(), &both);
+                        self.reset_logs(&r);
+                        // A warp barrier orders a plain store before a warp's atomics too: the
+                        // used sets of counters also set plainly restart here as well.
                         let restart: Vec<Base> =
                             self.facts.repfree_restart.iter().copied().collect();
                         for b in restart {
@@ -2494,34 +2611,10 @@ impl Exec<'_> {
                                 self.st.used_log.remove(&b);
                             }
                         }
-                    } else {
-                        self.note_once("a barrier with a thread count is not treated as synchronising (sound, may report false races)");
                     }
-                    if let Some((_, d, _, _)) = red {
-                        let a = self.c.fresh("barred", Sort::Bv(32));
-                        let b = self.c.fresh("barred", Sort::Bv(32));
-                        let bt = self.c.ite(&self.same_block.clone(), &a, &b);
-                        self.write(0, d.index(), a, &en[0]);
-                        self.write(1, d.index(), bt, &en[1]);
-                    }
+                    BarrierKind::Arrive => {}
                 }
-                BarrierKind::Warp => {
-                    let both = self.c.and(&en[0], &en[1]);
-                    let r = self.c.and(&self.same_warp_any.clone(), &both);
-                    self.reset_logs(&r);
-                    // A warp barrier orders a plain store before a warp's atomics too: the
-                    // used sets of counters also set plainly restart here as well.
-                    let restart: Vec<Base> = self.facts.repfree_restart.iter().copied().collect();
-                    for b in restart {
-                        if self.st.used.contains_key(&b) {
-                            let e = self.c.empty_used(32);
-                            self.st.used.insert(b, e);
-                            self.st.used_log.remove(&b);
-                        }
-                    }
-                }
-                BarrierKind::Arrive => {}
-            },
+            }
             KOp::Shfl { dst, dst_pred, .. } => {
                 for th in 0..2 {
                     let v = self.c.fresh("shfl", Sort::Bv(32));
@@ -3053,6 +3146,7 @@ impl Exec<'_> {
             GREQUIRES_SINK,
             GENSURES_SINK,
             LINE_SINK,
+            FWD_RESET_SINK,
         ]
         .into_iter()
         .find(|s| n.contains(s))
@@ -3416,6 +3510,11 @@ impl Exec<'_> {
                             x = self.c.ite(&self.same_block.clone(), &x, &f);
                         }
                         v = self.c.ite(&p.cond, &x, &v);
+                    } else if !kind.atomic() && self.own_forwards(p.base, space) {
+                        // Adversarial abstraction: the thread's own last write of these
+                        // bytes in this barrier interval, if any.
+                        let x = self.own_read(th, p.base, &p.off, size);
+                        v = self.c.ite(&p.cond, &x, &v);
                     }
                 }
             }
@@ -3459,6 +3558,7 @@ impl Exec<'_> {
         // Re-sync after the instruction (paper 002 §3.1).
         self.warp_reset_arrays(en, &touched);
         if let Some(sv) = &store {
+            self.own_record_store(en, &ps, space, kind, size, sv);
             // The bytes each thread writes, applied to the array's memory.
             let mut writes: Vec<(Base, T, T, T)> = Vec::new();
             for th in 0..2 {
@@ -3503,6 +3603,96 @@ impl Exec<'_> {
             }
         }
         Ok(Some([vals[0].clone(), vals[1].clone()]))
+    }
+
+    /// Whether reads of array `b` forward the thread's own writes (see [`OwnWrite`]).
+    fn own_forwards(&self, b: Base, space: MemSpace) -> bool {
+        // Under `--only-intra-group` only block-shared arrays (another block's write of
+        // global memory is not checked).
+        let checked_across_blocks = !self.o.only_intra_group || self.is_shared(b, space);
+        self.own_fwd && !self.facts.atomic.contains(&b) && checked_across_blocks
+    }
+
+    /// Thread `th`'s read of `size` bytes at `off` in `b`: the value of its last own write of
+    /// exactly these bytes (same offset, same width) when no later own write overlapped them,
+    /// else a fresh value. An `ite` over the recorded writes, newest outermost.
+    fn own_read(&mut self, th: usize, b: Base, off: &T, size: u64) -> T {
+        let w = (size * 8).min(64) as u32;
+        let fresh = self.c.fresh("rd", Sort::Bv(w));
+        let Some(ws) = self.st.own[th].get(&b).cloned() else {
+            return fresh;
+        };
+        if size > 8 {
+            return fresh;
+        }
+        let sz = self.c.bv(64, size);
+        let mut v = fresh.clone();
+        for ow in &ws {
+            let osz = self.c.bv(64, ow.size);
+            let d1 = self.c.sub(off, &ow.off);
+            let d2 = self.c.sub(&ow.off, off);
+            let o1 = self.c.ult(&d1, &osz);
+            let o2 = self.c.ult(&d2, &sz);
+            let overlap = self.c.or(&o1, &o2);
+            let hit_any = self.c.and(&ow.en, &overlap);
+            // Any overlap other than an exact match leaves the bytes unknown.
+            v = self.c.ite(&hit_any, &fresh, &v);
+            if let (Some(val), true) = (&ow.val, ow.size == size) {
+                if val.sort() == Sort::Bv(w) {
+                    let same = self.c.eq(off, &ow.off);
+                    let exact = self.c.and(&ow.en, &same);
+                    v = self.c.ite(&exact, val, &v);
+                }
+            }
+        }
+        v
+    }
+
+    /// Records both threads' own writes of a store (or forgets what they may overlap).
+    #[allow(clippy::too_many_arguments)]
+    fn own_record_store(
+        &mut self,
+        en: &[T; 2],
+        ps: &[Vec<Piece>; 2],
+        space: MemSpace,
+        kind: Kind,
+        size: u64,
+        sv: &[T; 2],
+    ) {
+        if !self.own_fwd {
+            return;
+        }
+        if self.o.lockstep {
+            // Lock-step warps: the other lanes' stores at later instructions do not race.
+            self.st.own = [BTreeMap::new(), BTreeMap::new()];
+        }
+        let w = (size * 8).min(64) as u32;
+        for th in 0..2 {
+            for p in &ps[th] {
+                if !self.own_forwards(p.base, space) {
+                    continue;
+                }
+                let e = self.c.and(&en[th], &p.cond);
+                if e.is_false() {
+                    continue;
+                }
+                let val = if kind.atomic() || size > 8 {
+                    None
+                } else {
+                    Some(self.fit(&sv[th], Sort::Bv(w)))
+                };
+                let list = self.st.own[th].entry(p.base).or_default();
+                list.push(OwnWrite {
+                    en: e,
+                    off: p.off.clone(),
+                    size,
+                    val,
+                });
+                if list.len() > OWN_WRITES_MAX {
+                    list.remove(0);
+                }
+            }
+        }
     }
 
     fn mem_of(&mut self, b: Base) -> T {
@@ -3756,6 +3946,10 @@ impl Exec<'_> {
         self.warp_reset_arrays(en, &touched);
         let ps = ps0;
         self.log_s_check_t(&ps, en, space, kind, bytes, pc, None);
+        if self.o.lockstep {
+            // Lock-step warps: see `OwnWrite` (atomic arrays are not forwarded anyway).
+            self.st.own = [BTreeMap::new(), BTreeMap::new()];
+        }
         self.warp_reset_arrays(en, &touched);
         let z = [
             self.c.fresh("atom_s", Sort::Bv(w)),

@@ -41,6 +41,9 @@ WEFT_SINK_DECL(__weft_gensures_sink)
 /* The source line of a contract annotation (PTX line tables may be missing): the guarded
  * sinks store it, a global one is preceded by a store of it to this sink. */
 WEFT_SINK_DECL(__weft_line_sink)
+/* Stored after each word of an async copy: the verifier's own-write forwarding restarts (the
+ * model has this work-item write a word that another one may really copy). */
+WEFT_SINK_DECL(__weft_fwd_reset_sink)
 /* Expressions, not statements: GPUVerify writes loop invariants in the loop condition
  * (`while (__invariant(e), i < n)`). */
 #undef __assert
@@ -118,6 +121,7 @@ static inline __attribute__((always_inline)) void __weft_async_do(__weft_event_t
       *(volatile local int *)(ev.l + ev.lo) = *(const volatile global int *)(ev.g + ev.gl);
     else
       *(volatile global int *)(ev.g + ev.gl) = *(const volatile local int *)(ev.l + ev.lo);
+    __weft_fwd_reset_sink = 1;
   }
 }
 __WEFT_AC __weft_event_t __weft_async_copy(volatile local void *dst, const volatile global void *src,
