@@ -613,4 +613,24 @@ mod tests {
             None
         );
     }
+
+    /// Hand-derived: the frame `__writes_to(p)` of a `__spec_` function becomes a write of an
+    /// arbitrary value at an arbitrary index, whose byte offset is assumed to satisfy the
+    /// `__write_implies(p, ..)` postcondition (one about another pointer is not used); the
+    /// postconditions stay where they are (not assumed for a function with a frame).
+    #[test]
+    fn frame_writes_are_bounded_by_write_implies() {
+        let src = "void __spec_f(int *p, int *q) {\n  __ensures(__write_implies(p, __write_offset_bytes(p) / 4 == 3));\n  __ensures(__write_implies(q, __write_offset(q) == 0));\n  __writes_to(p);\n}\n";
+        let mut c = scan(src);
+        assert!(c.callees[0].spec && c.callees[0].writes);
+        let out = ensures_on_return(src, &mut c).expect("rewritten");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5);
+        assert_eq!(&lines[..3], &src.lines().collect::<Vec<_>>()[..3]);
+        assert_eq!(
+            lines[3],
+            "  { __typeof__((p)) __weft_wp = (p); unsigned __weft_wo = (unsigned)__weft_query_return_val_int(); __weft_frame_assume((__weft_wo * (unsigned)sizeof(*(__weft_wp))) / 4 == 3); ((volatile __typeof__(*(__weft_wp)) *)(__weft_wp))[__weft_wo] = (__typeof__(*(__weft_wp)))__weft_query_return_val_int(); };"
+        );
+        assert!(!c.callees[0].ensures_on_return);
+    }
 }
