@@ -54,7 +54,7 @@ pub fn verify_file(
         .as_deref()
         .map(crate::contract::scan)
         .unwrap_or_default();
-    let rewritten = match (&original, path.extension().and_then(|e| e.to_str())) {
+    let mut rewritten = match (&original, path.extension().and_then(|e| e.to_str())) {
         (Some(t), Some("cu" | "cl")) => crate::contract::ensures_on_return(t, &mut contracts),
         _ => None,
     };
@@ -75,14 +75,23 @@ pub fn verify_file(
     };
     // Shared memory is compiled volatile (see `weft_verify.h`); a kernel that does not
     // compile so is compiled again with plain shared memory.
-    let m = match weft_cuda::frontend::load_module(&compiled_path, &cli) {
+    let load = |file: &Path| match weft_cuda::frontend::load_module(file, &cli) {
         Ok(m) => Ok(m),
         Err(e) if e.exit_code() == 2 => {
             let mut plain = cli.clone();
             plain.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
-            weft_cuda::frontend::load_module(&compiled_path, &plain)
+            weft_cuda::frontend::load_module(file, &plain)
         }
         Err(e) => Err(e),
+    };
+    let m = match load(&compiled_path) {
+        // The rewritten source does not compile (a member function, a construct the
+        // rewrite does not foresee): the kernel as written, its postconditions unchecked.
+        Err(e) if rewritten.is_some() && e.exit_code() == 2 => {
+            rewritten = None;
+            load(path)
+        }
+        r => r,
     }
     .map_err(|e| match e.exit_code() {
         3 => VerifyError::Tool(e.to_string()),
