@@ -7,6 +7,9 @@
 //! from its source line: this module reads the top-level function definitions of the source
 //! text (comments removed, preprocessor lines skipped) and records each non-kernel one's body
 //! lines, whether its body is a contract only, and whether it is a specification function.
+//! It also rewrites the source, lines kept, so that a function's `__ensures` is evaluated on
+//! its return and a specification function's `__writes_to` frame is written
+//! ([`ensures_on_return`]).
 
 /// A function other than a kernel, defined in the kernel's source file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
