@@ -265,6 +265,10 @@ pub const LINE_SINK: &str = "__weft_line_sink";
 /// Stored after each word an OpenCL async copy's model writes: own-write forwarding
 /// restarts (see [`OwnWrite`]).
 pub const FWD_RESET_SINK: &str = "__weft_fwd_reset_sink";
+/// The offset constraint of a specification function's frame write
+/// ([`crate::contract::ensures_on_return`]): an assumption stored, like the global forms, as
+/// the negated condition, unguarded.
+pub const FRAME_SINK: &str = "__weft_frame_sink";
 /// Name prefix of `t`'s (arbitrary) value of an access-history query: an annotation whose
 /// condition mentions it is only instantiated for `s` (GPUVerify's log variables exist for
 /// one thread only).
@@ -2324,17 +2328,20 @@ impl Exec<'_> {
                         ASSERT_SINK => self.o.ignore_asserts,
                         FWD_RESET_SINK => false,
                         ASSUME_SINK | REQUIRES_SINK | ENSURES_SINK | GREQUIRES_SINK
-                        | GENSURES_SINK | LINE_SINK => self.o.ignore_assumes,
+                        | GENSURES_SINK | LINE_SINK | FRAME_SINK => self.o.ignore_assumes,
                         _ => self.o.ignore_invariants,
                     };
                     if ignored {
                         return Ok(());
                     }
-                    if kind == GREQUIRES_SINK || kind == GENSURES_SINK {
+                    if kind == GREQUIRES_SINK || kind == GENSURES_SINK || kind == FRAME_SINK {
                         let vals = [0, 1].map(|th| match src.first() {
                             Some(x) => self.operand(th, x, *ty),
                             None => self.c.bv(32, 1),
                         });
+                        if kind == FRAME_SINK {
+                            return self.global_annotation(pc, ASSUME_SINK, &en, vals);
+                        }
                         return self.global_contract(pc, kind, &en, vals);
                     }
                     if kind == FWD_RESET_SINK {
@@ -3147,6 +3154,7 @@ impl Exec<'_> {
             GENSURES_SINK,
             LINE_SINK,
             FWD_RESET_SINK,
+            FRAME_SINK,
         ]
         .into_iter()
         .find(|s| n.contains(s))
@@ -3171,6 +3179,15 @@ impl Exec<'_> {
     fn contract_sink(&mut self, line: Option<u64>, sink: &str) -> Option<&'static str> {
         let callee = self.callee_of(line);
         let requires = sink == REQUIRES_SINK || sink == GREQUIRES_SINK;
+        // A postcondition moved to the function's return (`contract::ensures_on_return`):
+        // checked there; assuming it after the call would add nothing, the body is inlined.
+        let on_return = line
+            .and_then(|l| usize::try_from(l).ok())
+            .and_then(|l| self.o.contracts.callee_at(l))
+            .is_some_and(|c| c.ensures_on_return);
+        if on_return && !requires {
+            return Some(ASSERT_SINK);
+        }
         match callee {
             None if requires => Some(ASSUME_SINK),
             None => None,
@@ -3178,7 +3195,7 @@ impl Exec<'_> {
             Some((true, _)) => Some(ASSUME_SINK),
             Some((_, true)) => Some(ASSERT_SINK),
             Some(_) => {
-                self.note_once("`__ensures` of a function with a body or a `__writes_to` frame is neither checked nor assumed (it would be evaluated where it is written, not on return)");
+                self.note_once("`__ensures` of a `__spec_` function with a `__writes_to` frame is not assumed (only its `__write_implies` bounds the frame's write), nor checked or assumed for a function with a body whose parameters cannot be named");
                 None
             }
         }
@@ -3194,6 +3211,12 @@ impl Exec<'_> {
         let Some(eff) = self.contract_sink(line, sink) else {
             return Ok(());
         };
+        self.global_annotation(pc, eff, en, vals)
+    }
+
+    /// An unguarded annotation acting as `eff` (assert or assume): `vals` are the two
+    /// threads' negated conditions; when either thread reaches it, both must satisfy it.
+    fn global_annotation(&mut self, pc: usize, eff: &str, en: &[T; 2], vals: [T; 2]) -> R<()> {
         let viol = vals.map(|v| self.truthy(&v));
         let reached = self.c.or(&en[0], &en[1]);
         let v1 = if mentions_log_query(&viol[1]) {

@@ -31,13 +31,19 @@ WEFT_SINK_DECL(__weft_invariant_sink)
 /* Contracts (GPUVerify's modular meaning; the verifier tells a kernel's annotation from a
  * called function's by its source line): `__requires` is assumed in a kernel and checked
  * at the call in any other function; `__ensures` is checked on return of a function whose
- * body is its contract only (entry and return states are one), assumed after a `__spec_`
- * function that writes nothing (`__writes_to` is not modelled), ignored elsewhere. The global forms store the negated condition as a value,
+ * body is its contract only (entry and return states are one) and on return of any other
+ * function (weft moves it there), assumed after a `__spec_` function that writes nothing,
+ * ignored after one with a `__writes_to` frame (modelled as a write, see weft's
+ * contract::frame_writes). The global forms store the negated condition as a value,
  * unguarded: it must hold for both threads of the pair, whether they make the call or not. */
 WEFT_SINK_DECL(__weft_requires_sink)
 WEFT_SINK_DECL(__weft_ensures_sink)
 WEFT_SINK_DECL(__weft_grequires_sink)
 WEFT_SINK_DECL(__weft_gensures_sink)
+/* A specification function's frame write: the offset constraint, assumed unguarded (the
+ * negated condition stored as a value, like the global forms). */
+WEFT_SINK_DECL(__weft_frame_sink)
+#define __weft_frame_assume(c) ((void)(__weft_frame_sink = !(c)))
 /* The source line of a contract annotation (PTX line tables may be missing): the guarded
  * sinks store it, a global one is preceded by a store of it to this sink. */
 WEFT_SINK_DECL(__weft_line_sink)
@@ -56,8 +62,9 @@ WEFT_SINK_DECL(__weft_fwd_reset_sink)
 #undef __global_ensures
 #define __global_ensures(c)                                                                    \
   ((void)(__weft_line_sink = __LINE__), (void)(__weft_gensures_sink = !(c)))
-/* `__ensures` is only evaluated where entry and return states are one (above), so a value
- * on entry is the value itself. */
+/* Left in a contract-only function's `__ensures` (entry and return states are one), so a
+ * value on entry is the value itself; weft replaces them in the postconditions it moves to
+ * a function's return. */
 #undef __old_int
 #define __old_int(x) ((int)(x))
 #undef __old_bool

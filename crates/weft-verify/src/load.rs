@@ -39,22 +39,59 @@ pub fn verify_file(
             base.solver.name()
         )));
     }
-    let cli = weft_cuda::LaunchSpec {
+    let mut cli = weft_cuda::LaunchSpec {
         kernel: fo.kernel.clone(),
         defines: fo.defines.clone(),
         force_includes: vec![annotation_header()?],
         ..weft_cuda::LaunchSpec::default()
     };
+    // Postconditions of functions with a body are moved to their return
+    // (`contract::ensures_on_return`): the rewritten source (same lines, same file name) is
+    // compiled from the temporary directory, with the kernel's directory searched for its
+    // includes.
+    let original = std::fs::read_to_string(path).ok();
+    let mut contracts = original
+        .as_deref()
+        .map(crate::contract::scan)
+        .unwrap_or_default();
+    let mut rewritten = match (&original, path.extension().and_then(|e| e.to_str())) {
+        (Some(t), Some("cu" | "cl")) => crate::contract::ensures_on_return(t, &mut contracts),
+        _ => None,
+    };
+    let compiled_path = match (&rewritten, path.file_name().and_then(|n| n.to_str())) {
+        (Some(t), Some(name)) => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            cli.include_dirs.push(
+                if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                }
+                .to_path_buf(),
+            );
+            by_content(name, t)?
+        }
+        _ => path.to_path_buf(),
+    };
     // Shared memory is compiled volatile (see `weft_verify.h`); a kernel that does not
     // compile so is compiled again with plain shared memory.
-    let m = match weft_cuda::frontend::load_module(path, &cli) {
+    let load = |file: &Path| match weft_cuda::frontend::load_module(file, &cli) {
         Ok(m) => Ok(m),
         Err(e) if e.exit_code() == 2 => {
             let mut plain = cli.clone();
             plain.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
-            weft_cuda::frontend::load_module(path, &plain)
+            weft_cuda::frontend::load_module(file, &plain)
         }
         Err(e) => Err(e),
+    };
+    let m = match load(&compiled_path) {
+        // The rewritten source does not compile (a member function, a construct the
+        // rewrite does not foresee): the kernel as written, its postconditions unchecked.
+        Err(e) if rewritten.is_some() && e.exit_code() == 2 => {
+            rewritten = None;
+            load(path)
+        }
+        r => r,
     }
     .map_err(|e| match e.exit_code() {
         3 => VerifyError::Tool(e.to_string()),
@@ -119,8 +156,15 @@ pub fn verify_file(
     if o.block.iter().chain(o.grid.iter()).any(|&d| d == 0) {
         return Err(bad("launch dimensions must be positive".into()));
     }
-    let text = m.source.clone().unwrap_or_default();
-    o.contracts = crate::contract::scan(&text);
+    let text = match original {
+        Some(t) if rewritten.is_some() => t,
+        _ => m.source.clone().unwrap_or_default(),
+    };
+    o.contracts = if rewritten.is_some() {
+        contracts
+    } else {
+        crate::contract::scan(&text)
+    };
     let names: Vec<String> = match &fo.kernel {
         Some(k) => vec![k.clone()],
         None => m.module.kernels().map(|k| k.name.clone()).collect(),
@@ -204,23 +248,26 @@ pub fn verify_file(
 /// path names its content, so the front-end's PTX cache stays valid and concurrent
 /// verifications share it).
 fn annotation_header() -> Result<PathBuf, VerifyError> {
-    let hash = ANNOTATIONS_H
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
+    by_content(ANNOTATIONS_NAME, ANNOTATIONS_H)
+}
+
+/// `text` written to `name` in a directory of the temporary directory named by the content's
+/// hash, once (written under a unique name, then renamed: a reader never sees a partial file).
+fn by_content(name: &str, text: &str) -> Result<PathBuf, VerifyError> {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     let dir = std::env::temp_dir().join(format!("weft-verify-{hash:016x}"));
-    let hdr = dir.join(ANNOTATIONS_NAME);
-    if std::fs::read_to_string(&hdr).is_ok_and(|t| t == ANNOTATIONS_H) {
-        return Ok(hdr);
+    let file = dir.join(name);
+    if std::fs::read_to_string(&file).is_ok_and(|t| t == text) {
+        return Ok(file);
     }
-    let tool = |e: std::io::Error| VerifyError::Tool(format!("writing {}: {e}", hdr.display()));
+    let tool = |e: std::io::Error| VerifyError::Tool(format!("writing {}: {e}", file.display()));
     std::fs::create_dir_all(&dir).map_err(tool)?;
-    // Written under a unique name, then renamed: a reader never sees a partial header.
-    let tmp = dir.join(format!("{ANNOTATIONS_NAME}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, ANNOTATIONS_H).map_err(tool)?;
-    std::fs::rename(&tmp, &hdr).map_err(tool)?;
-    Ok(hdr)
+    let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text).map_err(tool)?;
+    std::fs::rename(&tmp, &file).map_err(tool)?;
+    Ok(file)
 }
 
 /// Parameter names of kernel `name` in the source (`__global__ void name(int *a, ...)`).
