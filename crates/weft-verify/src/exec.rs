@@ -262,6 +262,9 @@ pub struct Exec<'a> {
     function_wide: Vec<FunctionWide>,
     /// Per register, its single pure definition ([`crate::function_wide::single_pure_defs`]).
     pure_defs: Vec<Option<usize>>,
+    /// The kernel asks `__enabled()` or `__dominator_enabled()` (user loop invariants then
+    /// stay predicated by the loop predicate, see `abstract_loop`).
+    asks_enabled: bool,
 }
 
 /// Which pairs of threads a pass considers (paper 002 §3.2's two passes).
@@ -389,6 +392,15 @@ impl<'a> Exec<'a> {
                 crate::function_wide::find(k)
             },
             pure_defs: crate::function_wide::single_pure_defs(k, dsts),
+            asks_enabled: k.code.iter().any(|i| {
+                matches!(
+                    i.op,
+                    KOp::Query {
+                        kind: QueryKind::Enabled | QueryKind::DominatorEnabled,
+                        ..
+                    }
+                )
+            }),
             deadline: std::time::Instant::now()
                 + std::time::Duration::from_secs(o.kernel_timeout_s),
         })
@@ -847,7 +859,8 @@ impl<'a> Exec<'a> {
         }
         // Houdini.
         let mut user_invs: Vec<(usize, T)> = Vec::new();
-        let mut fw_invs: Vec<(usize, T)> = Vec::new();
+        // The invariants that also hold after the loop (unpredicated).
+        let mut exit_invs: Vec<(usize, T)> = Vec::new();
         let mut rounds = 0;
         let mut first_h: Option<(State, [T; 2])> = None;
         let mut new_cands: Vec<Cand> = Vec::new();
@@ -868,8 +881,9 @@ impl<'a> Exec<'a> {
                 // evaluated for both threads whether or not they run the loop (GPUVerify's
                 // loop invariants are not predicated), so they also hold after the loop.
                 let tt = self.c.tt();
-                fw_invs = self.function_wide_invariants(l, &[tt.clone(), tt])?;
-                user_invs.extend(fw_invs.iter().cloned());
+                let fw = self.function_wide_invariants(l, &[tt.clone(), tt])?;
+                exit_invs.extend(fw.iter().cloned());
+                user_invs.extend(fw);
             }
             let ctx = CandCtx {
                 entry: &entry,
@@ -937,10 +951,26 @@ impl<'a> Exec<'a> {
                 }
             }
             let bstate = self.st.clone();
-            // User invariants (from the probe's sink stores; the hit is `p && !inv`).
+            // User invariants (from the sink stores of the first round; the hit is
+            // `p && !inv`). As GPUVerify's loop invariants, they hold for both threads
+            // whether or not they run the loop (a thread that left it by a `break` keeps its
+            // access log, which the invariant must still describe): the header predicates
+            // are set to true in them, so they are also assumed after the loop. Not when
+            // the kernel asks `__enabled()`, whose value is the predicate.
             if rounds == 1 {
+                let unpredicated = !self.asks_enabled;
+                let tt = self.c.tt();
+                let hp_true = HashMap::from([(hp[0].clone(), tt.clone()), (hp[1].clone(), tt)]);
                 for (pc, hit) in std::mem::take(&mut self.inv_hits) {
+                    let hit = if unpredicated {
+                        self.c.subst(&hit, &hp_true)
+                    } else {
+                        hit
+                    };
                     let inv = self.c.not(&hit);
+                    if unpredicated {
+                        exit_invs.push((pc, inv.clone()));
+                    }
                     user_invs.push((pc, inv));
                 }
             }
@@ -1074,7 +1104,7 @@ impl<'a> Exec<'a> {
         }
         if let Some((fh, fp)) = &first_h {
             let me = self.inv_map(fh, fp, &h2, &hp2);
-            for (_, ut) in &fw_invs {
+            for (_, ut) in &exit_invs {
                 let u = self.inv_at(ut, &me);
                 self.assumptions.push(u);
             }
