@@ -26,6 +26,7 @@ use weft_ir::kernel::{AddrBase, KBinOp, KCmp, KOp, KUnOp, Kernel, Operand, Speci
 use weft_ir::Scope;
 
 use crate::cfg::{Cfg, EdgeCond};
+use crate::function_wide::FunctionWide;
 use crate::smt::{Answer, Query, Solver};
 use crate::term::{mentions, mentions_fresh_after, Ctx, Node, Op, Printer, Sort, T};
 use crate::Options;
@@ -326,6 +327,13 @@ pub struct Exec<'a> {
     null_cases: Vec<(usize, usize, T)>,
     /// Own-write forwarding is on for this kernel (see [`OwnWrite`] for when it is not).
     own_fwd: bool,
+    /// The kernel's `__function_wide_invariant`s (see [`crate::function_wide`]).
+    function_wide: Vec<FunctionWide>,
+    /// Per register, its single pure definition ([`crate::function_wide::single_pure_defs`]).
+    pure_defs: Vec<Option<usize>>,
+    /// The kernel asks `__enabled()` or `__dominator_enabled()` (user loop invariants then
+    /// stay predicated by the loop predicate, see `abstract_loop`).
+    asks_enabled: bool,
 }
 
 /// Which pairs of threads a pass considers (paper 002 §3.2's two passes).
@@ -454,6 +462,21 @@ impl<'a> Exec<'a> {
             local_fwd: HashMap::new(),
             null_cases: Vec::new(),
             own_fwd,
+            function_wide: if o.ignore_invariants {
+                Vec::new()
+            } else {
+                crate::function_wide::find(k)
+            },
+            pure_defs: crate::function_wide::single_pure_defs(k, dsts),
+            asks_enabled: k.code.iter().any(|i| {
+                matches!(
+                    i.op,
+                    KOp::Query {
+                        kind: QueryKind::Enabled | QueryKind::DominatorEnabled,
+                        ..
+                    }
+                )
+            }),
             deadline: std::time::Instant::now()
                 + std::time::Duration::from_secs(o.kernel_timeout_s),
         })
@@ -896,6 +919,13 @@ impl<'a> Exec<'a> {
                 for &z in sizes {
                     cands.push(Cand::LogSize(*key, z));
                 }
+                // The smallest access size, when a power of two: the loop's accesses are
+                // aligned elements of it.
+                if let Some(&z) = sizes.iter().min() {
+                    if z > 1 && z.is_power_of_two() {
+                        cands.push(Cand::LogAlign(*key, z));
+                    }
+                }
             }
             for si in 0..steps_t.len() {
                 for sz in [1u64, 2, 4, 8] {
@@ -905,6 +935,8 @@ impl<'a> Exec<'a> {
         }
         // Houdini.
         let mut user_invs: Vec<(usize, T)> = Vec::new();
+        // The invariants that also hold after the loop (unpredicated).
+        let mut exit_invs: Vec<(usize, T)> = Vec::new();
         let mut rounds = 0;
         let mut first_h: Option<(State, [T; 2])> = None;
         let mut new_cands: Vec<Cand> = Vec::new();
@@ -914,13 +946,21 @@ impl<'a> Exec<'a> {
             let mark = self.c.fresh_mark();
             let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
             let map = match &first_h {
-                Some((fh, fp)) => havoc_map(fh, fp, &h, &hp),
-                None => HashMap::new(),
+                Some((fh, fp)) => self.inv_map(fh, fp, &h, &hp),
+                None => InvMap::default(),
             };
+            self.st = h.clone();
             if first_h.is_none() {
                 first_h = Some((h.clone(), hp.clone()));
+                // Function-wide invariants, over the first havocked state (as the loop's
+                // own `__invariant`s are), assumed from this first round on. They are
+                // evaluated for both threads whether or not they run the loop (GPUVerify's
+                // loop invariants are not predicated), so they also hold after the loop.
+                let tt = self.c.tt();
+                let fw = self.function_wide_invariants(l, &[tt.clone(), tt])?;
+                exit_invs.extend(fw.iter().cloned());
+                user_invs.extend(fw);
             }
-            self.st = h.clone();
             let ctx = CandCtx {
                 entry: &entry,
                 en0: &en,
@@ -939,7 +979,7 @@ impl<'a> Exec<'a> {
                 self.assumptions.push(t.clone());
             }
             for (_, ut) in &user_invs {
-                let u = self.c.subst(ut, &map);
+                let u = self.inv_at(ut, &map);
                 self.assumptions.push(u);
             }
             self.assumptions.push(any);
@@ -987,10 +1027,26 @@ impl<'a> Exec<'a> {
                 }
             }
             let bstate = self.st.clone();
-            // User invariants (from the probe's sink stores; the hit is `p && !inv`).
+            // User invariants (from the sink stores of the first round; the hit is
+            // `p && !inv`). As GPUVerify's loop invariants, they hold for both threads
+            // whether or not they run the loop (a thread that left it by a `break` keeps its
+            // access log, which the invariant must still describe): the header predicates
+            // are set to true in them, so they are also assumed after the loop. Not when
+            // the kernel asks `__enabled()`, whose value is the predicate.
             if rounds == 1 {
+                let unpredicated = !self.asks_enabled;
+                let tt = self.c.tt();
+                let hp_true = HashMap::from([(hp[0].clone(), tt.clone()), (hp[1].clone(), tt)]);
                 for (pc, hit) in std::mem::take(&mut self.inv_hits) {
+                    let hit = if unpredicated {
+                        self.c.subst(&hit, &hp_true)
+                    } else {
+                        hit
+                    };
                     let inv = self.c.not(&hit);
+                    if unpredicated {
+                        exit_invs.push((pc, inv.clone()));
+                    }
                     user_invs.push((pc, inv));
                 }
             }
@@ -1050,9 +1106,9 @@ impl<'a> Exec<'a> {
         // without a counterpart at entry (a fresh read) stays arbitrary: the check may fail
         // spuriously, never pass wrongly.
         if let Some((fh, fp)) = &first_h {
-            let me = havoc_map(fh, fp, &entry, &en);
+            let me = self.inv_map(fh, fp, &entry, &en);
             for (pc, ut) in &user_invs {
-                let u = self.c.subst(ut, &me);
+                let u = self.inv_at(ut, &me);
                 let v = self.c.not(&u);
                 self.add_check(
                     CheckKind::Invariant {
@@ -1066,8 +1122,8 @@ impl<'a> Exec<'a> {
         }
         let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
         let map2 = match &first_h {
-            Some((fh, fp)) => havoc_map(fh, fp, &h, &hp),
-            None => HashMap::new(),
+            Some((fh, fp)) => self.inv_map(fh, fp, &h, &hp),
+            None => InvMap::default(),
         };
         self.st = h.clone();
         let ctx = CandCtx {
@@ -1085,7 +1141,7 @@ impl<'a> Exec<'a> {
         // User invariants: checked on entry, assumed, checked on the back edge.
         let mut uinv_now = Vec::new();
         for (pc, ut) in &user_invs {
-            let u = self.c.subst(ut, &map2);
+            let u = self.inv_at(ut, &map2);
             uinv_now.push((*pc, u));
         }
         let any = self.c.or(&hp[0], &hp[1]);
@@ -1098,9 +1154,10 @@ impl<'a> Exec<'a> {
         self.inv_hits.clear();
         // User invariants on the back edge (preservation), as Houdini's candidates are.
         if let Some((fh, fp)) = &first_h {
-            let mb = havoc_map(fh, fp, &self.st, &out.back);
+            let st = self.st.clone();
+            let mb = self.inv_map(fh, fp, &st, &out.back);
             for (pc, ut) in &user_invs {
-                let u = self.c.subst(ut, &mb);
+                let u = self.inv_at(ut, &mb);
                 let v = self.c.not(&u);
                 self.add_check(
                     CheckKind::Invariant {
@@ -1120,6 +1177,13 @@ impl<'a> Exec<'a> {
         for cd in &cands {
             let t = self.inst(cd, &ctx, &h2, &hp2, &hx2, &exit_blocks, Some(&entry))?;
             self.assumptions.push(t);
+        }
+        if let Some((fh, fp)) = &first_h {
+            let me = self.inv_map(fh, fp, &h2, &hp2);
+            for (_, ut) in &exit_invs {
+                let u = self.inv_at(ut, &me);
+                self.assumptions.push(u);
+            }
         }
         let n0 = self.c.not(&hp2[0]);
         let n1 = self.c.not(&hp2[1]);
@@ -1151,6 +1215,9 @@ impl<'a> Exec<'a> {
         if self.o.ignore_invariants {
             return false;
         }
+        if !self.function_wide_of(l).is_empty() {
+            return true;
+        }
         self.cfg.loops[l].blocks.iter().any(|&b| {
             let blk = &self.cfg.blocks[b];
             (blk.start..blk.end).any(|pc| match &self.k.code[pc].op {
@@ -1172,6 +1239,148 @@ impl<'a> Exec<'a> {
                 _ => false,
             })
         })
+    }
+
+    /// The source line of loop `l`'s header (its first instruction with one).
+    fn loop_line(&self, l: usize) -> Option<usize> {
+        let blk = &self.cfg.blocks[self.cfg.loops[l].header];
+        (blk.start..blk.end)
+            .find_map(|pc| self.k.code[pc].loc.filter(|x| x.line > 0))
+            .map(|x| x.line as usize)
+    }
+
+    /// The function-wide invariants that apply to loop `l`: those written in the function
+    /// the loop's header stands in (the kernel or a called function, told by source line as
+    /// for contracts; every one when a line is missing).
+    fn function_wide_of(&self, l: usize) -> Vec<FunctionWide> {
+        let ll = self.loop_line(l);
+        self.function_wide
+            .iter()
+            .filter(|f| match (f.line, ll) {
+                (Some(a), Some(b)) => {
+                    let fa = self.o.contracts.callee_at(a as usize).map(|c| c.first);
+                    let fb = self.o.contracts.callee_at(b).map(|c| c.first);
+                    fa == fb
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Each function-wide invariant of loop `l` evaluated in the current state with thread
+    /// predicates `en`: (annotation pc, the invariant). The condition's code is run again
+    /// here, forward and predicated, from `en` (`crate::function_wide`); a register it reads
+    /// that has no value here yet and has a single pure definition is first computed from
+    /// that definition. Nothing of the run is kept but the term: the state, assumptions and
+    /// checks are restored. As for `__invariant`, the condition is instantiated for `t`
+    /// only when it does not read the access history.
+    fn function_wide_invariants(&mut self, l: usize, en: &[T; 2]) -> R<Vec<(usize, T)>> {
+        let fws = self.function_wide_of(l);
+        let mut out = Vec::new();
+        for fw in fws {
+            let snap = self.snapshot();
+            let fwd = std::mem::take(&mut self.local_fwd);
+            let nulls = self.null_cases.len();
+            let r = self.eval_function_wide(&fw, en);
+            self.restore(&snap);
+            self.local_fwd = fwd;
+            self.null_cases.truncate(nulls);
+            out.push((fw.pc, r?));
+        }
+        Ok(out)
+    }
+
+    fn eval_function_wide(&mut self, fw: &FunctionWide, en: &[T; 2]) -> R<T> {
+        let inputs = crate::function_wide::inputs(self.k, fw.start, fw.pc, dsts);
+        for r in inputs {
+            self.materialize(r, 0)?;
+        }
+        let ff = self.c.ff();
+        let mut pend: HashMap<usize, [T; 2]> = HashMap::new();
+        pend.insert(fw.start, en.clone());
+        let add = |me: &mut Self, pend: &mut HashMap<usize, [T; 2]>, at: usize, e: [T; 2]| {
+            let v = match pend.remove(&at) {
+                Some(p) => [me.c.or(&p[0], &e[0]), me.c.or(&p[1], &e[1])],
+                None => e,
+            };
+            pend.insert(at, v);
+        };
+        for pc in fw.start..fw.pc {
+            let e = pend.remove(&pc).unwrap_or([ff.clone(), ff.clone()]);
+            if self.cfg.block_of.get(pc).map(|&b| self.cfg.blocks[b].start) == Some(pc) {
+                self.local_fwd.clear();
+            }
+            let i = &self.k.code[pc];
+            match (&i.op, i.guard) {
+                (KOp::Bra { target }, g) => {
+                    let target = *target as usize;
+                    let (taken, fall) = match g {
+                        None => (e.clone(), [ff.clone(), ff.clone()]),
+                        Some(g) => {
+                            let mut tk = e.clone();
+                            let mut fl = e.clone();
+                            for th in 0..2 {
+                                let v = self.reg_bool(th, g.reg.index());
+                                let v = if g.negated { self.c.not(&v) } else { v };
+                                let nv = self.c.not(&v);
+                                tk[th] = self.c.and(&e[th], &v);
+                                fl[th] = self.c.and(&e[th], &nv);
+                            }
+                            (tk, fl)
+                        }
+                    };
+                    add(self, &mut pend, target, taken);
+                    add(self, &mut pend, pc + 1, fall);
+                }
+                _ => {
+                    self.instr(pc, &e)?;
+                    add(self, &mut pend, pc + 1, e);
+                }
+            }
+        }
+        let e = pend.remove(&fw.pc).unwrap_or([ff.clone(), ff]);
+        if self
+            .cfg
+            .block_of
+            .get(fw.pc)
+            .map(|&b| self.cfg.blocks[b].start)
+            == Some(fw.pc)
+        {
+            self.local_fwd.clear();
+        }
+        let KOp::Annot { cond, .. } = &self.k.code[fw.pc].op else {
+            return Err("function-wide invariant: not an annotation".into());
+        };
+        let cond = *cond;
+        let viol = [0, 1].map(|th| {
+            let v = self.operand(th, &cond, PRED);
+            if th == 1 && mentions_log_query(&v) {
+                return self.c.ff();
+            }
+            let v = self.truthy(&v);
+            let nv = self.c.not(&v);
+            self.c.and(&e[th], &nv)
+        });
+        let either = self.c.or(&viol[0], &viol[1]);
+        Ok(self.c.not(&either))
+    }
+
+    /// Gives register `r` a value where it has none yet, from its single pure definition
+    /// (its operands first, to a small depth); otherwise it stays as it is (an arbitrary
+    /// value when read).
+    fn materialize(&mut self, r: usize, depth: u32) -> R<()> {
+        if depth > 16 || (self.st.regs[0][r].is_some() && self.st.regs[1][r].is_some()) {
+            return Ok(());
+        }
+        let Some(pc) = self.pure_defs.get(r).copied().flatten() else {
+            return Ok(());
+        };
+        for q in crate::cfg::reads(&self.k.code[pc]) {
+            self.materialize(q, depth + 1)?;
+        }
+        let tt = self.c.tt();
+        self.instr(pc, &[tt.clone(), tt])
     }
 
     fn loop_has_barrier(&self, l: usize) -> bool {
@@ -1407,6 +1616,39 @@ impl<'a> Exec<'a> {
 }
 
 /// Maps the variables of one havoc to another's (to move user invariants between rounds).
+/// How a user invariant over the first havocked loop state reads in another state `b`:
+/// [`havoc_map`], and the membership in each used map of a repetition-free counter (read
+/// by `__atomic_has_taken_value`) as the membership in `b`'s set: its root and the values
+/// returned since ([`Ctx::expand_used`]).
+#[derive(Default)]
+struct InvMap {
+    map: HashMap<T, T>,
+    sets: HashMap<String, (T, Vec<[T; 3]>)>,
+}
+
+impl Exec<'_> {
+    fn inv_map(&mut self, a: &State, ap: &[T; 2], b: &State, bp: &[T; 2]) -> InvMap {
+        let map = havoc_map(a, ap, b, bp);
+        let mut sets = HashMap::new();
+        for (k, x) in &a.used {
+            if let (Some(y), Some(f)) = (b.used.get(k), crate::term::used_fn(x)) {
+                let list = b.used_log.get(k).cloned().unwrap_or_default();
+                sets.insert(f, (y.clone(), list));
+            }
+        }
+        InvMap { map, sets }
+    }
+
+    fn inv_at(&mut self, ut: &T, m: &InvMap) -> T {
+        let u = self.c.subst(ut, &m.map);
+        if m.sets.is_empty() {
+            u
+        } else {
+            self.c.expand_used(&u, &m.sets)
+        }
+    }
+}
+
 fn havoc_map(a: &State, ap: &[T; 2], b: &State, bp: &[T; 2]) -> HashMap<T, T> {
     let mut m = HashMap::new();
     for th in 0..2 {
@@ -1468,6 +1710,9 @@ enum Cand {
     LogPc((Base, Kind), Vec<usize>),
     /// The logged access has this size (or is the entry access).
     LogSize((Base, Kind), u64),
+    /// The logged offset is a multiple of this power of two (or is the entry access's):
+    /// every access of the log in the loop is aligned to it (a naturally aligned element).
+    LogAlign((Base, Kind), u64),
     /// Barriers in the loop keep the log empty for threads of one block.
     LogNoneSameBlock((Base, Kind)),
     /// Every access of the log in the loop is at `s`'s first offset (loop-invariant index).
@@ -1649,6 +1894,20 @@ impl Exec<'_> {
                     let e = c.eq(&l.size, &k);
                     let e1 = c.eq(&l.pc, &l0.pc);
                     let e2 = c.eq(&l.size, &l0.size);
+                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
+                    let either = c.or(&e, &old);
+                    c.implies(&l.has, &either)
+                }
+                _ => c.tt(),
+            },
+            Cand::LogAlign(key, a) => match (st.logs.get(key), cx.entry.logs.get(key)) {
+                (Some(l), Some(l0)) => {
+                    let m = c.bv(64, a - 1);
+                    let low = c.bin(Op::BvAnd, &l.off, &m);
+                    let z = c.bv(64, 0);
+                    let e = c.eq(&low, &z);
+                    let e1 = c.eq(&l.pc, &l0.pc);
+                    let e2 = c.eq(&l.off, &l0.off);
                     let old = c.and_all(&[l0.has.clone(), e1, e2]);
                     let either = c.or(&e, &old);
                     c.implies(&l.has, &either)
@@ -2522,6 +2781,9 @@ impl Exec<'_> {
                         | QueryKind::Atomic
                         | QueryKind::ReadOffset
                         | QueryKind::WriteOffset => Some(self.c.fresh(LOG_QUERY_T, sort)),
+                        QueryKind::AtomicHasTakenValue => {
+                            self.has_taken_value(th, args).map(|b| boolv(self, b))
+                        }
                         // `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
                         QueryKind::PtrOffset => {
                             let a = args.first().map(|a| self.operand(th, a, DataType::B64));
@@ -2666,6 +2928,95 @@ impl Exec<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `__atomic_has_taken_value(p, off, v)` (GPUVerify's predicate over its refined atomic
+    /// abstraction, paper 002 §4.2-4.3): `v` is a value the atomics on the repetition-free
+    /// counter `p[off]` (`off` in 32-bit elements) returned, i.e. is in its `used` set: the
+    /// set at its last havoc or restart, or in the list of values returned since. A value
+    /// of 2^32 or more never is. `None` (an arbitrary value) when the refinement is off or
+    /// the address is not a repetition-free counter; a case of a pointer selected between
+    /// arrays that is not one is arbitrary too. In a cut loop the set is the havocked one;
+    /// [`InvMap`] reads an invariant over it in the entry and back-edge states.
+    fn has_taken_value(&mut self, th: usize, args: &[Operand]) -> Option<T> {
+        if !self.o.repetition_free || args.len() < 3 {
+            return None;
+        }
+        let val = |me: &mut Self, i: usize| {
+            let x = me.operand(th, &args[i], DataType::B64);
+            me.fit(&x, Sort::Bv(64))
+        };
+        let p = val(self, 0);
+        let off = val(self, 1);
+        let v = val(self, 2);
+        let four = self.c.bv(64, 4);
+        let scaled = self.c.bin(Op::BvMul, &off, &four);
+        let hi = self.c.extract(63, 32, &v);
+        let z = self.c.bv(32, 0);
+        let fits = self.c.eq(&hi, &z);
+        let v32 = self.c.extract(31, 0, &v);
+        let tt = self.c.tt();
+        let mut cases = Vec::new();
+        self.pointer_cases(&p, &tt, 0, &mut cases);
+        let mut acc: Option<T> = None;
+        let mut any_refined = false;
+        for (cond, piece) in cases.into_iter().rev() {
+            let refined = piece.as_ref().filter(|(b, _)| {
+                self.facts.repfree.contains(b)
+                    && !(self.o.lockstep && self.facts.repfree_restart.contains(b))
+            });
+            let m = match refined {
+                Some((b, o)) => {
+                    any_refined = true;
+                    let root = match self.st.used.get(b) {
+                        Some(u) => u.clone(),
+                        None => self.c.empty_used(32),
+                    };
+                    let list = self.st.used_log.get(b).cloned().unwrap_or_default();
+                    let o = self.c.add(o, &scaled);
+                    let m = self.c.used_member(&root, &list, &o, &v32);
+                    self.c.and(&fits, &m)
+                }
+                None => self.c.fresh("taken", Sort::Bool),
+            };
+            acc = Some(match acc {
+                None => m,
+                Some(prev) => self.c.ite(&cond, &m, &prev),
+            });
+        }
+        acc.filter(|_| any_refined)
+    }
+
+    /// The cases of pointer `p`: (condition, array and byte offset), `None` for a case whose
+    /// array cannot be told. Unlike [`Self::split`], a select between a pointer and a value
+    /// without an array (a register a disabled thread did not update, in predicated code)
+    /// keeps its pointer cases.
+    fn pointer_cases(
+        &mut self,
+        p: &T,
+        cond: &T,
+        depth: u32,
+        out: &mut Vec<(T, Option<(Base, T)>)>,
+    ) {
+        if let Some(ps) = self.split(p, 0) {
+            for pc in ps {
+                let c = self.c.and(cond, &pc.cond);
+                out.push((c, Some((pc.base, pc.off))));
+            }
+            return;
+        }
+        if let Node::App(Op::Ite, x, _) = p.node() {
+            if depth < 8 {
+                let (c, l, r) = (x[0].clone(), x[1].clone(), x[2].clone());
+                let cl = self.c.and(cond, &c);
+                let nc = self.c.not(&c);
+                let cr = self.c.and(cond, &nc);
+                self.pointer_cases(&l, &cl, depth + 1, out);
+                self.pointer_cases(&r, &cr, depth + 1, out);
+                return;
+            }
+        }
+        out.push((cond.clone(), None));
     }
 
     /// `s`'s access history of the array `p` points into (GPUVerify's `__read(p)`,

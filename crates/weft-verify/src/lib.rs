@@ -12,6 +12,7 @@
 pub mod cfg;
 pub mod contract;
 pub mod exec;
+pub mod function_wide;
 pub mod header;
 pub mod load;
 pub mod placement;

@@ -251,6 +251,11 @@ impl Ctx {
         if b.is_false() {
             return a.clone();
         }
+        // x | !x = true (a predicate joined with its complement).
+        let complement = |x: &T, y: &T| matches!(y.node(), Node::App(Op::Not, n, _) if n[0] == *x);
+        if complement(a, b) || complement(b, a) {
+            return self.tt();
+        }
         // (x & y) | (x & !y) = x: the join of a two-way branch.
         if let (Node::App(Op::And, p, _), Node::App(Op::And, q, _)) = (a.node(), b.node()) {
             if p.len() == 2 && q.len() == 2 && p[0] == q[0] {
@@ -520,8 +525,16 @@ impl Ctx {
         let s = arr.sort();
         self.app(Op::Store, vec![arr.clone(), idx.clone(), v.clone()], s)
     }
-    /// `used[o][z]` for a used-map (paper 002 §4.3).
+    /// `used[o][z]` for a used-map (paper 002 §4.3). The map of a havoc is a variable: its
+    /// membership is an uninterpreted predicate ([`used_fn`]), which z3 bit-blasts with the
+    /// rest instead of reasoning over arrays of arrays; the empty map holds nothing.
     pub fn used_get(&mut self, used: &T, o: &T, z: &T) -> T {
+        if matches!(used.node(), Node::App(Op::EmptyUsed(_), _, _)) {
+            return self.ff();
+        }
+        if let Some(f) = used_fn(used) {
+            return self.uf(&f, &[o.clone(), z.clone()], Sort::Bool);
+        }
         let inner = self.select(used, o);
         self.app(Op::Select, vec![inner, z.clone()], Sort::Bool)
     }
@@ -538,6 +551,70 @@ impl Ctx {
     /// An uninterpreted function application.
     pub fn uf(&mut self, name: &str, args: &[T], s: Sort) -> T {
         self.app(Op::Uf(name.to_string()), args.to_vec(), s)
+    }
+
+    /// Whether `z` is in the used set of offset `o` made of the map `root` (none when it is
+    /// the empty map) and the (enabled, offset, value) entries added since: a disjunction
+    /// of bit-vector equalities, no array stores (paper 002 §4.3's `used` map).
+    pub fn used_member(&mut self, root: &T, list: &[[T; 3]], o: &T, z: &T) -> T {
+        let mut any = self.used_get(root, o, z);
+        for [e, lo, lz] in list {
+            let so = self.eq(lo, o);
+            let sz = self.eq(lz, z);
+            let hit = self.and_all(&[e.clone(), so, sz]);
+            any = self.or(&any, &hit);
+        }
+        any
+    }
+
+    /// Rewrites each membership `u[o][z]` of a used-map variable `u` (an application of its
+    /// [`used_fn`], the key of `sets`) into the membership of the set it stands for
+    /// ([`Self::used_member`] of that set's root and list).
+    pub fn expand_used(&mut self, t: &T, sets: &HashMap<String, (T, Vec<[T; 3]>)>) -> T {
+        let mut memo = HashMap::new();
+        self.expand_used_rec(t, sets, &mut memo)
+    }
+    fn expand_used_rec(
+        &mut self,
+        t: &T,
+        sets: &HashMap<String, (T, Vec<[T; 3]>)>,
+        memo: &mut HashMap<u32, T>,
+    ) -> T {
+        if let Some(r) = memo.get(&t.id()) {
+            return r.clone();
+        }
+        let r = match t.node() {
+            Node::App(Op::Uf(name), args, _) if args.len() == 2 && sets.contains_key(name) => {
+                let (root, list) = sets[name].clone();
+                let o = self.expand_used_rec(&args[0], sets, memo);
+                let z = self.expand_used_rec(&args[1], sets, memo);
+                self.used_member(&root, &list, &o, &z)
+            }
+            _ => self.expand_args(t, sets, memo),
+        };
+        memo.insert(t.id(), r.clone());
+        r
+    }
+    fn expand_args(
+        &mut self,
+        t: &T,
+        sets: &HashMap<String, (T, Vec<[T; 3]>)>,
+        memo: &mut HashMap<u32, T>,
+    ) -> T {
+        match t.node() {
+            Node::App(op, args, s) => {
+                let na: Vec<T> = args
+                    .iter()
+                    .map(|a| self.expand_used_rec(a, sets, memo))
+                    .collect();
+                if na.iter().zip(args).all(|(a, b)| a == b) {
+                    t.clone()
+                } else {
+                    self.rebuild(op, na, *s)
+                }
+            }
+            _ => t.clone(),
+        }
     }
 
     /// Replaces variables by terms (for instantiating invariants on a new havoc).
@@ -592,6 +669,14 @@ impl Ctx {
 }
 
 /// Does `t` mention a fresh variable made after `mark` (see [`Ctx::fresh_mark`])?
+/// The uninterpreted predicate standing for the membership of used-map variable `u`.
+pub fn used_fn(u: &T) -> Option<String> {
+    match u.node() {
+        Node::Var(n, Sort::Used(_)) => Some(format!("used_of_{n}")),
+        _ => None,
+    }
+}
+
 pub fn mentions_fresh_after(t: &T, mark: u32) -> bool {
     let mut memo = HashMap::new();
     mentions(
