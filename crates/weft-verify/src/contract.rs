@@ -431,32 +431,8 @@ pub fn ensures_on_return(src: &str, contracts: &mut Contracts) -> Option<String>
         let body = &s[o + 1..cl];
         let mut ens: Vec<(usize, usize, &str, String)> = Vec::new();
         for word in ["__ensures", "__global_ensures"] {
-            let mut from = 0;
-            while let Some(k) = body[from..].find(word) {
-                let at = from + k;
-                let end = at + word.len();
-                from = end;
-                let bb = body.as_bytes();
-                if (at > 0 && is_ident(bb[at - 1])) || (end < bb.len() && is_ident(bb[end])) {
-                    continue;
-                }
-                let mut p = end;
-                while p < bb.len() && bb[p].is_ascii_whitespace() {
-                    p += 1;
-                }
-                if p >= bb.len() || bb[p] != b'(' {
-                    continue;
-                }
-                let close = crate::placement::matching(bb, p, b'(', b')');
-                if close >= bb.len() {
-                    continue;
-                }
-                ens.push((
-                    o + 1 + at,
-                    o + 1 + close + 1,
-                    word,
-                    body[p + 1..close].to_string(),
-                ));
+            for (at, end, cond) in calls_in(body, word) {
+                ens.push((o + 1 + at, o + 1 + end, word, cond));
             }
         }
         if ens.is_empty() {

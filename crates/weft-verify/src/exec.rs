@@ -100,8 +100,14 @@ impl Log {
 /// A loop-head candidate over a log: if the log holds an access, its offset satisfies `e`
 /// or it is the access the log held on entry to the loop (same pc and offset).
 fn logged_as_or_kept(c: &mut Ctx, l: &Log, l0: &Log, e: &T) -> T {
+    logged_as_or_kept_by(c, l, l0, e, |l| &l.off)
+}
+
+/// [`logged_as_or_kept`] where "kept" compares the pc and the field `f` (offset, size or
+/// value) with the log on entry.
+fn logged_as_or_kept_by(c: &mut Ctx, l: &Log, l0: &Log, e: &T, f: fn(&Log) -> &T) -> T {
     let e1 = c.eq(&l.pc, &l0.pc);
-    let e2 = c.eq(&l.off, &l0.off);
+    let e2 = c.eq(f(l), f(l0));
     let old = c.and_all(&[l0.has.clone(), e1, e2]);
     let either = c.or(e, &old);
     c.implies(&l.has, &either)
@@ -1833,11 +1839,7 @@ impl Exec<'_> {
             Cand::LogVal(key, v) => match (st.logs.get(key), cx.entry.logs.get(key)) {
                 (Some(l), Some(l0)) => {
                     let e = c.eq(&l.val, v);
-                    let e1 = c.eq(&l.val, &l0.val);
-                    let e2 = c.eq(&l.pc, &l0.pc);
-                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
-                    let either = c.or(&e, &old);
-                    c.implies(&l.has, &either)
+                    logged_as_or_kept_by(c, l, l0, &e, |l| &l.val)
                 }
                 _ => c.tt(),
             },
@@ -1892,11 +1894,7 @@ impl Exec<'_> {
                 (Some(l), Some(l0)) => {
                     let k = c.bv(64, *z);
                     let e = c.eq(&l.size, &k);
-                    let e1 = c.eq(&l.pc, &l0.pc);
-                    let e2 = c.eq(&l.size, &l0.size);
-                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
-                    let either = c.or(&e, &old);
-                    c.implies(&l.has, &either)
+                    logged_as_or_kept_by(c, l, l0, &e, |l| &l.size)
                 }
                 _ => c.tt(),
             },
@@ -1906,11 +1904,7 @@ impl Exec<'_> {
                     let low = c.bin(Op::BvAnd, &l.off, &m);
                     let z = c.bv(64, 0);
                     let e = c.eq(&low, &z);
-                    let e1 = c.eq(&l.pc, &l0.pc);
-                    let e2 = c.eq(&l.off, &l0.off);
-                    let old = c.and_all(&[l0.has.clone(), e1, e2]);
-                    let either = c.or(&e, &old);
-                    c.implies(&l.has, &either)
+                    logged_as_or_kept(c, l, l0, &e)
                 }
                 _ => c.tt(),
             },

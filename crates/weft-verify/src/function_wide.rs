@@ -23,6 +23,25 @@ pub struct FunctionWide {
     pub line: Option<u32>,
 }
 
+/// Register-to-register arithmetic: no memory, no control flow, no query.
+fn register_arith(op: &KOp) -> bool {
+    matches!(
+        op,
+        KOp::Mov { .. }
+            | KOp::Unary { .. }
+            | KOp::Binary { .. }
+            | KOp::Mad { .. }
+            | KOp::Setp { .. }
+            | KOp::Selp { .. }
+            | KOp::Cvt { .. }
+            | KOp::Cvta { .. }
+            | KOp::Bfe { .. }
+            | KOp::Bfi { .. }
+            | KOp::Shf { .. }
+            | KOp::Prmt { .. }
+    )
+}
+
 /// Whether `pc` may be part of an annotation's condition code ending at `end`: register
 /// arithmetic, queries, the front-end's spills of call arguments to `.local` variables,
 /// kernel parameter loads, and branches forward inside the piece (`&&`, `||`, `?:`).
@@ -30,20 +49,8 @@ pub struct FunctionWide {
 fn in_piece(k: &Kernel, pc: usize, end: usize) -> bool {
     let local_var = |v: u32| k.vars.get(v as usize).map(|x| x.space) == Some(MemSpace::Local);
     match &k.code[pc].op {
-        KOp::Mov { .. }
-        | KOp::Unary { .. }
-        | KOp::Binary { .. }
-        | KOp::Mad { .. }
-        | KOp::Setp { .. }
-        | KOp::Selp { .. }
-        | KOp::Cvt { .. }
-        | KOp::Cvta { .. }
-        | KOp::Bfe { .. }
-        | KOp::Bfi { .. }
-        | KOp::Shf { .. }
-        | KOp::Prmt { .. }
-        | KOp::Query { .. }
-        | KOp::Nop => true,
+        op if register_arith(op) => true,
+        KOp::Query { .. } | KOp::Nop => true,
         KOp::Bra { target } => (*target as usize) > pc && (*target as usize) <= end,
         KOp::Ld { attrs, addr, .. } => {
             matches!(attrs.space, Some(MemSpace::Param | MemSpace::Local))
@@ -119,18 +126,7 @@ pub fn single_pure_defs(k: &Kernel, dsts: impl Fn(&KOp) -> Vec<usize>) -> Vec<Op
         let i = &k.code[pc];
         i.guard.is_none()
             && match &i.op {
-                KOp::Mov { .. }
-                | KOp::Unary { .. }
-                | KOp::Binary { .. }
-                | KOp::Mad { .. }
-                | KOp::Setp { .. }
-                | KOp::Selp { .. }
-                | KOp::Cvt { .. }
-                | KOp::Cvta { .. }
-                | KOp::Bfe { .. }
-                | KOp::Bfi { .. }
-                | KOp::Shf { .. }
-                | KOp::Prmt { .. } => true,
+                op if register_arith(op) => true,
                 KOp::Ld { attrs, addr, .. } => {
                     attrs.space == Some(MemSpace::Param) && matches!(addr.base, AddrBase::Param(_))
                 }

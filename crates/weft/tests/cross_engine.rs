@@ -29,9 +29,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 /// Kernels whose `scoped-rc11` label is checked against `weft mc` (verdict: an error found or
@@ -319,34 +319,13 @@ fn verifier_agrees_where_the_definitions_do() {
         .iter()
         .filter(|c| c.labels.contains_key("verifier-skip") && !racy(&c.labels["verifier"]))
         .count();
-    let queue = Arc::new(Mutex::new(todo));
-    let results: Arc<Mutex<Vec<(usize, Verdict, f64)>>> = Arc::new(Mutex::new(Vec::new()));
-    let cs = Arc::new(cs);
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2)
-        .clamp(2, 4);
-    let handles: Vec<_> = (0..workers)
-        .map(|_| {
-            let (queue, results, cs) = (queue.clone(), results.clone(), cs.clone());
-            std::thread::spawn(move || loop {
-                let Some(i) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let t = Instant::now();
-                let v = verify(&cs[i]);
-                results
-                    .lock()
-                    .unwrap()
-                    .push((i, v, t.elapsed().as_secs_f64()));
-            })
+    let results: Vec<(usize, Verdict, f64)> = todo
+        .par_iter()
+        .map(|&i| {
+            let t = Instant::now();
+            (i, verify(&cs[i]), t.elapsed().as_secs_f64())
         })
         .collect();
-    for h in handles {
-        h.join().unwrap();
-    }
-    let mut results = Arc::try_unwrap(results).unwrap().into_inner().unwrap();
-    results.sort_by_key(|r| r.0);
     let mut incomplete = Vec::new();
     let mut verified_n = 0;
     for (i, v, secs) in &results {

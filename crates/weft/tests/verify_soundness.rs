@@ -39,9 +39,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 fn repo() -> PathBuf {
@@ -65,6 +65,13 @@ struct Case {
 }
 
 /// `key: value` lines of an `.expect` file (`#` comments and blank lines skipped).
+/// The `args:` line of an expect file, split into words.
+fn args_of(kv: &BTreeMap<String, String>) -> Vec<String> {
+    kv.get("args")
+        .map(|a| a.split_whitespace().map(String::from).collect())
+        .unwrap_or_default()
+}
+
 fn read_expect(path: &Path) -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut kv = BTreeMap::new();
@@ -242,10 +249,7 @@ fn racy_cases() -> Vec<Case> {
         if label == "none" {
             continue;
         }
-        let args: Vec<String> = kv
-            .get("args")
-            .map(|a| a.split_whitespace().map(String::from).collect())
-            .unwrap_or_default();
+        let args = args_of(&kv);
         cases.push(Case {
             expect: rel(&e),
             label: format!("verifier: {label}"),
@@ -265,10 +269,7 @@ fn racy_cases() -> Vec<Case> {
         if result != "data-race" && result != "hetero-race" {
             continue;
         }
-        let args: Vec<String> = kv
-            .get("args")
-            .map(|a| a.split_whitespace().map(String::from).collect())
-            .unwrap_or_default();
+        let args = args_of(&kv);
         cases.push(Case {
             expect: rel(&e),
             label: format!("result: {result}"),
@@ -451,34 +452,13 @@ fn no_racy_labelled_kernel_is_verified() {
         .filter(|&i| all || exc.get(&cases[i].expect).is_none_or(|e| e.0 != "slow"))
         .collect();
     let skipped = cases.len() - todo.len();
-    let queue = Arc::new(Mutex::new(todo));
-    let results: Arc<Mutex<Vec<(usize, Outcome, f64)>>> = Arc::new(Mutex::new(Vec::new()));
-    let cases = Arc::new(cases);
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2)
-        .clamp(2, 4);
-    let handles: Vec<_> = (0..workers)
-        .map(|_| {
-            let (queue, results, cases) = (queue.clone(), results.clone(), cases.clone());
-            std::thread::spawn(move || loop {
-                let Some(i) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let t = Instant::now();
-                let o = outcome(&cases[i]);
-                results
-                    .lock()
-                    .unwrap()
-                    .push((i, o, t.elapsed().as_secs_f64()));
-            })
+    let results: Vec<(usize, Outcome, f64)> = todo
+        .par_iter()
+        .map(|&i| {
+            let t = Instant::now();
+            (i, outcome(&cases[i]), t.elapsed().as_secs_f64())
         })
         .collect();
-    for h in handles {
-        h.join().unwrap();
-    }
-    let mut results = Arc::try_unwrap(results).unwrap().into_inner().unwrap();
-    results.sort_by_key(|r| r.0);
     let mut problems = Vec::new();
     let mut stale = Vec::new();
     let mut errors = 0;
