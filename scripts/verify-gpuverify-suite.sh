@@ -21,7 +21,7 @@ one() {
     *) return ;;
   esac
   t0=$(date +%s.%N)
-  timeout 120 "$weft" verify --timeout 20 "$f" >/dev/null 2>&1
+  timeout 120 "$weft" verify --solver-timeout 20 "$f" >/dev/null 2>&1
   rc=$?
   t1=$(date +%s.%N)
   verdict=not-accepted

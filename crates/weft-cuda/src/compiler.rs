@@ -433,16 +433,18 @@ impl Compiler {
         let command: Vec<String> = std::iter::once(self.path.display().to_string())
             .chain(args.iter().map(|a| a.to_string_lossy().into_owned()))
             .collect();
-        let output = Command::new(&self.path).args(&args).output().map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                CudaError::CompilerNotFound {
-                    tried: vec![self.path.display().to_string()],
-                    hint: INSTALL_HINT.to_string(),
+        let output = crate::child::die_with_parent(Command::new(&self.path).args(&args))
+            .output()
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    CudaError::CompilerNotFound {
+                        tried: vec![self.path.display().to_string()],
+                        hint: INSTALL_HINT.to_string(),
+                    }
+                } else {
+                    io_err(&format!("running {}", self.path.display()), e)
                 }
-            } else {
-                io_err(&format!("running {}", self.path.display()), e)
-            }
-        })?;
+            })?;
         let diagnostics = String::from_utf8_lossy(&output.stderr).into_owned();
         if !output.status.success() {
             return Err(CudaError::CompileFailed {

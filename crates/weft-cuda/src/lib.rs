@@ -14,6 +14,7 @@
 //! The PTX is parsed by `weft-ptx` ([`CompiledPtx::module`]).
 
 pub mod cache;
+pub mod child;
 pub mod compiler;
 pub mod error;
 pub mod frontend;

@@ -486,8 +486,11 @@ impl<'a> Exec<'a> {
                     }
                 )
             }),
-            deadline: std::time::Instant::now()
-                + std::time::Duration::from_secs(o.kernel_timeout_s),
+            deadline: {
+                let own =
+                    std::time::Instant::now() + std::time::Duration::from_secs(o.kernel_timeout_s);
+                o.deadline.map_or(own, |d| d.min(own))
+            },
         })
     }
 
@@ -718,7 +721,7 @@ impl<'a> Exec<'a> {
             return Ok(Answer::Unsat);
         }
         if self.aux.is_none() {
-            let s = Solver::start(self.o.solver, self.o.timeout_ms)?;
+            let s = self.o.start_solver()?;
             self.aux = Some((s, Printer::new()));
         }
         let (s, p) = self.aux.as_mut().unwrap();
@@ -1474,7 +1477,7 @@ impl<'a> Exec<'a> {
             return Ok(());
         }
         if self.aux_alone.is_none() {
-            self.aux_alone = Some(Solver::start(self.o.solver, self.o.timeout_ms)?);
+            self.aux_alone = Some(self.o.start_solver()?);
         }
         let s = self.aux_alone.as_mut().unwrap();
         let mut p = Printer::new();
@@ -1526,7 +1529,7 @@ impl<'a> Exec<'a> {
             return Ok(Answer::Unsat);
         }
         if self.aux_alone.is_none() {
-            self.aux_alone = Some(Solver::start(self.o.solver, self.o.timeout_ms)?);
+            self.aux_alone = Some(self.o.start_solver()?);
         }
         let s = self.aux_alone.as_mut().unwrap();
         // A fresh printer declares exactly what this query needs.

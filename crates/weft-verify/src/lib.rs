@@ -85,9 +85,19 @@ pub struct Options {
     pub timeout_ms: u64,
     /// Wall-clock limit for building the verification conditions of one kernel.
     pub kernel_timeout_s: u64,
+    /// The whole run's end (`weft verify --timeout`): building and solving stop there, and
+    /// what was not decided by then is reported undecided, never verified.
+    pub deadline: Option<std::time::Instant>,
     /// The source's functions other than kernels, for the annotations' contract meaning
     /// (read from the source by [`load::verify_file`]; empty: every annotation is the kernel's).
     pub contracts: contract::Contracts,
+}
+
+impl Options {
+    /// Starts the configured solver with the per-query timeout and the run's deadline.
+    pub fn start_solver(&self) -> Result<Solver, String> {
+        Solver::start_until(self.solver, self.timeout_ms, self.deadline)
+    }
 }
 
 impl Default for Options {
@@ -115,6 +125,7 @@ impl Default for Options {
             solver: SolverKind::Z3,
             timeout_ms: 30_000,
             kernel_timeout_s: 300,
+            deadline: None,
             contracts: contract::Contracts::default(),
         }
     }
@@ -232,6 +243,11 @@ pub fn verify(k: &Kernel, o: &Options, names: &Names) -> Result<Report, VerifyEr
         checks += r.checks;
         bounded |= r.bounded;
     }
+    if undecided > 0 && o.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        notes.push(format!(
+            "the run's time limit (--timeout) was reached with {undecided} check(s) undecided"
+        ));
+    }
     let verdict = if !findings.is_empty() {
         Verdict::Errors
     } else if undecided > 0 {
@@ -304,6 +320,12 @@ fn run_pass(
                 "the kernel is too large to verify within weft's term budget".into(),
             ))
         }
+        Err(e) if e == "deadline" && o.deadline.is_some_and(|d| std::time::Instant::now() >= d) => {
+            return Err(VerifyError::Tool(format!(
+                "verification of `{}` stopped at the run's time limit (--timeout): not verified",
+                k.name
+            )))
+        }
         Err(e) if e == "deadline" => {
             return Err(VerifyError::Tool(format!(
                 "verification of `{}` ran out of time ({} s): not verified",
@@ -369,7 +391,7 @@ fn run_pass(
     let answers: Vec<Result<Vec<(usize, Answer)>, String>> = batches
         .into_par_iter()
         .map(|(decl, qs)| {
-            let mut s = Solver::start(o.solver, o.timeout_ms)?;
+            let mut s = o.start_solver()?;
             s.declare(&decl)?;
             let mut out = Vec::new();
             for (i, q) in qs {

@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Instant;
 
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -28,6 +29,9 @@ impl SolverKind {
     }
 }
 
+/// The reason of an `unknown` answer given because the run's time limit was reached.
+pub const TIME_LIMIT: &str = "time limit of the run reached";
+
 /// One satisfiability question: is `formula` satisfiable? On sat, the values of `values`.
 #[derive(Clone, Debug)]
 pub struct Query {
@@ -52,12 +56,31 @@ pub struct Solver {
     stdout: BufReader<ChildStdout>,
     /// The option and logic commands sent at start and after each `reset`.
     init: String,
+    kind: SolverKind,
+    /// The per-query timeout the solver was started with.
+    timeout_ms: u64,
+    /// The whole run's end (`weft verify --timeout`): past it every query is `unknown`
+    /// without asking, and before it no query may run beyond it.
+    deadline: Option<Instant>,
+    /// The z3 timeout option last sent (to send it again only when it changes).
+    sent_timeout_ms: u64,
 }
 
 impl Solver {
     /// Starts the solver with a per-query timeout in milliseconds.
     pub fn start(kind: SolverKind, timeout_ms: u64) -> Result<Solver, String> {
+        Solver::start_until(kind, timeout_ms, None)
+    }
+
+    /// Starts the solver with a per-query timeout and the whole run's deadline: no query
+    /// runs past `deadline`, and one asked after it is answered `unknown` at once.
+    pub fn start_until(
+        kind: SolverKind,
+        timeout_ms: u64,
+        deadline: Option<Instant>,
+    ) -> Result<Solver, String> {
         let mut cmd = Command::new(kind.name());
+        weft_cuda::child::die_with_parent(&mut cmd);
         match kind {
             SolverKind::Z3 => {
                 cmd.args(["-in", "-smt2"]);
@@ -84,6 +107,10 @@ impl Solver {
             stdin,
             stdout,
             init: String::new(),
+            kind,
+            timeout_ms,
+            deadline,
+            sent_timeout_ms: timeout_ms,
         };
         let mut init = String::from("(set-option :print-success false)\n");
         if kind == SolverKind::Z3 {
@@ -136,6 +163,14 @@ impl Solver {
 
     /// Asks one query inside `push`/`pop`.
     pub fn ask(&mut self, q: &Query) -> Result<Answer, String> {
+        self.ask_with(q, self.timeout_ms)
+    }
+
+    /// [`Solver::ask`] with z3's timeout `want_ms` (lowered to end by the deadline).
+    fn ask_with(&mut self, q: &Query, want_ms: u64) -> Result<Answer, String> {
+        if let Some(a) = self.before_query(want_ms)? {
+            return Ok(a);
+        }
         self.send(&format!("(push 1)\n(assert {})\n(check-sat)\n", q.formula))?;
         let ans = self.answer(q)?;
         self.send("(pop 1)\n")?;
@@ -145,9 +180,11 @@ impl Solver {
     /// Asks one query inside `push`/`pop` with its own timeout (z3 only; the session's
     /// timeout is set back afterwards).
     pub fn ask_within(&mut self, q: &Query, ms: u64, session_ms: u64) -> Result<Answer, String> {
-        self.send(&format!("(set-option :timeout {ms})\n"))?;
-        let a = self.ask(q);
-        self.send(&format!("(set-option :timeout {session_ms})\n"))?;
+        if self.kind != SolverKind::Z3 {
+            return self.ask(q);
+        }
+        let a = self.ask_with(q, ms);
+        self.timeout_ms = session_ms;
         a
     }
 
@@ -157,7 +194,10 @@ impl Solver {
     /// with its `qfbv`-style tactics, measured 3-4x faster on weft's Houdini queries than
     /// the incremental core that `push`/`pop` selects (docs/perf.md).
     pub fn ask_alone(&mut self, decls: &str, q: &Query) -> Result<Answer, String> {
-        let init = self.init.clone();
+        if self.past_deadline() {
+            return Ok(Answer::Unknown(TIME_LIMIT.into()));
+        }
+        let init = self.init_within_deadline();
         self.send(&format!(
             "(reset)\n{init}{decls}(assert {})\n(check-sat)\n",
             q.formula
@@ -168,8 +208,50 @@ impl Solver {
     /// Forgets everything (`reset`) and sends `decls`, the start of a new session of
     /// incremental queries (`ask`).
     pub fn restart(&mut self, decls: &str) -> Result<(), String> {
-        let init = self.init.clone();
+        let init = self.init_within_deadline();
         self.send(&format!("(reset)\n{init}{decls}"))
+    }
+
+    /// True once the whole run's deadline has passed.
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Milliseconds left before the deadline (`u64::MAX` without one).
+    fn left_ms(&self) -> u64 {
+        match self.deadline {
+            Some(d) => d.saturating_duration_since(Instant::now()).as_millis() as u64,
+            None => u64::MAX,
+        }
+    }
+
+    /// Before a `check-sat` in the current session: `unknown` past the deadline; otherwise
+    /// lowers z3's timeout (normally `want_ms`) so that the query ends by the deadline.
+    fn before_query(&mut self, want_ms: u64) -> Result<Option<Answer>, String> {
+        if self.past_deadline() {
+            return Ok(Some(Answer::Unknown(TIME_LIMIT.into())));
+        }
+        let ms = want_ms.min(self.left_ms()).max(1);
+        if self.kind == SolverKind::Z3 && ms != self.sent_timeout_ms {
+            self.send(&format!("(set-option :timeout {ms})\n"))?;
+            self.sent_timeout_ms = ms;
+        }
+        Ok(None)
+    }
+
+    /// The start-up commands for a `reset` session, with z3's timeout lowered to what is
+    /// left before the deadline.
+    fn init_within_deadline(&mut self) -> String {
+        let ms = self.timeout_ms.min(self.left_ms()).max(1);
+        self.sent_timeout_ms = self.timeout_ms;
+        if self.kind != SolverKind::Z3 || ms == self.timeout_ms {
+            return self.init.clone();
+        }
+        self.sent_timeout_ms = ms;
+        self.init.replace(
+            &format!("(set-option :timeout {})\n", self.timeout_ms),
+            &format!("(set-option :timeout {ms})\n"),
+        )
     }
 
     /// Reads the answer to a `check-sat` (and the values of `q.values` on sat).

@@ -177,7 +177,7 @@ fn verify(case: &Case) -> Verdict {
     let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
         .arg("verify")
         .arg("--json")
-        .args(["--timeout", VERIFY_QUERY_TIMEOUT])
+        .args(["--solver-timeout", VERIFY_QUERY_TIMEOUT])
         .arg(&case.src)
         .args(verify_args(&case.args))
         .stdout(Stdio::piped())

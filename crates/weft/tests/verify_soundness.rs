@@ -323,7 +323,7 @@ fn verify(run: &Run) -> Outcome {
         .current_dir(repo())
         .arg("verify")
         .arg("--json")
-        .args(["--timeout", "30"])
+        .args(["--solver-timeout", "30"])
         .arg(&run.src)
         .args(&run.args)
         .stdout(Stdio::piped())

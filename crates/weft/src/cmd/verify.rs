@@ -65,7 +65,12 @@ pub struct Args {
     solver: String,
     /// Per-query solver timeout in seconds.
     #[arg(long, default_value_t = 30)]
-    timeout: u64,
+    solver_timeout: u64,
+    /// Time limit for the whole run in seconds (compilation, building the conditions and
+    /// every solver query): past it, what was not decided is reported undecided (exit 3),
+    /// never verified, and no solver process is left running.
+    #[arg(long)]
+    timeout: Option<u64>,
     /// Print the reports as JSON.
     #[arg(long)]
     json: bool,
@@ -103,6 +108,7 @@ fn emulator_races(a: &Args) -> Result<Vec<(Loc, Loc)>, String> {
     let mut extra: Vec<String> = Vec::new();
     for _ in 0..32 {
         let mut cmd = std::process::Command::new(&exe);
+        weft_cuda::child::die_with_parent(&mut cmd);
         cmd.arg("race")
             .arg(&a.file)
             .args(["--json", "--schedules", "4", "--timeout", "120"]);
@@ -156,6 +162,18 @@ fn dims(s: &str) -> Result<[u32; 3], String> {
     weft_cuda::geometry::parse_dims(s)
 }
 
+/// The hard end of `--timeout S`: the library stops building and solving at the deadline
+/// and reports what it did not decide; should some step not return within 5 s after it,
+/// weft exits with 3 (undecided) by itself, and its solver and compiler children, which
+/// die with it, go too.
+fn watchdog(t: u64) {
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(t.max(1) + 5));
+        eprintln!("weft: verify: the time limit of {t} s was reached: nothing was verified");
+        std::process::exit(exit::INTERNAL);
+    });
+}
+
 /// `weft verify`.
 pub fn run(a: Args) -> i32 {
     let mut o = Options {
@@ -165,7 +183,10 @@ pub fn run(a: Args) -> i32 {
             WarpMethod::Resync
         },
         solver: SolverKind::parse(&a.solver).unwrap_or(SolverKind::Z3),
-        timeout_ms: a.timeout.max(1) * 1000,
+        timeout_ms: a.solver_timeout.max(1) * 1000,
+        deadline: a
+            .timeout
+            .map(|t| std::time::Instant::now() + std::time::Duration::from_secs(t.max(1))),
         unroll_limit: a.unroll_limit.max(1),
         ..Options::default()
     };
@@ -230,6 +251,9 @@ pub fn run(a: Args) -> i32 {
                 }
             }
         }
+    }
+    if let Some(t) = a.timeout {
+        watchdog(t);
     }
     let reports = match verify_file(&a.file, &o, &fo) {
         Ok(r) => r,
