@@ -36,7 +36,7 @@ export interface Spec {
   digest: string;
   stress_name: string;
   stress: Record<string, unknown>;
-  seed: number;
+  seed: string;
   iterations: number;
   test_wgsl: string;
   result_wgsl: string;

@@ -36,7 +36,8 @@ interface RunIn {
   digest: string;
   stress_name: string;
   stress: Record<string, unknown>;
-  seed: number;
+  /// Decimal text: seeds go above 2^53, past what a JavaScript number holds.
+  seed: string;
   iterations: number;
   duration_ms: number;
   started_at: string;
@@ -79,7 +80,7 @@ function $(id: string): HTMLInputElement {
 
 /// A run specification; long runs are fetched in chunks of dispatch plans (the server
 /// bounds one spec's size) and joined: the plans continue from `from` under the same seed.
-async function spec(test: string, stress: StressSpec, seed: number, iterations: number): Promise<Spec> {
+async function spec(test: string, stress: StressSpec, seed: string, iterations: number): Promise<Spec> {
   const CHUNK = 1000;
   const first = await api<Spec>("/api/spec", { test, stress, seed, iterations: Math.min(iterations, CHUNK) });
   for (let from = CHUNK; from < iterations; from += CHUNK) {
@@ -156,7 +157,7 @@ async function explore() {
     <label>test <select id="ex-test">${opts}</select></label>
     <label>stress <select id="ex-preset">${pre}</select></label>
     <label>iterations <input id="ex-iter" type="number" value="20" min="1" max="10000" size="6"></label>
-    <label>seed <input id="ex-seed" type="number" value="1" size="8"></label>
+    <label>seed <input id="ex-seed" inputmode="numeric" pattern="[0-9]+" value="1" size="20"></label>
     <button id="ex-run">Run</button> <progress id="ex-prog" value="0" max="1"></progress>
     </section>
     <section id="ex-info"></section>
@@ -182,7 +183,7 @@ async function explore() {
     try {
       const test = $("ex-test").value;
       const role = tests.find((t) => t.name === test)?.role;
-      const s = await spec(test, { preset: $("ex-preset").value }, Number($("ex-seed").value), Number($("ex-iter").value));
+      const s = await spec(test, { preset: $("ex-preset").value }, $("ex-seed").value.trim(), Number($("ex-iter").value));
       const draw = (r: RunResult) => {
         const cls = classifier(r.spec.layout);
         const labels = r.rows.map((x) => rowText(r.spec, x.values));
@@ -239,7 +240,7 @@ async function tuneRun(
       }
     }
   }
-  const cfgs = await api<{ seed: number }[]>(`/api/configs?seed=${encodeURIComponent(seed)}&n=${configs}&limits=${encodeURIComponent(limits)}`);
+  const cfgs = await api<{ seed: string }[]>(`/api/configs?seed=${encodeURIComponent(seed)}&n=${configs}&limits=${encodeURIComponent(limits)}`);
   const start = performance.now();
   for (let j = 0; j < jobs.length; j++) {
     const { test, k } = jobs[j];
@@ -361,7 +362,7 @@ async function conform() {
         .sort((x, y) => y.weakPerSecond - x.weakPerSecond)[0];
       const stress: StressSpec = b ? { tune_seed: b.seed, index: b.index, limits: b.limits } : { preset: "stress" };
       try {
-        const s = await spec(t, stress, 7, Number($("co-iter").value));
+        const s = await spec(t, stress, "7", Number($("co-iter").value));
         const { result, record } = await run("conform", s);
         pending.push(record);
         const v = result.classCounts[2];
@@ -477,7 +478,7 @@ async function campaign() {
   p.innerHTML = "";
   p.appendChild(h(`<section><h2>Campaign</h2>
     <p>One button runs the campaign's tests on your GPU with fixed settings (seed <code>${d.seed}</code>, ${d.configs} stress configurations × ${d.iterations} iterations, limits ${esc(d.limits)}), every mutant and its conformance tests under every configuration, then submits the results.</p>
-    <p><strong>Consent.</strong> The results, your GPU's vendor and architecture as WebGPU reports them, your browser and operating system, and an optional contact are stored on this server and published in aggregate. No other information about you is collected. Your GPU will be busy for the duration; you may stop at any time by closing the page.</p>
+    <p id="ca-consent-text"><strong>Consent.</strong> This server stores and publishes, for each run (on the Results page, through <code>/api/runs</code> and the CSV and JSON exports): its results, test, stress configuration, seed, start time and duration; your GPU's vendor, architecture and name as WebGPU reports them; your browser and operating system. An optional contact is stored and never published. Your IP address is used only to limit how often submissions arrive and is not stored. No other information about you is collected. Your GPU will be busy for the duration; you may stop at any time by closing the page.</p>
     <label><input type="checkbox" id="ca-consent"> I agree</label>
     <label>contact (optional) <input id="ca-contact" size="30"></label>
     <button id="ca-run">Start</button> <progress id="ca-prog" value="0" max="1"></progress> <span id="ca-status" class="small"></span>
@@ -545,7 +546,7 @@ async function locks() {
       const head = `<td class="l">${esc(name)}</td><td class="l">${esc(m.lock)}</td><td>${m.fenced ? "F" : "UF"}</td>`;
       $("lk-status").textContent = `running ${name}…`;
       try {
-        const s = await spec(name, { preset: $("lk-preset").value }, 11, Number($("lk-iter").value));
+        const s = await spec(name, { preset: $("lk-preset").value }, "11", Number($("lk-iter").value));
         const { result, record } = await run("run", s);
         pending.push(record);
         const col = s.columns.find((c) => c.name === m.counter)?.word;

@@ -548,8 +548,9 @@ pub fn analyze(runs: &[StoredRun], opts: &Options) -> Report {
 fn csv_of(header: &[&str], rows: Vec<Vec<String>>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(header);
+    // Device names and vendors come from the public: neutralised against formulas.
     for r in rows {
-        let _ = w.write_record(&r);
+        let _ = w.write_record(r.iter().map(|c| weft_store::csv_cell(c).into_owned()));
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }

@@ -401,3 +401,48 @@ fn lock_table_counts_failing_and_cut_instances() {
     let t5 = &csv.iter().find(|(n, _)| n == "locks.csv").unwrap().1;
     assert!(t5.contains("TAS-UF,TAS,false,2,2000,12,3,12,3.000"), "{t5}");
 }
+
+/// Issue 29 item 3: device names and vendors that a spreadsheet would read as formulas
+/// (`=`, `+`, `-`, `@` first) are written to the CSV tables with a leading `'`; numbers,
+/// negative ones included, are written as they are.
+#[test]
+fn csv_tables_neutralise_formulas() {
+    let evil = device("=HYPERLINK(\"http://x\",\"y\")", "@SUM(A1)");
+    let plus = device("+cmd", "-2+3");
+    let runs = vec![
+        run(1, &evil, "MP", 0, 10, false, 100),
+        run(2, &plus, "MP", 0, 20, false, 100),
+    ];
+    let r = analyze(&runs, &options());
+    let csv = weft_analyze::tables_csv(&r);
+    let mut cells = Vec::new();
+    for (_, text) in &csv {
+        let mut rd = csv::Reader::from_reader(text.as_bytes());
+        for rec in rd.records() {
+            cells.extend(rec.unwrap().iter().map(String::from).collect::<Vec<_>>());
+        }
+    }
+    for expected in [
+        "'=HYPERLINK(\"http://x\",\"y\")",
+        "'@SUM(A1)",
+        "'+cmd",
+        "'-2+3",
+    ] {
+        assert!(
+            cells.iter().any(|c| c.starts_with(expected)),
+            "{expected} in {cells:?}"
+        );
+    }
+    for (name, text) in &csv {
+        let mut rd = csv::Reader::from_reader(text.as_bytes());
+        for rec in rd.records() {
+            for c in rec.unwrap().iter() {
+                let risky = c.starts_with(['=', '+', '-', '@', '\t', '\r']);
+                assert!(
+                    !risky || c.parse::<f64>().is_ok(),
+                    "{name}: a formula cell {c:?}"
+                );
+            }
+        }
+    }
+}

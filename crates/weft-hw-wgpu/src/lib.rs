@@ -19,7 +19,7 @@ pub mod runner;
 pub mod shader;
 
 pub use error::{CodegenError, WgpuError};
-pub use plan::{plan, DispatchPlan, HostRng};
+pub use plan::{plan, skip_plan, DispatchPlan, HostRng};
 pub use runner::{adapters, AdapterInfo, WgpuParams, WgpuRun, WgpuRunner};
 pub use shader::{Layout, Slot};
 

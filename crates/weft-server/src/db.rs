@@ -17,6 +17,9 @@ pub enum Db {
     Sqlite {
         store: Arc<Mutex<Store>>,
         path: PathBuf,
+        /// The file opened (device and inode on Unix): a file deleted or replaced while
+        /// serving is noticed by [`Db::check`].
+        identity: Option<(u64, u64)>,
     },
     Postgres(Arc<Pg>),
 }
@@ -28,6 +31,22 @@ pub struct DbError(pub String);
 impl From<StoreError> for DbError {
     fn from(e: StoreError) -> Self {
         DbError(e.to_string())
+    }
+}
+
+/// The device and inode of a file (`Some((0, 0))` where the platform has none), or
+/// `None` when there is no file.
+fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        Some((0, 0))
     }
 }
 
@@ -63,6 +82,7 @@ impl Db {
         let store = Store::open(&path)?;
         Ok(Db::Sqlite {
             store: Arc::new(Mutex::new(store)),
+            identity: file_identity(&path),
             path,
         })
     }
@@ -70,6 +90,21 @@ impl Db {
     /// Connects to PostgreSQL (creating the schema in an empty database).
     pub async fn open_postgres(url: &str) -> Result<Db, DbError> {
         Ok(Db::Postgres(Arc::new(Pg::connect(url).await?)))
+    }
+
+    /// Whether the database is still the one opened: for SQLite, the file is still at its
+    /// path (deleting it would leave the server writing into a file nobody can read).
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            Db::Sqlite { path, identity, .. } => match file_identity(path) {
+                None => Err(format!("the database file {} is gone", path.display())),
+                Some(id) if identity.is_some_and(|i| i != id) => {
+                    Err(format!("the database file {} was replaced", path.display()))
+                }
+                Some(_) => Ok(()),
+            },
+            Db::Postgres(_) => Ok(()),
+        }
     }
 
     pub fn describe(&self) -> String {
@@ -146,6 +181,14 @@ impl Db {
         match self {
             Db::Sqlite { store, .. } => Self::with(store, move |s| s.submission_run_ids(id)).await,
             Db::Postgres(p) => p.submission_runs(id).await,
+        }
+    }
+
+    /// Deletes a submission with its runs: `None` when there is none, else the runs.
+    pub async fn delete_submission(&self, id: i64) -> Result<Option<usize>, DbError> {
+        match self {
+            Db::Sqlite { store, .. } => Self::with(store, move |s| s.delete_submission(id)).await,
+            Db::Postgres(p) => p.delete_submission(id).await,
         }
     }
 

@@ -14,10 +14,14 @@
 //! - `GET /api/analyses?seed=S&k=K&pair=A,B`: paper 001 §4-5 ([`weft_analyze`]).
 //! - `GET /api/export.csv`, `GET /api/export.json`.
 //!
-//! Nothing can be edited or deleted through the API.
+//! - `GET /api/admin/submissions`, `DELETE /api/admin/submissions/{id}`: moderation, with
+//!   the operator's token (`weft serve --admin-token`); absent without one.
+//!
+//! Nothing else can be edited or deleted through the API.
 
 pub mod catalog;
 pub mod client;
+pub mod conn;
 pub mod db;
 pub mod pg;
 pub mod spec;
@@ -35,6 +39,8 @@ use axum::{Json, Router};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use rust_embed::RustEmbed;
 use serde::Deserialize;
+use sha2::Digest;
+use tokio::sync::Semaphore;
 use weft_store::{Filter, Submission};
 use weft_stress::Preset;
 
@@ -58,7 +64,26 @@ pub struct Settings {
     /// Run specifications (shader generation) per minute per client address; bursts of
     /// the same size.
     pub specs_per_minute: u32,
+    /// Run specifications generated at once (on blocking threads, off the async
+    /// executor); more wait for a turn.
+    pub spec_workers: usize,
+    /// Bytes of run specifications held in memory at once (generated and not yet sent);
+    /// a request that cannot get its share within [`SPEC_WAIT`] answers 503.
+    pub spec_memory: usize,
+    /// Timeouts and connection bounds.
+    pub limits: conn::Limits,
+    /// Addresses of reverse proxies whose `X-Forwarded-For` is believed: a request from one
+    /// of them is rate-limited by the client address the proxy appended (the rightmost
+    /// address not itself a trusted proxy); any other request by its peer address, its
+    /// `X-Forwarded-For` ignored.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// The operator's token for the moderation routes under `/api/admin/` (`Authorization:
+    /// Bearer TOKEN`); without one they do not exist.
+    pub admin_token: Option<String>,
 }
+
+/// How long a run specification waits for a worker and memory before answering 503.
+pub const SPEC_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Default for Settings {
     fn default() -> Self {
@@ -66,6 +91,13 @@ impl Default for Settings {
             submissions_per_minute: 60,
             burst: 120,
             specs_per_minute: 1200,
+            spec_workers: std::thread::available_parallelism()
+                .map(|n| (n.get() / 2).max(1))
+                .unwrap_or(1),
+            spec_memory: 128 << 20,
+            limits: conn::Limits::default(),
+            admin_token: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -76,6 +108,11 @@ pub struct AppState {
     pub catalog: Catalog,
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     spec_limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// Turns at generating a run specification.
+    spec_workers: Arc<Semaphore>,
+    /// KiB of run specifications in memory ([`Settings::spec_memory`]).
+    spec_memory: Arc<Semaphore>,
+    settings: Settings,
 }
 
 type Shared = Arc<AppState>;
@@ -91,10 +128,11 @@ impl IntoResponse for ApiError {
 
 impl From<db::DbError> for ApiError {
     fn from(e: db::DbError) -> Self {
+        // Logged for the operator; the client learns nothing of the database.
         eprintln!("weft serve: database error: {}", e.0);
         ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
-            format!("database: {}", e.0),
+            "internal database error".into(),
         )
     }
 }
@@ -119,6 +157,9 @@ pub fn state(db: Db, settings: &Settings) -> Result<Shared, String> {
         catalog,
         limiter,
         spec_limiter,
+        spec_workers: Arc::new(Semaphore::new(settings.spec_workers.max(1))),
+        spec_memory: Arc::new(Semaphore::new((settings.spec_memory >> 10).max(1))),
+        settings: settings.clone(),
     }))
 }
 
@@ -138,27 +179,82 @@ pub fn router(state: Shared) -> Router {
         .route("/api/analyses", get(analyses))
         .route("/api/export.csv", get(export_csv))
         .route("/api/export.json", get(export_json))
+        .route("/api/admin/submissions", get(admin_submissions))
+        .route(
+            "/api/admin/submissions/{id}",
+            axum::routing::delete(admin_delete),
+        )
         .fallback(asset)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn(refuse_large))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            refuse_large,
+        ))
+        .layer(axum::middleware::from_fn(security_headers))
         .with_state(state)
 }
 
-/// Serves until the process is stopped (Ctrl-C ends it cleanly).
+/// Serves until the process is stopped (Ctrl-C ends it cleanly), every client bounded in
+/// time and connections ([`conn`]).
 pub async fn serve(listener: tokio::net::TcpListener, state: Shared) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        router(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    let limits = state.settings.limits.clone();
+    conn::serve(listener, router(state), limits, async {
         let _ = tokio::signal::ctrl_c().await;
     })
     .await
 }
 
+/// The Content-Security-Policy of every response: the app's own scripts, styles (and
+/// the inline styles Chart.js sets), images and API, nothing else; never framed.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Adds the security headers to every response: CSP, `nosniff`, no framing, no referrer.
+async fn security_headers(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let mut r = next.run(req).await;
+    let h = r.headers_mut();
+    for (k, v) in [
+        (header::CONTENT_SECURITY_POLICY, CSP),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ] {
+        h.insert(k, header::HeaderValue::from_static(v));
+    }
+    r
+}
+
+/// The address a request is rate-limited by: its peer, or, when the peer is a trusted
+/// proxy, the rightmost `X-Forwarded-For` address that is not a trusted proxy (addresses
+/// further left were written by the client and prove nothing).
+pub fn client_key(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut last = peer;
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .collect();
+    for hop in hops.iter().rev() {
+        match hop.trim().parse::<IpAddr>() {
+            Ok(ip) if trusted.contains(&ip) => last = ip,
+            Ok(ip) => return ip,
+            Err(_) => return last,
+        }
+    }
+    last
+}
+
 /// Refuses a request whose declared length is over [`MAX_BODY`] before reading its body
-/// (bodies without a length are cut at the limit by `DefaultBodyLimit`).
-async fn refuse_large(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+/// (bodies without a length are cut at the limit), and reads the body within the body
+/// timeout (408 for a client that sends it too slowly).
+async fn refuse_large(
+    State(s): State<Shared>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -171,11 +267,53 @@ async fn refuse_large(req: axum::extract::Request, next: axum::middleware::Next)
         )
         .into_response();
     }
-    next.run(req).await
+    let (parts, body) = req.into_parts();
+    let read = tokio::time::timeout(
+        s.settings.limits.body_timeout,
+        axum::body::to_bytes(body, MAX_BODY),
+    )
+    .await;
+    let bytes = match read {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => {
+            return ApiError(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("request body over {MAX_BODY} bytes, or cut short"),
+            )
+            .into_response()
+        }
+        Err(_) => {
+            return ApiError(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time".into(),
+            )
+            .into_response()
+        }
+    };
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
 }
 
+/// 200 with the counts, or 503 when the database is gone or does not answer.
 async fn health(State(s): State<Shared>) -> ApiResult {
-    let (runs, subs) = s.db.counts().await?;
+    let unhealthy = |m: String| {
+        eprintln!("weft serve: health: {m}");
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(serde_json::json!({"ok": false, "error": m})),
+        )
+            .into_response()
+    };
+    if let Err(m) = s.db.check() {
+        return Ok(unhealthy(m));
+    }
+    let (runs, subs) = match s.db.counts().await {
+        Ok(c) => c,
+        Err(e) => return Ok(unhealthy(format!("database: {}", e.0))),
+    };
     Ok(Json(serde_json::json!({
         "ok": true,
         "version": env!("CARGO_PKG_VERSION"),
@@ -256,7 +394,8 @@ async fn configs(Query(q): Query<ConfigsQuery>) -> ApiResult {
             serde_json::json!({
                 "index": k,
                 "stress_name": format!("tune:{seed}#{k}"),
-                "seed": weft_hw::tune::run_seed(&seed, k),
+                // As text: seeds go above 2^53, past what a JavaScript number holds.
+                "seed": weft_hw::tune::run_seed(&seed, k).to_string(),
                 "config": c,
             })
         })
@@ -268,6 +407,7 @@ async fn configs(Query(q): Query<ConfigsQuery>) -> ApiResult {
 struct SpecRequest {
     test: String,
     stress: spec::StressSpec,
+    #[serde(deserialize_with = "submit::seed")]
     seed: u64,
     iterations: u32,
     #[serde(default)]
@@ -277,31 +417,108 @@ struct SpecRequest {
 async fn spec_handler(
     State(s): State<Shared>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     body: Result<Json<SpecRequest>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
-    if s.spec_limiter.check_key(&addr.ip()).is_err() {
+    let key = client_key(addr.ip(), &headers, &s.settings.trusted_proxies);
+    if s.spec_limiter.check_key(&key).is_err() {
         return Err(ApiError(
             StatusCode::TOO_MANY_REQUESTS,
             "too many run specifications from this address; try again in a minute".into(),
         ));
     }
     let Json(r) = body.map_err(|e| bad(e.body_text()))?;
-    let e = s
-        .catalog
-        .get(&r.test)
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no test `{}`", r.test)))?;
+    if s.catalog.get(&r.test).is_none() {
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no test `{}`", r.test),
+        ));
+    }
     let (name, cfg) = spec::resolve(&r.stress).map_err(bad)?;
-    let v = spec::spec(e, &name, &cfg, r.seed, r.iterations, r.from)
+    // Bounded before any work: the request's size, then a share of the memory for specs
+    // and a worker (503 when the server is busy), then generation on a blocking thread.
+    spec::check_request(&cfg, r.iterations, r.from)
         .map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))?;
-    Ok(Json(v).into_response())
+    let bound = spec::spec_size_bound(r.iterations, cfg.max_workgroups);
+    let kib = (bound.div_ceil(1024) as u32).min((s.settings.spec_memory >> 10).max(1) as u32);
+    let busy = || {
+        ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is busy generating run specifications; try again shortly".into(),
+        )
+    };
+    let memory = tokio::time::timeout(SPEC_WAIT, s.spec_memory.clone().acquire_many_owned(kib))
+        .await
+        .map_err(|_| busy())?
+        .map_err(|_| busy())?;
+    let worker = tokio::time::timeout(SPEC_WAIT, s.spec_workers.clone().acquire_owned())
+        .await
+        .map_err(|_| busy())?
+        .map_err(|_| busy())?;
+    let st = s.clone();
+    let test = r.test.clone();
+    let bytes = tokio::task::spawn_blocking(move || {
+        let _worker = worker;
+        let e = st
+            .catalog
+            .get(&test)
+            .ok_or_else(|| format!("no test `{test}`"))?;
+        spec::spec(e, &name, &cfg, r.seed, r.iterations, r.from)
+    })
+    .await
+    .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    .map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    // Keep the share of memory the spec takes, give back the rest of the bound.
+    let mut memory = memory;
+    let used = (bytes.len().div_ceil(1024) as u32).max(1);
+    if let Some(rest) = memory.split(memory.num_permits().saturating_sub(used as usize)) {
+        drop(rest);
+    }
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        axum::body::Body::new(HeldBody {
+            bytes: Some(bytes::Bytes::from(bytes)),
+            _memory: memory,
+        }),
+    )
+        .into_response())
+}
+
+/// A response body that holds its share of the spec memory until it is sent or dropped
+/// (a client that stops reading is cut by [`conn`], which drops it).
+struct HeldBody {
+    bytes: Option<bytes::Bytes>,
+    _memory: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl http_body::Body for HeldBody {
+    type Data = bytes::Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<bytes::Bytes>, Self::Error>>> {
+        std::task::Poll::Ready(self.bytes.take().map(|b| Ok(http_body::Frame::data(b))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.bytes.is_none()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.bytes.as_ref().map_or(0, |b| b.len() as u64))
+    }
 }
 
 async fn submit_handler(
     State(s): State<Shared>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     body: Result<Json<submit::SubmissionIn>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
-    if s.limiter.check_key(&addr.ip()).is_err() {
+    let key = client_key(addr.ip(), &headers, &s.settings.trusted_proxies);
+    if s.limiter.check_key(&key).is_err() {
         return Err(ApiError(
             StatusCode::TOO_MANY_REQUESTS,
             "too many submissions from this address; try again in a minute".into(),
@@ -318,6 +535,13 @@ async fn submit_handler(
             e.body_text(),
         )
     })?;
+    if let Err(m) = s.db.check() {
+        eprintln!("weft serve: {m}");
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the database is unavailable".into(),
+        ));
+    }
     let now = weft_store::now_utc();
     let state = s.clone();
     let sub2 = sub.clone();
@@ -327,9 +551,11 @@ async fn submit_handler(
             .await
             .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
             .map_err(|r| ApiError(StatusCode::UNPROCESSABLE_ENTITY, r.0))?;
+    // The client's address limits its rate (in memory) and is not stored: the consent
+    // text says what is kept.
     let record = Submission {
         idempotency_key: sub.idempotency_key.clone(),
-        client: addr.ip().to_string(),
+        client: String::new(),
         received_at: now,
         digest,
         contact: sub.contact.clone(),
@@ -348,14 +574,74 @@ async fn submit_handler(
     }
 }
 
+/// The public list of submissions: id, time received and number of runs; not the
+/// idempotency keys (a key would let anyone probe or block a retry), digests or contacts.
 async fn submissions(State(s): State<Shared>) -> ApiResult {
-    let mut v = s.db.submissions().await?;
-    // Contacts stay private to whoever runs the server.
-    for x in &mut v {
-        x.submission.contact = x.submission.contact.as_ref().map(|_| "(given)".into());
-        x.submission.client = String::new();
-    }
+    let v: Vec<serde_json::Value> =
+        s.db.submissions()
+            .await?
+            .into_iter()
+            .map(|x| {
+                serde_json::json!({
+                    "id": x.id,
+                    "received_at": x.submission.received_at,
+                    "runs": x.runs,
+                })
+            })
+            .collect();
     Ok(Json(v).into_response())
+}
+
+/// Checks the operator's token: 404 when the server has none (the routes do not exist),
+/// 401 when the request's differs. The comparison takes the same time wherever the
+/// tokens differ.
+fn admin(s: &AppState, headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
+    let Some(token) = &s.settings.admin_token else {
+        return Err(ApiError(StatusCode::NOT_FOUND, "no API route".into()));
+    };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    let a = sha2::Sha256::digest(given.as_bytes());
+    let b = sha2::Sha256::digest(token.as_bytes());
+    let differ = a
+        .iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    if differ != 0 {
+        return Err(ApiError(
+            StatusCode::UNAUTHORIZED,
+            "the operator's token is required".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Every submission with its client address and contact, for the operator.
+async fn admin_submissions(State(s): State<Shared>, headers: axum::http::HeaderMap) -> ApiResult {
+    admin(&s, &headers)?;
+    Ok(Json(s.db.submissions().await?).into_response())
+}
+
+/// Deletes a submission with its runs (a forged or unwanted one).
+async fn admin_delete(
+    State(s): State<Shared>,
+    headers: axum::http::HeaderMap,
+    Path(id): Path<i64>,
+) -> ApiResult {
+    admin(&s, &headers)?;
+    match s.db.delete_submission(id).await? {
+        Some(runs) => {
+            eprintln!("weft serve: the operator deleted submission {id} ({runs} runs)");
+            Ok(Json(serde_json::json!({"deleted": id, "runs": runs})).into_response())
+        }
+        None => Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no submission {id}"),
+        )),
+    }
 }
 
 async fn submission(State(s): State<Shared>, Path(id): Path<i64>) -> ApiResult {
@@ -380,20 +666,29 @@ struct RunsQuery {
 }
 
 impl RunsQuery {
-    fn filter(self) -> Filter {
-        Filter {
+    /// The database filter; a `since` that is not a date or time (a prefix of
+    /// `YYYY-MM-DDTHH:MM:SSZ`) is a 400 on either database.
+    fn filter(self) -> Result<Filter, ApiError> {
+        if let Some(s) = &self.since {
+            if !weft_store::is_prefix(s) {
+                return Err(bad(
+                    "since: a date or time like 2025-03-01 or 2025-03-01T12:00:00Z",
+                ));
+            }
+        }
+        Ok(Filter {
             test: self.test,
             device: self.device,
             backend: self.backend,
             kind: self.kind,
             since: self.since,
             limit: Some(self.limit.unwrap_or(1000).min(100_000)),
-        }
+        })
     }
 }
 
 async fn runs(State(s): State<Shared>, Query(q): Query<RunsQuery>) -> ApiResult {
-    Ok(Json(s.db.summaries(q.filter()).await?).into_response())
+    Ok(Json(s.db.summaries(q.filter()?).await?).into_response())
 }
 
 async fn run(State(s): State<Shared>, Path(id): Path<i64>) -> ApiResult {
@@ -452,12 +747,12 @@ async fn analyses(State(s): State<Shared>, Query(q): Query<AnalysesQuery>) -> Ap
 }
 
 async fn export_csv(State(s): State<Shared>, Query(q): Query<RunsQuery>) -> ApiResult {
-    let body = s.db.export_csv(q.filter()).await?;
+    let body = s.db.export_csv(q.filter()?).await?;
     Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], body).into_response())
 }
 
 async fn export_json(State(s): State<Shared>, Query(q): Query<RunsQuery>) -> ApiResult {
-    Ok(Json(s.db.stored_runs(q.filter()).await?).into_response())
+    Ok(Json(s.db.stored_runs(q.filter()?).await?).into_response())
 }
 
 async fn asset(uri: Uri) -> Response {
@@ -495,6 +790,25 @@ pub fn default_db() -> Result<std::path::PathBuf, String> {
     weft_store::Store::default_path()
         .map(|p| p.with_file_name("campaign.db"))
         .map_err(|e| e.to_string())
+}
+
+/// The operator's token from `--admin-token`: the text itself, or the first line of the
+/// file `@PATH`; at least 16 characters.
+pub fn admin_token(arg: &str) -> Result<String, String> {
+    let t = match arg.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("{path}: {e}"))?
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        None => arg.to_string(),
+    };
+    if t.len() < 16 || t.chars().any(|c| c.is_control() || c == ' ') {
+        return Err("at least 16 characters, without spaces or control characters".into());
+    }
+    Ok(t)
 }
 
 /// Whether `--db` names a PostgreSQL database rather than an SQLite file.

@@ -3,14 +3,22 @@
 //! SQLite results database, version 2), created on first start, and a version 1 database
 //! migrated on start (`sql/postgres-1-to-2.sql`); submissions stored in one
 //! transaction under their idempotency key; runs read back as `weft_store` records.
-//! Identifiers are `BIGINT`s; `u64` seeds are stored as the `BIGINT` with the same bits,
-//! as in SQLite.
+//! Identifiers are `BIGINT`s; integers over `i64::MAX` are refused before they get here
+//! (`submit::validate`), as SQLite's store refuses them.
+//!
+//! Connections come from a pool (deadpool-postgres; each checked on the way out, so a
+//! connection the server dropped is replaced); a submission is one transaction of a few
+//! round trips (its devices, tests and configurations looked up once, its runs inserted
+//! pipelined, all outcomes in one statement). Several `weft serve` replicas may share one
+//! database: the schema is created or migrated under an advisory lock, and two
+//! submissions racing for one idempotency key store it once.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
-use tokio::sync::Mutex;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::NoTls;
 use weft_store::{
     canonical_json, DeviceRecord, Filter, OutcomeRecord, RunRecord, StoredRun, StoredSubmission,
     Submission, TestRecord,
@@ -18,18 +26,26 @@ use weft_store::{
 
 use crate::db::DbError;
 
-/// An open PostgreSQL campaign database (one connection; requests take turns).
+/// An open PostgreSQL campaign database: a pool of connections.
 pub struct Pg {
-    client: Mutex<Client>,
+    pool: Pool,
     pub desc: String,
 }
+
+/// Most connections one server holds.
+pub const POOL_SIZE: usize = 16;
+
+/// The advisory lock key under which servers create or migrate the schema.
+const SCHEMA_LOCK: i64 = 0x7765_6674_5f73_6368; // "weft_sch"
 
 fn e(err: tokio_postgres::Error) -> DbError {
     DbError(format!("postgres: {err}"))
 }
 
-fn i(v: u64) -> i64 {
-    v as i64
+/// A `u64` as a `BIGINT` (values over `i64::MAX` are refused by validation; here they
+/// would be an internal error rather than a negative number).
+fn i(v: u64) -> Result<i64, DbError> {
+    i64::try_from(v).map_err(|_| DbError(format!("{v} exceeds BIGINT")))
 }
 
 /// Migration 1 -> 2 of a PostgreSQL campaign database (`sql/postgres-1-to-2.sql`).
@@ -48,12 +64,48 @@ impl Pg {
     /// Connects, creates the schema when the database has none and migrates a database of
     /// an older schema (version 1, before the campaign server) to the current one.
     pub async fn connect(url: &str) -> Result<Pg, DbError> {
-        let (mut client, conn) = tokio_postgres::connect(url, NoTls).await.map_err(e)?;
-        tokio::spawn(async move {
-            if let Err(err) = conn.await {
-                eprintln!("weft serve: postgres connection: {err}");
-            }
-        });
+        let cfg: tokio_postgres::Config = url
+            .parse()
+            .map_err(|err| DbError(format!("postgres: {err}")))?;
+        let mgr = Manager::from_config(
+            cfg,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Verified,
+            },
+        );
+        let pool = Pool::builder(mgr)
+            .max_size(POOL_SIZE)
+            .wait_timeout(Some(std::time::Duration::from_secs(30)))
+            .create_timeout(Some(std::time::Duration::from_secs(10)))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(|err| DbError(format!("postgres: {err}")))?;
+        let mut client = pool
+            .get()
+            .await
+            .map_err(|err| DbError(format!("postgres: {err}")))?;
+        // One server at a time creates or migrates the schema; the others wait and find
+        // it done.
+        client
+            .execute("SELECT pg_advisory_lock($1)", &[&SCHEMA_LOCK])
+            .await
+            .map_err(e)?;
+        let r = Self::prepare_schema(&mut client).await;
+        client
+            .execute("SELECT pg_advisory_unlock($1)", &[&SCHEMA_LOCK])
+            .await
+            .map_err(e)?;
+        r?;
+        drop(client);
+        let host = url.rsplit('@').next().unwrap_or(url);
+        Ok(Pg {
+            pool,
+            desc: format!("postgres {host}"),
+        })
+    }
+
+    async fn prepare_schema(client: &mut deadpool_postgres::Client) -> Result<(), DbError> {
         let has: bool = client
             .query_one(
                 "SELECT EXISTS (SELECT 1 FROM information_schema.tables \
@@ -72,19 +124,19 @@ impl Pg {
                 .await
                 .map_err(e)?;
         }
-        let mut v = version(&client).await?;
+        let mut v = version(&***client).await?;
         if v == 1 {
-            // One transaction, with the version table locked: a second server starting on
-            // the same database waits, then finds version 2 and migrates nothing.
+            // One transaction, with the version table locked (servers of an older weft
+            // take no advisory lock).
             let tx = client.transaction().await.map_err(e)?;
             tx.batch_execute("LOCK TABLE schema_version IN ACCESS EXCLUSIVE MODE")
                 .await
                 .map_err(e)?;
-            if version(&tx).await? == 1 {
+            if version(&*tx).await? == 1 {
                 tx.batch_execute(MIGRATE_1_TO_2).await.map_err(e)?;
             }
             tx.commit().await.map_err(e)?;
-            v = version(&client).await?;
+            v = version(&***client).await?;
         }
         if v as i64 != weft_store::schema::SCHEMA_VERSION {
             return Err(DbError(format!(
@@ -92,11 +144,15 @@ impl Pg {
                 weft_store::schema::SCHEMA_VERSION
             )));
         }
-        let host = url.rsplit('@').next().unwrap_or(url);
-        Ok(Pg {
-            client: Mutex::new(client),
-            desc: format!("postgres {host}"),
-        })
+        Ok(())
+    }
+
+    /// A connection from the pool.
+    async fn client(&self) -> Result<deadpool_postgres::Client, DbError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|err| DbError(format!("postgres pool: {err}")))
     }
 
     /// Stores a submission once under its key (see `weft_store::Store::record_submission`).
@@ -110,39 +166,14 @@ impl Pg {
                 return Ok(Err(m.to_string()));
             }
         }
-        let mut c = self.client.lock().await;
+        let mut c = self.client().await?;
         let tx = c.transaction().await.map_err(e)?;
-        if let Some(row) = tx
+        // Claim the key; a concurrent transaction holding it makes this one wait for its
+        // outcome, then find its row.
+        let claimed = tx
             .query_opt(
-                "SELECT id, digest FROM submissions WHERE idempotency_key = $1",
-                &[&sub.idempotency_key],
-            )
-            .await
-            .map_err(e)?
-        {
-            let (id, digest): (i64, String) = (row.get(0), row.get(1));
-            if digest != sub.digest {
-                return Ok(Err(format!(
-                    "idempotency key `{}` was already used for a different submission",
-                    sub.idempotency_key
-                )));
-            }
-            let ids = tx
-                .query(
-                    "SELECT id FROM runs WHERE submission_id = $1 ORDER BY id",
-                    &[&id],
-                )
-                .await
-                .map_err(e)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
-            return Ok(Ok((id, ids, false)));
-        }
-        let id: i64 = tx
-            .query_one(
                 "INSERT INTO submissions (idempotency_key, client, received_at, digest, contact) \
-                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
                 &[
                     &sub.idempotency_key,
                     &sub.client,
@@ -152,61 +183,150 @@ impl Pg {
                 ],
             )
             .await
-            .map_err(e)?
-            .get(0);
-        let mut ids = Vec::new();
+            .map_err(e)?;
+        let id: i64 = match claimed {
+            Some(row) => row.get(0),
+            None => {
+                let row = tx
+                    .query_one(
+                        "SELECT id, digest FROM submissions WHERE idempotency_key = $1",
+                        &[&sub.idempotency_key],
+                    )
+                    .await
+                    .map_err(e)?;
+                let (id, digest): (i64, String) = (row.get(0), row.get(1));
+                if digest != sub.digest {
+                    return Ok(Err(format!(
+                        "idempotency key `{}` was already used for a different submission",
+                        sub.idempotency_key
+                    )));
+                }
+                let ids = tx
+                    .query(
+                        "SELECT id FROM runs WHERE submission_id = $1 ORDER BY id",
+                        &[&id],
+                    )
+                    .await
+                    .map_err(e)?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect();
+                return Ok(Ok((id, ids, false)));
+            }
+        };
+        // The distinct devices, tests and configurations, looked up once each.
+        let mut devices: HashMap<Vec<String>, i64> = HashMap::new();
+        let mut tests: HashMap<[String; 3], i64> = HashMap::new();
+        let mut configs: HashMap<String, i64> = HashMap::new();
         for r in runs {
             let (cols, vals) = r.device.key();
-            let device_id = upsert(&tx, "devices", &cols, &vals).await?;
+            let key: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+            if let Entry::Vacant(slot) = devices.entry(key) {
+                slot.insert(upsert(&tx, "devices", &cols, &vals).await?);
+            }
             let t = &r.test;
-            let test_id = upsert(
-                &tx,
-                "tests",
-                &["name", "format", "digest"],
-                &[&t.name, &t.format, &t.digest],
-            )
-            .await?;
+            let tkey = [t.name.clone(), t.format.clone(), t.digest.clone()];
+            if let Entry::Vacant(slot) = tests.entry(tkey) {
+                slot.insert(
+                    upsert(
+                        &tx,
+                        "tests",
+                        &["name", "format", "digest"],
+                        &[&t.name, &t.format, &t.digest],
+                    )
+                    .await?,
+                );
+            }
             let config = canonical_json(&r.stress_config);
-            let config_id = upsert(&tx, "stress_configs", &["config"], &[&config]).await?;
-            let run_id: i64 = tx
-                .query_one(
-                    "INSERT INTO runs (kind, label, started_at, duration_ms, device_id, device_extra, \
-                     test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, \
-                     model, weft_version, submission_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-                     $10, $11, $12, $13, $14, $15, $16) RETURNING id",
-                    &[
-                        &r.kind,
-                        &r.label,
-                        &r.started_at,
-                        &i(r.duration_ms),
-                        &device_id,
-                        &canonical_json(&r.device.extra),
-                        &test_id,
-                        &t.path,
-                        &r.stress_name,
-                        &config_id,
-                        &i(r.seed),
-                        &i(r.iterations),
-                        &i(r.instances),
-                        &r.model,
-                        &r.weft_version,
-                        &id,
-                    ],
-                )
-                .await
-                .map_err(e)?
-                .get(0);
-            for (pos, o) in r.outcomes.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO outcomes (run_id, position, outcome, class, model_verdict, count) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
-                    &[&run_id, &(pos as i32), &o.outcome, &o.class, &o.model_verdict, &i(o.count)],
-                )
+            if let Entry::Vacant(slot) = configs.entry(config.clone()) {
+                slot.insert(upsert(&tx, "stress_configs", &["config"], &[&config]).await?);
+            }
+        }
+        // The runs, pipelined on the connection (one statement, prepared once).
+        let insert = tx
+            .prepare(
+                "INSERT INTO runs (kind, label, started_at, duration_ms, device_id, device_extra, \
+                 test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, \
+                 model, weft_version, submission_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+                 $10, $11, $12, $13, $14, $15, $16) RETURNING id",
+            )
+            .await
+            .map_err(e)?;
+        struct Row {
+            duration: i64,
+            device: i64,
+            extra: String,
+            test: i64,
+            config: i64,
+            seed: i64,
+            iterations: i64,
+            instances: i64,
+        }
+        let mut rows = Vec::with_capacity(runs.len());
+        for r in runs {
+            let (_, vals) = r.device.key();
+            let key: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+            let t = &r.test;
+            rows.push(Row {
+                duration: i(r.duration_ms)?,
+                device: devices[&key],
+                extra: canonical_json(&r.device.extra),
+                test: tests[&[t.name.clone(), t.format.clone(), t.digest.clone()]],
+                config: configs[&canonical_json(&r.stress_config)],
+                seed: i(r.seed)?,
+                iterations: i(r.iterations)?,
+                instances: i(r.instances)?,
+            });
+        }
+        let params: Vec<Vec<&(dyn ToSql + Sync)>> = runs
+            .iter()
+            .zip(&rows)
+            .map(|(r, w)| {
+                vec![
+                    &r.kind as &(dyn ToSql + Sync),
+                    &r.label,
+                    &r.started_at,
+                    &w.duration,
+                    &w.device,
+                    &w.extra,
+                    &w.test,
+                    &r.test.path,
+                    &r.stress_name,
+                    &w.config,
+                    &w.seed,
+                    &w.iterations,
+                    &w.instances,
+                    &r.model,
+                    &r.weft_version,
+                    &id,
+                ]
+            })
+            .collect();
+        let inserted =
+            futures_util::future::try_join_all(params.iter().map(|p| tx.query_one(&insert, p)))
                 .await
                 .map_err(e)?;
+        let ids: Vec<i64> = inserted.iter().map(|row| row.get(0)).collect();
+        // Every outcome of every run in one statement.
+        let (mut o_run, mut o_pos, mut o_text, mut o_class, mut o_verdict, mut o_count) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        for (r, run_id) in runs.iter().zip(&ids) {
+            for (pos, o) in r.outcomes.iter().enumerate() {
+                o_run.push(*run_id);
+                o_pos.push(pos as i32);
+                o_text.push(o.outcome.clone());
+                o_class.push(o.class.clone());
+                o_verdict.push(o.model_verdict.clone());
+                o_count.push(i(o.count)?);
             }
-            ids.push(run_id);
         }
+        tx.execute(
+            "INSERT INTO outcomes (run_id, position, outcome, class, model_verdict, count) \
+             SELECT * FROM UNNEST($1::BIGINT[], $2::INTEGER[], $3::TEXT[], $4::TEXT[], $5::TEXT[], $6::BIGINT[])",
+            &[&o_run, &o_pos, &o_text, &o_class, &o_verdict, &o_count],
+        )
+        .await
+        .map_err(e)?;
         tx.commit().await.map_err(e)?;
         Ok(Ok((id, ids, true)))
     }
@@ -227,8 +347,8 @@ impl Pg {
 
     async fn select_runs(&self, f: &Filter, only: Option<i64>) -> Result<Vec<StoredRun>, DbError> {
         let mut conds = Vec::new();
-        let mut args: Vec<String> = Vec::new();
-        let mut push = |cond: &str, arg: String| {
+        let mut args: Vec<Box<dyn ToSql + Sync + Send>> = Vec::new();
+        let mut push = |cond: &str, arg: Box<dyn ToSql + Sync + Send>| {
             args.push(arg);
             conds.push(cond.replace('?', &format!("${}", args.len())));
         };
@@ -243,22 +363,25 @@ impl Pg {
             p + "%"
         };
         if let Some(t) = &f.test {
-            push("t.name LIKE ? ESCAPE '\\'", like(t));
+            push("t.name LIKE ? ESCAPE '\\'", Box::new(like(t)));
         }
         if let Some(d) = &f.device {
-            push("d.name LIKE ? ESCAPE '\\'", like(d));
+            push("d.name LIKE ? ESCAPE '\\'", Box::new(like(d)));
         }
         if let Some(b) = &f.backend {
-            push("d.backend = ?", b.clone());
+            push("d.backend = ?", Box::new(b.clone()));
         }
         if let Some(k) = &f.kind {
-            push("r.kind = ?", k.clone());
+            push("r.kind = ?", Box::new(k.clone()));
         }
         if let Some(s) = &f.since {
-            push("r.started_at >= ?", s.clone());
+            if !weft_store::is_prefix(s) {
+                return Err(DbError(format!("since `{s}` is not a date or time")));
+            }
+            push("r.started_at >= ?", Box::new(s.clone()));
         }
         if let Some(id) = only {
-            push("r.id::text = ?", id.to_string());
+            push("r.id = ?", Box::new(id));
         }
         let clause = if conds.is_empty() {
             String::new()
@@ -276,8 +399,8 @@ impl Pg {
              ORDER BY r.started_at DESC, r.id DESC{limit}"
         );
         let params: Vec<&(dyn ToSql + Sync)> =
-            args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
-        let c = self.client.lock().await;
+            args.iter().map(|a| &**a as &(dyn ToSql + Sync)).collect();
+        let c = self.client().await?;
         let rows = c.query(&sql, &params).await.map_err(e)?;
         let ids: Vec<i64> = rows.iter().map(|r| r.get(0)).collect();
         let mut outcomes: HashMap<i64, Vec<OutcomeRecord>> = HashMap::new();
@@ -343,7 +466,7 @@ impl Pg {
     }
 
     pub async fn submissions(&self) -> Result<Vec<StoredSubmission>, DbError> {
-        let c = self.client.lock().await;
+        let c = self.client().await?;
         let rows = c
             .query(
                 "SELECT s.id, s.idempotency_key, s.client, s.received_at, s.digest, s.contact, \
@@ -371,7 +494,7 @@ impl Pg {
     }
 
     pub async fn submission_runs(&self, id: i64) -> Result<Vec<i64>, DbError> {
-        let c = self.client.lock().await;
+        let c = self.client().await?;
         Ok(c.query(
             "SELECT id FROM runs WHERE submission_id = $1 ORDER BY id",
             &[&id],
@@ -383,8 +506,41 @@ impl Pg {
         .collect())
     }
 
+    /// Deletes a submission with its runs and outcomes (see
+    /// `weft_store::Store::delete_submission`).
+    pub async fn delete_submission(&self, id: i64) -> Result<Option<usize>, DbError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await.map_err(e)?;
+        let exists = tx
+            .query_opt(
+                "SELECT id FROM submissions WHERE id = $1 FOR UPDATE",
+                &[&id],
+            )
+            .await
+            .map_err(e)?
+            .is_some();
+        if !exists {
+            return Ok(None);
+        }
+        tx.execute(
+            "DELETE FROM outcomes WHERE run_id IN (SELECT id FROM runs WHERE submission_id = $1)",
+            &[&id],
+        )
+        .await
+        .map_err(e)?;
+        let runs = tx
+            .execute("DELETE FROM runs WHERE submission_id = $1", &[&id])
+            .await
+            .map_err(e)?;
+        tx.execute("DELETE FROM submissions WHERE id = $1", &[&id])
+            .await
+            .map_err(e)?;
+        tx.commit().await.map_err(e)?;
+        Ok(Some(runs as usize))
+    }
+
     pub async fn counts(&self) -> Result<(u64, u64), DbError> {
-        let c = self.client.lock().await;
+        let c = self.client().await?;
         let r = c
             .query_one(
                 "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM submissions)",

@@ -7,7 +7,7 @@
 //! same per-dispatch plans.
 
 use serde::{Deserialize, Serialize};
-use weft_hw_wgpu::{plan, HostRng, Slot};
+use weft_hw_wgpu::{plan, skip_plan, HostRng, Slot};
 use weft_stress::{Limits, Preset, StressConfig};
 
 use crate::catalog::Entry;
@@ -81,50 +81,84 @@ pub struct PlanJson {
     pub params: [u32; 8],
 }
 
-/// The plans of dispatches `from..from + count` of a run seeded with `seed`.
+/// The plans of dispatches `from..from + count` of a run seeded with `seed`: the first
+/// `from` are skipped in constant time each ([`skip_plan`]), so the work is in what is
+/// returned.
 pub fn plans(cfg: &StressConfig, seed: u64, from: u32, count: u32) -> Vec<PlanJson> {
-    let mut rng = HostRng::new(seed);
-    let mut out = Vec::new();
-    for it in 0..from as u64 + count as u64 {
-        let pl = plan(cfg, &mut rng);
-        if it < from as u64 {
-            continue;
-        }
-        out.push(PlanJson {
-            workgroups: pl.workgroups,
-            params: [
-                pl.workgroups,
-                pl.barrier as u32,
-                pl.mem_stress as u32,
-                pl.pre_stress as u32,
-                pl.mem_pattern,
-                pl.pre_pattern,
-                pl.bank_mode,
-                0,
-            ],
-            shuffle: pl.shuffle,
-            lines: pl.lines,
-        });
-    }
-    out
+    Plans::new(cfg, seed, from, count).iter().collect()
 }
 
-/// The full spec of one run of `e` under `cfg`.
-pub fn spec(
-    e: &Entry,
-    stress_name: &str,
-    cfg: &StressConfig,
+/// Dispatches `from..from + count`, drawn while they are serialised (no list of them is
+/// held in memory beside the response).
+pub struct Plans<'a> {
+    cfg: &'a StressConfig,
     seed: u64,
-    iterations: u32,
     from: u32,
-) -> Result<serde_json::Value, String> {
+    count: u32,
+}
+
+impl<'a> Plans<'a> {
+    pub fn new(cfg: &'a StressConfig, seed: u64, from: u32, count: u32) -> Self {
+        Plans {
+            cfg,
+            seed,
+            from,
+            count,
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = PlanJson> + '_ {
+        let mut rng = HostRng::new(self.seed);
+        for _ in 0..self.from {
+            skip_plan(self.cfg, &mut rng);
+        }
+        (0..self.count).map(move |_| {
+            let pl = plan(self.cfg, &mut rng);
+            PlanJson {
+                workgroups: pl.workgroups,
+                params: [
+                    pl.workgroups,
+                    pl.barrier as u32,
+                    pl.mem_stress as u32,
+                    pl.pre_stress as u32,
+                    pl.mem_pattern,
+                    pl.pre_pattern,
+                    pl.bank_mode,
+                    0,
+                ],
+                shuffle: pl.shuffle,
+                lines: pl.lines,
+            }
+        })
+    }
+}
+
+impl Serialize for Plans<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// Bytes of JSON a spec of `entries` plan entries may take at most: two numbers of at
+/// most 10 digits and a comma per entry, plus the shaders, layout and per-dispatch fields
+/// (bounded by [`SPEC_FIXED_BYTES`] and 200 bytes per dispatch).
+pub fn spec_size_bound(iterations: u32, max_workgroups: u32) -> u64 {
+    iterations as u64 * max_workgroups as u64 * 2 * 11 + iterations as u64 * 200 + SPEC_FIXED_BYTES
+}
+
+/// A bound on a spec's size apart from its plans (shaders, layout, columns).
+pub const SPEC_FIXED_BYTES: u64 = 1 << 20;
+
+/// Checks a spec request against the limits before any work: iterations, `from`, and
+/// the plan entries (dispatches × workgroups) that bound its size.
+pub fn check_request(cfg: &StressConfig, iterations: u32, from: u32) -> Result<(), String> {
     if iterations == 0 || iterations > MAX_SPEC_ITERATIONS {
         return Err(format!(
             "iterations must be in 1..={MAX_SPEC_ITERATIONS} per spec"
         ));
     }
-    if from > 1_000_000 {
-        return Err("from must be at most 1000000".into());
+    if from > MAX_FROM {
+        return Err(format!("from must be at most {MAX_FROM}"));
     }
     let entries = iterations as u64 * cfg.max_workgroups as u64;
     if entries > MAX_PLAN_ENTRIES {
@@ -133,6 +167,23 @@ pub fn spec(
             cfg.max_workgroups
         ));
     }
+    Ok(())
+}
+
+/// Largest `from` (first dispatch) of a spec.
+pub const MAX_FROM: u32 = 1_000_000;
+
+/// The full spec of one run of `e` under `cfg`, as JSON bytes (checked by
+/// [`check_request`] first; at most [`spec_size_bound`] bytes).
+pub fn spec(
+    e: &Entry,
+    stress_name: &str,
+    cfg: &StressConfig,
+    seed: u64,
+    iterations: u32,
+    from: u32,
+) -> Result<Vec<u8>, String> {
+    check_request(cfg, iterations, from)?;
     let g = weft_hw_wgpu::generate(&e.program, cfg).map_err(|e| e.to_string())?;
     let ly = &g.layout;
     let ran = if cfg.aliased_memory {
@@ -160,12 +211,12 @@ pub fn spec(
             },
         })
         .collect();
-    Ok(serde_json::json!({
+    let head = serde_json::json!({
         "test": e.name,
         "digest": e.digest,
         "stress_name": stress_name,
         "stress": cfg,
-        "seed": seed,
+        "seed": seed.to_string(),
         "iterations": iterations,
         "from": from,
         "test_wgsl": g.test_wgsl,
@@ -187,6 +238,16 @@ pub fn spec(
         },
         "columns": columns,
         "strengthened": g.strengthened,
-        "plans": plans(cfg, seed, from, iterations),
-    }))
+    });
+    #[derive(Serialize)]
+    struct Full<'a> {
+        #[serde(flatten)]
+        head: serde_json::Value,
+        plans: Plans<'a>,
+    }
+    serde_json::to_vec(&Full {
+        head,
+        plans: Plans::new(cfg, seed, from, iterations),
+    })
+    .map_err(|e| e.to_string())
 }

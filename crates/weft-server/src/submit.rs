@@ -25,6 +25,12 @@ pub const MAX_ROWS_PER_RUN: usize = 4096;
 pub const MAX_TEXT: usize = 200;
 /// Most dispatches one submitted run may claim.
 pub const MAX_ITERATIONS: u64 = 1 << 20;
+/// Longest duration one run may claim (a week, in milliseconds).
+pub const MAX_DURATION_MS: u64 = 7 * 24 * 3600 * 1000;
+/// Most instances one CUDA launch runs (`weft-hw-cuda`'s `instances_per_launch`).
+pub const MAX_CUDA_INSTANCES_PER_LAUNCH: u64 = 1 << 22;
+/// Earliest start time a run may claim (before WebGPU and before weft).
+pub const EARLIEST: &str = "2020-01-01T00:00:00Z";
 
 /// The device as the client describes it.
 #[derive(Clone, Debug, Deserialize)]
@@ -75,6 +81,9 @@ pub struct RunIn {
     pub digest: Option<String>,
     pub stress_name: String,
     pub stress: serde_json::Value,
+    /// A number, or its decimal text (what the web app sends: JavaScript numbers lose
+    /// seeds above 2^53).
+    #[serde(deserialize_with = "seed")]
     pub seed: u64,
     pub iterations: u64,
     pub duration_ms: u64,
@@ -106,6 +115,28 @@ pub struct SubmissionIn {
     pub runs: Vec<RunIn>,
 }
 
+/// A seed given as a JSON number or as a string of decimal digits.
+pub fn seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seed {
+        Number(u64),
+        Text(String),
+    }
+    match Seed::deserialize(d)? {
+        Seed::Number(n) => Ok(n),
+        Seed::Text(t)
+            if !t.is_empty() && t.len() <= 20 && t.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            t.parse()
+                .map_err(|_| serde::de::Error::custom("seed: a number below 2^64"))
+        }
+        Seed::Text(_) => Err(serde::de::Error::custom(
+            "seed: a number, or its decimal digits as a string",
+        )),
+    }
+}
+
 /// Why a submission was refused (the HTTP status is chosen by the caller).
 #[derive(Debug)]
 pub struct Rejection(pub String);
@@ -114,14 +145,37 @@ fn reject<T>(m: impl Into<String>) -> Result<T, Rejection> {
     Err(Rejection(m.into()))
 }
 
+/// Characters that change how text around them is displayed without being visible:
+/// Unicode's bidirectional embeddings, overrides, isolates and marks, zero-width
+/// characters and the byte order mark. A device called "Radeon \u{202e}XTR 0909" would
+/// read as "Radeon 9090 RTX" in the public legend.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{00ad}' | '\u{180e}')
+}
+
 fn short_text(what: &str, s: &str) -> Result<(), Rejection> {
     if s.len() > MAX_TEXT || s.chars().any(|c| c.is_control()) {
         return reject(format!(
             "{what}: at most {MAX_TEXT} bytes without control characters"
         ));
     }
+    if s.chars().any(is_invisible_format) {
+        return reject(format!(
+            "{what}: bidirectional, zero-width and other invisible formatting characters are refused"
+        ));
+    }
     Ok(())
 }
+
+/// A device field as stored: trimmed, runs of white space made one space.
+pub fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Longest device field once normalised, in characters.
+pub const MAX_DEVICE_CHARS: usize = 100;
 
 fn class_index(c: Class) -> usize {
     match c {
@@ -150,6 +204,7 @@ pub fn validate(
     if !["webgpu", "wgpu", "cuda"].contains(&d.backend.as_str()) {
         return reject("device.backend: webgpu, wgpu or cuda");
     }
+    let mut fields = Vec::new();
     for (what, v) in [
         ("device.vendor", &d.vendor),
         ("device.architecture", &d.architecture),
@@ -160,8 +215,15 @@ pub fn validate(
         ("device.os", &d.os),
     ] {
         short_text(what, v)?;
+        let n = normalise(v);
+        if n.chars().count() > MAX_DEVICE_CHARS {
+            return reject(format!("{what}: at most {MAX_DEVICE_CHARS} characters"));
+        }
+        fields.push(n);
     }
-    if d.vendor.trim().is_empty() {
+    let [vendor, architecture, name, driver, api, browser, os]: [String; 7] =
+        fields.try_into().expect("seven fields");
+    if vendor.is_empty() {
         return reject("device.vendor is empty");
     }
     if let Some(c) = &s.contact {
@@ -172,23 +234,21 @@ pub fn validate(
     }
     let device = DeviceRecord {
         backend: d.backend.clone(),
-        name: if d.name.is_empty() {
-            format!("{} {}", d.vendor, d.architecture)
-                .trim()
-                .to_string()
+        name: if name.is_empty() {
+            format!("{vendor} {architecture}").trim().to_string()
         } else {
-            d.name.clone()
+            name
         },
-        vendor: d.vendor.clone(),
-        driver: d.driver.clone(),
-        api: if d.api.is_empty() && d.backend == "webgpu" {
+        vendor,
+        driver,
+        api: if api.is_empty() && d.backend == "webgpu" {
             "WebGPU".into()
         } else {
-            d.api.clone()
+            api
         },
-        architecture: d.architecture.clone(),
-        browser: d.browser.clone(),
-        os: d.os.clone(),
+        architecture,
+        browser,
+        os,
         extra: serde_json::json!({}),
     };
     let mut out = Vec::new();
@@ -234,8 +294,26 @@ fn run(
     if r.iterations == 0 || r.iterations > MAX_ITERATIONS {
         return reject(format!("iterations: 1..={}", MAX_ITERATIONS));
     }
+    // Every integer fits the databases' signed 64-bit columns, and a duration is sane.
+    if r.seed > i64::MAX as u64 {
+        return reject(format!("seed: at most {}", i64::MAX));
+    }
+    if r.duration_ms > MAX_DURATION_MS {
+        return reject(format!("duration_ms: at most {MAX_DURATION_MS} (a week)"));
+    }
     let started_at = match &r.started_at {
-        Some(t) if weft_store::is_timestamp(t) => t.clone(),
+        Some(t) if weft_store::is_timestamp(t) => {
+            // Fixed-width UTC timestamps order as text.
+            let latest = weft_store::timestamp_utc(
+                std::time::SystemTime::now() + std::time::Duration::from_secs(24 * 3600),
+            );
+            if t.as_str() < EARLIEST || t.as_str() > latest.as_str() {
+                return reject(format!(
+                    "started_at: between {EARLIEST} and a day after the server's clock"
+                ));
+            }
+            t.clone()
+        }
         Some(_) => return reject("started_at: YYYY-MM-DDTHH:MM:SSZ"),
         None => received_at.to_string(),
     };
@@ -320,6 +398,11 @@ fn run(
             }
             instances = expected;
         }
+        (None, Some(_)) if device.backend == "webgpu" => {
+            // A browser's results are checked against its result shader's counts: the
+            // decoded-outcomes path of native runs is not open to it.
+            return reject("a webgpu run gives rows with class_counts, not outcomes");
+        }
         (None, Some(list)) => {
             if list.is_empty() || list.len() > MAX_ROWS_PER_RUN {
                 return reject(format!("outcomes: 1 to {MAX_ROWS_PER_RUN}"));
@@ -374,8 +457,20 @@ fn run(
             }
             let n = r.instances.unwrap_or(total);
             if device.backend == "cuda" {
-                // CUDA instances may spend their spin budget without an outcome.
-                if total > n {
+                // CUDA instances may spend their spin budget without an outcome, so the
+                // outcomes may add up to fewer than the instances; those are given, and
+                // no more than the launches can hold.
+                let Some(n) = r.instances else {
+                    return reject("instances: required for a cuda run");
+                };
+                let most = r.iterations * MAX_CUDA_INSTANCES_PER_LAUNCH;
+                if n == 0 || n > most {
+                    return reject(format!(
+                        "instances: 1..={most} ({} launches of at most {MAX_CUDA_INSTANCES_PER_LAUNCH})",
+                        r.iterations
+                    ));
+                }
+                if total > n || total == 0 {
                     return reject(format!("checksum: {total} outcomes for {n} instances"));
                 }
             } else if total != expected || n != expected {

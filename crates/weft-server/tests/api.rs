@@ -150,7 +150,14 @@ on_both!(
     a_burst_from_one_client_is_rate_limited,
     a_hundred_concurrent_clients_are_all_stored_once,
     configs_and_queries,
-    a_version_1_database_is_migrated_on_start
+    a_version_1_database_is_migrated_on_start,
+    forged_and_spoofed_submissions_are_refused,
+    the_operator_deletes_a_submission,
+    csv_export_neutralises_formulas,
+    what_is_published_is_what_the_consent_says,
+    since_is_validated_and_database_errors_are_not_echoed,
+    security_headers_and_the_trusted_proxy,
+    seeds_travel_as_strings
 );
 
 fn call(base: &str, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
@@ -676,4 +683,780 @@ fn oversized_specs_and_spec_bursts_are_refused() {
     let status: Vec<u16> = (0..4).map(|_| post(&s, "/api/spec", &small).0).collect();
     // The oversized request counted too: two more pass, then the limit.
     assert_eq!(status, [200, 200, 429, 429]);
+}
+
+/// A stress configuration that dispatches up to 65 535 workgroups, always shuffled: the
+/// largest plans a spec can ask for.
+fn widest() -> Value {
+    let mut c = basic();
+    c["maxWorkgroups"] = json!(65535);
+    c["shufflePct"] = json!(100);
+    c
+}
+
+fn timed_post(base: &str, body: &Value, limit: std::time::Duration) -> (u16, usize) {
+    let agent = ureq::AgentBuilder::new().timeout(limit).build();
+    match agent
+        .post(&format!("{base}/api/spec"))
+        .set("content-type", "application/json")
+        .send_string(&body.to_string())
+    {
+        Ok(r) => {
+            // Read in full (a maximum-size spec is over ureq's 10 MB `into_string`).
+            let st = r.status();
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut r.into_reader(), &mut buf).unwrap();
+            (st, buf.len())
+        }
+        Err(ureq::Error::Status(st, r)) => (st, r.into_string().unwrap_or_default().len()),
+        Err(e) => panic!("/api/spec: {e}"),
+    }
+}
+
+/// Issue 29 item 1: the dispatches before `from` are skipped without being drawn, so a
+/// spec a million dispatches into a run of 65 535 workgroups costs what it returns; the
+/// skipped plans are the ones drawing them would give.
+#[test]
+fn a_spec_far_into_a_run_costs_what_it_returns() {
+    let s = start(Settings::default(), Backend::Sqlite, "far");
+    let t0 = std::time::Instant::now();
+    let far = json!({"test": "MP", "stress": {"config": widest()}, "seed": 3, "iterations": 1, "from": 1_000_000});
+    let (st, len) = timed_post(&s.base, &far, std::time::Duration::from_secs(60));
+    assert_eq!(st, 200, "{len}");
+    assert!(len > 65535, "{len}");
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        t0.elapsed()
+    );
+    let cfg = weft_stress::StressConfig::from_json(&widest().to_string(), None).unwrap();
+    let (st, v) = post(
+        &s,
+        "/api/spec",
+        &json!({"test": "MP", "stress": {"config": widest()}, "seed": 9, "iterations": 2, "from": 5}),
+    );
+    assert_eq!(st, 200, "{v}");
+    let mut rng = weft_hw_wgpu::HostRng::new(9);
+    let drawn: Vec<_> = (0..7).map(|_| weft_hw_wgpu::plan(&cfg, &mut rng)).collect();
+    for (p, pl) in v["plans"].as_array().unwrap().iter().zip(&drawn[5..]) {
+        assert_eq!(p["workgroups"], json!(pl.workgroups));
+        assert_eq!(p["shuffle"], json!(pl.shuffle));
+        assert_eq!(p["lines"], json!(pl.lines));
+    }
+    assert_eq!(v["plans"].as_array().unwrap().len(), 2);
+    // `from` past the limit is refused before any work.
+    let (st, _) = post(
+        &s,
+        "/api/spec",
+        &json!({"test": "MP", "stress": {"preset": "basic"}, "seed": 1, "iterations": 1, "from": 1_000_001}),
+    );
+    assert_eq!(st, 422);
+}
+
+/// Issue 29 item 1: specs are generated off the async executor, so `/api/health` answers
+/// while four costly ones (32 dispatches of up to 65 535 workgroups, 20 000 dispatches
+/// in) are in flight on a server with four executor threads.
+#[test]
+fn health_answers_while_costly_specs_are_generated() {
+    let s = start(Settings::default(), Backend::Sqlite, "busy");
+    let body = json!({"test": "MP", "stress": {"config": widest()}, "seed": 1, "iterations": 32, "from": 20_000});
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let base = s.base.clone();
+            let body = body.clone();
+            std::thread::spawn(move || {
+                timed_post(&base, &body, std::time::Duration::from_secs(300)).0
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let agent = ureq::AgentBuilder::new()
+        .timeout(std::time::Duration::from_secs(30))
+        .build();
+    let mut worst = std::time::Duration::ZERO;
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        let r = agent.get(&format!("{}/api/health", s.base)).call();
+        assert!(r.is_ok());
+        worst = worst.max(t.elapsed());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(
+        worst < std::time::Duration::from_secs(1),
+        "health took {worst:?}"
+    );
+    for w in workers {
+        assert!(matches!(w.join().unwrap(), 200 | 503));
+    }
+}
+
+fn short_limits() -> Settings {
+    Settings {
+        limits: weft_server::conn::Limits {
+            header_timeout: std::time::Duration::from_secs(1),
+            body_timeout: std::time::Duration::from_secs(1),
+            write_stall: std::time::Duration::from_secs(1),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// Reads what the server sends until it closes the connection (or 15 s pass: the test
+/// then fails), returning the bytes.
+fn read_until_closed(mut c: std::net::TcpStream) -> Vec<u8> {
+    use std::io::Read;
+    c.set_read_timeout(Some(std::time::Duration::from_secs(15)))
+        .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        match c.read(&mut buf) {
+            Ok(0) => return got,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return got,
+            Err(e) => panic!("the server kept the connection open: {e}"),
+        }
+    }
+}
+
+/// Issue 29 item 1: a client that sends half a request's headers, or half its body, is
+/// cut off after the configured timeout (the body with a 408).
+#[test]
+fn slow_senders_are_timed_out() {
+    use std::io::Write;
+    let s = start(short_limits(), Backend::Sqlite, "slowsend");
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    c.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let t = std::time::Instant::now();
+    read_until_closed(c);
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    c.write_all(
+        b"POST /api/submissions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"idem",
+    )
+    .unwrap();
+    let got = read_until_closed(c);
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+}
+
+/// Issue 29 item 1: a client that asks for a large spec and never reads it loses its
+/// connection after the write stall (the spec and its memory are dropped) rather than
+/// holding it; a reading client gets all of it.
+#[test]
+fn a_client_that_stops_reading_is_cut_off() {
+    use std::io::Write;
+    let s = start(short_limits(), Backend::Sqlite, "slowread");
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let body = json!({"test": "MP", "stress": {"config": widest()}, "seed": 1, "iterations": 32})
+        .to_string();
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        c,
+        "POST /api/spec HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // The full spec, read by a client that reads.
+    let (st, full) = timed_post(
+        &s.base,
+        &serde_json::from_str(&body).unwrap(),
+        std::time::Duration::from_secs(120),
+    );
+    assert_eq!(st, 200);
+    assert!(full > 8 << 20, "{full}");
+    // The first client did not read for as long as that took, and more than a second.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let got = read_until_closed(c);
+    assert!(got.len() < full, "{} of {full}", got.len());
+}
+
+/// Issue 29 item 2: a submission is validated per backend and its device fields are
+/// bounded: a browser's run cannot skip the result shader's cross-check through decoded
+/// outcomes, a CUDA run gives its instances within what its launches hold, bidi and
+/// zero-width characters are refused, timestamps lie between 2020 and tomorrow, integers
+/// fit 63 bits. Each is refused with 422 and stores nothing; device fields are stored
+/// trimmed with single spaces.
+fn forged_and_spoofed_submissions_are_refused(b: Backend) {
+    let s = start(Settings::default(), b, "fasar");
+    let good = || submission("key-forged-0001", vec![mp_run(1, 2)]);
+    // A 100% weak MP for a browser, as decoded outcomes (the forged "Apple M2" run).
+    let outcomes_run = json!({
+        "kind": "run", "test": "MP", "stress_name": "basic", "stress": basic(),
+        "seed": 1, "iterations": 1, "duration_ms": 100,
+        "outcomes": [{"outcome": "1:r0=1; 1:r1=0; x=1; y=1", "count": 512}],
+    });
+    let long = "b".repeat(150);
+    let mut cases: Vec<(&str, Value)> = Vec::new();
+    cases.push((
+        "webgpu with outcomes",
+        submission("key-forged-0002", vec![outcomes_run.clone()]),
+    ));
+    let mut cuda = submission("key-forged-0003", vec![outcomes_run.clone()]);
+    cuda["device"]["backend"] = json!("cuda");
+    cases.push(("cuda without instances", cuda.clone()));
+    cuda["runs"][0]["instances"] = json!(1u64 << 40);
+    cases.push((
+        "cuda with more instances than its launches hold",
+        cuda.clone(),
+    ));
+    cuda["runs"][0]["instances"] = json!(100);
+    cases.push(("cuda with more outcomes than instances", cuda));
+    for (what, field, text) in [
+        ("bidi override", "name", "Radeon \u{202e}XTR 0909"),
+        ("bidi isolate", "vendor", "amd\u{2066}x"),
+        ("zero-width space", "architecture", "rdna\u{200b}3"),
+        ("control character", "os", "Linux\u{7}"),
+        ("too long", "browser", long.as_str()),
+    ] {
+        let mut v = good();
+        v["device"][field] = json!(text);
+        cases.push((what, v));
+    }
+    for (what, field, value) in [
+        ("year 9999", "started_at", json!("9999-12-31T23:59:59Z")),
+        ("before 2020", "started_at", json!("1999-01-01T00:00:00Z")),
+        ("duration over 2^63", "duration_ms", json!(1u64 << 63)),
+        (
+            "duration over a week",
+            "duration_ms",
+            json!(700_000_000_000u64),
+        ),
+        ("seed over 2^63", "seed", json!(u64::MAX)),
+    ] {
+        let mut v = good();
+        v["runs"][0][field] = value;
+        cases.push((what, v));
+    }
+    for (what, body) in cases {
+        let (st, v) = post(&s, "/api/submissions", &body);
+        assert_eq!(st, 422, "{what}: {v}");
+        assert!(v["error"].is_string(), "{what}: {v}");
+    }
+    assert_eq!(counts(&s), (0, 0));
+    // A CUDA run with its instances (some cut by the spin budget) is stored.
+    let mut cuda = submission("key-forged-0004", vec![outcomes_run]);
+    cuda["device"]["backend"] = json!("cuda");
+    cuda["runs"][0]["instances"] = json!(600);
+    let (st, v) = post(&s, "/api/submissions", &cuda);
+    assert_eq!(st, 201, "{v}");
+    // Device fields are stored normalised.
+    let mut v = good();
+    v["device"]["name"] = json!("  Radeon   RX  7900  ");
+    v["runs"][0]["started_at"] = json!("2025-06-01T12:00:00Z");
+    let (st, r) = post(&s, "/api/submissions", &v);
+    assert_eq!(st, 201, "{r}");
+    let run = get(&s, &format!("/api/runs/{}", r["runs"][0]));
+    assert_eq!(run["run"]["device"]["name"], "Radeon RX 7900");
+    assert_eq!(counts(&s), (2, 2));
+}
+
+/// Issue 29 item 2: the operator lists submissions with their addresses and deletes one
+/// with its runs, given the token; without it, 401; a server without a token has no such
+/// routes (404).
+fn the_operator_deletes_a_submission(b: Backend) {
+    const TOKEN: &str = "operator-token-0123456789";
+    let s = start(
+        Settings {
+            admin_token: Some(TOKEN.into()),
+            ..Default::default()
+        },
+        b,
+        "todas",
+    );
+    let (st, first) = post(
+        &s,
+        "/api/submissions",
+        &submission("key-admin-0001", vec![mp_run(1, 2), mp_run(1, 0)]),
+    );
+    assert_eq!(st, 201, "{first}");
+    let (st, _) = post(
+        &s,
+        "/api/submissions",
+        &submission("key-admin-0002", vec![mp_run(1, 0)]),
+    );
+    assert_eq!(st, 201);
+    assert_eq!(counts(&s), (3, 2));
+    let id = first["submission"].as_i64().unwrap();
+    let send = |method: &str, path: &str, token: Option<&str>| -> u16 {
+        let mut req = ureq::request(method, &format!("{}{path}", s.base));
+        if let Some(t) = token {
+            req = req.set("authorization", &format!("Bearer {t}"));
+        }
+        match req.call() {
+            Ok(r) => r.status(),
+            Err(ureq::Error::Status(st, _)) => st,
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let path = format!("/api/admin/submissions/{id}");
+    assert_eq!(send("DELETE", &path, None), 401);
+    assert_eq!(
+        send("DELETE", &path, Some("operator-token-0123456788")),
+        401
+    );
+    assert_eq!(counts(&s), (3, 2));
+    assert_eq!(send("GET", "/api/admin/submissions", None), 401);
+    let list: Value = ureq::get(&format!("{}/api/admin/submissions", s.base))
+        .set("authorization", &format!("Bearer {TOKEN}"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    assert_eq!(send("DELETE", &path, Some(TOKEN)), 200);
+    assert_eq!(counts(&s), (1, 1));
+    assert_eq!(send("DELETE", &path, Some(TOKEN)), 404);
+    assert_eq!(send("GET", &format!("/api/submissions/{id}"), None), 404);
+    let plain = start(Settings::default(), b, "todas2");
+    let r = ureq::delete(&format!("{}{path}", plain.base)).call();
+    assert!(matches!(r, Err(ureq::Error::Status(404, _))));
+}
+
+/// Issue 29 item 3: device fields that a spreadsheet would run as formulas reach
+/// `/api/export.csv` with a leading `'`; no cell of the export starts a formula.
+fn csv_export_neutralises_formulas(b: Backend) {
+    let s = start(Settings::default(), b, "cenf");
+    let mut v = submission("key-csv-00001", vec![mp_run(1, 2)]);
+    v["device"]["name"] = json!("=HYPERLINK(\"http://evil.example\",\"click\")");
+    v["device"]["vendor"] = json!("@SUM(1+1)");
+    v["device"]["driver"] = json!("+1 -2");
+    let (st, r) = post(&s, "/api/submissions", &v);
+    assert_eq!(st, 201, "{r}");
+    let (st, text) = call(&s.base, "GET", "/api/export.csv", None);
+    assert_eq!(st, 200);
+    let text = text.as_str().unwrap().to_string();
+    let mut rd = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    assert!(!rows.is_empty());
+    for row in &rows {
+        assert_eq!(
+            &row[col("device")],
+            "'=HYPERLINK(\"http://evil.example\",\"click\")"
+        );
+        assert_eq!(&row[col("vendor")], "'@SUM(1+1)");
+        assert_eq!(&row[col("driver")], "'+1 -2");
+        for c in row.iter() {
+            assert!(
+                !c.starts_with(['=', '+', '-', '@', '\t', '\r']) || c.parse::<f64>().is_ok(),
+                "{c:?}"
+            );
+        }
+    }
+}
+
+/// Status and body of a request with extra headers.
+fn call_with(
+    base: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, Value) {
+    let mut req =
+        ureq::request(method, &format!("{base}{path}")).set("content-type", "application/json");
+    for (k, v) in headers {
+        req = req.set(k, v);
+    }
+    let r = match body {
+        Some(b) => req.send_string(b),
+        None => req.call(),
+    };
+    let resp = match r {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{path}: {e}"),
+    };
+    let st = resp.status();
+    let text = resp.into_string().unwrap();
+    (
+        st,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Issue 29 item 4: what the server keeps and publishes is what the consent text says:
+/// the public list of submissions carries no idempotency key, digest or contact; the
+/// client's address is not stored (the operator's list shows none); the contact is kept
+/// for the operator only; the app's consent text says so.
+fn what_is_published_is_what_the_consent_says(b: Backend) {
+    const TOKEN: &str = "operator-token-consent-1";
+    let s = start(
+        Settings {
+            admin_token: Some(TOKEN.into()),
+            ..Default::default()
+        },
+        b,
+        "wipiwtcs",
+    );
+    let mut v = submission("key-consent-0001", vec![mp_run(1, 2)]);
+    v["contact"] = json!("me@example.org");
+    let (st, r) = post(&s, "/api/submissions", &v);
+    assert_eq!(st, 201, "{r}");
+    let public = get(&s, "/api/submissions");
+    let first = public[0].as_object().unwrap();
+    let mut keys: Vec<&str> = first.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["id", "received_at", "runs"]);
+    assert!(!public.to_string().contains("key-consent-0001"));
+    let (st, admin) = call_with(
+        &s.base,
+        "GET",
+        "/api/admin/submissions",
+        &[("authorization", &format!("Bearer {TOKEN}"))],
+        None,
+    );
+    assert_eq!(st, 200);
+    assert_eq!(admin[0]["contact"], "me@example.org");
+    assert_eq!(admin[0]["client"], "", "the client address is not stored");
+    for path in ["/api/export.json", "/api/export.csv", "/api/runs"] {
+        let (_, body) = call(&s.base, "GET", path, None);
+        assert!(!body.to_string().contains("me@example.org"), "{path}");
+    }
+    let (_, app) = call(&s.base, "GET", "/app.js", None);
+    let app = app.as_str().unwrap();
+    assert!(
+        app.contains("is not stored"),
+        "the consent text names the address"
+    );
+    assert!(
+        app.contains("never published"),
+        "the consent text names the contact"
+    );
+    assert!(!app.contains("published in aggregate"));
+}
+
+/// Issue 29 item 5: `since` that is not a date is a 400 on both databases (it was a 500
+/// echoing SQLite's error); a date prefix filters.
+fn since_is_validated_and_database_errors_are_not_echoed(b: Backend) {
+    let s = start(Settings::default(), b, "sivadeane");
+    let mut v = submission("key-since-00001", vec![mp_run(1, 2)]);
+    v["runs"][0]["started_at"] = json!("2025-06-01T12:00:00Z");
+    assert_eq!(post(&s, "/api/submissions", &v).0, 201);
+    for path in [
+        "/api/runs?since=x",
+        "/api/runs?since=2025-13",
+        "/api/runs?since=%27%3B%20DROP%20TABLE%20runs",
+        "/api/export.csv?since=yesterday",
+        "/api/export.json?since=2025-06-01%2012",
+    ] {
+        let (st, v) = call(&s.base, "GET", path, None);
+        assert_eq!(st, 400, "{path}: {v}");
+        let text = v.to_string().to_lowercase();
+        assert!(
+            !text.contains("sqlite") && !text.contains("postgres") && !text.contains("database"),
+            "{path}: {v}"
+        );
+    }
+    assert_eq!(
+        get(&s, "/api/runs?since=2025-06").as_array().unwrap().len(),
+        1
+    );
+    assert_eq!(
+        get(&s, "/api/runs?since=2025-07").as_array().unwrap().len(),
+        0
+    );
+    assert_eq!(
+        get(&s, "/api/runs?since=2025-06-01T12:00:00Z")
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+/// Issue 29 item 6: every response carries CSP, nosniff and frame-options; a client
+/// cannot dodge the rate limit with a forged X-Forwarded-For, while behind a configured
+/// trusted proxy each client address has its own limit.
+fn security_headers_and_the_trusted_proxy(b: Backend) {
+    let s = start(
+        Settings {
+            submissions_per_minute: 1,
+            burst: 2,
+            ..Default::default()
+        },
+        b,
+        "shattp",
+    );
+    for path in ["/", "/api/health", "/api/no-such-route"] {
+        let r = match ureq::get(&format!("{}{path}", s.base)).call() {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        let csp = r.header("content-security-policy").unwrap_or("");
+        assert!(
+            csp.contains("frame-ancestors 'none'") && csp.contains("default-src 'self'"),
+            "{path}: {csp}"
+        );
+        assert_eq!(
+            r.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(r.header("x-frame-options"), Some("DENY"), "{path}");
+    }
+    // Not behind a trusted proxy: the header is ignored, the burst of 2 is the limit.
+    let mut status = Vec::new();
+    for k in 0..3 {
+        let body = submission(&format!("key-xff-0000{k}"), vec![mp_run(1, 0)]).to_string();
+        let xff = format!("10.0.0.{k}");
+        status.push(
+            call_with(
+                &s.base,
+                "POST",
+                "/api/submissions",
+                &[("x-forwarded-for", &xff)],
+                Some(&body),
+            )
+            .0,
+        );
+    }
+    assert_eq!(status, [201, 201, 429]);
+    // Behind a trusted proxy (the loopback address here), by the address it appended.
+    let p = start(
+        Settings {
+            submissions_per_minute: 1,
+            burst: 2,
+            trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+            ..Default::default()
+        },
+        b,
+        "shattp2",
+    );
+    let mut status = Vec::new();
+    for (k, xff) in [
+        "9.9.9.9, 10.0.0.1",
+        "10.0.0.1",
+        "1.1.1.1,10.0.0.1",
+        "10.0.0.2",
+        "10.0.0.2, 127.0.0.1",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let body = submission(&format!("key-xff-1000{k}"), vec![mp_run(1, 0)]).to_string();
+        status.push(
+            call_with(
+                &p.base,
+                "POST",
+                "/api/submissions",
+                &[("x-forwarded-for", xff)],
+                Some(&body),
+            )
+            .0,
+        );
+    }
+    assert_eq!(status, [201, 201, 429, 201, 201]);
+}
+
+/// Issue 29 item 6: deleting the SQLite file while serving is noticed: health answers
+/// 503 and submissions are refused with 503 rather than written where nobody reads them.
+#[test]
+fn a_deleted_database_file_is_noticed() {
+    let s = start(Settings::default(), Backend::Sqlite, "gone");
+    assert_eq!(call(&s.base, "GET", "/api/health", None).0, 200);
+    std::fs::remove_file(&s.db).unwrap();
+    let (st, v) = call(&s.base, "GET", "/api/health", None);
+    assert_eq!(st, 503, "{v}");
+    assert_eq!(v["ok"], false);
+    let (st, _) = post(
+        &s,
+        "/api/submissions",
+        &submission("key-gone-00001", vec![mp_run(1, 0)]),
+    );
+    assert_eq!(st, 503);
+}
+
+/// Issue 29 item 5: PostgreSQL connections the database drops are replaced: after every
+/// server connection is terminated, health, a query and a submission succeed.
+#[test]
+fn postgres_reconnects_after_dropped_connections() {
+    let Ok(url) = std::env::var("WEFT_TEST_POSTGRES") else {
+        eprintln!("skipped: WEFT_TEST_POSTGRES is not set (scripts/test-postgres.sh sets it)");
+        return;
+    };
+    let s = start(Settings::default(), Backend::Postgres, "reconnect");
+    assert_eq!(
+        post(
+            &s,
+            "/api/submissions",
+            &submission("key-recon-0001", vec![mp_run(1, 0)])
+        )
+        .0,
+        201
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let killed: i64 = rt.block_on(async {
+        let (c, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(conn);
+        let db = format!("weft_reconnect_{}", std::process::id());
+        let rows = c
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                &[&db],
+            )
+            .await
+            .unwrap();
+        rows.len() as i64
+    });
+    assert!(killed >= 1, "{killed}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(call(&s.base, "GET", "/api/health", None).0, 200);
+    assert_eq!(get(&s, "/api/runs").as_array().unwrap().len(), 1);
+    assert_eq!(
+        post(
+            &s,
+            "/api/submissions",
+            &submission("key-recon-0002", vec![mp_run(1, 2)])
+        )
+        .0,
+        201
+    );
+    assert_eq!(counts(&s), (2, 2));
+}
+
+/// A server on an existing PostgreSQL database.
+fn start_on(settings: Settings, url: String) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let (tx, rx) = mpsc::channel::<SocketAddr>();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let d = Db::open_postgres(&url).await.unwrap();
+            let state = weft_server::state(d, &settings).unwrap();
+            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(l.local_addr().unwrap()).unwrap();
+            weft_server::serve(l, state).await.unwrap();
+        });
+    });
+    let addr = rx.recv().unwrap();
+    Server {
+        base: format!("http://{addr}"),
+        db: dir.path().join("unused"),
+        _dir: dir,
+    }
+}
+
+/// Issue 29 item 7: two `weft serve` replicas started at once on one empty PostgreSQL
+/// database (one creates the schema, the other finds it) take 200 concurrent submissions,
+/// each sent to one replica and retried on the other: every one is stored once, nothing
+/// is lost or duplicated, and both replicas serve the same data.
+#[test]
+fn two_replicas_on_one_postgres_store_every_submission_once() {
+    if std::env::var("WEFT_TEST_POSTGRES").is_err() {
+        eprintln!("skipped: WEFT_TEST_POSTGRES is not set (scripts/test-postgres.sh sets it)");
+        return;
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let url = rt.block_on(fresh_pg("replicas"));
+    let settings = Settings {
+        submissions_per_minute: 10_000,
+        burst: 10_000,
+        ..Default::default()
+    };
+    let (s1, u1) = (settings.clone(), url.clone());
+    let a = std::thread::spawn(move || start_on(s1, u1));
+    let b = start_on(settings, url);
+    let a = a.join().unwrap();
+    let t0 = std::time::Instant::now();
+    let handles: Vec<_> = (0..200)
+        .map(|i| {
+            let (first, second) = if i % 2 == 0 {
+                (a.base.clone(), b.base.clone())
+            } else {
+                (b.base.clone(), a.base.clone())
+            };
+            std::thread::spawn(move || {
+                let body = submission(
+                    &format!("replica-{i:04}-key"),
+                    vec![mp_run(1, i % 5), mp_run(1, 0)],
+                )
+                .to_string();
+                let x = call(&first, "POST", "/api/submissions", Some(&body));
+                let y = call(&second, "POST", "/api/submissions", Some(&body));
+                (x.0, y.0, x.1["runs"].clone(), y.1["runs"].clone())
+            })
+        })
+        .collect();
+    let mut ids = std::collections::HashSet::new();
+    for h in handles {
+        let (x, y, rx, ry) = h.join().unwrap();
+        assert_eq!((x, y), (201, 200));
+        assert_eq!(rx, ry);
+        for id in rx.as_array().unwrap() {
+            assert!(ids.insert(id.as_i64().unwrap()), "run {id} given twice");
+        }
+    }
+    eprintln!(
+        "two replicas: 200 submissions × 2 uploads in {:.3} s",
+        t0.elapsed().as_secs_f64()
+    );
+    assert_eq!(ids.len(), 400);
+    assert_eq!(counts(&a), (400, 200));
+    assert_eq!(counts(&b), (400, 200));
+    assert_eq!(get(&a, "/api/submissions"), get(&b, "/api/submissions"));
+}
+
+/// Issue 29 item 10: tuning seeds go above 2^53, so `/api/configs` and `/api/spec` give
+/// them as decimal text, and a spec request and a submission take them as text: the
+/// stored seed is the exact u64 (`weft_hw::tune::run_seed`), and the plans are the ones
+/// that seed draws.
+fn seeds_travel_as_strings(b: Backend) {
+    let s = start(Settings::default(), b, "stas");
+    let cfgs = get(&s, "/api/configs?seed=rbjnMzXroA&n=3&limits=64,64");
+    let exact = weft_hw::tune::run_seed("rbjnMzXroA", 2);
+    assert!(exact > 1 << 53, "{exact}");
+    assert_eq!(cfgs[2]["seed"], json!(exact.to_string()));
+    let text = exact.to_string();
+    let (st, spec) = post(
+        &s,
+        "/api/spec",
+        &json!({"test": "MP", "stress": {"preset": "basic"}, "seed": text, "iterations": 2}),
+    );
+    assert_eq!(st, 200, "{spec}");
+    assert_eq!(spec["seed"], json!(text));
+    let cfg = weft_stress::Preset::from_name("basic").unwrap().config();
+    let mut rng = weft_hw_wgpu::HostRng::new(exact);
+    for p in spec["plans"].as_array().unwrap() {
+        assert_eq!(
+            p["workgroups"],
+            json!(weft_hw_wgpu::plan(&cfg, &mut rng).workgroups)
+        );
+    }
+    let mut run = mp_run(1, 2);
+    run["seed"] = json!(text);
+    let (st, r) = post(
+        &s,
+        "/api/submissions",
+        &submission("key-seed-00001", vec![run]),
+    );
+    assert_eq!(st, 201, "{r}");
+    let stored = get(&s, &format!("/api/runs/{}", r["runs"][0]));
+    assert_eq!(stored["run"]["seed"].as_u64(), Some(exact));
+    for bad in [json!("12x"), json!(""), json!("-1"), json!(1.5)] {
+        let (st, v) = post(
+            &s,
+            "/api/spec",
+            &json!({"test": "MP", "stress": {"preset": "basic"}, "seed": bad, "iterations": 1}),
+        );
+        assert_eq!(st, 400, "{bad}: {v}");
+    }
 }

@@ -383,6 +383,28 @@ impl Store {
         submission_runs(&self.conn, submission)
     }
 
+    /// Deletes a submission with its runs and their outcomes (operator moderation), in one
+    /// transaction; `None` when there is no such submission, else the runs deleted.
+    pub fn delete_submission(&mut self, submission: i64) -> Result<Option<usize>> {
+        let tx = self.conn.transaction()?;
+        let exists: i64 = tx.query_row(
+            "SELECT COUNT(*) FROM submissions WHERE id = ?1",
+            [submission],
+            |r| r.get(0),
+        )?;
+        if exists == 0 {
+            return Ok(None);
+        }
+        tx.execute(
+            "DELETE FROM outcomes WHERE run_id IN (SELECT id FROM runs WHERE submission_id = ?1)",
+            [submission],
+        )?;
+        let runs = tx.execute("DELETE FROM runs WHERE submission_id = ?1", [submission])?;
+        tx.execute("DELETE FROM submissions WHERE id = ?1", [submission])?;
+        tx.commit()?;
+        Ok(Some(runs))
+    }
+
     /// Number of stored runs and submissions.
     pub fn counts(&self) -> Result<(u64, u64)> {
         let runs: i64 = self
@@ -664,6 +686,19 @@ impl Store {
     }
 }
 
+/// A CSV cell made safe to open in a spreadsheet (OWASP's CSV injection advice): a cell
+/// that begins with `=`, `+`, `-`, `@`, a tab or a carriage return, and is not a plain
+/// number, gets a leading `'` so that no spreadsheet reads it as a formula (a device called
+/// `=HYPERLINK(...)` stays text). Numbers, negative ones included, are left as they are.
+pub fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
+    let risky = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && s.parse::<f64>().map_or(true, |v| !v.is_finite()) {
+        std::borrow::Cow::Owned(format!("'{s}"))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
 /// Writes runs as CSV, one row per run × outcome ([`CSV_COLUMNS`]); what
 /// [`Store::export_csv`] writes, for runs read from elsewhere (a PostgreSQL server).
 pub fn write_csv(runs: &[StoredRun], out: &mut dyn Write) -> Result<()> {
@@ -698,7 +733,7 @@ pub fn write_csv(runs: &[StoredRun], out: &mut dyn Write) -> Result<()> {
             if run.outcomes.is_empty() {
                 let mut row = head.to_vec();
                 row.extend(["", "", "", ""].map(String::from));
-                w.write_record(&row)?;
+                w.write_record(row.iter().map(|c| csv_cell(c).into_owned()))?;
             }
             for o in &run.outcomes {
                 let mut row = head.to_vec();
@@ -706,7 +741,7 @@ pub fn write_csv(runs: &[StoredRun], out: &mut dyn Write) -> Result<()> {
                 row.push(o.class.clone());
                 row.push(o.model_verdict.clone().unwrap_or_default());
                 row.push(o.count.to_string());
-                w.write_record(&row)?;
+                w.write_record(row.iter().map(|c| csv_cell(c).into_owned()))?;
             }
         }
         w.flush()?;

@@ -51,16 +51,22 @@ pub fn is_timestamp(s: &str) -> bool {
 }
 
 /// Whether `s` is a non-empty prefix of a stored timestamp (`2025`, `2025-03-01`,
-/// `2025-03-01T12:00`...): what a `since` filter accepts.
+/// `2025-03-01T12:00`...) whose fields can be completed into a plausible one (not
+/// `2025-13`): what a `since` filter accepts.
 pub fn is_prefix(s: &str) -> bool {
     let b = s.as_bytes();
-    !b.is_empty()
+    let shaped = !b.is_empty()
         && b.len() <= TEMPLATE.len()
         && b.iter().zip(TEMPLATE).all(|(c, t)| match t {
             b'0' => c.is_ascii_digit(),
             _ => c == t,
-        })
+        });
+    // Completed with the smallest plausible digits of each field.
+    shaped && fields_plausible(&format!("{s}{}", &EARLIEST[s.len()..]))
 }
+
+/// The completion of a prefix: each field at its smallest plausible value.
+const EARLIEST: &str = "2000-01-01T00:00:00Z";
 
 fn fields_plausible(s: &str) -> bool {
     let n = |r: std::ops::Range<usize>| s[r].parse::<u32>().unwrap_or(99);
@@ -98,5 +104,10 @@ mod tests {
         assert!(is_prefix("2025-03-01T12"));
         assert!(!is_prefix("2025/03"));
         assert!(!is_prefix(""));
+        assert!(!is_prefix("2025-13"));
+        assert!(!is_prefix("2025-00"));
+        assert!(!is_prefix("2025-01-01T24"));
+        assert!(is_prefix("2025-1"));
+        assert!(is_prefix("2025-12-31T23:59:59Z"));
     }
 }

@@ -1,4 +1,5 @@
-//! `weft serve [--listen ADDR] [--db PATH] [--rate-limit N] [--burst N]`: the campaign
+//! `weft serve [--listen ADDR] [--db PATH] [--rate-limit N] [--burst N] [--admin-token T]
+//! [--trusted-proxy ADDR]...`: the campaign
 //! server (issue 16): the web app at `/`, the JSON API under `/api/` (crates/weft-server;
 //! docs/campaign.md). The database is SQLite (created and migrated on start) or
 //! PostgreSQL (the schema is created in an empty database).
@@ -21,6 +22,15 @@ pub struct Args {
     /// Submissions one client address may send at once.
     #[arg(long, default_value_t = 120)]
     burst: u32,
+    /// Token of the operator's moderation routes (`GET /api/admin/submissions`,
+    /// `DELETE /api/admin/submissions/ID`, with `Authorization: Bearer TOKEN`); read from
+    /// the file @PATH when it starts with `@` (kept out of the process list).
+    #[arg(long)]
+    admin_token: Option<String>,
+    /// Address of a reverse proxy whose X-Forwarded-For is believed for rate limiting
+    /// (repeatable); without one, the header is ignored.
+    #[arg(long = "trusted-proxy")]
+    trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 pub fn run(args: Args) -> i32 {
@@ -34,9 +44,19 @@ pub fn run(args: Args) -> i32 {
             }
         },
     };
+    let admin_token = match args.admin_token.as_deref().map(weft_server::admin_token) {
+        Some(Err(m)) => {
+            eprintln!("weft: --admin-token: {m}");
+            return crate::exit::BAD_INPUT;
+        }
+        Some(Ok(t)) => Some(t),
+        None => None,
+    };
     let settings = weft_server::Settings {
         submissions_per_minute: args.rate_limit,
         burst: args.burst,
+        admin_token,
+        trusted_proxies: args.trusted_proxies,
         ..Default::default()
     };
     let r = weft_server::run_blocking(&args.listen, &db, &settings);
