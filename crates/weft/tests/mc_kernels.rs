@@ -564,4 +564,18 @@ fn a_run_that_explores_nothing_is_not_a_verification() {
     assert_eq!(v["vacuous"], false);
     assert_eq!(v["complete"], 1);
     assert_eq!(v["cut"], 0);
+    // Repair does not call the empty search race-free either (nothing written, exit 1).
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_vacuous");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("count_up.cu");
+    std::fs::copy(repo().join(k), &copy).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["mc", "--repair"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("race freedom is not established"), "{text}");
+    assert!(!dir.join("count_up.repaired.cu").exists());
 }
