@@ -249,7 +249,37 @@ fn suffix(c: &Cycle, lay: &Layout) -> String {
             }
         }
     }
+    s.push_str(&lone_suffix(lay));
     s.push_str(&com_suffix(c));
+    s
+}
+
+/// The part diy7 gives the threads of one event (the lone writes of `IRIW`, `WRC`, ...):
+/// when any of them carries a C order, `+` and each one's order capitalised, in thread
+/// order, `Na` for a plain one (`IRIW+porlxrlxs+RlxRlx`, `IRIW+ponarlx+porlxna+NaRlx`,
+/// `WRC+porlxrlxs+Sc`); nothing when all are plain.
+fn lone_suffix(lay: &Layout) -> String {
+    let lone: Vec<Option<Ann>> = lay
+        .threads
+        .iter()
+        .filter(|t| t.len() == 1)
+        .map(|t| lay.events[t[0]].ann)
+        .collect();
+    if lone.iter().all(|&a| is_plain(a)) {
+        return String::new();
+    }
+    let mut s = String::from("+");
+    for a in lone {
+        s.push_str(match a {
+            None | Some(Ann::Na) => "Na",
+            Some(Ann::Rlx) => "Rlx",
+            Some(Ann::Acq) => "Acq",
+            Some(Ann::Rel) => "Rel",
+            Some(Ann::AR) => "AR",
+            Some(Ann::Sc) => "Sc",
+            Some(Ann::Con) => "Con",
+        });
+    }
     s
 }
 
@@ -394,6 +424,19 @@ mod tests {
             "SB+porlxrlxs"
         );
         assert_eq!(nm("Rfe PodRR Fre Rfe DpCtrldR Fre"), "IRIW+ctrl+po");
+        // diy7 names the orders of one-event threads (diyone7 -arch C -norm -num false).
+        assert_eq!(
+            nm("RfeRlxRlx PodRRRlxRlx FreRlxRlx RfeRlxRlx PodRRRlxRlx FreRlxRlx"),
+            "IRIW+porlxrlxs+RlxRlx"
+        );
+        assert_eq!(
+            nm("Rfe PodRRNaRlx FreRlxRlx RfeRlxRlx PodRRRlxNa Fre"),
+            "IRIW+ponarlx+porlxna+NaRlx"
+        );
+        assert_eq!(
+            nm("RfeScRlx PodRWRlxRlx RfeRlxRlx PodRRRlxRlx FreRlxSc"),
+            "WRC+porlxrlxs+Sc"
+        );
         assert_eq!(
             nm("DpAddrdW Rfe DpAddrdW PodWR DpAddrdW Rfe"),
             "LB+addr+addrW-po-addr"

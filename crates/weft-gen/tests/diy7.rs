@@ -402,3 +402,54 @@ fn rmw_tests_as_diy7() {
         failures.join("\n")
     );
 }
+
+/// Enumerations over annotated communication edges (`RfeRlxRlx`, `FreRlxRel`, `CoeScSc`,
+/// ...), stored as diy7 names them (`tests/gen/diy7/annot-*.tsv`: the diy7 command on the
+/// first line, then name<TAB>`Orig=` of each test it wrote): weft enumerates the same
+/// cycles and gives every one diy7's name, including the orders of one-event threads
+/// (`IRIW+porlxrlxs+RlxRlx`, `WRC+porlxrel+porlxrlx+Rel`, `RWC+porlxna+ponarlx+Rlx`).
+#[test]
+fn annotated_edge_names_as_diy7() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("annot-") && n.ends_with(".tsv"))
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let cmd = text.lines().next().unwrap().trim_start_matches("# ");
+        let spec = spec_of(cmd);
+        let mut theirs = std::collections::BTreeMap::new();
+        for l in text.lines().skip(1) {
+            let (name, orig) = l.split_once('\t').unwrap();
+            theirs.insert(Cycle::parse(orig).unwrap().rotation_key(), name.to_string());
+        }
+        let gens = enumerate(&spec).unwrap();
+        let ours: std::collections::BTreeMap<_, _> = gens
+            .iter()
+            .map(|g| (g.cycle.rotation_key(), g.name.clone()))
+            .collect();
+        let f = file.file_name().unwrap().to_string_lossy();
+        assert_eq!(
+            ours.keys().collect::<Vec<_>>(),
+            theirs.keys().collect::<Vec<_>>(),
+            "{f}: cycle sets differ"
+        );
+        for (k, n) in &theirs {
+            total += 1;
+            if ours[k] != *n {
+                failures.push(format!("{f}: diy7 {n}, weft {}", ours[k]));
+            }
+        }
+    }
+    assert!(total >= 100, "{total}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -307,6 +307,28 @@ pub struct KernelResult {
     pub cells: usize,
     /// Every racing pair of statements found (ordered by source position).
     pub races: Vec<KernelRace>,
+    /// Where executions were cut (`counts.cut`): each loop's source line (its backward
+    /// branch), ascending, and whether the cut came from the safety limit of a loop that
+    /// terminates by itself rather than from `--unroll`.
+    pub cut_sites: Vec<CutSite>,
+}
+
+/// A loop in which executions were cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CutSite {
+    /// Source line of the loop's backward branch (0: no line information).
+    pub line: u32,
+    /// The loop terminates by itself ([`crate::bounds`]) and ran past the safety limit of
+    /// iterations; otherwise it was cut at `--unroll`.
+    pub self_bounded: bool,
+}
+
+impl KernelResult {
+    /// No execution was explored to its end (every one was cut, blocked or faulted) and no
+    /// error was found: the run verified nothing (exit 3, not "no errors").
+    pub fn vacuous(&self) -> bool {
+        self.errors.is_empty() && self.counts.complete - self.unmatched + self.stuck == 0
+    }
 }
 
 /// Barriers per block (PTX: 16 named barriers).
@@ -315,6 +337,10 @@ const BARRIERS: u32 = 16;
 pub const WARP: u32 = 32;
 /// Instructions a thread may run without an event before it is reported.
 const STEP_BUDGET: u64 = 1 << 22;
+/// Iterations of a loop that terminates by itself ([`crate::bounds`]) before the execution
+/// is cut all the same (a loop of the launch's size ends long before; one that does not
+/// end is cut and reported here rather than explored forever).
+const SELF_BOUNDED_LIMIT: u32 = 1 << 14;
 /// Most memory cells modelled.
 const MAX_CELLS: usize = 1 << 16;
 
@@ -349,6 +375,9 @@ struct Part<'k> {
     main_file: u32,
     /// Loop heads and the registers live there (the spin-loop check).
     heads: LoopHeads,
+    /// Per pc: a backward branch closing a loop that terminates by itself
+    /// ([`crate::bounds::self_bounded`]): not cut at `--unroll`.
+    bounded: Vec<bool>,
     has_warp_ops: bool,
     /// The member masks its warp collectives give as immediates, in order of first
     /// appearance: collectives of one mask have their own counter and exchange slots (group
@@ -395,6 +424,9 @@ pub struct KernelStepper<'k> {
     pub program: Program,
     pub cells: Vec<Cell>,
     pub init: Vec<i64>,
+    /// The loops executions were cut in: (source line of the backward branch, whether the
+    /// loop terminates by itself and ran past [`SELF_BOUNDED_LIMIT`]).
+    cut_sites: std::sync::Mutex<std::collections::BTreeSet<(u32, bool)>>,
 }
 
 /// Why a thread is blocked.
@@ -648,6 +680,7 @@ impl<'k> KernelStepper<'k> {
                 nb: nb as u32,
                 main_file: main_file(l.kernel),
                 heads: LoopHeads::of(l.kernel),
+                bounded: crate::bounds::self_bounded(l.kernel),
                 has_warp_ops,
                 masks,
                 bar_slots,
@@ -900,6 +933,7 @@ impl<'k> KernelStepper<'k> {
             program,
             cells,
             init,
+            cut_sites: Default::default(),
         })
     }
 
@@ -1586,6 +1620,13 @@ impl<'k> Stepper for KernelStepper<'k> {
             // (A watched point passed on the way is not where the thread goes on.)
             if let (Some((lo, hi)), false) = (s.over, matches!(stop, Stop::LoopEntry { .. })) {
                 if (lo..=hi).contains(&pc) {
+                    let site = (
+                        self.span(t, hi).line,
+                        self.part(t).bounded.get(hi as usize) == Some(&true),
+                    );
+                    if let Ok(mut c) = self.cut_sites.lock() {
+                        c.insert(site);
+                    }
                     return Action::Cut;
                 }
                 s.over = None;
@@ -1712,16 +1753,21 @@ impl<'k> Stepper for KernelStepper<'k> {
                     if let Some(a) = self.arrive(t, s, target) {
                         return a;
                     }
+                    let bound = if self.part(t).bounded.get(from as usize) == Some(&true) {
+                        SELF_BOUNDED_LIMIT
+                    } else {
+                        self.unroll
+                    };
                     match s.loops.iter_mut().find(|m| m.target == target) {
                         None => {
-                            if 2 > self.unroll {
+                            if 2 > bound {
                                 s.over = Some((target, from));
                             }
                             s.loops.push(LoopMark { target, iters: 2 });
                         }
                         Some(m) => {
                             m.iters += 1;
-                            if m.iters > self.unroll {
+                            if m.iters > bound {
                                 // Past the bound: the execution is cut if the thread goes
                                 // on in the loop, not if this back edge leads to its exit
                                 // (a loop latch laid out before the body).
@@ -2280,5 +2326,14 @@ pub fn check_sequence(
         threads: ks.ids.len(),
         cells: ks.cells.len(),
         races: out.acc.races.into_values().collect(),
+        cut_sites: ks
+            .cut_sites
+            .lock()
+            .map(|c| {
+                c.iter()
+                    .map(|&(line, self_bounded)| CutSite { line, self_bounded })
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }

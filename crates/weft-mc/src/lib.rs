@@ -8,7 +8,8 @@
 //! states, verdicts, flags, the `.cat` oracle), [`witness`] (DOT and interleavings),
 //! [`mem`] (resident-set accounting), [`kernel`] (CUDA/OpenCL kernels: the kernel stepper,
 //! barriers, divergence, deadlock, races with source lines), [`live`] (register liveness at
-//! loop heads, for the spin-loop check), [`repair`] (race repair, paper
+//! loop heads, for the spin-loop check), [`bounds`] (loops that terminate by themselves,
+//! run to their end instead of cut at `--unroll`), [`repair`] (race repair, paper
 //! 004 §4.1), [`repair_kernel`] (the repair loop over kernel sources).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
@@ -16,6 +17,7 @@
 //! buffering without dependencies (`ptx-v7.5`, `vulkan`) the checker covers the
 //! executions those models allow *and* that satisfy No-Thin-Air (docs/mc.md).
 
+pub mod bounds;
 pub mod explore;
 pub mod graph;
 pub mod kernel;

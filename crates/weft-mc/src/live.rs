@@ -129,7 +129,7 @@ fn addr_reg(a: &weft_ir::kernel::Addr, u: &mut Vec<usize>) {
 }
 
 /// Registers an operation reads (`u`) and writes (`d`).
-fn regs_of(op: &KOp, u: &mut Vec<usize>, d: &mut Vec<usize>) {
+pub(crate) fn regs_of(op: &KOp, u: &mut Vec<usize>, d: &mut Vec<usize>) {
     match op {
         KOp::Mov { dst, src, .. } | KOp::Cvta { dst, src, .. } | KOp::Cvt { dst, src, .. } => {
             op_reg(src, u);

@@ -229,6 +229,17 @@ pub fn repair_kernel(
                 r,
             );
         }
+        if r.races.is_empty() && r.vacuous() {
+            return stop(
+                format!(
+                    "no execution was explored to its end ({} cut at --unroll): race freedom is not established",
+                    r.counts.cut
+                ),
+                rounds,
+                text,
+                r,
+            );
+        }
         if r.races.is_empty() {
             return Ok(KernelRepaired {
                 rounds,

@@ -142,6 +142,15 @@ fn check(kernel: &Path, e: &Expect) -> Result<(), String> {
     let errors = v["errors"].as_array().cloned().unwrap_or_default();
     let kinds: Vec<&str> = errors.iter().filter_map(|x| x["kind"].as_str()).collect();
     let code = o.status.code();
+    // No run may pass for a verification without an execution explored to its end
+    // (issue 28): such a run is `vacuous` and exits 3.
+    let ended = v["complete"].as_u64().unwrap_or(0) + v["stuck"].as_u64().unwrap_or(0);
+    if errors.is_empty() && ended == 0 && (code != Some(3) || v["vacuous"] != true) {
+        return Err(format!(
+            "no error and no execution explored to its end, but exit {code:?}, vacuous {}",
+            v["vacuous"]
+        ));
+    }
     if e.result == "none" {
         if !errors.is_empty() || code != Some(0) {
             return Err(format!("expected no error, got {kinds:?} (exit {code:?})"));
@@ -314,29 +323,49 @@ fn unsupported_and_malformed_kernels_are_bad_input() {
 
 #[test]
 fn loops_beyond_the_unroll_bound_are_cut_and_counted() {
-    // `n` iterations of a loop with a store each: --unroll 2 cuts the executions and says so;
-    // --unroll 8 explores them all (hand count: one thread, one execution).
+    // `n` iterations of a loop with a store each. With `n` a kernel parameter the loop ends
+    // by itself and runs to its end whatever `--unroll` says (issue 28; hand count: one
+    // thread, one execution). With the bound read from memory (`*lim`, 5) `--unroll 2` cuts
+    // the execution, says where (line 3) and verifies nothing (exit 3); `--unroll 8`
+    // explores it.
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_kernels");
     std::fs::create_dir_all(&dir).unwrap();
-    let k = dir.join("loop.cu");
+    let by_param = dir.join("loop.cu");
     std::fs::write(
-        &k,
+        &by_param,
         "//--blockDim=1 --gridDim=1 --buffer=out=8 --arg=n=5\n__global__ void k(int *out, int n) {\n  for (int i = 0; i < n; i++) {\n    out[i] = i;\n  }\n}\n",
     )
     .unwrap();
-    let run = |unroll: &str| -> Value {
+    let by_memory = dir.join("loop_mem.cu");
+    std::fs::write(
+        &by_memory,
+        "//--blockDim=1 --gridDim=1 --buffer=out=8 --buffer=lim=1:5\n__global__ void k(int *out, int *lim) {\n  for (int i = 0; i < *lim; i++) {\n    out[i] = i;\n  }\n}\n",
+    )
+    .unwrap();
+    let run = |k: &Path, unroll: &str| -> (Option<i32>, Value) {
         let o = Command::new(env!("CARGO_BIN_EXE_weft"))
             .args(["mc", "--json", "--unroll", unroll])
-            .arg(&k)
+            .arg(k)
             .output()
             .unwrap();
-        serde_json::from_slice(&o.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)))
+        let v = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+        (o.status.code(), v)
     };
-    let v = run("2");
+    for unroll in ["2", "8"] {
+        let (code, v) = run(&by_param, unroll);
+        assert_eq!(code, Some(0), "{v}");
+        assert_eq!(v["cut"], 0);
+        assert_eq!(v["executions"], 1);
+    }
+    let (code, v) = run(&by_memory, "2");
+    assert_eq!(code, Some(3), "{v}");
     assert_eq!(v["cut"], 1);
     assert_eq!(v["executions"], 0);
-    let v = run("8");
+    assert_eq!(v["vacuous"], true);
+    assert_eq!(v["cut_sites"][0]["line"], 3);
+    let (code, v) = run(&by_memory, "8");
+    assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["cut"], 0);
     assert_eq!(v["executions"], 1);
 }
@@ -499,4 +528,54 @@ fn stale_await_reads_are_not_explored() {
         assert_eq!(v["stuck"], stuck, "{k}: stuck");
         assert_eq!(v["stale_await_reads"], stale, "{k}: stale await reads");
     }
+}
+
+/// A run in which every execution is cut at `--unroll` verifies nothing (issue 28, item 3):
+/// exit 3, "nothing is verified" and the loop's line instead of "Errors: none"; with a
+/// bound past the loop's 9 iterations the same kernel is verified (1 complete execution,
+/// exit 0). Expected values: `tests/mc/vacuous/README.md`.
+#[test]
+fn a_run_that_explores_nothing_is_not_a_verification() {
+    let k = "tests/mc/vacuous/count_up.cu";
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_weft"))
+            .current_dir(repo())
+            .args(["mc", k])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{text}");
+    assert!(!text.contains("Errors: none\n"), "{text}");
+    assert!(text.contains("nothing is verified"), "{text}");
+    assert!(text.contains("cut in the loop at line 6"), "{text}");
+    let o = run(&["--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(v["vacuous"], true);
+    assert_eq!(v["complete"], 0);
+    assert_eq!(v["cut_sites"][0]["line"], 6);
+    assert_eq!(v["cut_sites"][0]["self_bounded"], false);
+    let o = run(&["--unroll", "9", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{v}");
+    assert_eq!(v["vacuous"], false);
+    assert_eq!(v["complete"], 1);
+    assert_eq!(v["cut"], 0);
+    // Repair does not call the empty search race-free either (nothing written, exit 1).
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mc_vacuous");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("count_up.cu");
+    std::fs::copy(repo().join(k), &copy).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["mc", "--repair"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("race freedom is not established"), "{text}");
+    assert!(!dir.join("count_up.repaired.cu").exists());
 }

@@ -256,6 +256,9 @@ pub fn run(args: Args) -> i32 {
     };
     let peak = weft_mc::mem::peak_rss_bytes();
     let errs = errors(&r);
+    // Every execution cut at --unroll: nothing was verified (exit 3, not "no errors").
+    let vacuous =
+        errs.is_empty() && r.counts.complete == r.unmatched && r.hung == 0 && r.counts.cut > 0;
     let mut o = String::new();
     if args.json {
         let v = serde_json::json!({
@@ -278,6 +281,7 @@ pub fn run(args: Args) -> i32 {
                 "rejected": r.rejected,
                 "blocked": r.counts.blocked,
                 "cut": r.counts.cut,
+                "vacuous": vacuous,
                 "faults": r.counts.faults,
                 "hung": r.hung,
                 "filtered": r.sim.filtered,
@@ -332,7 +336,13 @@ pub fn run(args: Args) -> i32 {
                 r.counts.complete, r.rf_classes
             );
         }
-        if errs.is_empty() {
+        if vacuous {
+            let _ = writeln!(
+                o,
+                "Errors: none found, but every execution was cut at --unroll {} (nothing is verified: raise --unroll)",
+                opts.unroll
+            );
+        } else if errs.is_empty() {
             let _ = writeln!(o, "Errors: none");
             if let (Some(w), Some(_)) = (&r.witness_text, &args.replay) {
                 let _ = writeln!(o, "Witness (events in order of addition):");
@@ -376,6 +386,9 @@ pub fn run(args: Args) -> i32 {
             eprintln!("weft: cannot write graph: {e}");
             return exit::INTERNAL;
         }
+    }
+    if vacuous && r.stopped.is_none() {
+        return exit::INTERNAL;
     }
     verdict_exit(!errs.is_empty(), r.stopped.as_ref())
 }
@@ -554,6 +567,8 @@ fn run_kernel(args: &Args) -> i32 {
             "blocked": r.counts.blocked,
             "stale_await_reads": r.counts.stale,
             "cut": r.counts.cut,
+            "cut_sites": r.cut_sites,
+            "vacuous": r.vacuous(),
             "faults": r.counts.faults,
             "graphs": r.counts.graphs,
             "revisits": r.counts.revisits,
@@ -622,7 +637,13 @@ fn run_kernel(args: &Args) -> i32 {
             "Graphs: {} (revisits {}, max events {}), memory words modelled: {}",
             r.counts.graphs, r.counts.revisits, r.counts.max_events, r.cells
         );
-        if r.errors.is_empty() {
+        if r.vacuous() {
+            let _ = writeln!(
+                o,
+                "Errors: none found, but no execution was explored to its end (nothing is verified: {} cut, {} blocked, {} faulting)",
+                r.counts.cut, r.counts.blocked, r.counts.faults
+            );
+        } else if r.errors.is_empty() {
             let _ = writeln!(o, "Errors: none");
         }
         for e in &r.errors {
@@ -659,6 +680,18 @@ fn run_kernel(args: &Args) -> i32 {
                 "Bounded: {} executions cut at --unroll {} (errors beyond the bound are not searched)",
                 r.counts.cut, opts.unroll
             );
+            for c in &r.cut_sites {
+                let _ = writeln!(
+                    o,
+                    "  cut in the loop at line {}{}",
+                    c.line,
+                    if c.self_bounded {
+                        " (it ends by itself, but ran past the safety limit of iterations)"
+                    } else {
+                        " (its exit reads memory: raise --unroll to search further)"
+                    }
+                );
+            }
         }
         match r.stopped {
             Some(Stopped::Timeout) => {
@@ -686,6 +719,9 @@ fn run_kernel(args: &Args) -> i32 {
             eprintln!("weft: cannot write graph: {e}");
             return exit::INTERNAL;
         }
+    }
+    if r.vacuous() && r.stopped.is_none() {
+        return exit::INTERNAL;
     }
     verdict_exit(!r.errors.is_empty(), r.stopped.as_ref())
 }
