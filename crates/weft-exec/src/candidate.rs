@@ -28,14 +28,17 @@ pub struct Event {
 }
 
 impl Event {
+    #[inline]
     pub fn is_read(&self) -> bool {
         self.kind == EventKind::Read
     }
 
+    #[inline]
     pub fn is_write(&self) -> bool {
         self.kind == EventKind::Write
     }
 
+    #[inline]
     pub fn is_init(&self) -> bool {
         self.thread.is_none()
     }
@@ -71,12 +74,14 @@ pub struct Candidate<'s, 't> {
 }
 
 impl<'s, 't> Candidate<'s, 't> {
+    #[inline]
     pub fn events(&self) -> &[Event] {
         &self.skeleton.events
     }
 
     /// The value an event reads or writes: a symbolic read's comes from its rf write
     /// (0 while the read has none).
+    #[inline]
     pub fn value_of(&self, id: usize) -> i64 {
         let e = &self.skeleton.events[id];
         if e.symbolic {

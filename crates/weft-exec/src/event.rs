@@ -96,6 +96,7 @@ impl TraceEvent {
     }
 
     /// Whether program order relates an earlier event `before` of the same trace to this.
+    #[inline]
     pub fn sequenced_after(&self, before: &TraceEvent) -> bool {
         !matches!(self.unseq, Some((lo, hi)) if (lo..=hi).contains(&before.step))
     }
