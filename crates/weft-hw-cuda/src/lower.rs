@@ -188,13 +188,10 @@ fn imm32(v: i64, what: &str) -> Result<i32, CodegenError> {
 
 fn scope_name(s: Option<Scope>, what: &str) -> Result<&'static str, CodegenError> {
     match s {
-        Some(Scope::Cta) => Ok("cta"),
-        Some(Scope::Gpu) => Ok("gpu"),
-        Some(Scope::System) => Ok("sys"),
-        Some(other) => err(format!(
-            "{what}: scope {} has no PTX spelling",
-            other.name()
-        )),
+        Some(sc) => match sc.ptx() {
+            Some(name) => Ok(name),
+            None => err(format!("{what}: scope {} has no PTX spelling", sc.name())),
+        },
         None => err(format!("{what}: a scope (.cta, .gpu or .sys) is required")),
     }
 }

@@ -143,11 +143,11 @@ pub fn resolve_stress(spec: &str) -> Result<StressConfig, Failure> {
 
 /// Loads a `.cat` model by bundled name or path.
 pub fn load_model(name: &str) -> Result<weft_cat::Model, Failure> {
-    weft_sim::models::load(name).map_err(|e| {
+    weft_exec::models::load(name).map_err(|e| {
         Failure::bad_input(format!(
             "cannot load model `{name}`: {}\nbundled models: {}",
             e.render(),
-            weft_sim::models::names().join(", ")
+            weft_exec::models::names().join(", ")
         ))
     })
 }
@@ -572,7 +572,7 @@ pub fn observe_with_bar(
     stress: &StressConfig,
     iterations: u32,
     seed: u64,
-    model: Option<(&str, &weft_cat::Model)>,
+    model: Option<(&str, &weft_cat::Model, judge::Simulate)>,
     label: &str,
 ) -> Result<Observation, RunError> {
     let bar = Progress::new(label);
@@ -584,14 +584,15 @@ pub fn observe_with_bar(
 }
 
 /// Runs one test under one stress configuration: classifies its outcomes (sequential,
-/// interleaved, weak) and judges them under `model` when given.
+/// interleaved, weak) and judges them under `model` when given (computing its allowed states
+/// with the simulator the caller lends).
 pub fn observe(
     dev: &Device,
     t: &Test,
     stress: &StressConfig,
     iterations: u32,
     seed: u64,
-    model: Option<(&str, &weft_cat::Model)>,
+    model: Option<(&str, &weft_cat::Model, judge::Simulate)>,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Observation, RunError> {
     // The program that runs: with aliasedMemory every location is one cell (wgpu).
@@ -603,8 +604,8 @@ pub fn observe(
     let classes = classify(&ran)
         .map_err(|e| RunError::Refused(format!("cannot classify its outcomes: {e}")))?;
     let judge = match model {
-        Some((name, m)) => Some(
-            Judge::new(&ran, name, m)
+        Some((name, m, simulate)) => Some(
+            Judge::new(&ran, name, m, simulate)
                 .map_err(|e| RunError::BadInput(format!("cannot simulate it under {name}: {e}")))?,
         ),
         None => None,

@@ -398,35 +398,93 @@ impl RmwOp {
     }
 
     /// The value written, given the value read and the operands (`None`: nothing is
-    /// written, i.e. a failed compare). Arithmetic wraps at 64 bits.
+    /// written, i.e. a failed compare), for untyped litmus values: [`RmwOp::apply_typed`]
+    /// at `.s64` (arithmetic wraps at 64 bits, `min`/`max`/`inc`/`dec` compare signed).
     pub fn apply(self, old: i64, args: &[i64]) -> Option<i64> {
         let a = args.first().copied().unwrap_or(0);
+        let b = args.get(1).copied().unwrap_or(0);
+        self.apply_typed(DataType::S64, old as u64, a as u64, b as u64)
+            .map(|v| v as i64)
+    }
+
+    /// The one semantics of a read-modify-write (litmus interpreters and the SIMT
+    /// emulator alike): the value left in memory given the value read `old` and the
+    /// operands `a`, `b` (the new value of a compare), all as bit patterns of type `ty`;
+    /// `None` when nothing is written (a failed compare). Operands and result are
+    /// truncated to `ty.bits`; `min`, `max`, `inc` and `dec` compare signed for a signed
+    /// type and unsigned otherwise (PTX `atom.inc`/`atom.dec` are `.u32`); `add` on a
+    /// float type adds IEEE `f32`/`f64` values. `inc`: `old >= a ? 0 : old + 1`;
+    /// `dec`: `(old == 0 || old > a) ? a : old - 1`; a compare (PTX `cas`, or C11
+    /// compare-exchange given the expected value as `a`) writes `b` when `old == a`.
+    pub fn apply_typed(self, ty: DataType, old: u64, a: u64, b: u64) -> Option<u64> {
+        let bits = ty.bits;
+        let t = |v: u64| {
+            if bits >= 64 {
+                v
+            } else {
+                v & ((1u64 << bits) - 1)
+            }
+        };
+        let sext = |v: u64| {
+            if bits >= 64 {
+                v as i64
+            } else {
+                let s = 64 - u32::from(bits);
+                ((v << s) as i64) >> s
+            }
+        };
+        let (uo, ua) = (t(old), t(a));
+        // `old` against `a` in the type's signedness.
+        let cmp = if ty.kind == TypeKind::Signed {
+            sext(old).cmp(&sext(a))
+        } else {
+            uo.cmp(&ua)
+        };
         Some(match self {
-            RmwOp::Exch => a,
-            RmwOp::Add => old.wrapping_add(a),
-            RmwOp::Sub => old.wrapping_sub(a),
-            RmwOp::And => old & a,
-            RmwOp::Or => old | a,
-            RmwOp::Xor => old ^ a,
-            RmwOp::Min => old.min(a),
-            RmwOp::Max => old.max(a),
+            RmwOp::Exch => ua,
+            RmwOp::Add if ty.kind == TypeKind::Float => {
+                if bits == 32 {
+                    (f32::from_bits(old as u32) + f32::from_bits(a as u32)).to_bits() as u64
+                } else {
+                    (f64::from_bits(old) + f64::from_bits(a)).to_bits()
+                }
+            }
+            RmwOp::Add => t(uo.wrapping_add(ua)),
+            RmwOp::Sub => t(uo.wrapping_sub(ua)),
+            RmwOp::And => uo & ua,
+            RmwOp::Or => uo | ua,
+            RmwOp::Xor => uo ^ ua,
+            RmwOp::Min => {
+                if cmp.is_le() {
+                    uo
+                } else {
+                    ua
+                }
+            }
+            RmwOp::Max => {
+                if cmp.is_ge() {
+                    uo
+                } else {
+                    ua
+                }
+            }
             RmwOp::Inc => {
-                if old >= a {
+                if cmp.is_ge() {
                     0
                 } else {
-                    old + 1
+                    t(uo.wrapping_add(1))
                 }
             }
             RmwOp::Dec => {
-                if old == 0 || old > a {
-                    a
+                if uo == 0 || cmp.is_gt() {
+                    ua
                 } else {
-                    old - 1
+                    t(uo.wrapping_sub(1))
                 }
             }
             RmwOp::Cas | RmwOp::CompareExchange { .. } => {
-                if old == a {
-                    args.get(1).copied().unwrap_or(0)
+                if uo == ua {
+                    t(b)
                 } else {
                     return None;
                 }
@@ -488,5 +546,119 @@ mod tests {
         assert_eq!(RmwOp::Cas.apply(1, &[0, 1]), None);
         assert_eq!(RmwOp::Inc.apply(5, &[5]), Some(0));
         assert_eq!(RmwOp::Dec.apply(0, &[7]), Some(7));
+    }
+
+    /// Typed read-modify-writes, results computed by hand: `(op, type, old, a, b, written)`.
+    #[test]
+    fn typed_rmw_table() {
+        let f32b = |x: f32| u64::from(x.to_bits());
+        let s32 = DataType::S32;
+        let u32_ = DataType::U32;
+        let b32 = DataType::B32;
+        let f32t = DataType {
+            kind: TypeKind::Float,
+            bits: 32,
+        };
+        let f64t = DataType {
+            kind: TypeKind::Float,
+            bits: 64,
+        };
+        type Case = (RmwOp, DataType, u64, u64, u64, Option<u64>);
+        let cases: &[Case] = &[
+            // add/sub wrap at the width
+            (RmwOp::Add, u32_, 0xFFFF_FFFF, 1, 0, Some(0)),
+            (RmwOp::Add, s32, 0x7FFF_FFFF, 1, 0, Some(0x8000_0000)),
+            (RmwOp::Add, DataType::U64, u64::MAX, 2, 0, Some(1)),
+            (RmwOp::Sub, u32_, 0, 1, 0, Some(0xFFFF_FFFF)),
+            (RmwOp::Add, u32_, 5, 0x1_0000_0003, 0, Some(8)),
+            // float add
+            (RmwOp::Add, f32t, f32b(1.5), f32b(2.25), 0, Some(f32b(3.75))),
+            (
+                RmwOp::Add,
+                f64t,
+                0.5f64.to_bits(),
+                0.25f64.to_bits(),
+                0,
+                Some(0.75f64.to_bits()),
+            ),
+            // bitwise
+            (RmwOp::And, b32, 0b1100, 0b1010, 0, Some(0b1000)),
+            (RmwOp::Or, b32, 0b1100, 0b1010, 0, Some(0b1110)),
+            (RmwOp::Xor, b32, 0b1100, 0b1010, 0, Some(0b0110)),
+            // min/max: signedness decides
+            (RmwOp::Min, s32, 0xFFFF_FFFF, 1, 0, Some(0xFFFF_FFFF)),
+            (RmwOp::Min, u32_, 0xFFFF_FFFF, 1, 0, Some(1)),
+            (
+                RmwOp::Max,
+                s32,
+                0x8000_0000,
+                0x7FFF_FFFF,
+                0,
+                Some(0x7FFF_FFFF),
+            ),
+            (
+                RmwOp::Max,
+                u32_,
+                0x8000_0000,
+                0x7FFF_FFFF,
+                0,
+                Some(0x8000_0000),
+            ),
+            (RmwOp::Min, b32, 0x8000_0000, 3, 0, Some(3)),
+            // inc: old >= a ? 0 : old + 1
+            (RmwOp::Inc, u32_, 5, 5, 0, Some(0)),
+            (RmwOp::Inc, u32_, 4, 5, 0, Some(5)),
+            (RmwOp::Inc, u32_, 3, 0, 0, Some(0)),
+            (
+                RmwOp::Inc,
+                u32_,
+                0xFFFF_FFFE,
+                0xFFFF_FFFF,
+                0,
+                Some(0xFFFF_FFFF),
+            ),
+            (RmwOp::Inc, u32_, 0xFFFF_FFFE, 1, 0, Some(0)),
+            (RmwOp::Inc, s32, 0xFFFF_FFFE, 1, 0, Some(0xFFFF_FFFF)),
+            // dec: (old == 0 || old > a) ? a : old - 1
+            (RmwOp::Dec, u32_, 0, 7, 0, Some(7)),
+            (RmwOp::Dec, u32_, 9, 7, 0, Some(7)),
+            (RmwOp::Dec, u32_, 7, 7, 0, Some(6)),
+            (RmwOp::Dec, u32_, 1, 7, 0, Some(0)),
+            (RmwOp::Dec, s32, 0xFFFF_FFFF, 7, 0, Some(0xFFFF_FFFE)),
+            (RmwOp::Dec, u32_, 0xFFFF_FFFF, 7, 0, Some(7)),
+            // cas: writes b when old == a, nothing otherwise; operands truncated
+            (RmwOp::Cas, u32_, 0, 0, 1, Some(1)),
+            (RmwOp::Cas, u32_, 1, 0, 1, None),
+            (RmwOp::Cas, u32_, 0, 0x1_0000_0000, 0x1_0000_0005, Some(5)),
+            (RmwOp::Cas, DataType::B64, 1 << 40, 1 << 40, 2, Some(2)),
+            // exch: the operand, truncated
+            (RmwOp::Exch, u32_, 9, 0x1_2345_6789, 0, Some(0x2345_6789)),
+            (RmwOp::Exch, DataType::B64, 9, u64::MAX, 0, Some(u64::MAX)),
+        ];
+        for &(op, ty, old, a, b, want) in cases {
+            assert_eq!(
+                op.apply_typed(ty, old, a, b),
+                want,
+                "{} {ty:?} old={old:#x} a={a:#x} b={b:#x}",
+                op.name()
+            );
+        }
+    }
+
+    /// Untyped litmus values are `.s64`: signed comparisons, 64-bit wrapping.
+    #[test]
+    fn litmus_rmw_is_s64() {
+        assert_eq!(RmwOp::Add.apply(i64::MAX, &[1]), Some(i64::MIN));
+        assert_eq!(RmwOp::Min.apply(-3, &[2]), Some(-3));
+        assert_eq!(RmwOp::Max.apply(-3, &[2]), Some(2));
+        assert_eq!(RmwOp::Inc.apply(2, &[-1]), Some(0));
+        assert_eq!(RmwOp::Inc.apply(-1, &[5]), Some(0));
+        assert_eq!(RmwOp::Dec.apply(-2, &[5]), Some(-3));
+        assert_eq!(RmwOp::Dec.apply(i64::MIN, &[0]), Some(i64::MAX));
+        assert_eq!(RmwOp::Exch.apply(1, &[-7]), Some(-7));
+        let cx = RmwOp::CompareExchange { weak: false };
+        assert_eq!(cx.apply(4, &[4, 9]), Some(9));
+        assert_eq!(cx.apply(3, &[4, 9]), None);
+        assert_eq!(RmwOp::Cas.apply(-1, &[-1]), Some(0));
     }
 }

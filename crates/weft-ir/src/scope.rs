@@ -46,7 +46,50 @@ impl Scope {
             Scope::System => "system",
         }
     }
+
+    /// The PTX spelling of the scope qualifier (`cta`, `gpu`, `sys`; no dot), if PTX has
+    /// one. With [`Scope::from_ptx`] the one table every PTX reader and writer uses.
+    pub fn ptx(self) -> Option<&'static str> {
+        PTX_SCOPES.iter().find(|(s, _)| *s == self).map(|(_, n)| *n)
+    }
+
+    /// The scope a PTX qualifier (`cta`, `gpu`, `sys`; no dot) names.
+    pub fn from_ptx(name: &str) -> Option<Scope> {
+        PTX_SCOPES.iter().find(|(_, n)| *n == name).map(|(s, _)| *s)
+    }
+
+    /// The Vulkan (Dat3M litmus) spelling of the scope (`sg`, `wg`, `qf`, `dv`), if any.
+    pub fn vulkan(self) -> Option<&'static str> {
+        VULKAN_SCOPES
+            .iter()
+            .find(|(s, _)| *s == self)
+            .map(|(_, n)| *n)
+    }
+
+    /// The scope a Vulkan (Dat3M litmus) scope name names.
+    pub fn from_vulkan(name: &str) -> Option<Scope> {
+        VULKAN_SCOPES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(s, _)| *s)
+    }
 }
+
+/// PTX scope qualifiers (PTX ISA "Scope"): `.cta`, `.gpu`, `.sys`.
+pub const PTX_SCOPES: [(Scope, &str); 3] = [
+    (Scope::Cta, "cta"),
+    (Scope::Gpu, "gpu"),
+    (Scope::System, "sys"),
+];
+
+/// Vulkan scopes as Dat3M's litmus tests spell them: subgroup, workgroup, queue family,
+/// device.
+pub const VULKAN_SCOPES: [(Scope, &str); 4] = [
+    (Scope::Warp, "sg"),
+    (Scope::Cta, "wg"),
+    (Scope::QueueFamily, "qf"),
+    (Scope::Gpu, "dv"),
+];
 
 /// Where a thread sits in the scope tree: the instance id at each level it names,
 /// innermost first (`P0@cta 0,gpu 0` is `[(Cta, 0), (Gpu, 0)]`).
@@ -103,6 +146,22 @@ impl Placement {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dialect_spellings_round_trip() {
+        assert_eq!(Scope::Gpu.ptx(), Some("gpu"));
+        assert_eq!(Scope::System.ptx(), Some("sys"));
+        assert_eq!(Scope::Warp.ptx(), None);
+        assert_eq!(Scope::from_ptx("cta"), Some(Scope::Cta));
+        assert_eq!(Scope::from_ptx("gl"), None);
+        assert_eq!(Scope::QueueFamily.vulkan(), Some("qf"));
+        assert_eq!(Scope::System.vulkan(), None);
+        assert_eq!(Scope::from_vulkan("sg"), Some(Scope::Warp));
+        for s in Scope::ALL {
+            assert_eq!(s.ptx().and_then(Scope::from_ptx).map_or(s, |t| t), s);
+            assert_eq!(s.vulkan().and_then(Scope::from_vulkan).map_or(s, |t| t), s);
+        }
+    }
 
     fn p(levels: &[(Scope, u32)]) -> Placement {
         Placement::new(levels.to_vec())

@@ -977,7 +977,7 @@ impl CellLowerer<'_> {
             "fence" => {
                 let qs: Vec<&str> = m.quals.iter().map(String::as_str).collect();
                 let scope = match qs[..] {
-                    ["sc", s] => ptx_scope(s),
+                    ["sc", s] => Scope::from_ptx(s),
                     _ => None,
                 };
                 let scope = scope.ok_or_else(|| {
@@ -1126,7 +1126,7 @@ impl CellLowerer<'_> {
                     return Err(dup("`.relaxed`"));
                 }
                 q.relaxed = true;
-            } else if let Some(sc) = ptx_scope(s) {
+            } else if let Some(sc) = Scope::from_ptx(s) {
                 if q.scope.is_some() {
                     return Err(dup("a scope"));
                 }
@@ -1273,24 +1273,6 @@ impl Quals {
             vulkan: Default::default(),
         }
     }
-}
-
-fn ptx_scope(s: &str) -> Option<Scope> {
-    Some(match s {
-        "cta" => Scope::Cta,
-        "gpu" => Scope::Gpu,
-        "sys" => Scope::System,
-        _ => return None,
-    })
-}
-
-fn ptx_scope_name(s: Scope) -> Option<&'static str> {
-    Some(match s {
-        Scope::Cta => "cta",
-        Scope::Gpu => "gpu",
-        Scope::System => "sys",
-        _ => return None,
-    })
 }
 
 /// GPU_PTX's condition spellings and limits for the shared condition parser.
@@ -1797,7 +1779,7 @@ fn access_quals(a: &MemAttrs, k: Access) -> Result<String, PrintError> {
             if a.volatile {
                 return refuse(format!("a volatile relaxed {what}"));
             }
-            let Some(s) = a.scope.and_then(ptx_scope_name) else {
+            let Some(s) = a.scope.and_then(Scope::ptx) else {
                 return refuse(format!(
                     "a relaxed {what} at {} scope",
                     a.scope.map(Scope::name).unwrap_or("no")
@@ -1965,7 +1947,7 @@ fn print_stmt(p: &Program, t: &Thread, s: &Stmt) -> Result<String, PrintError> {
                     Scope::System => "membar.sys".to_string(),
                     s => return refuse(format!("a membar at {} scope", s.name())),
                 },
-                FenceKind::Fence => match ptx_scope_name(scope) {
+                FenceKind::Fence => match Scope::ptx(scope) {
                     Some(n) => format!("fence.sc.{n}"),
                     None => return refuse(format!("a fence at {} scope", scope.name())),
                 },

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use weft_sim::traces::EventKind;
+use weft_exec::event::EventKind;
 
 use crate::graph::{EvId, Graph, Node, Src, Status, ThreadG};
 use crate::step::{Action, Stepper};
@@ -128,7 +128,7 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// Initial value per dense cell.
     pub init: Vec<i64>,
     /// The cells, sorted (dense cell id = position).
-    pub cells: Vec<weft_sim::traces::Cell>,
+    pub cells: Vec<weft_exec::event::Cell>,
     pub limits: Limits,
     /// Reads-from mode (paper 004 §4.4): writes are not branched over coherence
     /// placements (each goes last, in order of addition); the judge derives co.
@@ -155,7 +155,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
     pub fn new(
         prog: &'a P,
         judge: &'a J,
-        cells: Vec<weft_sim::traces::Cell>,
+        cells: Vec<weft_exec::event::Cell>,
         init: Vec<i64>,
         limits: Limits,
     ) -> Self {
@@ -446,7 +446,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         }
     }
 
-    fn cell_id(&self, c: weft_sim::traces::Cell) -> u32 {
+    fn cell_id(&self, c: weft_exec::event::Cell) -> u32 {
         self.cells
             .binary_search(&c)
             .map(|i| i as u32)

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
+use weft_exec::event::{EventKind, TraceEvent};
 use weft_ir::Span;
-use weft_sim::traces::{EventKind, TraceEvent};
 
 /// An event of a thread: (thread, index in the thread).
 pub type EvId = (u32, u32);
@@ -206,8 +206,8 @@ impl<S> Graph<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use weft_exec::event::Cell;
     use weft_ir::MemAttrs;
-    use weft_sim::traces::Cell;
 
     fn ev(kind: EventKind) -> Arc<TraceEvent> {
         Arc::new(TraceEvent {

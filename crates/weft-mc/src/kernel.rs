@@ -28,10 +28,10 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::Instant;
 
+use weft_exec::event::{Cell, EventKind, TraceEvent};
 use weft_ir::attrs::{BarrierKind, FenceKind, MemSpace};
 use weft_ir::kernel::{KOp, Kernel, Operand};
 use weft_ir::{Arch, LocId, Location, MemAttrs, Order, Placement, Program, Scope, Span, Thread};
-use weft_sim::traces::{Cell, EventKind, TraceEvent};
 use weft_simt::mem::Region;
 use weft_simt::thread::{AccessKind, Stop, ThreadIds, ThreadProgram, ThreadState, WarpOp};
 use weft_simt::{Arg, Buffer, LaunchConfig};

@@ -1,20 +1,20 @@
 //! Model checking litmus programs: the judge that records final states, the condition's
 //! verdict and the model's flags for every complete execution, with consistency decided
 //! natively (`sc`, `rc11`, `scoped-rc11`) or by a `.cat` model through the simulator's
-//! execution adapter (`weft_sim::exec`), so `weft mc` and `weft sim` judge a candidate
-//! execution identically. The summary is a [`weft_sim::SimResult`], printed in herd7's
+//! execution adapter (`weft_exec::exec`), so `weft mc` and `weft sim` judge a candidate
+//! execution identically. The summary is a [`weft_exec::SimResult`], printed in herd7's
 //! layout by the same code as `weft sim`.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use weft_cat::{EvalOptions, Model};
+use weft_exec::candidate::{skeleton, Candidate};
+use weft_exec::event::{Cell, End, EventKind, Trace};
+use weft_exec::exec::SkeletonExec;
+use weft_exec::value::{addr_of, decode_addr, of_init};
+use weft_exec::{SimResult, StateInfo};
 use weft_ir::{Program, Quantifier, Term};
-use weft_sim::candidates::{skeleton, Candidate};
-use weft_sim::exec::SkeletonExec;
-use weft_sim::traces::{Cell, End, EventKind, Trace};
-use weft_sim::value::{addr_of, decode_addr, of_init};
-use weft_sim::{SimResult, StateInfo};
 
 use crate::explore::{Counts, Explorer, Judge, Limits, Stopped};
 use crate::graph::{Graph, Src, Status};
@@ -582,7 +582,7 @@ pub fn check_litmus(
         Some(n) if !opts.force_cat && Native::covers(p) => Consistency::Native(n),
         _ => Consistency::Cat(cat),
     };
-    let cols = weft_sim::sim::columns(p);
+    let cols = weft_exec::result::columns(p);
     let judge = LitmusJudge {
         p,
         stepper: &stepper,
@@ -625,7 +625,7 @@ pub fn check_litmus(
         name: p.name.clone(),
         columns: cols
             .iter()
-            .map(|t| weft_sim::sim::term_text(p, t))
+            .map(|t| weft_exec::result::term_text(p, t))
             .collect(),
         condition: p.condition.clone(),
         states: acc.states,

@@ -6,8 +6,8 @@
 //! explorer builds, so inconsistent prefixes are cut at once. The data-race and
 //! heterogeneous-race flags are computed on complete graphs.
 
+use weft_exec::event::EventKind;
 use weft_ir::{Order, Program, Scope};
-use weft_sim::traces::EventKind;
 
 use crate::graph::{EvId, Graph, Src};
 

@@ -2,8 +2,8 @@
 //! `rf`, immediate `co`) and as the interleaving that built it (events in order of
 //! addition, with source positions), which is how a user replays the execution by hand.
 
+use weft_exec::event::EventKind;
 use weft_ir::Program;
-use weft_sim::traces::EventKind;
 
 use crate::graph::{EvId, Graph, Src};
 

@@ -65,7 +65,7 @@ fn mc_verdicts_match_dat3m() {
                 let Ok(p) = weft_litmus::parse(&src) else {
                     return (Some(format!("{model} {path}: does not parse")), None);
                 };
-                let cat = weft_sim::models::load(model).unwrap();
+                let cat = weft_exec::models::load(model).unwrap();
                 let opts = McOptions {
                     timeout: Some(budget),
                     threads: 1,

@@ -42,7 +42,7 @@ fn ring_families_have_the_expected_execution_counts() {
         let (kind, n, model, expected): (&str, usize, &str, u64) =
             (f[0], f[1].parse().unwrap(), f[2], f[3].parse().unwrap());
         let p = weft_litmus::parse(&family(kind, n)).unwrap();
-        let cat = weft_sim::models::load(model).unwrap();
+        let cat = weft_exec::models::load(model).unwrap();
         for threads in [1, 2] {
             let r = check_litmus(
                 &p,
@@ -74,7 +74,7 @@ fn the_cat_oracle_counts_the_same_executions_as_the_native_check() {
     // Same programs judged by models/rc11.cat on every complete execution.
     for (kind, n, expected) in [("LB", 4, 15), ("SB", 4, 16)] {
         let p = weft_litmus::parse(&family(kind, n)).unwrap();
-        let cat = weft_sim::models::load("rc11").unwrap();
+        let cat = weft_exec::models::load("rc11").unwrap();
         let r = check_litmus(
             &p,
             "rc11",
@@ -100,7 +100,7 @@ fn rf_mode_gives_the_same_states_and_verdicts() {
         let f = e.unwrap().path();
         let p = weft_litmus::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
         for model in ["rc11", "scoped-rc11", "ptx-v7.5"] {
-            let cat = weft_sim::models::load(model).unwrap();
+            let cat = weft_exec::models::load(model).unwrap();
             let a = check_litmus(&p, model, &cat, &McOptions::default()).unwrap();
             let b = check_litmus(
                 &p,

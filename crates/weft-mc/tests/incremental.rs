@@ -91,7 +91,7 @@ fn both(src: &str) -> Option<(u64, u64)> {
             return None;
         }
     };
-    let cat = weft_sim::models::load("rc11").unwrap();
+    let cat = weft_exec::models::load("rc11").unwrap();
     let opts = McOptions {
         threads: 1,
         // Generous: these programs take well under a second idle, but a loaded machine

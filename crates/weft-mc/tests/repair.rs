@@ -17,7 +17,7 @@ fn root() -> PathBuf {
 
 fn repair(path: &Path) -> Repaired {
     let src = std::fs::read_to_string(path).unwrap();
-    let model = weft_sim::models::load("scoped-rc11").unwrap();
+    let model = weft_exec::models::load("scoped-rc11").unwrap();
     let parse = |s: &str| weft_litmus::parse(s).map_err(|e| e.render("test"));
     repair_litmus(
         &path.display().to_string(),
@@ -66,7 +66,7 @@ fn table4_benchmarks_get_the_expected_edits() {
         assert_eq!(got, edits, "{name}: edits");
         // The repaired text re-parses and re-explores race-free on its own.
         let again = weft_litmus::parse(&r.text).unwrap();
-        let model = weft_sim::models::load("scoped-rc11").unwrap();
+        let model = weft_exec::models::load("scoped-rc11").unwrap();
         let rr =
             weft_mc::check_litmus(&again, "scoped-rc11", &model, &McOptions::default()).unwrap();
         assert!(

@@ -194,10 +194,10 @@ impl Catalog {
                     (None, None)
                 } else {
                     (
-                        Judge::new(&program, MODEL, &model).ok(),
-                        weft_hw_wgpu::lower::alias_all(&program)
-                            .ok()
-                            .and_then(|q| Judge::new(&q, MODEL, &model).ok()),
+                        Judge::new(&program, MODEL, &model, weft_sim::simulate_default).ok(),
+                        weft_hw_wgpu::lower::alias_all(&program).ok().and_then(|q| {
+                            Judge::new(&q, MODEL, &model, weft_sim::simulate_default).ok()
+                        }),
                     )
                 };
                 tests.insert(

@@ -2,22 +2,23 @@
 //! litmus program (herd-style: per-thread traces, then rf and co choices) judged by `.cat`
 //! models (paper 000 §5).
 //!
-//! Stages: [`traces`] (each thread's possible runs in isolation), [`candidates`] (trace
-//! combinations with rf and co choices), [`barriers`] (barrier instances, quorums, deadlock), [`exec`] (a candidate as a `weft_cat` execution
-//! with the full tag and relation vocabulary), [`sim`] (evaluate a model on every candidate
-//! and summarise as herd does), [`models`] (the bundled `.cat` models), [`memory`] (the
-//! time and memory budget of one simulation), [`product`] (final states kept in product
-//! form).
+//! Stages: [`traces`] (each thread's possible runs in isolation, driving the shared litmus
+//! stepper of `weft-exec`), [`candidates`] (enumerating trace combinations with rf and co
+//! choices), [`sim`] (evaluate a model on every candidate and summarise as herd does),
+//! [`memory`] (the time and memory budget of one simulation), [`product`] (final states
+//! kept in product form). The data they work on — events, values, skeletons and
+//! candidates, barrier matching, the `.cat` execution adapter, results and the bundled
+//! models — live in `weft-exec` (shared with the model checker) and are re-exported here
+//! under their former paths ([`value`], [`barriers`], [`exec`], [`models`]).
 
-pub mod barriers;
 pub mod candidates;
 pub mod exec;
 pub mod memory;
-pub mod models;
 pub mod product;
 pub mod sim;
 pub mod traces;
-pub mod value;
 
-pub use product::StateTerm;
-pub use sim::{simulate, SimError, SimOptions, SimResult, StateInfo, StopAt};
+pub use weft_exec::{barriers, models, value};
+
+pub use sim::{simulate, simulate_default, SimError, SimOptions, SimResult, StateInfo, StopAt};
+pub use weft_exec::StateTerm;

@@ -14,6 +14,7 @@ use weft_ir::{CmpOp, Program, Prop, Term};
 use crate::candidates::Candidate;
 use crate::sim::{term_value, value_text, SimResult};
 use crate::value::addr_of;
+pub use weft_exec::result::StateTerm;
 
 type HashMap<K, V> =
     std::collections::HashMap<K, V, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>;
@@ -131,75 +132,6 @@ impl Product {
             }
             refresh(d, &at, &mut vals, &mut mult);
         }
-    }
-}
-
-/// A set of final states in product form: every combination of one value tuple per group
-/// of columns. The terms of one result are pairwise disjoint and disjoint from its
-/// listed states, so their sizes add up to the number of distinct states.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StateTerm {
-    /// Groups of column indices (into [`SimResult::columns`]) covering every column
-    /// once, by first column, each with its alternative value tuples (one value per
-    /// column of the group, as printed; sorted). A group of one tuple is fixed.
-    pub groups: Vec<(Vec<usize>, Vec<Vec<String>>)>,
-}
-
-impl StateTerm {
-    /// The number of states: the product of the groups' numbers of tuples.
-    pub fn states(&self) -> u128 {
-        self.groups
-            .iter()
-            .fold(1u128, |acc, (_, t)| acc.saturating_mul(t.len() as u128))
-    }
-
-    /// Whether the state `vals` (one value per column) is one of the term's.
-    pub fn contains(&self, vals: &[String]) -> bool {
-        self.groups.iter().all(|(cols, tuples)| {
-            tuples
-                .iter()
-                .any(|t| cols.iter().zip(t).all(|(&c, v)| vals.get(c) == Some(v)))
-        })
-    }
-
-    /// The printed line (docs/formats.md, "Product form"): columns in order, `c=v;` for a
-    /// fixed column, `c∈{v1,v2};` for a column free on its own, and
-    /// `(c1,c2)∈{(v1,v2),(v3,v4)};` at the first column of a group whose columns vary
-    /// together.
-    pub fn line(&self, columns: &[String]) -> String {
-        let mut group_of = vec![(0usize, 0usize); columns.len()];
-        for (g, (cols, _)) in self.groups.iter().enumerate() {
-            for (i, &c) in cols.iter().enumerate() {
-                if let Some(slot) = group_of.get_mut(c) {
-                    *slot = (g, i);
-                }
-            }
-        }
-        let mut cells: Vec<String> = Vec::new();
-        for (c, name) in columns.iter().enumerate() {
-            let (g, i) = group_of[c];
-            let Some((cols, tuples)) = self.groups.get(g) else {
-                continue;
-            };
-            if tuples.len() == 1 {
-                let v = tuples[0].get(i).map_or("?", String::as_str);
-                cells.push(format!("{name}={v};"));
-            } else if cols.len() == 1 {
-                let vs: Vec<&str> = tuples
-                    .iter()
-                    .map(|t| t.first().map_or("?", String::as_str))
-                    .collect();
-                cells.push(format!("{name}∈{{{}}};", vs.join(",")));
-            } else if i == 0 {
-                let names: Vec<&str> = cols.iter().map(|&k| columns[k].as_str()).collect();
-                let ts: Vec<String> = tuples
-                    .iter()
-                    .map(|t| format!("({})", t.join(",")))
-                    .collect();
-                cells.push(format!("({})∈{{{}}};", names.join(","), ts.join(",")));
-            }
-        }
-        cells.join(" ")
     }
 }
 

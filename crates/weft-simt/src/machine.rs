@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::Write;
 use std::time::Instant;
 
-use weft_ir::attrs::{DataType, MemSpace, RmwOp, TypeKind};
+use weft_ir::attrs::{MemSpace, TypeKind};
 use weft_ir::kernel::{
     AnnotKind, BarRed, KBoolOp, KCmp, Kernel, MatchMode, QueryKind, ShflMode, SpecialReg, VoteMode,
 };
@@ -796,56 +796,6 @@ pub fn vote_value(mode: VoteMode, ballot: u32, members: u32) -> u64 {
     }
 }
 
-/// The value an atomic `op` on `ty` leaves in memory given the old value and operands `a`, `b`
-/// (`None`: a failed compare-and-swap writes nothing).
-pub fn atom_apply(op: RmwOp, ty: DataType, old: u64, a: u64, b: u64) -> Option<u64> {
-    let bits = ty.bits;
-    let t = |v: u64| alu::trunc(v, bits);
-    let (so, sa) = (alu::sext(old, bits), alu::sext(a, bits));
-    let (uo, ua) = (t(old), t(a));
-    Some(match op {
-        RmwOp::Exch => ua,
-        RmwOp::Add if ty.kind == TypeKind::Float => {
-            if bits == 32 {
-                (f32::from_bits(old as u32) + f32::from_bits(a as u32)).to_bits() as u64
-            } else {
-                (f64::from_bits(old) + f64::from_bits(a)).to_bits()
-            }
-        }
-        RmwOp::Add => t(uo.wrapping_add(ua)),
-        RmwOp::Sub => t(uo.wrapping_sub(ua)),
-        RmwOp::And => uo & ua,
-        RmwOp::Or => uo | ua,
-        RmwOp::Xor => uo ^ ua,
-        RmwOp::Min if ty.kind == TypeKind::Signed => t(so.min(sa) as u64),
-        RmwOp::Max if ty.kind == TypeKind::Signed => t(so.max(sa) as u64),
-        RmwOp::Min => uo.min(ua),
-        RmwOp::Max => uo.max(ua),
-        RmwOp::Inc => {
-            if uo >= ua {
-                0
-            } else {
-                uo + 1
-            }
-        }
-        RmwOp::Dec => {
-            if uo == 0 || uo > ua {
-                ua
-            } else {
-                uo - 1
-            }
-        }
-        RmwOp::Cas => {
-            if uo == ua {
-                t(b)
-            } else {
-                return None;
-            }
-        }
-        RmwOp::CompareExchange { .. } => return None,
-    })
-}
-
 impl<'a> Machine<'a> {
     fn site(&self, w: usize, pc: u32) -> Site {
         let warp = &self.warps[w];
@@ -1517,7 +1467,7 @@ impl<'a> Machine<'a> {
                         fault = Some((l, ad, "out-of-bounds atomic"));
                         break;
                     };
-                    let after = atom_apply(*op, *ty, old, x, y);
+                    let after = op.apply_typed(*ty, old, x, y);
                     if let Some(new) = after {
                         mem::write(m, off, width, new);
                     }

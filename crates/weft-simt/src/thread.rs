@@ -12,7 +12,7 @@ use weft_ir::attrs::{DataType, RmwOp};
 use weft_ir::kernel::{AnnotKind, Kernel, MatchMode, ShflMode, SpecialReg, VoteMode};
 
 use crate::decode::{decode, DInstr, DOp, Layout, Src};
-use crate::machine::{atom_apply, exec_alu, lay_out, route, rv_s, Arg, LaunchConfig, SimtError};
+use crate::machine::{exec_alu, lay_out, route, rv_s, Arg, LaunchConfig, SimtError};
 use crate::mem::{self, Buffer, Region};
 
 /// A kernel decoded and laid out for single-thread stepping.
@@ -562,7 +562,7 @@ impl<'k> ThreadProgram<'k> {
 
     /// The value an atomic leaves in memory (`None`: a failed compare-and-swap).
     pub fn atom_new(op: RmwOp, ty: DataType, old: u64, a: u64, b: u64) -> Option<u64> {
-        atom_apply(op, ty, old, a, b)
+        op.apply_typed(ty, old, a, b)
     }
 
     /// Finishes the warp collective the thread stopped at ([`Stop::Warp`]): a shuffle's or

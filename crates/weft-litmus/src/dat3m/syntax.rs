@@ -31,29 +31,17 @@ impl Dialect {
 
     /// A scope (or placement level) by its dialect spelling.
     pub(crate) fn scope_by_name(self, s: &str) -> Option<Scope> {
-        match (self, s) {
-            (Dialect::Ptx, "cta") => Some(Scope::Cta),
-            (Dialect::Ptx, "gpu") => Some(Scope::Gpu),
-            (Dialect::Ptx, "sys") => Some(Scope::System),
-            (Dialect::Vulkan, "sg") => Some(Scope::Warp),
-            (Dialect::Vulkan, "wg") => Some(Scope::Cta),
-            (Dialect::Vulkan, "qf") => Some(Scope::QueueFamily),
-            (Dialect::Vulkan, "dv") => Some(Scope::Gpu),
-            _ => None,
+        match self {
+            Dialect::Ptx => Scope::from_ptx(s),
+            Dialect::Vulkan => Scope::from_vulkan(s),
         }
     }
 
     /// The dialect spelling of a scope, if it has one.
     pub(crate) fn scope_name(self, s: Scope) -> Option<&'static str> {
-        match (self, s) {
-            (Dialect::Ptx, Scope::Cta) => Some("cta"),
-            (Dialect::Ptx, Scope::Gpu) => Some("gpu"),
-            (Dialect::Ptx, Scope::System) => Some("sys"),
-            (Dialect::Vulkan, Scope::Warp) => Some("sg"),
-            (Dialect::Vulkan, Scope::Cta) => Some("wg"),
-            (Dialect::Vulkan, Scope::QueueFamily) => Some("qf"),
-            (Dialect::Vulkan, Scope::Gpu) => Some("dv"),
-            _ => None,
+        match self {
+            Dialect::Ptx => s.ptx(),
+            Dialect::Vulkan => s.vulkan(),
         }
     }
 

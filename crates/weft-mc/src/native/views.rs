@@ -16,8 +16,8 @@
 //! `a hb x`, `x eco y`, `y hb b` for some accesses `x`, `y` of one location. Graphs with
 //! SC accesses are left to the relation check.
 
+use weft_exec::event::EventKind;
 use weft_ir::{Order, Program, Scope};
-use weft_sim::traces::EventKind;
 
 use super::{Native, Verdict};
 use crate::graph::{EvId, Graph, Src};

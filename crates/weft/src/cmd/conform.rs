@@ -209,7 +209,7 @@ fn go(args: Args) -> Result<i32, Failure> {
                 cfg,
                 args.iterations,
                 *seed,
-                Some((&model_name, &model)),
+                Some((&model_name, &model, weft_sim::simulate_default)),
                 &label,
             ) {
                 Ok(o) => {

@@ -111,7 +111,13 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
             &stress,
             args.iterations,
             seed,
-            model.as_ref().map(|(n, m)| (n.as_str(), m)),
+            model.as_ref().map(|(n, m)| {
+                (
+                    n.as_str(),
+                    m,
+                    weft_sim::simulate_default as hw::judge::Simulate,
+                )
+            }),
             &label,
         );
         match r {

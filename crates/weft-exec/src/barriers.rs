@@ -24,8 +24,8 @@
 
 use weft_ir::{BarrierKind, Program, Scope};
 
-use crate::candidates::Event;
-use crate::traces::EventKind;
+use crate::candidate::Event;
+use crate::event::EventKind;
 
 /// Most `syncbar` alternatives built for one skeleton (quorum choices multiply).
 pub const MAX_CHOICES: usize = 4096;
