@@ -1,11 +1,13 @@
 //! The `weft` binary's end-to-end tests, one test binary (issue 25 item 6): each module is
-//! one former `tests/NAME.rs` file and keeps its tests and their assertions. Run one module
-//! with `cargo test -p weft --test cli MODULE::`, one test with `cargo test -p weft --test
+//! one former `tests/NAME.rs` file and keeps its tests and their assertions; [`common`]
+//! holds the helpers they share (the repository root, running `weft`, scratch directories).
+//! Run one module with `cargo test -p weft --test cli MODULE::`, one test with `cargo test -p weft --test
 //! cli MODULE::TEST`. The heavy switches still apply: `WEFT_MC_ALL`/`WEFT_MC_TIMEOUT`
 //! (`mc_kernels`), `WEFT_VERIFY_ALL`/`WEFT_VERIFY_TIMEOUT` (`verify_soundness`).
 
 mod campaign_cli;
 mod cli;
+mod common;
 mod conformance;
 mod cross_engine;
 mod diy_herd;
