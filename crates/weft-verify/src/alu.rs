@@ -151,7 +151,11 @@ pub fn binary(c: &mut Ctx, op: KBinOp, ty: DataType, x: &T, y: &T) -> T {
     }
     let w = s.width();
     let signed = ty.kind == TypeKind::Signed;
-    let y = fit(c, y, s);
+    let y = if matches!(op, KBinOp::Shl | KBinOp::Shr) {
+        shift_amount(c, y, w)
+    } else {
+        fit(c, y, s)
+    };
     match op {
         KBinOp::Add => c.add(x, &y),
         KBinOp::Sub => c.sub(x, &y),
@@ -192,6 +196,27 @@ pub fn binary(c: &mut Ctx, op: KBinOp, ty: DataType, x: &T, y: &T) -> T {
         }
         KBinOp::Copysign => uf(c, "copysign", ty, &[x.clone(), y], s),
     }
+}
+
+/// A shift amount (a `.u32` value) as a `w`-bit term: amounts above `w` clamp to `w` (PTX
+/// ISA `shl`/`shr`: "shift amounts greater than the register width N are clamped to N")
+/// before the amount is cut to `w` bits, so a 16-bit shift by 2^16 shifts everything out.
+fn shift_amount(c: &mut Ctx, y: &T, w: u32) -> T {
+    let yw = match y.sort() {
+        Sort::Bv(yw) => yw,
+        _ => return fit(c, y, Sort::Bv(w)),
+    };
+    if yw <= w {
+        return fit(c, y, Sort::Bv(w));
+    }
+    if let Some(v) = y.as_bv() {
+        return c.bv(w, v.min(u64::from(w)));
+    }
+    let limit = c.bv(yw, u64::from(w));
+    let below = c.ult(y, &limit);
+    let cut = c.extract(w - 1, 0, y);
+    let all = c.bv(w, u64::from(w));
+    c.ite(&below, &cut, &all)
 }
 
 /// The sum of an integer `mad.mode.ty x, y, z`: the product `m` (`binary(mode)` of `x` and
@@ -250,5 +275,40 @@ pub fn cvt(c: &mut Ctx, dst: DataType, src: DataType, integral: bool, sat: bool,
         c.sext(dw, x)
     } else {
         c.zext(dw, x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t16(kind: TypeKind) -> DataType {
+        DataType { kind, bits: 16 }
+    }
+
+    /// A 16-bit shift by a `.u32` amount of 2^16 or more shifts everything out (the amount
+    /// clamps to 16; it used to be cut to its low 16 bits, 0: no shift), folded and as a
+    /// term.
+    #[test]
+    fn sixteen_bit_shifts_clamp_the_32_bit_amount() {
+        let mut c = Ctx::new();
+        let x = c.bv(16, 0x8001);
+        let big = c.bv(32, 0x1_0000);
+        let shl = binary(&mut c, KBinOp::Shl, t16(TypeKind::Bits), &x, &big);
+        assert_eq!(shl.as_bv(), Some(0));
+        let sar = binary(&mut c, KBinOp::Shr, t16(TypeKind::Signed), &x, &big);
+        assert_eq!(sar.as_bv(), Some(0xffff));
+        let shr = binary(&mut c, KBinOp::Shr, t16(TypeKind::Unsigned), &x, &big);
+        assert_eq!(shr.as_bv(), Some(0));
+        let three = c.bv(32, 3);
+        let small = binary(&mut c, KBinOp::Shl, t16(TypeKind::Bits), &x, &three);
+        assert_eq!(small.as_bv(), Some(0x0008));
+        // Unknown amounts: the clamp is in the term.
+        let y = c.var("y", Sort::Bv(32));
+        let t = binary(&mut c, KBinOp::Shl, t16(TypeKind::Bits), &x, &y);
+        let mut p = crate::term::Printer::new();
+        p.name(&t);
+        let out = p.take();
+        assert!(out.contains("(bvult y (_ bv16 32))"), "{out}");
     }
 }

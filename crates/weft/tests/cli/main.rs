@@ -5,6 +5,7 @@
 //! cli MODULE::TEST`. The heavy switches still apply: `WEFT_MC_ALL`/`WEFT_MC_TIMEOUT`
 //! (`mc_kernels`), `WEFT_VERIFY_ALL`/`WEFT_VERIFY_TIMEOUT` (`verify_soundness`).
 
+mod alu_smt;
 mod campaign_cli;
 mod cli;
 mod common;
