@@ -198,9 +198,9 @@ pub fn binary(c: &mut Ctx, op: KBinOp, ty: DataType, x: &T, y: &T) -> T {
     }
 }
 
-/// A shift amount (a `.u32` value) as a `w`-bit term: amounts above `w` clamp to `w` (PTX
-/// ISA `shl`/`shr`: "shift amounts greater than the register width N are clamped to N")
-/// before the amount is cut to `w` bits, so a 16-bit shift by 2^16 shifts everything out.
+/// A shift amount (a `.u32` value) as a `w`-bit term: amounts above `w` clamp to `w` (the
+/// PTX ISA's `shl`/`shr` clamp amounts larger than the register width to that width) before
+/// the amount is cut to `w` bits, so a 16-bit shift by 2^16 shifts everything out.
 fn shift_amount(c: &mut Ctx, y: &T, w: u32) -> T {
     let yw = match y.sort() {
         Sort::Bv(yw) => yw,

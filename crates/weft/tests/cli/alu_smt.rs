@@ -12,8 +12,8 @@
 //! with `.sat`, a rounding modifier or a float type. `setp` with a combining predicate and
 //! `selp` are not compared either (their combination is outside `weft_verify::alu`).
 //!
-//! One known disagreement, where the PTX ISA leaves the value unspecified (`div`: "division
-//! by zero yields an unspecified, machine-specific value"): a signed division by zero of a
+//! One known disagreement, where the PTX ISA leaves the value unspecified (it says the
+//! result of `div` by zero is machine-specific): a signed division by zero of a
 //! negative dividend is all ones in the emulator (docs/simt.md) and 1 in the verifier
 //! (SMT-LIB's `bvsdiv`). [`known_disagreement`] names it and the test checks both values,
 //! so a change in either engine shows.
