@@ -16,7 +16,7 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
         if p.is_dir() {
             // The spin-lock tests (paper 001 §5.3) unroll their loops: without pruning their
             // candidate space is far beyond a test's time (they are judged by `weft mc` in
-            // crates/weft/tests/locks_mc.rs).
+            // crates/weft/tests/cli/locks_mc.rs).
             if p.file_name().is_some_and(|n| n == "locks") {
                 continue;
             }

@@ -22,9 +22,10 @@ const PRED: DataType = DataType {
     kind: TypeKind::Pred,
     bits: 1,
 };
-use weft_ir::kernel::{AddrBase, KBinOp, KCmp, KOp, KUnOp, Kernel, Operand, SpecialReg, VoteMode};
+use weft_ir::kernel::{AddrBase, KBinOp, KOp, Kernel, Operand, SpecialReg, VoteMode};
 use weft_ir::Scope;
 
+use crate::alu::{self, reg_sort};
 use crate::cfg::{Cfg, EdgeCond};
 use crate::function_wide::FunctionWide;
 use crate::smt::{Answer, Query, Solver};
@@ -1946,14 +1947,6 @@ fn merge(c: &mut Ctx, v: &mut Vec<(usize, [T; 2])>, b: usize, e: [T; 2]) {
     }
 }
 
-fn reg_sort(ty: DataType) -> Sort {
-    if ty.kind == TypeKind::Pred {
-        Sort::Bool
-    } else {
-        Sort::Bv(u32::from(ty.bits).clamp(1, 64))
-    }
-}
-
 /// Registers an operation writes.
 fn dsts(op: &KOp) -> Vec<usize> {
     match op {
@@ -2198,30 +2191,12 @@ impl Exec<'_> {
     }
 
     fn truthy(&mut self, v: &T) -> T {
-        match v.sort() {
-            Sort::Bool => v.clone(),
-            Sort::Bv(w) => {
-                let z = self.c.bv(w, 0);
-                let e = self.c.eq(v, &z);
-                self.c.not(&e)
-            }
-            _ => self.c.tt(),
-        }
+        alu::truthy(&mut self.c, v)
     }
 
     /// Adapts a value to `w` bits (or Bool for predicates).
     fn fit(&mut self, v: &T, s: Sort) -> T {
-        match (v.sort(), s) {
-            (a, b) if a == b => v.clone(),
-            (Sort::Bool, Sort::Bv(w)) => {
-                let one = self.c.bv(w, 1);
-                let zero = self.c.bv(w, 0);
-                self.c.ite(v, &one, &zero)
-            }
-            (Sort::Bv(_), Sort::Bool) => self.truthy(v),
-            (Sort::Bv(_), Sort::Bv(w)) => self.c.zext(w, v),
-            _ => v.clone(),
-        }
+        alu::fit(&mut self.c, v, s)
     }
 
     fn write(&mut self, th: usize, r: usize, v: T, en: &T) {
@@ -2282,11 +2257,7 @@ impl Exec<'_> {
         match o {
             Operand::Reg(r) => {
                 let v = self.reg(th, r.index());
-                if ty.kind == TypeKind::Pred {
-                    self.truthy(&v)
-                } else {
-                    self.fit(&v, Sort::Bv(w))
-                }
+                alu::read_as(&mut self.c, &v, ty)
             }
             Operand::Imm(v) => {
                 if ty.kind == TypeKind::Pred {
@@ -2309,12 +2280,11 @@ impl Exec<'_> {
     }
 
     fn is_float(ty: DataType) -> bool {
-        ty.kind == TypeKind::Float
+        alu::is_float(ty)
     }
 
     fn uf(&mut self, name: &str, ty: DataType, args: &[T], s: Sort) -> T {
-        let n = format!("{name}.{}", ty.ptx_name());
-        self.c.uf(&n, args, s)
+        alu::uf(&mut self.c, name, ty, args, s)
     }
 
     fn instr(&mut self, pc: usize, en: &[T; 2]) -> R<()> {
@@ -2341,20 +2311,15 @@ impl Exec<'_> {
             KOp::Unary { op, ty, dst, a } => {
                 for th in 0..2 {
                     let x = self.operand(th, a, *ty);
-                    let v = self.unary(*op, *ty, &x);
+                    let v = alu::unary(&mut self.c, *op, *ty, &x);
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
             KOp::Binary { op, ty, dst, a, b } => {
                 for th in 0..2 {
                     let x = self.operand(th, a, *ty);
-                    let bty = if matches!(op, KBinOp::Shl | KBinOp::Shr) {
-                        DataType::U32
-                    } else {
-                        *ty
-                    };
-                    let y = self.operand(th, b, bty);
-                    let v = self.binary(*op, *ty, &x, &y);
+                    let y = self.operand(th, b, alu::binary_operand_type(*op, *ty));
+                    let v = alu::binary(&mut self.c, *op, *ty, &x, &y);
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
@@ -2374,18 +2339,9 @@ impl Exec<'_> {
                         let w = x.sort();
                         self.uf("fma", *ty, &[x, y, z], w)
                     } else {
-                        let m = self.binary(*mode, *ty, &x, &y);
-                        let cty = if *mode == KBinOp::MulWide {
-                            DataType {
-                                kind: ty.kind,
-                                bits: ty.bits * 2,
-                            }
-                        } else {
-                            *ty
-                        };
-                        let z = self.operand(th, c, cty);
-                        let z = self.fit(&z, m.sort());
-                        self.c.add(&m, &z)
+                        let m = alu::binary(&mut self.c, *mode, *ty, &x, &y);
+                        let z = self.operand(th, c, alu::mad_addend_type(*mode, *ty));
+                        alu::mad_sum(&mut self.c, &m, &z)
                     };
                     self.write(th, dst.index(), v, &en[th]);
                 }
@@ -2402,7 +2358,7 @@ impl Exec<'_> {
                 for th in 0..2 {
                     let x = self.operand(th, a, *ty);
                     let y = self.operand(th, b, *ty);
-                    let mut v = self.compare(*cmp, *ty, &x, &y);
+                    let mut v = alu::compare(&mut self.c, *cmp, *ty, &x, &y);
                     let mut v2 = self.c.not(&v);
                     if let Some((bop, p, neg)) = combine {
                         let q = self.operand(th, p, DataType::PRED);
@@ -2450,19 +2406,7 @@ impl Exec<'_> {
             } => {
                 for th in 0..2 {
                     let x = self.operand(th, src, *src_ty);
-                    let dw = u32::from(dst_ty.bits).clamp(1, 64);
-                    let v = if Self::is_float(*src_ty)
-                        || Self::is_float(*dst_ty)
-                        || *integral
-                        || *sat
-                    {
-                        let n = format!("cvt.{}.{}", dst_ty.ptx_name(), src_ty.ptx_name());
-                        self.c.uf(&n, &[x], Sort::Bv(dw))
-                    } else if src_ty.kind == TypeKind::Signed {
-                        self.c.sext(dw, &x)
-                    } else {
-                        self.c.zext(dw, &x)
-                    };
+                    let v = alu::cvt(&mut self.c, *dst_ty, *src_ty, *integral, *sat, &x);
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
@@ -3084,146 +3028,6 @@ impl Exec<'_> {
     fn note_once(&mut self, s: &str) {
         if !self.notes.iter().any(|n| n == s) {
             self.notes.push(s.to_string());
-        }
-    }
-
-    fn unary(&mut self, op: KUnOp, ty: DataType, x: &T) -> T {
-        let s = x.sort();
-        if ty.kind == TypeKind::Pred || s == Sort::Bool {
-            return match op {
-                KUnOp::Not => self.c.not(x),
-                _ => self.c.fresh("un", Sort::Bool),
-            };
-        }
-        if Self::is_float(ty) {
-            let n = format!("{op:?}").to_lowercase();
-            return self.uf(&n, ty, std::slice::from_ref(x), s);
-        }
-        let w = s.width();
-        match op {
-            KUnOp::Not => self.c.un(Op::BvNot, x),
-            KUnOp::Neg => self.c.un(Op::BvNeg, x),
-            KUnOp::Cnot => {
-                let z = self.c.bv(w, 0);
-                let e = self.c.eq(x, &z);
-                let one = self.c.bv(w, 1);
-                self.c.ite(&e, &one, &z)
-            }
-            KUnOp::Abs => {
-                let z = self.c.bv(w, 0);
-                let neg = self.c.bin(Op::BvSlt, x, &z);
-                let n = self.c.un(Op::BvNeg, x);
-                self.c.ite(&neg, &n, x)
-            }
-            _ => {
-                let n = format!("{op:?}").to_lowercase();
-                self.uf(&n, ty, std::slice::from_ref(x), Sort::Bv(w))
-            }
-        }
-    }
-
-    fn binary(&mut self, op: KBinOp, ty: DataType, x: &T, y: &T) -> T {
-        let s = x.sort();
-        if s == Sort::Bool {
-            return match op {
-                KBinOp::And => self.c.and(x, y),
-                KBinOp::Or => self.c.or(x, y),
-                KBinOp::Xor => {
-                    let e = self.c.eq(x, y);
-                    self.c.not(&e)
-                }
-                _ => self.c.fresh("pb", Sort::Bool),
-            };
-        }
-        if Self::is_float(ty) {
-            let n = format!("f{op:?}").to_lowercase();
-            return self.uf(&n, ty, &[x.clone(), y.clone()], s);
-        }
-        let w = s.width();
-        let signed = ty.kind == TypeKind::Signed;
-        let y = self.fit(y, s);
-        match op {
-            KBinOp::Add => self.c.add(x, &y),
-            KBinOp::Sub => self.c.sub(x, &y),
-            KBinOp::Mul => self.c.bin(Op::BvMul, x, &y),
-            KBinOp::MulWide | KBinOp::MulHi => {
-                let (a, b) = if signed {
-                    (self.c.sext(2 * w, x), self.c.sext(2 * w, &y))
-                } else {
-                    (self.c.zext(2 * w, x), self.c.zext(2 * w, &y))
-                };
-                if 2 * w > 64 {
-                    // 128-bit products: uninterpreted.
-                    let n = format!("{op:?}").to_lowercase();
-                    let rw = if op == KBinOp::MulHi { w } else { 64 };
-                    return self.uf(&n, ty, &[x.clone(), y.clone()], Sort::Bv(rw));
-                }
-                let m = self.c.bin(Op::BvMul, &a, &b);
-                if op == KBinOp::MulHi {
-                    self.c.extract(2 * w - 1, w, &m)
-                } else {
-                    m
-                }
-            }
-            KBinOp::Div => self
-                .c
-                .bin(if signed { Op::BvSdiv } else { Op::BvUdiv }, x, &y),
-            KBinOp::Rem => self
-                .c
-                .bin(if signed { Op::BvSrem } else { Op::BvUrem }, x, &y),
-            KBinOp::And => self.c.bin(Op::BvAnd, x, &y),
-            KBinOp::Or => self.c.bin(Op::BvOr, x, &y),
-            KBinOp::Xor => self.c.bin(Op::BvXor, x, &y),
-            KBinOp::Shl => self.c.bin(Op::BvShl, x, &y),
-            KBinOp::Shr => self
-                .c
-                .bin(if signed { Op::BvAshr } else { Op::BvLshr }, x, &y),
-            KBinOp::Min | KBinOp::Max => {
-                let lt = self
-                    .c
-                    .bin(if signed { Op::BvSlt } else { Op::BvUlt }, x, &y);
-                if op == KBinOp::Min {
-                    self.c.ite(&lt, x, &y)
-                } else {
-                    self.c.ite(&lt, &y, x)
-                }
-            }
-            KBinOp::Copysign => self.uf("copysign", ty, &[x.clone(), y], s),
-        }
-    }
-
-    fn compare(&mut self, cmp: KCmp, ty: DataType, x: &T, y: &T) -> T {
-        if Self::is_float(ty) {
-            let n = format!("fcmp.{cmp:?}").to_lowercase();
-            return self.uf(&n, ty, &[x.clone(), y.clone()], Sort::Bool);
-        }
-        if x.sort() == Sort::Bool {
-            let e = self.c.eq(x, y);
-            return match cmp {
-                KCmp::Eq => e,
-                KCmp::Ne => self.c.not(&e),
-                _ => self.c.fresh("pcmp", Sort::Bool),
-            };
-        }
-        let y = self.fit(y, x.sort());
-        let signed = ty.kind == TypeKind::Signed;
-        let (lt, le) = if signed {
-            (Op::BvSlt, Op::BvSle)
-        } else {
-            (Op::BvUlt, Op::BvUle)
-        };
-        match cmp {
-            KCmp::Eq | KCmp::Equ => self.c.eq(x, &y),
-            KCmp::Ne | KCmp::Neu => {
-                let e = self.c.eq(x, &y);
-                self.c.not(&e)
-            }
-            KCmp::Lt | KCmp::Ltu => self.c.bin(lt, x, &y),
-            KCmp::Le | KCmp::Leu => self.c.bin(le, x, &y),
-            KCmp::Gt | KCmp::Gtu => self.c.bin(lt, &y, x),
-            KCmp::Ge | KCmp::Geu => self.c.bin(le, &y, x),
-            KCmp::Num => self.c.tt(),
-            KCmp::Nan => self.c.ff(),
         }
     }
 

@@ -9,6 +9,7 @@
 //!   batches (rayon), one incremental solver process per batch.
 //! - [`header`]: the annotation header (`__assert`, `__requires`, `__invariant`, ...).
 
+pub mod alu;
 pub mod cfg;
 pub mod contract;
 pub mod exec;

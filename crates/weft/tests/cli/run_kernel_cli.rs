@@ -2,19 +2,9 @@
 //! different schedules agree on race-free kernels, the trace streams to stdout, and `weft ptx`
 //! prints PTX that weft parses.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::common::{repo as root, weft};
 
 fn lock_dot(schedule: &str) -> Output {
     let k = root().join("tests/kernels/lock_dot_fenced/kernel.ptx");

@@ -2,23 +2,10 @@
 //! on the herd C tests, exit codes (0 no error, 1 an error found, 2 bad input), the JSON
 //! report, witnesses as DOT, `--timeout` with partial counts, and assertion violations.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run weft")
-}
+use crate::common::{repo, weft};
 
 /// herd's block without the timing line.
 fn herd_block(out: &[u8]) -> String {

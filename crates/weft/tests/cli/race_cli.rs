@@ -1,22 +1,11 @@
 //! `weft race` end to end: reports and exit codes on kernels of `tests/race/`, JSON output,
 //! several schedules, and bad input (exit 2 with the file and position).
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run weft")
-}
+use crate::common::weft;
 
 fn clang() -> bool {
     let ok = Command::new("clang-19").arg("--version").output().is_ok();

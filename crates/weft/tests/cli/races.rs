@@ -6,23 +6,7 @@
 //! memory model: neither morally strong nor causality-ordered) and scoped RC11
 //! (`tests/corpus/scoped-races`, paper 004 §2.1's data and heterogeneous races).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run weft")
-}
+use crate::common::{repo, weft};
 
 /// (model, test directory, rows in its expected-races.csv).
 const SUITES: &[(&str, &str, usize)] = &[

@@ -33,6 +33,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::common::temp_dir_of;
+
 fn weft() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_weft"));
     c.env("WEFT_NO_CACHE", "1");
@@ -314,7 +316,5 @@ fn a_crashing_compiler_is_exit_3_without_a_backtrace() {
 }
 
 fn tempfile_dir() -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("weft-frontend-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    temp_dir_of("frontend")
 }

@@ -4,32 +4,16 @@
 //! missing one with exit code 2.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::json;
 use weft_store::{DeviceRecord, OutcomeRecord, RunRecord, Store, StoredRun, TestRecord};
 
+use crate::common::{scratch_in, stderr, stdout, weft};
+
 /// A fresh directory for one test under cargo's per-target temporary directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("results_cli-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .output()
-        .expect("run weft")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    scratch_in("results_cli", name)
 }
 
 fn outcome(o: &str, class: &str, verdict: Option<&str>, count: u64) -> OutcomeRecord {

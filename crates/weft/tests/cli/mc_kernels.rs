@@ -9,20 +9,18 @@
 //! on a small grid given by `args:`.
 //!
 //! The heavy run behind a flag (docs/perf.md records it): `WEFT_MC_ALL=1 cargo test --release
-//! -p weft --test mc_kernels every_labelled` also runs the `skip.tsv` entries that are only
+//! -p weft --test cli mc_kernels::every_labelled` also runs the `skip.tsv` entries that are only
 //! beyond CI time, with `WEFT_MC_TIMEOUT` seconds per kernel (default 60; the NR locks need
 //! several minutes each).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::repo;
 
 struct Expect {
     result: String,

@@ -44,9 +44,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::repo;
 
 /// One `weft verify` run of a case (a kernel sequence has one per launch).
 #[derive(Clone, Debug)]

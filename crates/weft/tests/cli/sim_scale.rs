@@ -4,23 +4,8 @@
 //! orders (a location with 12 writes starts at once, in bounded memory).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run weft")
-}
+use crate::common::{repo, weft};
 
 /// herd's result block: the states (with `[x]` written `x`, as either tool may print
 /// memory of C tests), the Ok/No verdict and the Positive/Negative counts.

@@ -27,12 +27,14 @@
 //! kernels where `weft mc` is known to disagree, with the reason.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde_json::Value;
+
+use crate::common::repo as root;
 
 /// Kernels whose `scoped-rc11` label is checked against `weft mc` (verdict: an error found or
 /// not). The others of the suite are launched with 64-512 threads, beyond what the model
@@ -80,10 +82,6 @@ const MC_KNOWN_WRONG: &[(&str, &str)] = &[
 const VERIFY_WALL_FREE: Duration = Duration::from_secs(45);
 /// Per-query solver timeout (seconds).
 const VERIFY_QUERY_TIMEOUT: &str = "20";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 struct Case {
     stem: String,

@@ -3,31 +3,7 @@
 //! expected positions) in `tests/malformed/expected.tsv`, and parsing the shared Dat3M
 //! corpus (549 tests, the figure in issue 2).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run weft")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{repo, stderr, stdout, weft};
 
 #[test]
 fn malformed_inputs_give_one_line_positioned_errors_and_exit_2() {

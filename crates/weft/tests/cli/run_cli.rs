@@ -8,37 +8,15 @@
 //! observed outcomes makes `weft run` exit 1.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::{repo as root, scratch_in, stderr, stdout, weft_xdg as weft};
 
 /// A fresh directory for one test under cargo's per-target temporary directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run_cli-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .current_dir(root())
-        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        .args(args)
-        .output()
-        .expect("run weft")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    scratch_in("run_cli", name)
 }
 
 fn json(o: &Output) -> Value {

@@ -9,9 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::{repo as root, temp_dir_of};
 
 fn kernel_dirs() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/kernels"))
@@ -352,7 +350,5 @@ fn bad_inputs_exit_2_with_a_message() {
 }
 
 fn tempfile_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("weft-kernel-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    temp_dir_of("kernel-test")
 }

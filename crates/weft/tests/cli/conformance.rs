@@ -3,15 +3,9 @@
 //! `weft sim --expect` / `--expect-races`, as a user runs it. The verdicts are Dat3M's data,
 //! not weft's output; `docs/conformance.md` records the runs.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use crate::common::repo;
 
 /// (expected file, flag, bundled model, litmus directory, rows).
 const FILES: &[(&str, &str, &str, &str, usize)] = &[

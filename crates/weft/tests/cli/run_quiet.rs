@@ -4,12 +4,10 @@
 //! GPUHarbor-style stress files with `numMemLocations`/`numOutputs` run when the numbers
 //! fit the test and stop with exit 2 at the field's `file:line:col` when they do not.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::repo as root;
 
 fn run_mp(env: Option<&Path>) -> (i32, String, String) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_weft"));

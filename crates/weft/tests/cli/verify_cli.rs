@@ -3,19 +3,9 @@
 //! `tests/verify/` whose labels come from paper 002 (Fig. 1a races, Fig. 1b does not).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::common::{repo as root, temp_dir_of, weft};
 
 fn ready() -> bool {
     let ok = |c: &str| Command::new(c).arg("--version").output().is_ok();
@@ -107,9 +97,7 @@ fn bad_input_and_missing_solver() {
 }
 
 fn tempfile_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("weft-verify-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    temp_dir_of("verify-cli")
 }
 
 /// The z3 processes whose parent is `pid` (from /proc).

@@ -15,9 +15,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::repo;
 
 struct Expect {
     kernel: PathBuf,

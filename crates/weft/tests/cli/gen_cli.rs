@@ -4,30 +4,9 @@
 //! and bad input (exit 2, one-line reason, nothing written).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run weft")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{repo, stderr, stdout, weft};
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("weft-gen-cli-{}-{name}", std::process::id()));

@@ -8,14 +8,12 @@
 //! the kernels that synchronise through atomics or fences (`barracuda` labels).
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::repo as root;
 
 type Item = (String, u32, u32);
 

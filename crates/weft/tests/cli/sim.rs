@@ -4,23 +4,9 @@
 //! and the `--expect` conformance mode.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run weft")
-}
+use crate::common::{repo, weft};
 
 fn sim_json(model: &str, file: &str) -> serde_json::Value {
     let o = weft(&["sim", "-m", model, "--json", file]);
