@@ -7,14 +7,17 @@
 //! with the full tag and relation vocabulary), [`sim`] (evaluate a model on every candidate
 //! and summarise as herd does), [`models`] (the bundled `.cat` models), [`memory`] (the
 //! time and memory budget of one simulation), [`product`] (final states kept in product
-//! form).
+//! form), [`report`] (the JSON of a result and the note lines herd has none for),
+//! [`expect`] (Dat3M-style expected verdicts).
 
 pub mod barriers;
 pub mod candidates;
 pub mod exec;
+pub mod expect;
 pub mod memory;
 pub mod models;
 pub mod product;
+pub mod report;
 pub mod sim;
 pub mod traces;
 pub mod value;
