@@ -269,6 +269,8 @@ impl LitmusReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct KernelReport {
     pub block: [u32; 3],
+    /// Executions ending in a blocked state.
+    pub blocked: u64,
     pub cells: usize,
     pub complete: u64,
     pub cut: u64,
@@ -296,9 +298,6 @@ pub struct KernelReport {
     pub threads: usize,
     pub unroll: u32,
     pub warp_size: u32,
-    /// Executions ending in a blocked state (text only).
-    #[serde(skip)]
-    pub blocked: u64,
     /// The `--replay` file (text only).
     #[serde(skip)]
     pub replay_file: Option<String>,
