@@ -123,7 +123,7 @@ pub fn run_plans(
                         stress_name: name.clone(),
                         stress: cfg,
                         seed: *seed,
-                        iterations: iterations,
+                        iterations,
                     };
                     let id = match rec.record(dev, t, &info, &o) {
                         Ok(id) => id,

@@ -622,6 +622,7 @@ mod tests {
             keys,
             [
                 "block",
+                "blocked",
                 "cells",
                 "complete",
                 "cut",
