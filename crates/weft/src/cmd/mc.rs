@@ -8,7 +8,7 @@
 //! checked by `weft_mc::kernel` (default model scoped-rc11): errors by kind with source lines
 //! and witnesses; `--launches N` explores N host-ordered launches of the kernel, `--launch
 //! 'k<<<g,b>>>(args)'` (repeated) a host-ordered sequence of different kernels sharing the
-//! `--buffer`s they name (`kernel_cmd::prepare_sequence`), `--warp-size N` sets the lanes per
+//! `--buffer`s they name (`weft_cuda::bind::prepare_sequence`), `--warp-size N` sets the lanes per
 //! warp, and
 //! `--repair` repairs races in litmus tests and kernels (cmd/mc_repair.rs).
 //!
