@@ -18,11 +18,12 @@
 //!   lock test, fenced and unfenced, with the no-lock baseline.
 //!
 //! [`analyze`] runs them all into one serialisable [`Report`]; [`tables_csv`] exports its
-//! tables as CSV.
+//! tables as CSV, [`text`] as text tables.
 
 pub mod cluster;
 pub mod locks;
 pub mod stats;
+pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet};
 

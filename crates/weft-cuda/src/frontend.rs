@@ -12,6 +12,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use weft_ir::exit::ExitCode;
 use weft_ir::kernel::Kernel;
 
 use crate::cache;
@@ -32,11 +33,11 @@ pub enum FrontendError {
 }
 
 impl FrontendError {
-    /// 2 for [`FrontendError::BadInput`], 3 for [`FrontendError::Tool`].
-    pub fn exit_code(&self) -> i32 {
+    /// Exit 2 for [`FrontendError::BadInput`], 3 for [`FrontendError::Tool`].
+    pub fn exit_code(&self) -> ExitCode {
         match self {
-            FrontendError::BadInput(_) => 2,
-            FrontendError::Tool(_) => 3,
+            FrontendError::BadInput(_) => ExitCode::BadInput,
+            FrontendError::Tool(_) => ExitCode::Internal,
         }
     }
 }
@@ -378,6 +379,33 @@ fn source_position_before(ptx: &str, line: u32) -> Option<(String, u32, u32)> {
     Some((files.get(&f).cloned().unwrap_or(f), ln, col.max(1)))
 }
 
+/// Lowers every kernel of `m` (or only the spec's `--kernel`): `Err` lists every kernel that
+/// does not lower, or says that the module defines none (`weft ptx`).
+pub fn lower_all(m: &FrontModule) -> Result<Vec<Kernel>, Vec<FrontendError>> {
+    let names: Vec<String> = match &m.spec.kernel {
+        Some(k) => vec![k.clone()],
+        None => m.module.kernels().map(|k| k.name.clone()).collect(),
+    };
+    if names.is_empty() {
+        return Err(vec![bad(format!(
+            "{}: the module defines no kernel (no `__global__`/`__kernel` function)",
+            m.path.display()
+        ))]);
+    }
+    let (mut kernels, mut errors) = (Vec::new(), Vec::new());
+    for n in &names {
+        match lower(m, Some(n)) {
+            Ok(k) => kernels.push(k),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(kernels)
+    } else {
+        Err(errors)
+    }
+}
+
 /// Compiles, parses and lowers `path` (the kernel `cli.kernel` or the header's
 /// `--kernel-args` names, else the only one); see the module doc.
 pub fn load_kernel(path: &Path, cli: &LaunchSpec) -> Result<FrontKernel, FrontendError> {
@@ -624,6 +652,6 @@ mod tests {
     #[test]
     fn missing_file_is_bad_input() {
         let e = load_kernel(Path::new("/nonexistent/k.cu"), &LaunchSpec::default()).unwrap_err();
-        assert_eq!(e.exit_code(), 2);
+        assert_eq!(e.exit_code(), ExitCode::BadInput);
     }
 }

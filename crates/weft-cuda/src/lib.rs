@@ -9,10 +9,14 @@
 //! - [`error`]: typed errors ([`CudaError`]);
 //! - [`launch`]: the launch description shared by every kernel command ([`LaunchSpec`]);
 //! - [`frontend`]: file + [`LaunchSpec`] → compiled, parsed, lowered kernel ([`load_kernel`]);
-//! - [`cache`]: compiled PTX cached by content hash.
+//! - [`cache`]: compiled PTX cached by content hash;
+//! - `bind` (feature `bind`): a kernel and launch options bound to the SIMT emulator's
+//!   launch (arguments, buffers, `__local` memory), one launch or a host-ordered sequence.
 //!
 //! The PTX is parsed by `weft-ptx` ([`CompiledPtx::module`]).
 
+#[cfg(feature = "bind")]
+pub mod bind;
 pub mod cache;
 pub mod child;
 pub mod compiler;

@@ -12,14 +12,18 @@
 //! | [`enumerate`] | every cycle up to a size over relax/safe edge sets, up to rotation |
 //! | [`mutants`] | MC-Mutants: weakening sw, weakening po-loc, reversing po-loc |
 //! | [`compare`] | structural comparison of two tests up to register naming |
+//! | [`mutant_suite`] | the `--mutants` suite: conformance tests and mutants with metadata, its index |
+//! | [`suite`] | an enumeration built, printed, labelled by the caller's model, and its `@all` index |
 
 pub mod build;
 pub mod compare;
 pub mod cycle;
 pub mod edge;
 pub mod enumerate;
+pub mod mutant_suite;
 pub mod mutants;
 pub mod name;
+pub mod suite;
 
 pub use build::{build, Target};
 pub use cycle::Cycle;

@@ -47,6 +47,34 @@ impl KernelRun {
         v.sort();
         v.get(v.len() / 2).copied().unwrap_or_default()
     }
+
+    /// What `weft run-kernel --backend cuda --json` adds to its report: the backend, the
+    /// device `id`, the JIT time and the kernel times in milliseconds.
+    pub fn summary_json(&self, id: &crate::DeviceIdentity) -> serde_json::Value {
+        let ms = |t: &Duration| t.as_secs_f64() * 1e3;
+        serde_json::json!({
+            "backend": "cuda",
+            "device": id.name,
+            "arch": id.arch(),
+            "driver": id.driver_version,
+            "jit_ms": ms(&self.load_time),
+            "kernel_ms": ms(&self.median_kernel_time()),
+            "kernel_ms_all": self.kernel_times.iter().map(ms).collect::<Vec<_>>(),
+        })
+    }
+
+    /// `ran on DEVICE (ARCH, driver N): JIT .. ms, kernel .. ms (median of N launches)`.
+    pub fn timing_text(&self, id: &crate::DeviceIdentity) -> String {
+        format!(
+            "ran on {} ({}, driver {}): JIT {:.1} ms, kernel {:.3} ms (median of {} launches)",
+            id.name,
+            id.arch(),
+            id.driver_version,
+            self.load_time.as_secs_f64() * 1e3,
+            self.median_kernel_time().as_secs_f64() * 1e3,
+            self.kernel_times.len()
+        )
+    }
 }
 
 /// The PTX as the driver's JIT accepts it: clang's DWARF-5 `.file N "dir" "name"` (emitted

@@ -2,10 +2,12 @@
 //! `weft conform` and by the campaign server (issues 5 and 16): opening a device of either
 //! backend (wgpu or CUDA), mapping a stress configuration onto the CUDA incantations,
 //! running one test with a progress bar, classifying and judging its outcomes, rendering
-//! histograms and recording runs in the results database. Tuning and conformance live in
-//! [`tune`]. docs/running.md describes the commands.
+//! histograms and recording runs in the results database. Tuning lives in [`tune`], the
+//! conformance step's plans and summaries in [`conform`], `weft run`'s loop in [`run`]. docs/running.md describes the commands.
 
+pub mod conform;
 pub mod judge;
+pub mod run;
 pub mod tune;
 
 use std::io::IsTerminal;
@@ -22,13 +24,7 @@ use weft_stress::{Preset, StressConfig};
 
 use judge::{Judge, Verdict};
 
-/// Process exit codes of the commands built on this crate (the same as the `weft` binary's).
-pub mod exit {
-    pub const OK: i32 = 0;
-    pub const VIOLATION: i32 = 1;
-    pub const BAD_INPUT: i32 = 2;
-    pub const INTERNAL: i32 = 3;
-}
+pub use weft_ir::exit::{ExitCode, Failure};
 
 /// Which API runs the tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,33 +45,6 @@ impl Backend {
     }
 }
 
-/// A failure that ends a command, with its exit code.
-#[derive(Debug)]
-pub struct Failure {
-    pub code: i32,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn bad_input(message: impl Into<String>) -> Failure {
-        Failure {
-            code: exit::BAD_INPUT,
-            message: message.into(),
-        }
-    }
-    pub fn tool(message: impl Into<String>) -> Failure {
-        Failure {
-            code: exit::INTERNAL,
-            message: message.into(),
-        }
-    }
-    /// Prints the message and returns the exit code.
-    pub fn report(&self) -> i32 {
-        eprintln!("weft: {}", self.message);
-        self.code
-    }
-}
-
 /// The exit status of a command over many tests. A forbidden outcome (1) outranks a tool
 /// error (3), which outranks bad input (2).
 #[derive(Clone, Copy, Debug, Default)]
@@ -86,15 +55,15 @@ pub struct Status {
 }
 
 impl Status {
-    pub fn code(&self) -> i32 {
+    pub fn code(&self) -> ExitCode {
         if self.violation {
-            exit::VIOLATION
+            ExitCode::Violation
         } else if self.tool {
-            exit::INTERNAL
+            ExitCode::Internal
         } else if self.bad {
-            exit::BAD_INPUT
+            ExitCode::BadInput
         } else {
-            exit::OK
+            ExitCode::Ok
         }
     }
 }

@@ -38,6 +38,43 @@ pub fn parse_limits(s: &str) -> Result<Limits, Failure> {
     }
 }
 
+/// Every conformance test among `names` with the mutant of its family (`MP`, `MP-CO`), as
+/// (mutant, conformance) pairs in name order: the default pairs of a campaign analysis.
+pub fn family_pairs(names: &[&str]) -> Vec<(String, String)> {
+    let tests: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+    let mut pairs = Vec::new();
+    for t in &tests {
+        let fam = family(t);
+        if fam != *t && tests.contains(fam) {
+            pairs.push((fam.to_string(), t.to_string()));
+        }
+    }
+    pairs
+}
+
+/// The tests a device's vector is made of: every test of `names` that is not the
+/// conformance side of a pair, sorted, once each.
+pub fn vector_tests(names: &[&str], pairs: &[(String, String)]) -> Vec<String> {
+    let conformance: std::collections::BTreeSet<&str> =
+        pairs.iter().map(|(_, c)| c.as_str()).collect();
+    let tests: std::collections::BTreeSet<&str> = names
+        .iter()
+        .copied()
+        .filter(|t| !conformance.contains(t))
+        .collect();
+    tests.into_iter().map(str::to_string).collect()
+}
+
+/// The configurations drawn from `seed`, each with its index and run seed
+/// (`weft tune --list-configs --json`).
+pub fn configs_json(seed: &str, configs: &[StressConfig]) -> serde_json::Value {
+    configs
+        .iter()
+        .enumerate()
+        .map(|(k, c)| serde_json::json!({"index": k, "seed": run_seed(seed, k), "config": c}))
+        .collect()
+}
+
 /// The per-dispatch seed of configuration `k`: the generator's seeded state and `k`.
 pub fn run_seed(seed: &str, k: usize) -> u64 {
     ((ParkMiller::new(seed).state() as u32 as u64) << 32) | k as u64
@@ -294,4 +331,17 @@ pub fn configs_text(seed: &str, limits: Limits, configs: &[StressConfig]) -> Str
         s += &format!("  #{k}  {}\n", summary(c));
     }
     s
+}
+
+#[cfg(test)]
+mod analysis_tests {
+    use super::*;
+
+    #[test]
+    fn pairs_and_vectors() {
+        let names = ["MP-CO", "MP", "SB", "LB-CO", "MP"];
+        let pairs = family_pairs(&names);
+        assert_eq!(pairs, [("MP".to_string(), "MP-CO".to_string())]);
+        assert_eq!(vector_tests(&names, &pairs), ["LB-CO", "MP", "SB"]);
+    }
 }

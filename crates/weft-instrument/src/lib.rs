@@ -16,6 +16,9 @@
 //! ([`weft_simt::TraceSink`]), re-running the warp's reconvergence stack from the logged
 //! branch, reconvergence and exit records to place `if`/`else`/`fi`.
 //!
+//! [`source`] makes an instrumented kernel a race session's trace source (`weft race
+//! --instrumented`, on the emulator or a GPU).
+//!
 //! Queues: CTA `c` logs into queue `c % queues` ([`queue_buffer`]); every record also takes
 //! a global ticket so that the decoder can merge the queues in execution order. The queues
 //! are drained after the kernel (the paper drains them concurrently, with a commit index).
@@ -24,6 +27,7 @@
 
 mod decode;
 mod rewrite;
+pub mod source;
 
 pub use decode::{decode, decode_with_findings, BarrierFinding, DecodeError};
 pub use rewrite::{

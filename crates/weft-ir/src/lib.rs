@@ -16,6 +16,7 @@ pub mod attrs;
 pub mod cfg;
 pub mod code;
 pub mod cond;
+pub mod exit;
 pub mod kernel;
 pub mod program;
 pub mod scope;

@@ -10,7 +10,9 @@
 //! barriers, divergence, deadlock, races with source lines), [`live`] (register liveness at
 //! loop heads, for the spin-loop check), [`bounds`] (loops that terminate by themselves,
 //! run to their end instead of cut at `--unroll`), [`repair`] (race repair, paper
-//! 004 §4.1), [`repair_kernel`] (the repair loop over kernel sources).
+//! 004 §4.1), [`repair_kernel`] (the repair loop over kernel sources), [`report`] (what
+//! `weft mc` prints: serialisable reports, their text and verdict), [`repair_report`] (what
+//! `weft mc --repair` prints).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
 //! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
@@ -27,6 +29,8 @@ pub mod mem;
 pub mod native;
 pub mod repair;
 pub mod repair_kernel;
+pub mod repair_report;
+pub mod report;
 pub mod step;
 pub mod witness;
 

@@ -15,13 +15,16 @@
 //! - [`shadow`]: per-location metadata on 4-byte granules, split to bytes on partial overlap;
 //! - [`predicate`]: predicated memory instructions seen as branches (§4.1's rewrite);
 //! - [`detector`]: the analysis;
-//! - [`report`]: races grouped by source-line pair, kind, class and space; text and JSON.
+//! - [`report`]: races grouped by source-line pair, kind, class and space; text and JSON;
+//! - [`session`]: a launch run under several schedules, every run checked, one serialisable
+//!   report with its verdict (`weft race`).
 
 pub mod classify;
 pub mod clocks;
 pub mod detector;
 pub mod predicate;
 pub mod report;
+pub mod session;
 pub mod shadow;
 pub mod vc;
 

@@ -10,11 +10,15 @@
 //! candidates, barrier matching, the `.cat` execution adapter, results and the bundled
 //! models — live in `weft-exec` (shared with the model checker) and are re-exported here
 //! under their former paths ([`value`], [`barriers`], [`exec`], [`models`]).
+//! The printing side: [`report`] (the JSON of a result and the note lines herd has none
+//! for), [`expect`] (Dat3M-style expected verdicts).
 
 pub mod candidates;
 pub mod exec;
+pub mod expect;
 pub mod memory;
 pub mod product;
+pub mod report;
 pub mod sim;
 pub mod traces;
 

@@ -16,6 +16,7 @@
 //! - [`alu`]: typed lane arithmetic;
 //! - [`mem`]: buffers, state spaces and generic addresses;
 //! - [`machine`]: warps, CTAs, barriers, the scheduler and the trace;
+//! - [`report`]: what `weft run-kernel` prints after a launch (text or JSON);
 //! - [`sink`]: the structured trace events a race detector consumes;
 //! - [`thread`]: one thread stepped alone to its next memory or synchronisation event (the
 //!   model checker's view of a kernel).
@@ -27,6 +28,7 @@ pub mod decode;
 pub mod ipdom;
 pub mod machine;
 pub mod mem;
+pub mod report;
 pub mod sink;
 pub mod spec;
 pub mod thread;

@@ -17,7 +17,10 @@
 //! text (object keys sorted, no spaces); `u64` seeds as the `BIGINT` with the same bits
 //! (seeds above `i64::MAX` read as negative in SQL, and come back exactly through this API);
 //! other counts must fit in `i64`.
+//!
+//! [`render`] shows records as a person reads them (`weft results`).
 
+pub mod render;
 pub mod schema;
 mod store;
 mod time;

@@ -8,6 +8,7 @@
 //!   and inter-warp passes of paper 002 §3.2 in parallel; checks are solved in parallel
 //!   batches (rayon), one incremental solver process per batch.
 //! - [`header`]: the annotation header (`__assert`, `__requires`, `__invariant`, ...).
+//! - [`text`]: the reports as `weft verify` prints them, and their exit status.
 
 pub mod alu;
 pub mod cfg;
@@ -19,6 +20,7 @@ pub mod load;
 pub mod placement;
 pub mod smt;
 pub mod term;
+pub mod text;
 
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -77,7 +77,7 @@ pub fn verify_file(
     // compile so is compiled again with plain shared memory.
     let load = |file: &Path| match weft_cuda::frontend::load_module(file, &cli) {
         Ok(m) => Ok(m),
-        Err(e) if e.exit_code() == 2 => {
+        Err(e) if e.exit_code() == weft_ir::exit::ExitCode::BadInput => {
             let mut plain = cli.clone();
             plain.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
             weft_cuda::frontend::load_module(file, &plain)
@@ -87,14 +87,14 @@ pub fn verify_file(
     let m = match load(&compiled_path) {
         // The rewritten source does not compile (a member function, a construct the
         // rewrite does not foresee): the kernel as written, its postconditions unchecked.
-        Err(e) if rewritten.is_some() && e.exit_code() == 2 => {
+        Err(e) if rewritten.is_some() && e.exit_code() == weft_ir::exit::ExitCode::BadInput => {
             rewritten = None;
             load(path)
         }
         r => r,
     }
     .map_err(|e| match e.exit_code() {
-        3 => VerifyError::Tool(e.to_string()),
+        weft_ir::exit::ExitCode::Internal => VerifyError::Tool(e.to_string()),
         _ => bad(e.to_string()),
     })?;
     let m = with_axioms(m).map_err(bad)?;

@@ -6,7 +6,7 @@ use weft_hw_cuda::{CudaError, CudaRunner, KernelParam, KernelRun, KernelShape};
 use weft_ir::kernel::Kernel;
 use weft_simt::{Arg, Buffer, LaunchConfig};
 
-use crate::exit;
+use crate::exit::Failure;
 
 /// Where a kernel command runs the kernel.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -19,10 +19,10 @@ pub enum KernelBackend {
 }
 
 /// Opens CUDA device `device` (exit 3 without a driver, 2 for a device that does not exist).
-pub fn open(device: usize) -> Result<CudaRunner, (i32, String)> {
+pub fn open(device: usize) -> Result<CudaRunner, Failure> {
     CudaRunner::open(device).map_err(|e| match e {
-        CudaError::BadParams(m) => (exit::BAD_INPUT, m),
-        e => (exit::INTERNAL, e.to_string()),
+        CudaError::BadParams(m) => Failure::bad_input(m),
+        e => Failure::tool(e.to_string()),
     })
 }
 
@@ -39,23 +39,18 @@ pub fn launch(
     buffers: &[Buffer],
     local_params: usize,
     extra: u32,
-) -> Result<KernelRun, (i32, String)> {
+) -> Result<KernelRun, Failure> {
     if local_params > 0 {
-        return Err((
-            exit::BAD_INPUT,
-            "--backend cuda: OpenCL __local pointer parameters are not supported (use --backend emu)"
-                .into(),
+        return Err(Failure::bad_input(
+            "--backend cuda: OpenCL __local pointer parameters are not supported (use --backend emu)",
         ));
     }
     if args.len() != kernel.params.len() {
-        return Err((
-            exit::INTERNAL,
-            format!(
-                "{} arguments bound for {} kernel parameters",
-                args.len(),
-                kernel.params.len()
-            ),
-        ));
+        return Err(Failure::tool(format!(
+            "{} arguments bound for {} kernel parameters",
+            args.len(),
+            kernel.params.len()
+        )));
     }
     let params: Vec<KernelParam> = args
         .iter()
@@ -77,7 +72,7 @@ pub fn launch(
     };
     gpu.launch_ptx(ptx, &kernel.name, &shape, &params, &data, extra)
         .map_err(|e| match e {
-            CudaError::BadParams(m) => (exit::BAD_INPUT, m),
-            e => (exit::INTERNAL, e.to_string()),
+            CudaError::BadParams(m) => Failure::bad_input(m),
+            e => Failure::tool(e.to_string()),
         })
 }

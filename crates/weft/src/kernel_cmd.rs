@@ -9,11 +9,11 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use weft_simt::spec::{bind, parse_buffer_spec, source_params, BufferSpec};
-use weft_simt::{LaunchConfig, Options, Schedule};
+use weft_cuda::bind::Prepared;
+use weft_simt::{LaunchConfig, Options};
 
 use crate::cuda_kernel::{self, KernelBackend};
-use crate::exit;
+use crate::exit::{ExitCode, Failure};
 use crate::launch::LaunchArgs;
 use crate::out;
 
@@ -28,77 +28,54 @@ pub struct PtxArgs {
     launch: LaunchArgs,
 }
 
-/// Prints the launch description's notes (ignored flags, `*` dimensions) to stderr.
-fn print_notes(m: &weft_cuda::FrontModule) {
-    for n in m.spec.notes() {
-        eprintln!("weft: {n}");
-    }
-    if !m.external_functions.is_empty() {
-        eprintln!(
-            "weft: note: {} declared without a body: calls have no effect on memory and return arbitrary values (GPUVerify's meaning)",
-            m.external_functions.join(", ")
-        );
-    }
+/// Prints notes and warnings for the user (`weft: ` before each) to stderr.
+pub fn print_note(n: &str) {
+    eprintln!("weft: {n}");
+}
+
+/// Loads `file` with the shared launch options and binds its arguments
+/// (`weft_cuda::bind::prepare`), printing its notes.
+pub fn prepare(file: &Path, launch_args: &LaunchArgs) -> Result<Prepared, Failure> {
+    let cli = launch_args.spec().map_err(Failure::bad_input)?;
+    weft_cuda::bind::prepare(file, &cli, &mut print_note)
 }
 
 /// `weft ptx FILE`: compile, parse and lower every kernel (or `--kernel`); print the PTX
 /// (or `--ir`). Exit 2 naming each unsupported construct once.
-pub fn run_ptx(args: PtxArgs) -> i32 {
-    let cli = match args.launch.spec() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("weft: {e}");
-            return exit::BAD_INPUT;
-        }
-    };
-    let m = match weft_cuda::load_module(&args.file, &cli) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("weft: {e}");
-            return e.exit_code();
-        }
-    };
-    print_notes(&m);
+pub fn run_ptx(args: PtxArgs) -> ExitCode {
+    crate::exit::finish(ptx_inner(args))
+}
+
+fn ptx_inner(args: PtxArgs) -> Result<ExitCode, Failure> {
+    let cli = args.launch.spec().map_err(Failure::bad_input)?;
+    let m = weft_cuda::load_module(&args.file, &cli)
+        .map_err(|e| Failure::new(e.exit_code(), e.to_string()))?;
+    for n in weft_cuda::bind::module_notes(&m) {
+        print_note(&n);
+    }
     if m.without_line_tables {
-        eprintln!(
-            "weft: note: clang crashed compiling with line tables; compiled without (findings name PTX lines)"
+        print_note(
+            "note: clang crashed compiling with line tables; compiled without (findings name PTX lines)",
         );
     }
-    let names: Vec<String> = match &m.spec.kernel {
-        Some(k) => vec![k.clone()],
-        None => m.module.kernels().map(|k| k.name.clone()).collect(),
-    };
-    if names.is_empty() {
-        eprintln!(
-            "weft: {}: the module defines no kernel (no `__global__`/`__kernel` function)",
-            args.file.display()
-        );
-        return exit::BAD_INPUT;
-    }
-    let mut failed = false;
-    let mut ir = String::new();
-    for n in &names {
-        match weft_cuda::frontend::lower(&m, Some(n)) {
-            Ok(k) => {
-                if args.ir {
-                    ir.push_str(&weft_ptx::irprint::print_kernel(&k));
-                }
-            }
-            Err(e) => {
-                eprintln!("weft: {e}");
-                failed = true;
-            }
+    let kernels = match weft_cuda::frontend::lower_all(&m) {
+        Ok(k) => k,
+        Err(errors) => {
+            errors.iter().for_each(|e| print_note(&e.to_string()));
+            return Ok(ExitCode::BadInput);
         }
-    }
-    if failed {
-        return exit::BAD_INPUT;
-    }
+    };
     if args.ir {
-        out::print(&ir);
+        out::print(
+            &kernels
+                .iter()
+                .map(weft_ptx::irprint::print_kernel)
+                .collect::<String>(),
+        );
     } else {
         out::print(&m.ptx);
     }
-    exit::OK
+    Ok(ExitCode::Ok)
 }
 
 #[derive(clap::Args)]
@@ -142,283 +119,13 @@ pub struct RunArgs {
 }
 
 /// `weft run-kernel`.
-pub fn run_kernel(a: RunArgs) -> i32 {
-    match run_inner(a) {
-        Ok(code) => code,
-        Err((code, msg)) => {
-            eprintln!("weft: {msg}");
-            code
-        }
-    }
+pub fn run_kernel(a: RunArgs) -> ExitCode {
+    crate::exit::finish(run_inner(a))
 }
 
-/// A kernel ready to launch on the emulator: compiled, lowered, with its geometry, its
-/// arguments bound and its `__local` parameters given work-group memory. Every kernel command
-/// (run-kernel, race, and the other engines) prepares a launch through this one function.
-pub struct Prepared {
-    pub kernel: weft_ir::kernel::Kernel,
-    pub launch: LaunchConfig,
-    pub args: Vec<weft_simt::Arg>,
-    pub buffers: Vec<weft_simt::Buffer>,
-    pub module: weft_cuda::FrontModule,
-    /// OpenCL `__local` pointer parameters given work-group memory (emulator only).
-    pub local_params: usize,
-}
-
-/// Loads `file` with the shared launch options and binds its arguments (exit code, message
-/// on failure).
-pub fn prepare(file: &Path, launch_args: &LaunchArgs) -> Result<Prepared, (i32, String)> {
-    let bad = |m: String| (exit::BAD_INPUT, m);
-    let cli = launch_args.spec().map_err(bad)?;
-    let fk = weft_cuda::load_kernel(file, &cli).map_err(|e| (e.exit_code(), e.to_string()))?;
-    print_notes(&fk.module);
-    let spec = fk.module.spec.clone();
-    let mut kernel = fk.kernel;
-    let launch = match fk.launch {
-        Some(l) => LaunchConfig {
-            grid: l.grid,
-            block: l.block,
-        },
-        None => return Err(bad(
-            "no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)"
-                .into(),
-        )),
-    };
-    let src_params = fk.module.source.as_deref().and_then(|s| {
-        let short = demangle(&kernel.name);
-        source_params(s, short)
-    });
-    let source_names: Vec<String> = src_params
-        .as_ref()
-        .map(|v| v.iter().map(|p| p.name.clone()).collect())
-        .unwrap_or_default();
-    let mut specs: Vec<BufferSpec> = spec
-        .buffers
-        .iter()
-        .map(|s| parse_buffer_spec(s))
-        .collect::<Result<_, _>>()
-        .map_err(|e| bad(format!("--buffer {e}")))?;
-    // `__local` pointer parameters: a `--buffer` naming one gives its size.
-    let mut module = fk.module;
-    let local_idx = local_param_indices(&module, &kernel);
-    let ptx_names: Vec<String> = kernel.params.iter().map(|p| p.name.clone()).collect();
-    let names_of = |i: usize| -> Vec<String> {
-        let mut v = vec![ptx_names[i].clone(), format!("param_{i}"), i.to_string()];
-        if let Some(n) = source_names.get(i) {
-            v.push(n.clone());
-        }
-        v
-    };
-    let mut extra_locals = Vec::new();
-    specs.retain(
-        |b| match local_idx.iter().find(|&&i| names_of(i).contains(&b.name)) {
-            Some(&i) => {
-                let elem = b
-                    .elem
-                    .or_else(|| {
-                        src_params
-                            .as_ref()
-                            .and_then(|s| s.get(i))
-                            .and_then(|p| p.elem)
-                    })
-                    .map_or(4, |e| e.size() as u64);
-                extra_locals.push((b.name.clone(), (b.count as u64 * elem).max(1)));
-                false
-            }
-            None => true,
-        },
-    );
-    module.spec.locals.extend(extra_locals);
-    let locals = weft_cuda::frontend::attach_locals(
-        &module,
-        &mut kernel,
-        &source_names,
-        Some(&weft_cuda::LaunchConfig {
-            grid: launch.grid,
-            block: launch.block,
-        }),
-    );
-    let mut scalars: Vec<(String, String)> = spec.args.clone();
-    for l in &locals {
-        if l.defaulted {
-            eprintln!(
-                "weft: warning: __local parameter `{}` gets {} bytes per work-group (give --local {}=SIZE)",
-                l.name, l.bytes, l.name
-            );
-        }
-        scalars.push((format!("param_{}", l.param), l.offset.to_string()));
-    }
-    // GPUVerify's --kernel-args: values of the scalar parameters in order (`*`: left free).
-    if !spec.positional_args.is_empty() {
-        let scalar_params: Vec<usize> = (0..kernel.params.len())
-            .filter(|&i| {
-                !local_idx.contains(&i)
-                    && src_params
-                        .as_ref()
-                        .and_then(|s| s.get(i))
-                        .map_or(kernel.params[i].ty.bits != 64, |p| !p.pointer)
-            })
-            .collect();
-        for (v, &i) in spec.positional_args.iter().zip(&scalar_params) {
-            let bound = names_of(i)
-                .iter()
-                .any(|n| scalars.iter().any(|(s, _)| s == n));
-            if v != "*" && !bound {
-                scalars.push((format!("param_{i}"), v.clone()));
-            }
-        }
-    }
-    let (args, buffers) = bind(&kernel, src_params.as_deref(), &specs, &scalars).map_err(bad)?;
-    Ok(Prepared {
-        kernel,
-        launch,
-        args,
-        buffers,
-        module,
-        local_params: locals.len(),
-    })
-}
-
-/// A host-ordered sequence of launches ready for the model checker (`weft mc --launch`):
-/// per launch its kernel, geometry, arguments (`Arg::Buffer(i)`: buffer `i` of `buffers`)
-/// and label; the buffers are the `--buffer`s the launches name, each one memory for all.
-pub struct PreparedSeq {
-    pub kernels: Vec<weft_ir::kernel::Kernel>,
-    pub launches: Vec<LaunchConfig>,
-    pub args: Vec<Vec<weft_simt::Arg>>,
-    pub labels: Vec<String>,
-    pub buffers: Vec<weft_simt::Buffer>,
-}
-
-/// Prepares each `kernel<<<grid, block>>>(args)` of `calls` through [`prepare`] (so the
-/// source is compiled once, then taken from the compiler cache, and every launch binds its
-/// arguments as `run-kernel` does): an argument naming a `--buffer` of `base` binds that
-/// buffer, any other is a scalar value of its parameter.
-pub fn prepare_sequence(
-    file: &Path,
-    base: &LaunchArgs,
-    calls: &[crate::launch::LaunchCall],
-) -> Result<PreparedSeq, (i32, String)> {
-    let bad = |m: String| (exit::BAD_INPUT, m);
-    if base.grid.is_some()
-        || base.block.is_some()
-        || base.global_size.is_some()
-        || base.kernel.is_some()
-        || base.kernel_args.is_some()
-        || !base.args.is_empty()
-    {
-        return Err(bad(
-            "with --launch, give each launch's kernel, grid, block and arguments in its --launch (not --kernel/--grid/--block/--arg)".into(),
-        ));
-    }
-    // The declared buffers: name, and the rest of the option (`COUNT[xTYPE][:INIT]`).
-    let mut decl: Vec<(String, String)> = Vec::new();
-    for b in &base.buffers {
-        parse_buffer_spec(b).map_err(|e| bad(format!("--buffer {e}")))?;
-        let (name, rest) = b.split_once('=').unwrap_or((b, ""));
-        if decl.iter().any(|(n, _)| n == name) {
-            return Err(bad(format!("--buffer {name} is given twice")));
-        }
-        decl.push((name.to_string(), rest.to_string()));
-    }
-    let mut seq = PreparedSeq {
-        kernels: Vec::new(),
-        launches: Vec::new(),
-        args: Vec::new(),
-        labels: Vec::new(),
-        buffers: Vec::new(),
-    };
-    // Per declared buffer: its index in `seq.buffers` once a launch binds it.
-    let mut slot: Vec<Option<usize>> = vec![None; decl.len()];
-    for c in calls {
-        let mut la = base.clone();
-        la.kernel = Some(c.kernel.clone());
-        la.grid = Some(c.grid.clone());
-        la.block = Some(c.block.clone());
-        la.buffers.clear();
-        // The declared buffer each bound buffer comes from, in binding order.
-        let mut bound = Vec::new();
-        for (i, a) in c.args.iter().enumerate() {
-            match decl.iter().position(|(n, _)| n == a) {
-                Some(d) => {
-                    la.buffers.push(format!("{i}={}", decl[d].1));
-                    bound.push(d);
-                }
-                None => la.args.push(format!("{i}={a}")),
-            }
-        }
-        let p = prepare(file, &la).map_err(|(code, m)| (code, format!("{}: {m}", c.label())))?;
-        if p.kernel.params.len() != c.args.len() {
-            return Err(bad(format!(
-                "--launch {}: {} takes {} arguments, {} given",
-                c.label(),
-                c.kernel,
-                p.kernel.params.len(),
-                c.args.len()
-            )));
-        }
-        if p.local_params > 0 || p.buffers.len() != bound.len() {
-            return Err(bad(format!(
-                "--launch {}: OpenCL __local parameters are not supported in a launch sequence",
-                c.label()
-            )));
-        }
-        let mut args = p.args.clone();
-        for a in &mut args {
-            if let weft_simt::Arg::Buffer(j) = a {
-                let d = bound[*j];
-                let mut b = p.buffers[*j].clone();
-                b.name = decl[d].0.clone();
-                let k = match slot[d] {
-                    Some(k) => {
-                        let first = &seq.buffers[k];
-                        if first.data.len() != b.data.len() {
-                            return Err(bad(format!(
-                                "--launch {}: buffer {} is {} bytes here but {} in an earlier launch (give its type: --buffer {}=COUNTxTYPE)",
-                                c.label(),
-                                b.name,
-                                b.data.len(),
-                                first.data.len(),
-                                b.name
-                            )));
-                        }
-                        k
-                    }
-                    None => {
-                        seq.buffers.push(b);
-                        slot[d] = Some(seq.buffers.len() - 1);
-                        seq.buffers.len() - 1
-                    }
-                };
-                *a = weft_simt::Arg::Buffer(k);
-            }
-        }
-        seq.kernels.push(p.kernel);
-        seq.launches.push(p.launch);
-        seq.args.push(args);
-        seq.labels.push(c.label());
-    }
-    if let Some(d) = slot.iter().position(|s| s.is_none()) {
-        return Err(bad(format!(
-            "--buffer {} is passed to no --launch",
-            decl[d].0
-        )));
-    }
-    Ok(seq)
-}
-
-fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
-    let bad = |m: String| (exit::BAD_INPUT, m);
-    let schedule = if a.schedule == "rr" {
-        Schedule::RoundRobin
-    } else {
-        Schedule::Random(a.schedule.parse().map_err(|_| {
-            bad(format!(
-                "--schedule {}: expected `rr` or a seed",
-                a.schedule
-            ))
-        })?)
-    };
+fn run_inner(a: RunArgs) -> Result<ExitCode, Failure> {
+    let bad = Failure::bad_input;
+    let schedule = weft_race::session::schedules(&a.schedule, 1).map_err(bad)?[0];
     let Prepared {
         kernel,
         launch,
@@ -451,27 +158,9 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
                 b
             })
             .collect();
-        let kernel_ms = run.median_kernel_time().as_secs_f64() * 1e3;
-        let extra = serde_json::json!({
-            "backend": "cuda",
-            "device": id.name,
-            "arch": id.arch(),
-            "driver": id.driver_version,
-            "jit_ms": run.load_time.as_secs_f64() * 1e3,
-            "kernel_ms": kernel_ms,
-            "kernel_ms_all": run.kernel_times.iter().map(|t| t.as_secs_f64() * 1e3).collect::<Vec<_>>(),
-        });
-        print_result(&a, &kernel, launch, &out, &[], true, extra);
-        eprintln!(
-            "weft: ran on {} ({}, driver {}): JIT {:.1} ms, kernel {:.3} ms (median of {} launches)",
-            id.name,
-            id.arch(),
-            id.driver_version,
-            run.load_time.as_secs_f64() * 1e3,
-            kernel_ms,
-            run.kernel_times.len()
-        );
-        return Ok(exit::OK);
+        print_result(&a, &kernel, launch, &out, &[], true, run.summary_json(&id));
+        eprintln!("weft: {}", run.timing_text(&id));
+        return Ok(ExitCode::Ok);
     }
     let opts = Options {
         schedule,
@@ -489,7 +178,7 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
         Some(p) => Some(Box::new(BufWriter::with_capacity(
             1 << 16,
             File::create(p)
-                .map_err(|e| (exit::BAD_INPUT, format!("--trace {}: {e}", p.display())))?,
+                .map_err(|e| Failure::bad_input(format!("--trace {}: {e}", p.display())))?,
         ))),
     };
     let outcome = weft_simt::run(
@@ -502,20 +191,13 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
     )
     .map_err(|e| match e {
         weft_simt::SimtError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            (exit::OK, String::new())
+            Failure::new(ExitCode::Ok, String::new())
         }
-        weft_simt::SimtError::Io(e) => (exit::INTERNAL, format!("writing the trace: {e}")),
-        weft_simt::SimtError::Decode { pos, message } => {
-            bad(format!("{}: {pos}: {message}", a.file.display()))
-        }
-        e => bad(e.to_string()),
+        weft_simt::SimtError::Io(e) => Failure::tool(format!("writing the trace: {e}")),
+        e => weft_race::session::simt_failure(&a.file.display().to_string(), e),
     })?;
     drop(trace_out);
-    let code = if outcome.findings.is_empty() && outcome.completed {
-        exit::OK
-    } else {
-        exit::VIOLATION
-    };
+    let code = ExitCode::violation_if(!(outcome.findings.is_empty() && outcome.completed));
     let findings: Vec<String> = outcome.findings.iter().map(|f| f.to_string()).collect();
     let s = &outcome.stats;
     print_result(
@@ -527,19 +209,7 @@ fn run_inner(a: RunArgs) -> Result<i32, (i32, String)> {
         outcome.completed,
         serde_json::json!({ "warp_instructions": s.warp_instrs }),
     );
-    let rate = if s.seconds > 0.0 {
-        s.warp_instrs as f64 / s.seconds
-    } else {
-        0.0
-    };
-    eprintln!(
-        "weft: {} warp-instructions, {} thread-instructions, {} trace events in {:.3} s ({:.1} M warp-instr/s)",
-        s.warp_instrs,
-        s.thread_instrs,
-        s.trace_events,
-        s.seconds,
-        rate / 1e6
-    );
+    eprintln!("weft: {}", weft_simt::report::stats_line(s));
     Ok(code)
 }
 
@@ -553,112 +223,18 @@ fn print_result(
     completed: bool,
     extra: serde_json::Value,
 ) {
+    let r = weft_simt::report::RunReport {
+        kernel: &kernel.name,
+        launch,
+        buffers,
+        findings,
+        completed,
+    };
     if a.json {
-        let bufs: serde_json::Map<String, serde_json::Value> = buffers
-            .iter()
-            .map(|b| {
-                let vals: Vec<serde_json::Value> = b
-                    .values()
-                    .into_iter()
-                    .map(|v| match v {
-                        weft_simt::Value::Int(i) => serde_json::json!(i as i64),
-                        weft_simt::Value::Float(f) => serde_json::json!(f),
-                    })
-                    .collect();
-                (b.name.clone(), serde_json::Value::Array(vals))
-            })
-            .collect();
-        let j = serde_json::json!({
-            "kernel": kernel.name,
-            "grid": launch.grid,
-            "block": launch.block,
-            "completed": completed,
-            "buffers": bufs,
-            "findings": findings,
-        });
-        let mut j = j;
-        if let (Some(m), serde_json::Value::Object(x)) = (j.as_object_mut(), extra) {
-            m.extend(x);
-        }
-        out::line(&j.to_string());
+        out::line(&r.to_json(extra));
+    } else if a.trace.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+        eprint!("{}", r.text(a.full));
     } else {
-        let mut text = format!(
-            "kernel {}: grid {}x{}x{}, block {}x{}x{}, {} threads\n",
-            kernel.name,
-            launch.grid[0],
-            launch.grid[1],
-            launch.grid[2],
-            launch.block[0],
-            launch.block[1],
-            launch.block[2],
-            launch.grid_ctas() * launch.block_threads()
-        );
-        for b in buffers {
-            if b.len() <= 64 || a.full {
-                let vals: Vec<String> = b.values().iter().map(|v| v.to_string()).collect();
-                text.push_str(&format!(
-                    "{} ({} x {}): {}\n",
-                    b.name,
-                    b.elem.name(),
-                    b.len(),
-                    vals.join(" ")
-                ));
-            } else {
-                let sum: f64 = b
-                    .values()
-                    .iter()
-                    .map(|v| match v {
-                        weft_simt::Value::Int(i) => *i as f64,
-                        weft_simt::Value::Float(f) => *f,
-                    })
-                    .sum();
-                text.push_str(&format!(
-                    "{} ({} x {}): digest fnv1a64=0x{:016x} sum={sum}\n",
-                    b.name,
-                    b.elem.name(),
-                    b.len(),
-                    b.digest()
-                ));
-            }
-        }
-        for f in findings {
-            text.push_str(&format!("{f}\n"));
-        }
-        if !completed && findings.is_empty() {
-            text.push_str("the launch did not complete\n");
-        }
-        if a.trace.as_ref().is_some_and(|p| p.as_os_str() == "-") {
-            eprint!("{text}");
-        } else {
-            out::print(&text);
-        }
+        out::print(&r.text(a.full));
     }
-}
-
-/// Indices of the `__local` (`.ptr .shared`) pointer parameters of `kernel`.
-fn local_param_indices(m: &weft_cuda::FrontModule, kernel: &weft_ir::kernel::Kernel) -> Vec<usize> {
-    m.module
-        .function(&kernel.name)
-        .map(|f| {
-            f.params
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| {
-                    p.ptr.as_ref().and_then(|a| a.space).is_some_and(|s| {
-                        matches!(
-                            s,
-                            weft_ptx::ast::StateSpace::Shared
-                                | weft_ptx::ast::StateSpace::SharedCta
-                        )
-                    })
-                })
-                .map(|(i, _)| i)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// `_Z6kernelPi` → `kernel`.
-fn demangle(name: &str) -> &str {
-    weft_cuda::compiler::demangle_simple(name)
 }

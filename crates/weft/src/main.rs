@@ -6,12 +6,16 @@
 
 mod cmd;
 mod cuda_kernel;
+mod exit;
+mod graphs;
 mod inputs;
 mod kernel_cmd;
 mod launch;
 mod out;
 
 use clap::{Parser, Subcommand};
+
+use exit::ExitCode;
 
 /// weft: GPU concurrency toolkit — memory models, litmus tests, kernel bug finding.
 #[derive(Parser)]
@@ -57,25 +61,17 @@ enum Command {
     Verify(cmd::verify::Args),
 }
 
-/// Process exit codes.
-pub mod exit {
-    pub const OK: i32 = 0;
-    pub const VIOLATION: i32 = 1;
-    pub const BAD_INPUT: i32 = 2;
-    pub const INTERNAL: i32 = 3;
-}
-
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() {
-                exit::BAD_INPUT
+                ExitCode::BadInput
             } else {
-                exit::OK
+                ExitCode::Ok
             };
             let _ = e.print();
-            std::process::exit(code);
+            std::process::exit(code.code());
         }
     };
     let code = match cli.command {
@@ -96,5 +92,5 @@ fn main() {
         Command::Submit(a) => cmd::submit::run(a),
         Command::Mc(a) => cmd::mc::run(a),
     };
-    std::process::exit(code);
+    std::process::exit(code.code());
 }

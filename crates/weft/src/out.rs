@@ -1,6 +1,7 @@
 //! Writing to stdout without panicking: a closed pipe (`weft parse dir | head`) ends the
 //! process quietly with success, any other write error is reported with exit code 3.
 
+use crate::exit::ExitCode;
 use std::io::Write;
 
 /// Writes `text` to stdout.
@@ -14,10 +15,10 @@ pub fn write_with(f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Err(e) = f(&mut out).and_then(|_| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(crate::exit::OK);
+            std::process::exit(ExitCode::Ok.code());
         }
         eprintln!("weft: cannot write output: {e}");
-        std::process::exit(crate::exit::INTERNAL);
+        std::process::exit(ExitCode::Internal.code());
     }
 }
 

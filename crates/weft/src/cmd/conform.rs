@@ -16,11 +16,10 @@
 
 use std::path::PathBuf;
 
-use weft_stress::StressConfig;
-
 use super::tune::DeviceArgs;
-use weft_hw::tune::{family, parse_limits, run_seed, summary, tune};
-use weft_hw::{self as hw, Backend, Device, Failure, Recorder, RunError, RunInfo, Status};
+use crate::exit::ExitCode;
+use weft_hw::tune::{parse_limits, summary, tune};
+use weft_hw::{self as hw, Backend, Device, Failure, Recorder, Status};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -51,24 +50,11 @@ pub struct Args {
     dev: DeviceArgs,
 }
 
-/// One conformance run's summary.
-struct Line {
-    test: String,
-    config: String,
-    instances: u64,
-    weak: u64,
-    forbidden: u64,
-    run_id: Option<i64>,
+pub fn run(args: Args) -> ExitCode {
+    crate::exit::finish(go(args))
 }
 
-pub fn run(args: Args) -> i32 {
-    match go(args) {
-        Ok(code) => code,
-        Err(f) => f.report(),
-    }
-}
-
-fn go(args: Args) -> Result<i32, Failure> {
+fn go(args: Args) -> Result<ExitCode, Failure> {
     if args.iterations == 0 || args.configs == 0 {
         return Err(Failure::bad_input(
             "--iterations and --configs must be at least 1",
@@ -106,7 +92,7 @@ fn go(args: Args) -> Result<i32, Failure> {
     }
 
     // Which configurations each conformance test runs under: (stress name, config, seed).
-    let mut plans: Vec<Vec<(String, StressConfig, u64)>> = Vec::new();
+    let mut plans: Vec<Vec<weft_hw::conform::Plan>> = Vec::new();
     let mut tuning_json = serde_json::Value::Null;
     match (&explicit_stress, &args.stress) {
         (Some(cfg), Some(name)) => {
@@ -165,145 +151,36 @@ fn go(args: Args) -> Result<i32, Failure> {
             tuning_json = weft_hw::tune::tuning_json(&tu);
             let Some(best) = overall else {
                 return Err(Failure {
-                    code: status.code().max(crate::exit::BAD_INPUT),
+                    code: status.code().max(ExitCode::BadInput),
                     message: "tuning ran nothing: no configuration to conform with".into(),
                 });
             };
-            for t in &tests {
-                let mut ks = vec![best];
-                if let Some(ti) = tu
-                    .tests
-                    .iter()
-                    .position(|m| m.program.name == family(&t.program.name))
-                {
-                    if let Some(s) = tu.ranking(Some(ti)).first() {
-                        if !ks.contains(&s.config) {
-                            ks.push(s.config);
-                        }
-                    }
-                }
-                plans.push(
-                    ks.into_iter()
-                        .map(|k| {
-                            (
-                                tu.stress_name(k),
-                                tu.configs[k].clone(),
-                                run_seed(&args.seed, k),
-                            )
-                        })
-                        .collect(),
-                );
-            }
+            plans = weft_hw::conform::plans(&tu, best, &tests, &args.seed);
         }
     }
 
-    let mut lines: Vec<Line> = Vec::new();
-    let mut ran = 0usize;
-    for (t, plan) in tests.iter().zip(&plans) {
-        for (name, cfg, seed) in plan {
-            let started_at = weft_store::now_utc();
-            let label = format!("{} {name}", t.program.name);
-            match hw::observe_with_bar(
-                &dev,
-                t,
-                cfg,
-                args.iterations,
-                *seed,
-                Some((&model_name, &model, weft_sim::simulate_default)),
-                &label,
-            ) {
-                Ok(o) => {
-                    ran += 1;
-                    let info = RunInfo {
-                        kind: "conform",
-                        label: None,
-                        started_at,
-                        stress_name: name.clone(),
-                        stress: cfg,
-                        seed: *seed,
-                        iterations: args.iterations,
-                    };
-                    let id = match rec.record(&dev, t, &info, &o) {
-                        Ok(id) => id,
-                        Err(f) => {
-                            eprintln!("weft: {}", f.message);
-                            status.tool = true;
-                            None
-                        }
-                    };
-                    if o.forbidden() > 0 {
-                        status.violation = true;
-                        if text {
-                            crate::out::line(&format!(
-                                "FAIL {} under {name}: outcomes {model_name} forbids were observed\n{}",
-                                t.program.name,
-                                hw::histogram_text(&o)
-                            ));
-                        }
-                    }
-                    lines.push(Line {
-                        test: t.program.name.clone(),
-                        config: name.clone(),
-                        instances: o.instances,
-                        weak: o.weak(),
-                        forbidden: o.forbidden(),
-                        run_id: id,
-                    });
-                }
-                Err(e) => {
-                    match &e {
-                        RunError::Refused(_) if t.from_dir => {}
-                        RunError::Refused(_) | RunError::BadInput(_) => status.bad = true,
-                        RunError::Tool(_) => status.tool = true,
-                    }
-                    eprintln!(
-                        "{}: under {name}: {}: {}",
-                        t.path.display(),
-                        e.kind(),
-                        e.message()
-                    );
-                }
+    let (lines, ran) = weft_hw::conform::run_plans(
+        &dev,
+        &tests,
+        &plans,
+        args.iterations,
+        (&model_name, &model, weft_sim::simulate_default),
+        &mut rec,
+        &mut |m: &str| {
+            if text {
+                crate::out::line(m)
             }
-        }
-    }
+        },
+        &mut status,
+    );
     if ran == 0 {
         status.bad = true;
     }
-    let failures = lines.iter().filter(|l| l.forbidden > 0).count();
+    let failures = weft_hw::conform::failures(&lines);
     if text {
-        let w = lines.iter().map(|l| l.test.len()).max().unwrap_or(4).max(4);
-        let cw = lines
-            .iter()
-            .map(|l| l.config.len())
-            .max()
-            .unwrap_or(6)
-            .max(6);
-        let mut s = format!(
-            "{:<w$}  {:<cw$}  {:>12}  {:>8}  {:>9}\n",
-            "test", "config", "instances", "weak", "forbidden"
-        );
-        for l in &lines {
-            s += &format!(
-                "{:<w$}  {:<cw$}  {:>12}  {:>8}  {:>9}\n",
-                l.test, l.config, l.instances, l.weak, l.forbidden
-            );
-        }
-        s += &format!(
-            "{} runs, {} with outcomes {model_name} forbids\n",
-            lines.len(),
-            failures
-        );
-        crate::out::print(&s);
+        crate::out::print(&weft_hw::conform::summary_text(&lines, &model_name));
     } else {
-        let rows: Vec<serde_json::Value> = lines
-            .iter()
-            .map(|l| {
-                serde_json::json!({
-                    "test": l.test, "config": l.config, "instances": l.instances,
-                    "weak": l.weak, "forbidden": l.forbidden, "run_id": l.run_id,
-                })
-            })
-            .collect();
+        let rows = weft_hw::conform::summary_rows(&lines);
         let doc = serde_json::json!({
             "device": dev.record(),
             "model": model_name,

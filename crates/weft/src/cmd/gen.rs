@@ -4,14 +4,13 @@
 
 use std::path::PathBuf;
 
-use weft_gen::build::{build, BuildOptions, Target};
-use weft_gen::cycle::{seq_text, Cycle};
+use weft_gen::build::BuildOptions;
 use weft_gen::edge::Edge;
 use weft_gen::enumerate::{enumerate, Spec};
-use weft_gen::name::normalise;
+use weft_gen::suite::{build_suite, default_model};
 use weft_litmus::Format;
 
-use crate::exit;
+use crate::exit::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -68,34 +67,13 @@ pub struct Args {
     mutants: Option<PathBuf>,
 }
 
-fn target_of(f: Format) -> Target {
-    match f {
-        Format::C => Target::C,
-        Format::Ptx | Format::GpuPtx => Target::Ptx,
-        Format::Vulkan => Target::Vulkan,
-        Format::OpenCl => Target::OpenCl,
-        Format::Json => Target::WebGpu,
-    }
-}
-
-fn default_model(f: Format) -> &'static str {
-    match f {
-        Format::C => "rc11",
-        Format::Ptx => "ptx-v7.5",
-        Format::GpuPtx => "ptx-asplos15",
-        Format::Vulkan => "vulkan",
-        Format::OpenCl => "opencl",
-        Format::Json => "webgpu",
-    }
-}
-
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) -> ExitCode {
     let Some(format) = Format::from_name(&args.format) else {
         eprintln!(
             "weft gen: unknown format `{}` (expected c, ptx, gpu_ptx, vulkan, opencl or json)",
             args.format
         );
-        return exit::BAD_INPUT;
+        return ExitCode::BadInput;
     };
     let scope = match args.scope.as_str() {
         "cta" | "wg" => weft_ir::Scope::Cta,
@@ -103,7 +81,7 @@ pub fn run(args: Args) -> i32 {
         "sys" => weft_ir::Scope::System,
         s => {
             eprintln!("weft gen: unknown scope `{s}` (expected cta, gpu or sys)");
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let opts = BuildOptions {
@@ -119,49 +97,21 @@ pub fn run(args: Args) -> i32 {
             Ok(m) => Some(m),
             Err(e) => {
                 eprintln!("weft gen: cannot load model `{name}`: {}", e.render());
-                return exit::BAD_INPUT;
+                return ExitCode::BadInput;
             }
         }
     } else {
         None
     };
-    let target = target_of(format);
     if let Some(src) = &args.mutants {
         return mutants(src, args.out.as_deref());
     }
     if let Some(text) = &args.cycle {
-        let c = match Cycle::parse(text) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("weft gen: {e}");
-                return exit::BAD_INPUT;
-            }
-        };
-        // As diyone7: the test keeps the cycle's rotation when its family names it;
-        // otherwise it is built from the rotation diy7 would choose.
-        let (c, name) = match weft_gen::name::name_of(&c) {
-            Some(n) => (c, n),
-            None => normalise(&c),
-        };
-        let p = match build(&c, &name, target, &opts) {
-            Ok(mut p) => {
-                // diyone7 writes no `Cycle=` line for a single cycle.
-                p.meta.retain(|(k, _)| k != "Cycle");
-                p
-            }
-            Err(e) => {
-                eprintln!("weft gen: {name}: cannot build for {}: {e}", target.name());
-                return exit::BAD_INPUT;
-            }
-        };
-        let text = match weft_litmus::print(&p, format) {
+        let (name, p, text) = match weft_gen::suite::one(text, format, &opts) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!(
-                    "weft gen: {name}: {} cannot express this test: {e}",
-                    format.name()
-                );
-                return exit::BAD_INPUT;
+                eprintln!("weft gen: {e}");
+                return ExitCode::BadInput;
             }
         };
         crate::out::print(&text);
@@ -173,11 +123,11 @@ pub fn run(args: Args) -> i32 {
                 Ok(v) => eprintln!("{name}: {v}"),
                 Err(e) => {
                     eprintln!("weft gen: {name}: simulation failed: {e}");
-                    return exit::INTERNAL;
+                    return ExitCode::Internal;
                 }
             }
         }
-        return exit::OK;
+        return ExitCode::Ok;
     }
     let parse = |s: &Option<String>| -> Result<Vec<Edge>, String> {
         match s {
@@ -189,12 +139,12 @@ pub fn run(args: Args) -> i32 {
         (Ok(r), Ok(s)) => (r, s),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("weft gen: {e}");
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let Some(dir) = &args.out else {
         eprintln!("weft gen: give --cycle, or an enumeration with -o DIR");
-        return exit::BAD_INPUT;
+        return ExitCode::BadInput;
     };
     let defaults = relax.is_empty() && safe.is_empty();
     let spec = Spec {
@@ -228,8 +178,8 @@ pub fn run(args: Args) -> i32 {
         Err(e) => {
             eprintln!("weft gen: {e}");
             return match e {
-                weft_gen::enumerate::EnumError::TooMany(_) => exit::BAD_INPUT,
-                weft_gen::enumerate::EnumError::Timeout => exit::INTERNAL,
+                weft_gen::enumerate::EnumError::TooMany(_) => ExitCode::BadInput,
+                weft_gen::enumerate::EnumError::Timeout => ExitCode::Internal,
             };
         }
     };
@@ -239,44 +189,21 @@ pub fn run(args: Args) -> i32 {
     } else {
         "litmus"
     };
-    let mut files: Vec<(String, String, Option<bool>)> = Vec::new();
-    let mut skipped: Vec<String> = Vec::new();
-    // (name, text, verdict) of each test, or why it was skipped.
-    type Built = Result<(String, String, Option<bool>), String>;
-    let built: Vec<Built> = {
-        use rayon::prelude::*;
-        tests
-            .par_iter()
-            .map(|g| {
-                let mut p = build(&g.cycle, &g.name, target, &opts)
-                    .map_err(|e| format!("{}: {e}", g.name))?;
-                p.meta.insert(1, ("Relax".into(), seq_text(&g.relax)));
-                p.meta.insert(2, ("Safe".into(), seq_text(&g.safe)));
-                let text = weft_litmus::print(&p, format)
-                    .map_err(|e| format!("{}: {} cannot express it: {e}", g.name, format.name()))?;
-                let v = match &model {
-                    Some(m) => Some(
-                        verdict(&p, m)
-                            .map(|v| v == "allowed")
-                            .map_err(|e| format!("{}: simulation failed: {e}", g.name))?,
-                    ),
-                    None => None,
-                };
-                Ok((g.name.clone(), text, v))
-            })
-            .collect()
+    let label = |p: &weft_ir::Program| match &model {
+        Some(m) => verdict(p, m).map(|v| v == "allowed"),
+        None => Ok(false),
     };
-    for b in built {
-        match b {
-            Ok(f) => files.push(f),
-            Err(e) => skipped.push(e),
-        }
-    }
+    let (files, skipped) = build_suite(
+        &tests,
+        &opts,
+        format,
+        model.as_ref().map(|_| &label as &weft_gen::suite::Labeller),
+    );
     if let Err(e) = std::fs::create_dir_all(dir) {
         eprintln!("weft gen: cannot create {}: {e}", dir.display());
-        return exit::INTERNAL;
+        return ExitCode::Internal;
     }
-    let mut index = format!(
+    let header = format!(
         "# weft gen --size {} --nprocs {}{}{}{} --format {}\n",
         args.size,
         args.nprocs,
@@ -291,31 +218,17 @@ pub fn run(args: Args) -> i32 {
         if spec.mix { " --mix" } else { "" },
         format.name()
     );
-    let (mut allowed, mut forbidden) = (0, 0);
-    for (name, text, v) in &files {
-        let file = format!("{name}.{ext}");
-        if let Err(e) = std::fs::write(dir.join(&file), text) {
+    let (index, allowed, forbidden) = weft_gen::suite::index(&header, ext, &files, &skipped);
+    for f in &files {
+        let file = format!("{}.{ext}", f.name);
+        if let Err(e) = std::fs::write(dir.join(&file), &f.text) {
             eprintln!("weft gen: cannot write {file}: {e}");
-            return exit::INTERNAL;
+            return ExitCode::Internal;
         }
-        match v {
-            Some(true) => {
-                allowed += 1;
-                index.push_str(&format!("{file} # allowed\n"));
-            }
-            Some(false) => {
-                forbidden += 1;
-                index.push_str(&format!("{file} # forbidden\n"));
-            }
-            None => index.push_str(&format!("{file}\n")),
-        }
-    }
-    for s in &skipped {
-        index.push_str(&format!("# skipped {s}\n"));
     }
     if let Err(e) = std::fs::write(dir.join("@all"), index) {
         eprintln!("weft gen: cannot write @all: {e}");
-        return exit::INTERNAL;
+        return ExitCode::Internal;
     }
     let mut msg = format!("generated {} tests in {}", files.len(), dir.display());
     if model.is_some() {
@@ -329,7 +242,7 @@ pub fn run(args: Args) -> i32 {
         ));
     }
     crate::out::line(&msg);
-    exit::OK
+    ExitCode::Ok
 }
 
 /// Whether the cycle's outcome (the condition) is reachable under the model.
@@ -344,13 +257,12 @@ fn verdict(p: &weft_ir::Program, m: &weft_cat::Model) -> Result<&'static str, St
 }
 
 /// `weft gen --mutants SRC -o DIR`.
-fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> i32 {
-    use weft_gen::mutants::{coherency_test, gpuharbor_mutants, COHERENCY};
+fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> ExitCode {
+    use weft_gen::mutants::gpuharbor_mutants;
     let Some(out) = out else {
         eprintln!("weft gen: --mutants needs -o DIR");
-        return exit::BAD_INPUT;
+        return ExitCode::BadInput;
     };
-    let mut errors = Vec::new();
     let load = |name: &str| -> Option<weft_ir::Program> {
         let path = src.join(format!("{name}.json"));
         crate::inputs::load(&path).ok()
@@ -359,123 +271,54 @@ fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> i32 {
         Ok(m) => m,
         Err(e) => {
             eprintln!("weft gen: {}: {e}", src.display());
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let model = match weft_sim::models::load("webgpu") {
         Ok(m) => m,
         Err(e) => {
             eprintln!("weft gen: cannot load the webgpu model: {}", e.render());
-            return exit::INTERNAL;
+            return ExitCode::Internal;
         }
     };
-    // (program, meta) pairs, all built before anything is written.
-    let mut files: Vec<(weft_ir::Program, serde_json::Value)> = Vec::new();
-    for (plain, name, gname) in COHERENCY {
-        let Some(p) = load(plain) else {
-            errors.push(format!("missing {plain}.json"));
-            continue;
-        };
-        match coherency_test(&p, name) {
-            Ok(q) => files.push((
-                q,
-                serde_json::json!({
-                    "test": name,
-                    "gpuharbor_name": gname,
-                    "role": "conformance",
-                    "operator": "aliasing (x and y name one location, writes renumbered)",
-                    "built_from": plain,
-                }),
-            )),
-            Err(e) => errors.push(e.to_string()),
+    let files = match weft_gen::mutant_suite::files(&load, ms) {
+        Ok(f) => f,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("weft gen: {e}");
+            }
+            return ExitCode::BadInput;
         }
-    }
-    for m in ms {
-        files.push((
-            m.program.clone(),
-            serde_json::json!({
-                "test": m.name,
-                "gpuharbor_name": m.gpuharbor_name,
-                "role": "mutant",
-                "paired_with": m.paired_with,
-                "operator": m.operator.name(),
-                "target": m.target.name(),
-            }),
-        ));
-    }
-    if !errors.is_empty() {
-        for e in errors {
+    };
+    let written = match weft_gen::mutant_suite::finish(files, &|p| verdict(p, &model)) {
+        Ok(w) => w,
+        Err(e) => {
             eprintln!("weft gen: {e}");
+            return ExitCode::Internal;
         }
-        return exit::BAD_INPUT;
-    }
-    let mut written = Vec::new();
-    for (p, mut meta) in files {
-        let v = match verdict(&p, &model) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("weft gen: {}: simulation failed: {e}", p.name);
-                return exit::INTERNAL;
-            }
-        };
-        let sc = weft_litmus::classify::classify(&p)
-            .map(|c| {
-                c.class_of_prop(
-                    &p.condition
-                        .as_ref()
-                        .map(|c| c.prop.clone())
-                        .unwrap_or(weft_ir::Prop::True),
-                )
-                .name()
-            })
-            .unwrap_or("unknown");
-        meta["source"] = serde_json::json!({
-            "paper": "001",
-            "title": "Levine et al., GPUHarbor: Testing GPU Memory Consistency at Large, ISSTA 2023",
-            "section": "3.1 (MC-Mutants)",
-        });
-        meta["webgpu_model"] = serde_json::json!(v);
-        meta["sc_class"] = serde_json::json!(sc);
-        meta["generator"] = serde_json::json!("weft gen --mutants");
-        let text = match weft_litmus::print(&p, Format::Json) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("weft gen: {}: {e}", p.name);
-                return exit::INTERNAL;
-            }
-        };
-        written.push((p.name.clone(), text, meta));
-    }
+    };
     if let Err(e) = std::fs::create_dir_all(out) {
         eprintln!("weft gen: cannot create {}: {e}", out.display());
-        return exit::INTERNAL;
+        return ExitCode::Internal;
     }
-    let mut index = String::from(
-        "# weft gen --mutants: GPUHarbor's coherence conformance tests and 32 tuning mutants\n",
-    );
-    for (name, text, meta) in &written {
-        let meta_text = serde_json::to_string_pretty(meta).unwrap_or_default() + "\n";
-        let r = std::fs::write(out.join(format!("{name}.json")), text)
-            .and_then(|_| std::fs::write(out.join(format!("{name}.meta.json")), meta_text));
+    for f in &written {
+        let meta_text = serde_json::to_string_pretty(&f.meta).unwrap_or_default() + "\n";
+        let r = std::fs::write(out.join(format!("{}.json", f.name)), &f.text)
+            .and_then(|_| std::fs::write(out.join(format!("{}.meta.json", f.name)), meta_text));
         if let Err(e) = r {
-            eprintln!("weft gen: cannot write {name}: {e}");
-            return exit::INTERNAL;
+            eprintln!("weft gen: cannot write {}: {e}", f.name);
+            return ExitCode::Internal;
         }
-        index.push_str(&format!(
-            "{name}.json # {} {} {}\n",
-            meta["role"].as_str().unwrap_or(""),
-            meta["gpuharbor_name"].as_str().unwrap_or(""),
-            meta["webgpu_model"].as_str().unwrap_or("")
-        ));
     }
+    let index = weft_gen::mutant_suite::index(&written);
     if let Err(e) = std::fs::write(out.join("@all"), index) {
         eprintln!("weft gen: cannot write @all: {e}");
-        return exit::INTERNAL;
+        return ExitCode::Internal;
     }
     crate::out::line(&format!(
         "wrote {} tests to {}",
         written.len(),
         out.display()
     ));
-    exit::OK
+    ExitCode::Ok
 }

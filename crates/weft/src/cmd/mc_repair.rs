@@ -9,16 +9,16 @@
 //! Exit codes: 0 the input is race-free (nothing written); 1 races were found (repaired and
 //! written, or refused with the reason); 2 bad input; 3 internal error.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use weft_mc::kernel::{KernelOptions, KernelRace};
+use weft_mc::kernel::KernelOptions;
 use weft_mc::repair::{repair_litmus, Lang, RepairError};
-use weft_mc::repair_kernel::{flatten, repair_kernel, KernelRepaired};
+use weft_mc::repair_kernel::{flatten, repair_kernel};
+use weft_mc::repair_report;
 use weft_mc::McOptions;
 
-use crate::exit;
+use crate::exit::ExitCode;
 use crate::launch::LaunchArgs;
 use crate::out;
 
@@ -36,23 +36,13 @@ pub struct Opts<'a> {
     pub max_memory: Option<u64>,
 }
 
-/// `dir/NAME.repaired.EXT` for `dir/NAME.EXT`.
-pub fn repaired_path(file: &Path) -> PathBuf {
-    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("out");
-    let name = match file.extension().and_then(|e| e.to_str()) {
-        Some(e) => format!("{stem}.repaired.{e}"),
-        None => format!("{stem}.repaired"),
-    };
-    file.with_file_name(name)
-}
-
-pub fn run(file: &Path, o: &Opts) -> i32 {
+pub fn run(file: &Path, o: &Opts) -> ExitCode {
     if file.extension().is_some_and(|e| e == "ptx") {
         eprintln!(
             "{}: --repair edits CUDA (.cu) and OpenCL (.cl) sources and litmus tests, not PTX",
             file.display()
         );
-        return exit::BAD_INPUT;
+        return ExitCode::BadInput;
     }
     if let Some(lang) = Lang::of_path(file) {
         return run_kernel(file, lang, o);
@@ -62,19 +52,19 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
             Ok(s) => s,
             Err(_) => {
                 eprintln!("{}: not UTF-8 text", file.display());
-                return exit::BAD_INPUT;
+                return ExitCode::BadInput;
             }
         },
         Err(e) => {
             eprintln!("{}: cannot read: {e}", file.display());
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let model = match weft_sim::models::load(&o.model) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("weft: model {}: {}", o.model, e.render());
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let name = file.display().to_string();
@@ -89,62 +79,23 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
         Ok(r) => r,
         Err(RepairError::Parse(m)) => {
             eprintln!("{m}");
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
         Err(e) => {
             eprintln!("weft: {name}: {e}");
-            return exit::INTERNAL;
+            return ExitCode::Internal;
         }
     };
     let written = match write_repaired(file, &r) {
         Ok(w) => w,
         Err(code) => return code,
     };
-    let mut s = String::new();
-    if o.json {
-        let after = serde_json::json!({
-            "executions": r.last.counts.complete,
-            "max_events": r.last.counts.max_events,
-            "seconds": r.last.sim.seconds,
-        });
-        json_report(&mut s, &name, &r, written.as_ref(), after);
-    } else {
-        for (i, round) in r.rounds.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "Round {}: {} executions, {} racing pairs",
-                i + 1,
-                round.executions,
-                round.races.len()
-            );
-            for x in &round.races {
-                let _ = writeln!(
-                    s,
-                    "  {} race: P{} {}:{} <-> P{} {}:{}",
-                    if x.hetero { "heterogeneous" } else { "data" },
-                    x.a.0,
-                    x.a.1,
-                    x.a.2,
-                    x.b.0,
-                    x.b.1,
-                    x.b.2
-                );
-            }
-            for e in &round.edits {
-                let _ = writeln!(s, "  edit {e}");
-            }
-        }
-        let _ = writeln!(
-            s,
-            "Races: {} (lines changed: {}), after repair: {} executions, max events {}",
-            r.races(),
-            r.lines_changed(),
-            r.last.counts.complete,
-            r.last.counts.max_events
-        );
-        outcome_line(&mut s, r.refused.as_deref(), written.as_ref());
-    }
-    out::print(&s);
+    out::print(&repair_report::litmus_report(
+        &name,
+        &r,
+        written.as_deref(),
+        o.json,
+    ));
     exit_code(r.untouched())
 }
 
@@ -153,64 +104,24 @@ pub fn run(file: &Path, o: &Opts) -> i32 {
 fn write_repaired<Rd, Res>(
     file: &Path,
     r: &weft_mc::repair::Outcome<Rd, Res>,
-) -> Result<Option<PathBuf>, i32>
+) -> Result<Option<PathBuf>, ExitCode>
 where
     Rd: weft_mc::repair::RepairRound,
 {
     if !r.changed() {
         return Ok(None);
     }
-    let out_path = repaired_path(file);
+    let out_path = repair_report::repaired_path(file);
     write_atomically(&out_path, &r.text).map_err(|e| {
         eprintln!("weft: {e}");
-        exit::INTERNAL
+        ExitCode::Internal
     })?;
     Ok(Some(out_path))
 }
 
-/// The `--json` report of a repair loop; `after` describes the last exploration.
-fn json_report<Rd, Res>(
-    s: &mut String,
-    name: &str,
-    r: &weft_mc::repair::Outcome<Rd, Res>,
-    written: Option<&PathBuf>,
-    after: serde_json::Value,
-) where
-    Rd: weft_mc::repair::RepairRound + serde::Serialize,
-{
-    let v = serde_json::json!({
-        "file": name,
-        "rounds": r.rounds,
-        "races": r.races(),
-        "lines_changed": r.lines_changed(),
-        "race_free": r.race_free,
-        "refused": r.refused,
-        "repaired_file": written.map(|p| p.display().to_string()),
-        "after": after,
-    });
-    let _ = writeln!(
-        s,
-        "{}",
-        serde_json::to_string_pretty(&v).unwrap_or_default()
-    );
-}
-
-/// The last line of a repair report: refused (with the reason), written, or nothing to do.
-fn outcome_line(s: &mut String, refused: Option<&str>, written: Option<&PathBuf>) {
-    let _ = match (refused, written) {
-        (Some(why), _) => writeln!(s, "Repair refused: {why}"),
-        (None, Some(p)) => writeln!(s, "Race-free; wrote {}", p.display()),
-        (None, None) => writeln!(s, "Race-free; nothing to repair"),
-    };
-}
-
 /// 0 when the input was race-free as given, else 1 (races found, repaired or refused).
-fn exit_code(untouched: bool) -> i32 {
-    if untouched {
-        exit::OK
-    } else {
-        exit::VIOLATION
-    }
+fn exit_code(untouched: bool) -> ExitCode {
+    ExitCode::violation_if(!untouched)
 }
 
 /// Writes `text` to `path` through a temporary file (nothing half-written).
@@ -224,50 +135,20 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
         })
 }
 
-fn scope_name(s: Option<weft_ir::Scope>) -> &'static str {
-    s.map_or("plain", |s| s.name())
-}
-
-/// A racing pair; `at`: the sides' original `file:line:col` (else their flattened lines).
-fn race_line(r: &KernelRace, at: Option<&(String, String)>) -> String {
-    let side = |s: &weft_mc::kernel::RaceSide, pos: Option<&String>| {
-        format!(
-            "{} {} ({})",
-            if s.write { "write" } else { "read" },
-            pos.cloned()
-                .unwrap_or_else(|| format!("line {}:{}", s.line, s.col)),
-            if s.atomic {
-                scope_name(s.scope)
-            } else {
-                "plain"
-            }
-        )
-    };
-    format!(
-        "{} race: {} <-> {} (threads {}, {}; needs scope {})",
-        if r.hetero { "heterogeneous" } else { "data" },
-        side(&r.a, at.map(|x| &x.0)),
-        side(&r.b, at.map(|x| &x.1)),
-        r.threads.0,
-        r.threads.1,
-        r.need.name()
-    )
-}
-
 /// Kernel repair: flatten local includes, then explore / edit / re-compile until race-free.
-fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
+fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> ExitCode {
     let Some(model) = weft_mc::native::Native::by_name(&o.model) else {
         eprintln!(
             "weft: model {}: kernels are checked under the native models only (scoped-rc11, rc11, sc)",
             o.model
         );
-        return exit::BAD_INPUT;
+        return ExitCode::BadInput;
     };
     let src = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{}: cannot read: {e}", file.display());
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -281,7 +162,7 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
         Ok(f) => f,
         Err(e) => {
             eprintln!("weft: {e}");
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let kopts = KernelOptions {
@@ -308,9 +189,9 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
         std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
         let prep = crate::kernel_cmd::prepare(&tmp, o.launch);
         let _ = std::fs::remove_file(&tmp);
-        let prep = prep.map_err(|(code, m)| {
-            bad_input = code == exit::BAD_INPUT;
-            m
+        let prep = prep.map_err(|f| {
+            bad_input = f.code == ExitCode::BadInput;
+            f.message
         })?;
         let names: Vec<String> = prep.buffers.iter().map(|b| b.name.clone()).collect();
         weft_mc::kernel::check_kernel(
@@ -331,9 +212,9 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
         Err(e) => {
             eprintln!("weft: {name}: {e}");
             return if bad_input {
-                exit::BAD_INPUT
+                ExitCode::BadInput
             } else {
-                exit::INTERNAL
+                ExitCode::Internal
             };
         }
     };
@@ -341,65 +222,11 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> i32 {
         Ok(w) => w,
         Err(code) => return code,
     };
-    out::print(&kernel_report(&name, &r, written.as_ref(), o.json));
+    out::print(&repair_report::kernel_report(
+        &name,
+        &r,
+        written.as_deref(),
+        o.json,
+    ));
     exit_code(r.untouched())
-}
-
-fn kernel_report(name: &str, r: &KernelRepaired, written: Option<&PathBuf>, json: bool) -> String {
-    let mut s = String::new();
-    let after_exec = r.last.counts.complete + r.last.stuck;
-    if json {
-        let after = serde_json::json!({
-            "executions": after_exec,
-            "blocked": r.last.counts.blocked,
-            "cut": r.last.counts.cut,
-            "max_events": r.last.counts.max_events,
-            "seconds": r.last.seconds,
-            "errors": r.last.errors.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
-        });
-        json_report(&mut s, name, r, written, after);
-        return s;
-    }
-    for (i, round) in r.rounds.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "Round {}: {} executions, {} racing statement pairs",
-            i + 1,
-            round.executions,
-            round.races.len()
-        );
-        for (i, x) in round.races.iter().enumerate() {
-            let _ = writeln!(s, "  {}", race_line(x, round.sites.get(i)));
-        }
-        for e in &round.edits {
-            let _ = writeln!(s, "  edit {e}");
-        }
-    }
-    if !r.race_free {
-        for x in &r.last.races {
-            let _ = writeln!(s, "  left: {}", race_line(x, None));
-        }
-    }
-    let _ = writeln!(
-        s,
-        "Races: {} (lines changed: {}), after repair: {} executions (blocked {}, cut {}), max events {}",
-        r.races(),
-        r.lines_changed(),
-        after_exec,
-        r.last.counts.blocked,
-        r.last.counts.cut,
-        r.last.counts.max_events
-    );
-    let other: Vec<&str> = r
-        .last
-        .errors
-        .iter()
-        .map(|e| e.kind.as_str())
-        .filter(|k| !k.contains("race"))
-        .collect();
-    if !other.is_empty() {
-        let _ = writeln!(s, "Other errors (not repaired): {}", other.join(", "));
-    }
-    outcome_line(&mut s, r.refused.as_deref(), written);
-    s
 }

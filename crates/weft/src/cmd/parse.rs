@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use crate::exit;
+use crate::exit::ExitCode;
 use crate::inputs::{collect, load, LoadError};
 
 #[derive(clap::Args)]
@@ -18,7 +18,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) -> ExitCode {
     let files = collect(&args.paths);
     let results: Vec<(PathBuf, Result<weft_ir::Program, LoadError>)> = files
         .into_par_iter()
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> i32 {
             Ok(s) => crate::out::line(&s),
             Err(e) => {
                 eprintln!("weft: cannot write JSON: {e}");
-                return exit::INTERNAL;
+                return ExitCode::Internal;
             }
         }
         for (path, r) in &results {
@@ -62,8 +62,8 @@ pub fn run(args: Args) -> i32 {
         crate::out::line(&format!("{passed} passed, {failed} failed"));
     }
     if failed == 0 {
-        exit::OK
+        ExitCode::Ok
     } else {
-        exit::BAD_INPUT
+        ExitCode::BadInput
     }
 }

@@ -14,7 +14,8 @@
 
 use std::path::PathBuf;
 
-use weft_hw::{self as hw, Backend, Device, Recorder, RunError, RunInfo, Status};
+use crate::exit::ExitCode;
+use weft_hw::{self as hw, Backend, Device, Recorder, Status};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -58,18 +59,15 @@ pub struct Args {
     list_devices: bool,
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) -> ExitCode {
     if args.list_devices {
         crate::out::print(&hw::list_devices(None));
-        return crate::exit::OK;
+        return ExitCode::Ok;
     }
-    match go(args) {
-        Ok(code) => code,
-        Err(f) => f.report(),
-    }
+    crate::exit::finish(go(args))
 }
 
-fn go(args: Args) -> Result<i32, hw::Failure> {
+fn go(args: Args) -> Result<ExitCode, hw::Failure> {
     if args.iterations == 0 {
         return Err(hw::Failure::bad_input("--iterations must be at least 1"));
     }
@@ -100,96 +98,29 @@ fn go(args: Args) -> Result<i32, hw::Failure> {
         }
         crate::out::line("");
     }
-    let mut ran = 0usize;
-    let mut items = Vec::new();
-    for t in &tests {
-        let started_at = weft_store::now_utc();
-        let label = t.program.name.clone();
-        let r = hw::observe_with_bar(
-            &dev,
-            t,
-            &stress,
-            args.iterations,
-            seed,
-            model.as_ref().map(|(n, m)| {
-                (
-                    n.as_str(),
-                    m,
-                    weft_sim::simulate_default as hw::judge::Simulate,
-                )
-            }),
-            &label,
-        );
-        match r {
-            Ok(o) => {
-                ran += 1;
-                let id = rec.record(
-                    &dev,
-                    t,
-                    &RunInfo {
-                        kind: "run",
-                        label: args.label.clone(),
-                        started_at,
-                        stress_name: args.stress.clone(),
-                        stress: &stress,
-                        seed,
-                        iterations: args.iterations,
-                    },
-                    &o,
-                );
-                let id = match id {
-                    Ok(id) => id,
-                    Err(f) => {
-                        eprintln!("weft: {}", f.message);
-                        status.tool |= f.code == crate::exit::INTERNAL;
-                        status.bad |= f.code == crate::exit::BAD_INPUT;
-                        None
-                    }
-                };
-                if o.forbidden() > 0 {
-                    status.violation = true;
-                }
-                if args.json {
-                    let mut j = hw::observation_json(&o);
-                    j["path"] = serde_json::json!(t.path);
-                    j["test"] = serde_json::json!(t.program.name);
-                    j["status"] = serde_json::json!("ok");
-                    j["run_id"] = serde_json::json!(id);
-                    items.push(j);
-                } else {
-                    let mut s = format!("{} ({})\n", t.program.name, t.path.display());
-                    s += &hw::histogram_text(&o);
-                    if let Some(id) = id {
-                        s += &format!("  recorded   run {id}\n");
-                    }
-                    if o.forbidden() > 0 {
-                        s += &format!(
-                            "  FAIL       {} instances show outcomes {} forbids\n",
-                            o.forbidden(),
-                            o.model.clone().unwrap_or_default()
-                        );
-                    }
-                    crate::out::line(&s);
-                }
-            }
-            Err(e) => {
-                match &e {
-                    RunError::Refused(_) if t.from_dir => {}
-                    RunError::Refused(_) | RunError::BadInput(_) => status.bad = true,
-                    RunError::Tool(_) => status.tool = true,
-                }
-                eprintln!("{}: {}: {}", t.path.display(), e.kind(), e.message());
-                if args.json {
-                    items.push(serde_json::json!({
-                        "path": t.path,
-                        "test": t.program.name,
-                        "status": e.kind(),
-                        "message": e.message(),
-                    }));
-                }
-            }
-        }
-    }
+    let plan = hw::run::RunPlan {
+        stress_name: &args.stress,
+        stress: &stress,
+        iterations: args.iterations,
+        seed,
+        model: model.as_ref().map(|(n, m)| {
+            (
+                n.as_str(),
+                m,
+                weft_sim::simulate_default as weft_hw::judge::Simulate,
+            )
+        }),
+        label: args.label.clone(),
+        json: args.json,
+    };
+    let hw::run::RunOutcome { items, ran } = hw::run::run_tests(
+        &dev,
+        &tests,
+        &plan,
+        &mut rec,
+        &mut crate::out::line,
+        &mut status,
+    );
     if ran == 0 {
         if !tests.is_empty() {
             eprintln!("weft: no test could run");

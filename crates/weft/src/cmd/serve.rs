@@ -7,6 +7,8 @@
 //! Exit codes: 0 stopped with Ctrl-C; 2 bad input (a bad address, a port in use, a
 //! database that cannot be opened); 3 an internal error.
 
+use crate::exit::ExitCode;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Address and port to listen on.
@@ -33,21 +35,21 @@ pub struct Args {
     trusted_proxies: Vec<std::net::IpAddr>,
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) -> ExitCode {
     let db = match args.db {
         Some(d) => d,
         None => match weft_server::default_db() {
             Ok(p) => p.display().to_string(),
             Err(e) => {
                 eprintln!("weft: {e} (give --db PATH)");
-                return crate::exit::BAD_INPUT;
+                return ExitCode::BadInput;
             }
         },
     };
     let admin_token = match args.admin_token.as_deref().map(weft_server::admin_token) {
         Some(Err(m)) => {
             eprintln!("weft: --admin-token: {m}");
-            return crate::exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
         Some(Ok(t)) => Some(t),
         None => None,
@@ -61,14 +63,14 @@ pub fn run(args: Args) -> i32 {
     };
     let r = weft_server::run_blocking(&args.listen, &db, &settings);
     match r {
-        Ok(()) => crate::exit::OK,
+        Ok(()) => ExitCode::Ok,
         Err(weft_server::StartError::BadInput(m)) => {
             eprintln!("weft: {m}");
-            crate::exit::BAD_INPUT
+            ExitCode::BadInput
         }
         Err(weft_server::StartError::Tool(m)) => {
             eprintln!("weft: {m}");
-            crate::exit::INTERNAL
+            ExitCode::Internal
         }
     }
 }

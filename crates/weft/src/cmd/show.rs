@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use weft_litmus::Format;
 
-use crate::exit;
+use crate::exit::ExitCode;
 use crate::inputs::load;
 
 #[derive(clap::Args)]
@@ -27,12 +27,12 @@ fn parse_format(s: &str) -> Result<Format, String> {
     })
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) -> ExitCode {
     let program = match load(&args.file) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{}", e.render(&args.file));
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let format = args.to.unwrap_or_else(|| Format::native(program.arch));
@@ -43,7 +43,7 @@ pub fn run(args: Args) -> i32 {
             } else {
                 crate::out::line(&text);
             }
-            exit::OK
+            ExitCode::Ok
         }
         Err(e) => {
             eprintln!(
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> i32 {
                 format.name(),
                 e
             );
-            exit::BAD_INPUT
+            ExitCode::BadInput
         }
     }
 }

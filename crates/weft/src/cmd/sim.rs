@@ -14,12 +14,12 @@
 //! or unparsable test, unknown model, a test the simulator cannot run).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rayon::prelude::*;
 use weft_sim::{SimOptions, SimResult};
 
-use crate::exit;
+use crate::exit::ExitCode;
 use crate::inputs::{collect, load};
 
 /// One test: its path, its expected verdict (conformance mode), and the result.
@@ -58,7 +58,7 @@ pub struct Args {
     max_candidates: u64,
     /// Seconds per test before its enumeration stops (reported as `Timeout`; in
     /// conformance mode an undecided verdict then counts as a failure).
-    #[arg(long, value_parser = parse_seconds)]
+    #[arg(long, value_parser = super::mc::parse_seconds)]
     timeout: Option<std::time::Duration>,
     /// Most resident memory of the process (e.g. 4G, 512M): past it a test's enumeration
     /// stops (reported as `MemoryLimit`, with the states found so far).
@@ -71,229 +71,13 @@ pub struct Args {
     max_states: u64,
 }
 
-fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() && v < 1e9 => Ok(std::time::Duration::from_secs_f64(v)),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
-}
-
-/// Reads a Dat3M expected-verdict file: `path,1|0` lines, `//` comments.
-fn read_expected(path: &Path) -> Result<Vec<(String, bool)>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let l = line.trim();
-        if l.is_empty() || l.starts_with("//") || l.starts_with('#') {
-            continue;
-        }
-        let Some((p, v)) = l.rsplit_once(',') else {
-            return Err(format!("{}:{}: expected `path,1|0`", path.display(), i + 1));
-        };
-        let v = match v.trim() {
-            "1" => true,
-            "0" => false,
-            other => {
-                return Err(format!(
-                    "{}:{}: verdict `{other}` is not 1 or 0",
-                    path.display(),
-                    i + 1
-                ))
-            }
-        };
-        rows.push((p.trim().trim_start_matches("./").to_string(), v));
-    }
-    Ok(rows)
-}
-
-/// The row whose path is the longest suffix of `test` (on a `/` boundary).
-fn match_row<'a>(
-    by_name: &'a HashMap<String, Vec<(String, bool)>>,
-    test: &Path,
-) -> Option<&'a (String, bool)> {
-    let name = test.file_name()?.to_str()?;
-    let full = test.to_string_lossy().replace('\\', "/");
-    by_name
-        .get(name)?
-        .iter()
-        .filter(|(p, _)| {
-            full == *p || full.ends_with(&format!("/{p}")) || p.ends_with(&format!("/{full}"))
-        })
-        .max_by_key(|(p, _)| p.len())
-}
-
-fn result_json(path: &Path, r: &SimResult) -> serde_json::Value {
-    let states: Vec<serde_json::Value> = r
-        .states
-        .iter()
-        .map(|(vals, info)| {
-            let m: serde_json::Map<String, serde_json::Value> = r
-                .columns
-                .iter()
-                .zip(vals)
-                .map(|(c, v)| (c.clone(), serde_json::Value::String(v.clone())))
-                .collect();
-            serde_json::json!({
-                "values": m,
-                "executions": info.executions,
-                "satisfies": info.satisfies,
-            })
-        })
-        .collect();
-    // Exact counts past u64 are written as strings.
-    let big = |n: u128| match u64::try_from(n) {
-        Ok(v) => serde_json::json!(v),
-        Err(_) => serde_json::json!(n.to_string()),
-    };
-    let terms: Vec<serde_json::Value> = r
-        .terms
-        .iter()
-        .map(|t| {
-            let groups: Vec<serde_json::Value> = t
-                .groups
-                .iter()
-                .map(|(cols, tuples)| {
-                    let names: Vec<&str> = cols
-                        .iter()
-                        .filter_map(|&c| r.columns.get(c).map(String::as_str))
-                        .collect();
-                    serde_json::json!({ "columns": names, "values": tuples })
-                })
-                .collect();
-            serde_json::json!({ "groups": groups, "states": big(t.states()) })
-        })
-        .collect();
-    serde_json::json!({
-        "path": path,
-        "name": r.name,
-        "kind": r.kind(),
-        "states": states,
-        "state_count": big(r.state_count()),
-        "terms": terms,
-        "validated": r.validated,
-        "positive": r.positive,
-        "negative": r.negative,
-        "observation": r.observation(),
-        "flags": r.flags,
-        "candidates": r.candidates,
-        "pruned": r.pruned,
-        "filtered": r.filtered,
-        "consistent": r.consistent,
-        "undefined": r.undefined,
-        "undefined_by": r.undefined_by,
-        "assert_failed": r.assert_failed,
-        "cut_traces": r.cut_traces,
-        "fault_traces": r.fault_traces,
-        "hung": r.hung_skeletons,
-        "hang": r.hang_message,
-        "converged": r.converged,
-        "truncated": r.truncated,
-        "stopped_at_verdict": r.stopped_at_verdict,
-        "timed_out": r.timed_out,
-        "memory_limit": r.memory_limited,
-        "seconds": r.seconds,
-    })
-}
-
-/// Notes herd has no line for: incomplete enumeration, undefined executions.
-fn extra_lines(r: &SimResult, unroll: u32, max_states: u64) -> String {
-    let mut s = String::new();
-    if !r.terms.is_empty() {
-        let in_terms = r
-            .terms
-            .iter()
-            .fold(0u128, |acc, t| acc.saturating_add(t.states()));
-        s += &format!(
-            "Products {} {} lines list {in_terms} of the {} states in product form (more than --max-states {max_states}; `c∈{{a,b}}`: any of the values, every combination)\n",
-            r.name,
-            r.terms.len(),
-            r.state_count()
-        );
-    }
-    if r.cut_traces > 0 {
-        s += &format!(
-            "Cut {} {} thread traces cut by the unroll bound ({unroll})\n",
-            r.name, r.cut_traces
-        );
-    }
-    if r.fault_traces > 0 {
-        s += &format!(
-            "Faults {} {} ({})\n",
-            r.name,
-            r.fault_traces,
-            r.fault_message.clone().unwrap_or_default()
-        );
-    }
-    if r.hung_skeletons > 0 {
-        s += &format!(
-            "Hang {} {} trace combinations never pass their barriers ({})\n",
-            r.name,
-            r.hung_skeletons,
-            r.hang_message.clone().unwrap_or_default()
-        );
-    }
-    if !r.converged {
-        s += &format!("Incomplete {} value domains did not converge\n", r.name);
-    }
-    if r.truncated {
-        s += &format!("Incomplete {} candidate limit reached\n", r.name);
-    }
-    if r.stopped_at_verdict {
-        s += &format!("Partial {} stopped once the verdict was known\n", r.name);
-    }
-    if r.timed_out {
-        s += &format!(
-            "Timeout {} stopped after {:.1} s: the states are incomplete\n",
-            r.name, r.seconds
-        );
-    }
-    if r.memory_limited {
-        s += &format!(
-            "MemoryLimit {} stopped after {:.1} s at the memory limit: the states are incomplete\n",
-            r.name, r.seconds
-        );
-    }
-    if r.undefined > 0 {
-        s += &format!("Undefined {} {}\n", r.name, r.undefined);
-    }
-    s
-}
-
-fn write_graphs(dir: &Path, name: &str, r: &SimResult) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.+".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    for (i, g) in r.witnesses.iter().enumerate() {
-        let f = dir.join(format!("{safe}-{i}.dot"));
-        std::fs::write(&f, g).map_err(|e| format!("{}: {e}", f.display()))?;
-        // SVG when graphviz is installed; its absence is not an error.
-        let _ = std::process::Command::new("dot")
-            .arg("-Tsvg")
-            .arg(&f)
-            .arg("-o")
-            .arg(f.with_extension("svg"))
-            .stderr(std::process::Stdio::null())
-            .status();
-    }
-    Ok(())
-}
-
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) -> ExitCode {
     let model = match weft_sim::models::load(&args.model) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("weft: cannot load model `{}`: {}", args.model, e.render());
             eprintln!("bundled models: {}", weft_sim::models::names().join(", "));
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let conformance = args
@@ -303,7 +87,7 @@ pub fn run(args: Args) -> i32 {
         .or(args.expect_races.as_ref().map(|p| (p, true)));
     let mut by_name: HashMap<String, Vec<(String, bool)>> = HashMap::new();
     if let Some((csv, _)) = conformance {
-        match read_expected(csv) {
+        match weft_sim::expect::read_expected(csv) {
             Ok(rows) => {
                 for (p, v) in rows {
                     let name = p.rsplit('/').next().unwrap_or(&p).to_string();
@@ -312,7 +96,7 @@ pub fn run(args: Args) -> i32 {
             }
             Err(e) => {
                 eprintln!("weft: {e}");
-                return exit::BAD_INPUT;
+                return ExitCode::BadInput;
             }
         }
     }
@@ -322,7 +106,7 @@ pub fn run(args: Args) -> i32 {
         match f {
             Ok(p) => {
                 if conformance.is_some() {
-                    if let Some((_, v)) = match_row(&by_name, &p) {
+                    if let Some((_, v)) = weft_sim::expect::match_row(&by_name, &p) {
                         files.push((p, Some(*v)));
                     }
                 } else {
@@ -370,78 +154,46 @@ pub fn run(args: Args) -> i32 {
     if let Some(dir) = &args.graph {
         for (_, _, r) in &results {
             if let Ok((p, res)) = r {
-                if let Err(e) = write_graphs(dir, &p.name, res) {
+                if let Err(e) = crate::graphs::write(
+                    dir,
+                    res.witnesses.iter().enumerate().map(|(i, g)| {
+                        (
+                            format!("{}-{i}.dot", crate::graphs::safe_name(&p.name, "-_.+")),
+                            g.as_str(),
+                        )
+                    }),
+                ) {
                     eprintln!("weft: cannot write graph: {e}");
-                    return exit::INTERNAL;
+                    return ExitCode::Internal;
                 }
             }
         }
     }
     if let Some((_, races)) = conformance {
-        let (mut passed, mut failed) = (0, 0);
-        let verdict = |b: bool| if b { 1 } else { 0 };
+        let mut failed = 0;
         for (path, expected, r) in &results {
-            let expected = expected.unwrap_or(true);
-            match r {
-                Ok((_, res)) => {
-                    let got = if races { !res.racy() } else { res.validated };
-                    if (res.timed_out || res.memory_limited) && !res.stopped_at_verdict {
-                        failed += 1;
-                        crate::out::line(&format!(
-                            "{}: expected {}, {} after {:.1} s without a verdict",
-                            path.display(),
-                            verdict(expected),
-                            if res.timed_out {
-                                "timed out"
-                            } else {
-                                "stopped at the memory limit"
-                            },
-                            res.seconds
-                        ));
-                    } else if got == expected {
-                        passed += 1;
-                    } else {
-                        failed += 1;
-                        crate::out::line(&format!(
-                            "{}: expected {}, got {} ({} {}, positive {}, negative {}{})",
-                            path.display(),
-                            verdict(expected),
-                            verdict(got),
-                            res.kind(),
-                            if res.validated { "Ok" } else { "No" },
-                            res.positive,
-                            res.negative,
-                            if res.flags.is_empty() {
-                                String::new()
-                            } else {
-                                format!(
-                                    ", flags {}",
-                                    res.flags.keys().cloned().collect::<Vec<_>>().join(" ")
-                                )
-                            }
-                        ));
-                    }
-                }
-                Err(e) => {
-                    failed += 1;
-                    crate::out::line(&format!("{e} (expected {})", verdict(expected)));
-                }
+            let r = r.as_ref().map(|(_, res)| res);
+            let line = weft_sim::expect::judge(path, expected.unwrap_or(true), r, races);
+            if let Some(line) = line {
+                failed += 1;
+                crate::out::line(&line);
             }
         }
+        let passed = results.len() - failed;
         crate::out::line(&format!("{passed} passed, {failed} failed"));
         return if failed > 0 {
-            exit::VIOLATION
+            ExitCode::Violation
         } else if bad > 0 {
-            exit::BAD_INPUT
+            ExitCode::BadInput
         } else {
-            exit::OK
+            ExitCode::Ok
         };
     }
     if args.json {
         let items: Vec<serde_json::Value> = results
             .iter()
             .map(|(path, _, r)| match r {
-                Ok((_, res)) => result_json(path, res),
+                Ok((_, res)) => weft_sim::report::to_json(path, res),
                 Err(e) => serde_json::json!({ "path": path, "error": e }),
             })
             .collect();
@@ -449,7 +201,7 @@ pub fn run(args: Args) -> i32 {
             Ok(s) => crate::out::line(&s),
             Err(e) => {
                 eprintln!("weft: cannot write JSON: {e}");
-                return exit::INTERNAL;
+                return ExitCode::Internal;
             }
         }
     }
@@ -460,7 +212,7 @@ pub fn run(args: Args) -> i32 {
                     // Streamed: a result with millions of states is never copied whole.
                     crate::out::write_with(|w| {
                         res.herd_write(p, w)?;
-                        let extra = extra_lines(res, args.unroll, args.max_states);
+                        let extra = weft_sim::report::notes(res, args.unroll, args.max_states);
                         writeln!(w, "{extra}")
                     });
                 }
@@ -472,8 +224,8 @@ pub fn run(args: Args) -> i32 {
         }
     }
     if bad > 0 {
-        exit::BAD_INPUT
+        ExitCode::BadInput
     } else {
-        exit::OK
+        ExitCode::Ok
     }
 }

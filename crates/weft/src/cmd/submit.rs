@@ -8,6 +8,7 @@
 //! Exit codes: 0 every submission stored (or already stored); 1 the server refused a
 //! submission; 2 bad input (no database, a bad URL); 3 the server could not be reached.
 
+use crate::exit::ExitCode;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -35,13 +36,13 @@ pub struct Args {
     dry_run: bool,
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args) -> ExitCode {
     if !args.server.starts_with("http://") {
         eprintln!(
             "weft: --server `{}`: expected http://HOST:PORT",
             args.server
         );
-        return crate::exit::BAD_INPUT;
+        return ExitCode::BadInput;
     }
     let path = match args
         .db
@@ -52,14 +53,14 @@ pub fn run(args: Args) -> i32 {
         Ok(p) => p,
         Err(e) => {
             eprintln!("weft: {e}");
-            return crate::exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let store = match weft_store::Store::open_existing(&path) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("weft: results database: {e}");
-            return crate::exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
     };
     let filter = weft_store::Filter {
@@ -72,7 +73,7 @@ pub fn run(args: Args) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("weft: results database: {e}");
-            return crate::exit::INTERNAL;
+            return ExitCode::Internal;
         }
     };
     // The campaign's tests: only runs of those (same name and digest) are sent.
@@ -83,11 +84,11 @@ pub fn run(args: Args) -> i32 {
                 "weft: {}/api/tests answered {}: {}",
                 args.server, r.status, r.body
             );
-            return crate::exit::INTERNAL;
+            return ExitCode::Internal;
         }
         Err(e) => {
             eprintln!("weft: cannot reach the server: {e}");
-            return crate::exit::INTERNAL;
+            return ExitCode::Internal;
         }
     };
     let known: std::collections::HashSet<(String, String)> = tests
@@ -117,7 +118,7 @@ pub fn run(args: Args) -> i32 {
         .display()
         .to_string();
     let subs = weft_server::client::submissions(&keep, &origin, args.batch);
-    let mut code = crate::exit::OK;
+    let mut code = ExitCode::Ok;
     for s in &subs {
         if args.dry_run {
             crate::out::line(&serde_json::to_string_pretty(&s.body).unwrap_or_default());
@@ -144,11 +145,11 @@ pub fn run(args: Args) -> i32 {
                     r.status,
                     r.body["error"].as_str().unwrap_or(&r.body.to_string())
                 );
-                code = crate::exit::VIOLATION;
+                code = ExitCode::Violation;
             }
             Err(e) => {
                 eprintln!("weft: {e}");
-                return crate::exit::INTERNAL;
+                return ExitCode::Internal;
             }
         }
     }

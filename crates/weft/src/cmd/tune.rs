@@ -12,7 +12,8 @@
 
 use std::path::PathBuf;
 
-use weft_hw::tune::{configs_text, parse_limits, ranking_text, run_seed, tune, tuning_json};
+use crate::exit::ExitCode;
+use weft_hw::tune::{configs_text, parse_limits, ranking_text, tune, tuning_json};
 use weft_hw::{Backend, Device, Failure, Recorder, Status};
 
 #[derive(clap::Args)]
@@ -61,14 +62,11 @@ pub struct DeviceArgs {
     pub json: bool,
 }
 
-pub fn run(args: Args) -> i32 {
-    match go(args) {
-        Ok(code) => code,
-        Err(f) => f.report(),
-    }
+pub fn run(args: Args) -> ExitCode {
+    crate::exit::finish(go(args))
 }
 
-fn go(args: Args) -> Result<i32, Failure> {
+fn go(args: Args) -> Result<ExitCode, Failure> {
     let limits = parse_limits(&args.limits)?;
     if args.iterations == 0 || args.configs == 0 {
         return Err(Failure::bad_input(
@@ -78,16 +76,12 @@ fn go(args: Args) -> Result<i32, Failure> {
     let configs = weft_stress::configs(&args.seed, args.configs, limits);
     if args.list_configs {
         if args.dev.json {
-            let v: Vec<serde_json::Value> = configs
-                .iter()
-                .enumerate()
-                .map(|(k, c)| serde_json::json!({"index": k, "seed": run_seed(&args.seed, k), "config": c}))
-                .collect();
+            let v = weft_hw::tune::configs_json(&args.seed, &configs);
             crate::out::line(&serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
             crate::out::print(&configs_text(&args.seed, limits, &configs));
         }
-        return Ok(crate::exit::OK);
+        return Ok(ExitCode::Ok);
     }
     let mut status = Status::default();
     let tests = super::run::load_tests(&args.paths, &mut status);

@@ -17,9 +17,10 @@
 use std::path::PathBuf;
 
 use weft_verify::load::{verify_file, FileOptions};
-use weft_verify::{Options, SolverKind, Verdict, VerifyError, WarpMethod};
+use weft_verify::text::{short_loc, Loc};
+use weft_verify::{Options, SolverKind, VerifyError, WarpMethod};
 
-use crate::exit;
+use crate::exit::ExitCode;
 use crate::launch::LaunchArgs;
 use crate::out;
 
@@ -78,25 +79,6 @@ pub struct Args {
     /// possible race whether a run shows a race between the same source lines.
     #[arg(long)]
     confirm: bool,
-}
-
-/// A source location reduced to (file name, line).
-type Loc = (String, String);
-
-/// `file:line` or `file:line:col` of a source location, reduced to the file's name and the
-/// line.
-fn short_loc(l: &str) -> Option<Loc> {
-    let (f, r) = l.rsplit_once(':')?;
-    let digits = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit());
-    let (file, line) = match f.rsplit_once(':') {
-        Some((f2, line)) if digits(line) && digits(r) => (f2, line),
-        _ => (f, r),
-    };
-    let name = std::path::Path::new(file)
-        .file_name()?
-        .to_string_lossy()
-        .into_owned();
-    Some((name, line.to_string()))
 }
 
 /// Runs `weft race` on the same file and launch; returns the source-line pairs of the races
@@ -158,10 +140,6 @@ fn emulator_races(a: &Args) -> Result<Vec<(Loc, Loc)>, String> {
     Err("the emulator run failed: too many unbound parameters".to_string())
 }
 
-fn dims(s: &str) -> Result<[u32; 3], String> {
-    weft_cuda::geometry::parse_dims(s)
-}
-
 /// The hard end of `--timeout S`: the library stops building and solving at the deadline
 /// and reports what it did not decide; should some step not return within 5 s after it,
 /// weft exits with 3 (undecided) by itself, and its solver and compiler children, which
@@ -170,12 +148,12 @@ fn watchdog(t: u64) {
     std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_secs(t.max(1) + 5));
         eprintln!("weft: verify: the time limit of {t} s was reached: nothing was verified");
-        std::process::exit(exit::INTERNAL);
+        std::process::exit(ExitCode::Internal.code());
     });
 }
 
 /// `weft verify`.
-pub fn run(a: Args) -> i32 {
+pub fn run(a: Args) -> ExitCode {
     let mut o = Options {
         warp_method: if a.warp_method == "two-pass" {
             WarpMethod::TwoPass
@@ -243,11 +221,11 @@ pub fn run(a: Args) -> i32 {
         (&a.launch.block, &mut fo.block),
     ] {
         if let Some(s) = arg {
-            match dims(s) {
+            match weft_cuda::geometry::parse_dims(s) {
                 Ok(d) => *slot = Some(d),
                 Err(e) => {
                     eprintln!("weft: {s}: {e}");
-                    return exit::BAD_INPUT;
+                    return ExitCode::BadInput;
                 }
             }
         }
@@ -259,21 +237,14 @@ pub fn run(a: Args) -> i32 {
         Ok(r) => r,
         Err(VerifyError::Unsupported(m)) => {
             eprintln!("weft: {m}");
-            return exit::BAD_INPUT;
+            return ExitCode::BadInput;
         }
         Err(VerifyError::Tool(m)) => {
             eprintln!("weft: {m}");
-            return exit::INTERNAL;
+            return ExitCode::Internal;
         }
     };
-    let mut code = exit::OK;
-    for r in &reports {
-        match r.verdict {
-            Verdict::Errors => code = code.max(exit::VIOLATION),
-            Verdict::Unknown => code = exit::INTERNAL,
-            _ => {}
-        }
-    }
+    let code = weft_verify::text::exit_code(&reports);
     // `--confirm`: one emulator run of the launch for all the possible races.
     let has_race = reports
         .iter()
@@ -283,28 +254,8 @@ pub fn run(a: Args) -> i32 {
     } else {
         None
     };
-    let confirmation = |f: &weft_verify::Finding| -> Option<String> {
-        if f.kind != "race" {
-            return None;
-        }
-        let races = match emulated.as_ref()? {
-            Ok(r) => r,
-            Err(e) => return Some(format!("not confirmed: {e}")),
-        };
-        let s = f.loc_s.as_deref().and_then(short_loc);
-        let t = short_loc(&f.loc_t);
-        let shown = races.iter().any(|(x, y)| {
-            (Some(x) == s.as_ref() && Some(y) == t.as_ref())
-                || (Some(y) == s.as_ref() && Some(x) == t.as_ref())
-        });
-        Some(if shown {
-            "confirmed: the emulator shows a race between these lines".to_string()
-        } else {
-            "not shown by the emulator in 4 schedules of this launch (zero-filled buffers, \
-             scalar arguments 1 unless given: not the counter-example's values)"
-                .to_string()
-        })
-    };
+    let confirmation =
+        |f: &weft_verify::Finding| weft_verify::text::confirmation(f, emulated.as_ref());
     if a.json {
         out::line(&serde_json::to_string_pretty(&reports).unwrap_or_default());
         for r in &reports {
@@ -316,40 +267,6 @@ pub fn run(a: Args) -> i32 {
         }
         return code;
     }
-    let mut s = String::new();
-    for r in &reports {
-        let t = r.time_ms as f64 / 1000.0;
-        match r.verdict {
-            Verdict::Verified => s.push_str(&format!("{}: verified ({t:.2} s)\n", r.kernel)),
-            Verdict::Bounded => s.push_str(&format!(
-                "{}: no error found within the loop unwinding bound (not a proof) ({t:.2} s)\n",
-                r.kernel
-            )),
-            Verdict::Unknown => s.push_str(&format!(
-                "{}: not verified: the solver could not decide {} check(s) (timeout) ({t:.2} s)\n",
-                r.kernel, r.undecided
-            )),
-            Verdict::Errors => {
-                s.push_str(&format!(
-                    "{}: {} possible error(s) ({t:.2} s)\n",
-                    r.kernel,
-                    r.findings.len()
-                ));
-                for f in &r.findings {
-                    s.push_str(&format!("  error: {}\n", f.message));
-                    if f.pass != "all" {
-                        s.push_str(&format!("    (found by the {} pass)\n", f.pass));
-                    }
-                    if let Some(c) = confirmation(f) {
-                        s.push_str(&format!("    {c}\n"));
-                    }
-                }
-            }
-        }
-        for n in &r.notes {
-            s.push_str(&format!("  note: {n}\n"));
-        }
-    }
-    out::print(&s);
+    out::print(&weft_verify::text::text(&reports, &confirmation));
     code
 }

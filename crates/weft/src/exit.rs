@@ -1,0 +1,16 @@
+//! The binary's side of the exit status: the shared [`ExitCode`] and [`Failure`]
+//! (`weft_ir::exit`, one definition for the binary and the libraries), and how a failure is
+//! reported (`weft: MESSAGE` on stderr).
+
+pub use weft_ir::exit::{ExitCode, Failure};
+
+/// Prints `weft: MESSAGE` to stderr and returns the failure's exit code.
+pub fn report(f: &Failure) -> ExitCode {
+    eprintln!("weft: {}", f.message);
+    f.code
+}
+
+/// The exit code of `r`, reporting a failure.
+pub fn finish(r: Result<ExitCode, Failure>) -> ExitCode {
+    r.unwrap_or_else(|f| report(&f))
+}
