@@ -52,12 +52,19 @@ pub struct Label {
     pub message: String,
 }
 
-/// One problem found in user input: where it is and what is wrong.
-///
-/// `line == 0` means the diagnostic has no position (e.g. a missing section of a file).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// One problem found in user input: where it is and what is wrong. Its parts are the
+/// fields of [`Parts`], reached through `Deref` (`d.line`, `d.message`); they are boxed so
+/// that a `Result<_, Diagnostic>` stays one pointer wide in the deep recursion of parsers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.display_line())]
 pub struct Diagnostic {
+    parts: Box<Parts>,
+}
+
+/// The parts of a [`Diagnostic`]. `line == 0` means it has no position (e.g. a missing
+/// section of a file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parts {
     /// How serious it is.
     pub severity: Severity,
     /// What went wrong, naming the offending text (kept to one line when printed).
@@ -87,9 +94,9 @@ pub struct Diagnostic {
     pub occurrences: u32,
 }
 
-impl Default for Diagnostic {
+impl Default for Parts {
     fn default() -> Self {
-        Diagnostic {
+        Parts {
             severity: Severity::Error,
             message: String::new(),
             file: None,
@@ -106,15 +113,30 @@ impl Default for Diagnostic {
     }
 }
 
+impl std::ops::Deref for Diagnostic {
+    type Target = Parts;
+    fn deref(&self) -> &Parts {
+        &self.parts
+    }
+}
+
+impl std::ops::DerefMut for Diagnostic {
+    fn deref_mut(&mut self) -> &mut Parts {
+        &mut self.parts
+    }
+}
+
 impl Diagnostic {
     /// An error at 1-based `line:col` (0s are raised to 1: a parser's error always has a
     /// place).
     pub fn new(line: u32, col: u32, message: impl Into<String>) -> Self {
         Diagnostic {
-            line: line.max(1),
-            col: col.max(1),
-            message: message.into(),
-            ..Diagnostic::default()
+            parts: Box::new(Parts {
+                line: line.max(1),
+                col: col.max(1),
+                message: message.into(),
+                ..Parts::default()
+            }),
         }
     }
 
@@ -127,8 +149,10 @@ impl Diagnostic {
     /// An error without a position.
     pub fn error(message: impl Into<String>) -> Self {
         Diagnostic {
-            message: message.into(),
-            ..Diagnostic::default()
+            parts: Box::new(Parts {
+                message: message.into(),
+                ..Parts::default()
+            }),
         }
     }
 
@@ -141,10 +165,7 @@ impl Diagnostic {
         let len = text
             .get(start..end)
             .map_or(0, |s| s.chars().take_while(|c| *c != '\n').count());
-        Diagnostic {
-            len: len as u32,
-            ..Diagnostic::new(line, col, message)
-        }
+        Diagnostic::new(line, col, message).with_len(len as u32)
     }
 
     /// Sets the caret width in characters.

@@ -165,16 +165,22 @@ fn view<'a>(d: &'a Diagnostic, name: String, source: Option<&'a str>) -> Option<
     if !d.has_position() {
         return None;
     }
-    let mut v = match (source, &d.source_line) {
+    let mut v = match (source, d.source_line.as_deref()) {
         (Some(text), _) => View::new(name, text, 0),
         (None, Some(line)) => View::new(name, line, d.line as usize - 1),
         (None, None) => return None,
     };
     let primary = v.range(d.line, d.col, d.len)?;
-    // A line too long to read (a 10 MB token) is not drawn.
+    // A line too long to read (a 10 MB token) or holding control characters (a binary
+    // file) is not drawn.
     let local = d.line as usize - 1 - v.first_line;
     let end = v.starts.get(local + 1).copied().unwrap_or(v.text.len());
-    if end - v.starts[local] > MAX_LINE_BYTES {
+    let line = &v.text[v.starts[local]..end];
+    if line.len() > MAX_LINE_BYTES
+        || line
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\t' | '\r' | '\n'))
+    {
         return None;
     }
     v.pin = Some((primary.start, d.col as usize));
@@ -201,8 +207,9 @@ pub(crate) fn report(
 ) -> String {
     let name = d
         .file
-        .clone()
-        .or_else(|| path.map(str::to_string))
+        .as_deref()
+        .or(path)
+        .map(str::to_string)
         .unwrap_or_else(|| "<input>".to_string());
     let Some(v) = view(d, name.clone(), source) else {
         return plain_report(d, &name, color);

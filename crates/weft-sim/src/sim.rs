@@ -271,22 +271,13 @@ impl SimResult {
 }
 
 /// Why a simulation could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SimError {
+    #[error("{0}")]
     Trace(TraceError),
+    #[error("model: {}", .0.render())]
     Model(CatError),
 }
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::Trace(e) => write!(f, "{e}"),
-            SimError::Model(e) => write!(f, "model: {}", e.render()),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}
 
 /// herd7's spelling of a term: `0:r0`, `x`, `x[1]`, and `[x]` for the locations of C tests.
 pub fn term_text(p: &Program, t: &Term) -> String {

@@ -54,7 +54,7 @@ pub fn run_ptx(args: PtxArgs) -> i32 {
     let m = match weft_cuda::load_module(&args.file, &cli) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("weft: {e}");
+            eprintln!("weft: {}", e.report());
             return e.exit_code();
         }
     };
@@ -170,7 +170,7 @@ pub struct Prepared {
 pub fn prepare(file: &Path, launch_args: &LaunchArgs) -> Result<Prepared, (i32, String)> {
     let bad = |m: String| (exit::BAD_INPUT, m);
     let cli = launch_args.spec().map_err(bad)?;
-    let fk = weft_cuda::load_kernel(file, &cli).map_err(|e| (e.exit_code(), e.to_string()))?;
+    let fk = weft_cuda::load_kernel(file, &cli).map_err(|e| (e.exit_code(), e.report()))?;
     print_notes(&fk.module);
     let spec = fk.module.spec.clone();
     let mut kernel = fk.kernel;

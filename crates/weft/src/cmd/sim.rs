@@ -22,11 +22,12 @@ use weft_sim::{SimOptions, SimResult};
 use crate::exit;
 use crate::inputs::{collect, load};
 
-/// One test: its path, its expected verdict (conformance mode), and the result.
+/// One test: its path, its expected verdict (conformance mode), and the result (an error:
+/// its one-line form and, for a parse error, the snippet printed under it on stderr).
 type Outcome = (
     PathBuf,
     Option<bool>,
-    Result<(weft_ir::Program, SimResult), String>,
+    Result<(weft_ir::Program, SimResult), (String, String)>,
 );
 
 #[derive(clap::Args)]
@@ -361,8 +362,11 @@ pub fn run(args: Args) -> i32 {
             let r = match load(&path) {
                 Ok(p) => weft_sim::simulate(&p, &model, &opts)
                     .map(|r| (p, r))
-                    .map_err(|e| format!("{}: {e}", path.display())),
-                Err(e) => Err(e.render(&path)),
+                    .map_err(|e| (format!("{}: {e}", path.display()), String::new())),
+                Err(e) => Err((
+                    e.render(&path),
+                    e.render_with_snippet(&path, weft_diag::stderr_color()),
+                )),
             };
             (path, expected, r)
         })
@@ -422,7 +426,7 @@ pub fn run(args: Args) -> i32 {
                         ));
                     }
                 }
-                Err(e) => {
+                Err((e, _)) => {
                     failed += 1;
                     crate::out::line(&format!("{e} (expected {})", verdict(expected)));
                 }
@@ -442,7 +446,7 @@ pub fn run(args: Args) -> i32 {
             .iter()
             .map(|(path, _, r)| match r {
                 Ok((_, res)) => result_json(path, res),
-                Err(e) => serde_json::json!({ "path": path, "error": e }),
+                Err((e, _)) => serde_json::json!({ "path": path, "error": e }),
             })
             .collect();
         match serde_json::to_string_pretty(&items) {
@@ -465,8 +469,15 @@ pub fn run(args: Args) -> i32 {
                     });
                 }
             }
-            Err(e) => {
-                eprintln!("{e}");
+            Err((e, with_snippet)) => {
+                eprintln!(
+                    "{}",
+                    if with_snippet.is_empty() {
+                        e
+                    } else {
+                        with_snippet
+                    }
+                );
                 bad += 1;
             }
         }
