@@ -158,7 +158,10 @@ fn colour_only_when_asked() {
 fn binary_or_huge_lines_are_not_drawn() {
     let d = Diagnostic::new(1, 2, "not a text file");
     let want = "error: not a text file\n  --> b.litmus:1:2\n";
-    assert_eq!(d.report(Some("b.litmus"), Some("\u{7f}E\u{1}LF\n"), false), want);
+    assert_eq!(
+        d.report(Some("b.litmus"), Some("\u{7f}E\u{1}LF\n"), false),
+        want
+    );
     let huge = format!("C t\n{}\n", "9".repeat(5000));
     let d = Diagnostic::new(2, 7, "number too large");
     assert_eq!(

@@ -3,9 +3,9 @@
 //! `weft parse` and with the source line and a caret elsewhere; plus the helpers the parsers
 //! share to quote offending text and to reject bytes that are not UTF-8.
 
+pub use weft_diag::one_line;
 /// An error in a litmus file: weft's one diagnostic type.
 pub use weft_diag::Diagnostic as ParseError;
-pub use weft_diag::one_line;
 
 /// Quotes offending source text for a message, shortened if long.
 pub fn quote(s: &str) -> String {
