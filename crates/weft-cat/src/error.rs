@@ -39,7 +39,8 @@ impl fmt::Display for Location {
 }
 
 /// An error with its position in the model text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.headline())]
 pub struct CatError {
     /// The stage that failed.
     pub kind: ErrorKind,
@@ -72,33 +73,47 @@ impl CatError {
         self.location.as_ref().map(|l| l.col)
     }
 
-    /// A multi-line rendering: `file:line:col: message`, the source line and a caret.
+    /// `file:line:col: message`, or the message alone without a position.
+    fn headline(&self) -> String {
+        match &self.location {
+            Some(loc) => format!("{loc}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// The error as weft's one diagnostic type: message, file, line, column and the source
+    /// line it points into.
+    pub fn diagnostic(&self) -> weft_diag::Diagnostic {
+        match &self.location {
+            Some(loc) => {
+                let d = weft_diag::Diagnostic::new(
+                    u32::try_from(loc.line).unwrap_or(u32::MAX),
+                    u32::try_from(loc.col).unwrap_or(u32::MAX),
+                    self.message.clone(),
+                )
+                .with_file(loc.file.clone());
+                match &self.source_line {
+                    Some(l) => d.with_source_line(l.clone()),
+                    None => d,
+                }
+            }
+            None => weft_diag::Diagnostic::error(self.message.clone()),
+        }
+    }
+
+    /// A multi-line rendering: `file:line:col: message`, then the source line and a caret
+    /// under the column (plain text, no colour).
     pub fn render(&self) -> String {
         let mut out = self.to_string();
-        if let (Some(loc), Some(line)) = (&self.location, &self.source_line) {
-            let gutter = loc.line.to_string().len();
-            out.push_str(&format!("\n{:gutter$} |\n{} | {}\n", "", loc.line, line));
-            let pad: String = line
-                .chars()
-                .take(loc.col.saturating_sub(1))
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            out.push_str(&format!("{:gutter$} | {}^", "", pad));
+        let snippet = self.diagnostic().snippet(None, false);
+        let snippet = snippet.trim_end();
+        if !snippet.is_empty() {
+            out.push('\n');
+            out.push_str(snippet);
         }
         out
     }
 }
-
-impl fmt::Display for CatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.location {
-            Some(loc) => write!(f, "{loc}: {}", self.message),
-            None => write!(f, "{}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for CatError {}
 
 /// One source text of a model (the main file or an included one), with its line table.
 #[derive(Clone, Debug)]

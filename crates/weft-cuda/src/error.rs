@@ -1,13 +1,13 @@
 //! Typed errors of the compiler driver, each with a message a user can act on.
 
 use crate::geometry::HeaderError;
-use std::fmt;
 use std::path::PathBuf;
 
 /// What can go wrong while turning a kernel source into PTX.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CudaError {
     /// No usable compiler: lists what was tried and what to install.
+    #[error("no CUDA/OpenCL compiler found (tried {}); {hint}", tried.join(", "))]
     CompilerNotFound {
         /// The names or paths looked for.
         tried: Vec<String>,
@@ -15,6 +15,7 @@ pub enum CudaError {
         hint: String,
     },
     /// Reading a source or writing a temporary file failed.
+    #[error("{context}: {source}")]
     Io {
         /// What was being done.
         context: String,
@@ -22,6 +23,7 @@ pub enum CudaError {
         source: std::io::Error,
     },
     /// The compiler ran and rejected the source (or crashed); carries its diagnostics.
+    #[error("{}", compile_failed(compiler, command, *status, diagnostics, hint.as_deref()))]
     CompileFailed {
         /// The compiler executable.
         compiler: PathBuf,
@@ -35,76 +37,43 @@ pub enum CudaError {
         hint: Option<String>,
     },
     /// The PTX calls functions that neither the source nor weft's shim defines.
+    #[error(
+        "the PTX calls functions that are not defined: {} (weft's shim does not \
+         provide them; define them in the kernel or allow unresolved calls)",
+        names.join(", ")
+    )]
     UnresolvedFunctions {
         /// The functions, demangled where simple (`sqrt (_Z4sqrtf)`).
         names: Vec<String>,
     },
     /// The file extension names no language weft compiles (`.cu`, `.cuh`, `.cl`).
+    #[error("{}: unknown kernel language (expected .cu, .cuh or .cl)", path.display())]
     UnknownLanguage {
         /// The file.
         path: PathBuf,
     },
     /// The GPUVerify-style header comment is malformed.
-    Header(HeaderError),
+    #[error("kernel header: {0}")]
+    Header(#[from] HeaderError),
 }
 
-impl fmt::Display for CudaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CudaError::CompilerNotFound { tried, hint } => {
-                write!(
-                    f,
-                    "no CUDA/OpenCL compiler found (tried {}); {hint}",
-                    tried.join(", ")
-                )
-            }
-            CudaError::Io { context, source } => write!(f, "{context}: {source}"),
-            CudaError::CompileFailed {
-                compiler,
-                command,
-                status,
-                diagnostics,
-                hint,
-            } => {
-                write!(f, "{} failed", compiler.display())?;
-                match status {
-                    Some(s) => write!(f, " with exit status {s}")?,
-                    None => write!(f, " (killed by a signal)")?,
-                }
-                write!(f, "\ncommand: {command}\n{}", diagnostics.trim_end())?;
-                if let Some(h) = hint {
-                    write!(f, "\nhint: {h}")?;
-                }
-                Ok(())
-            }
-            CudaError::UnresolvedFunctions { names } => write!(
-                f,
-                "the PTX calls functions that are not defined: {} (weft's shim does not \
-                 provide them; define them in the kernel or allow unresolved calls)",
-                names.join(", ")
-            ),
-            CudaError::UnknownLanguage { path } => write!(
-                f,
-                "{}: unknown kernel language (expected .cu, .cuh or .cl)",
-                path.display()
-            ),
-            CudaError::Header(e) => write!(f, "kernel header: {e}"),
-        }
+/// [`CudaError::CompileFailed`]'s text: the failure, the command line, the compiler's
+/// diagnostics and weft's hint.
+fn compile_failed(
+    compiler: &std::path::Path,
+    command: &str,
+    status: Option<i32>,
+    diagnostics: &str,
+    hint: Option<&str>,
+) -> String {
+    let mut m = format!("{} failed", compiler.display());
+    match status {
+        Some(s) => m.push_str(&format!(" with exit status {s}")),
+        None => m.push_str(" (killed by a signal)"),
     }
-}
-
-impl std::error::Error for CudaError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CudaError::Io { source, .. } => Some(source),
-            CudaError::Header(e) => Some(e),
-            _ => None,
-        }
+    m.push_str(&format!("\ncommand: {command}\n{}", diagnostics.trim_end()));
+    if let Some(h) = hint {
+        m.push_str(&format!("\nhint: {h}"));
     }
-}
-
-impl From<HeaderError> for CudaError {
-    fn from(e: HeaderError) -> Self {
-        CudaError::Header(e)
-    }
+    m
 }

@@ -9,7 +9,6 @@
 //! hash ([`crate::cache`]). Errors carry the exit code they deserve
 //! ([`FrontendError::exit_code`]): 2 for bad input, 3 for a missing or crashing tool.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use weft_ir::exit::ExitCode;
@@ -22,13 +21,20 @@ use crate::geometry::LaunchConfig;
 use crate::launch::LaunchSpec;
 
 /// A front-end failure, with the exit code it maps to.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
     /// Bad input (exit 2): unreadable file, compile error, PTX parse or lowering error,
     /// malformed header or launch option. Each line is `file:line:col: message` where a
     /// position is known.
+    #[error("{0}")]
     BadInput(String),
+    /// Bad input pointing into files: `message` as for [`FrontendError::BadInput`], and
+    /// `report`, the same lines each followed by the source line and a caret when the
+    /// file's text is at hand ([`FrontendError::report`]).
+    #[error("{message}")]
+    BadInputAt { message: String, report: String },
     /// A missing or crashing tool (exit 3).
+    #[error("{0}")]
     Tool(String),
 }
 
@@ -36,21 +42,66 @@ impl FrontendError {
     /// Exit 2 for [`FrontendError::BadInput`], 3 for [`FrontendError::Tool`].
     pub fn exit_code(&self) -> ExitCode {
         match self {
-            FrontendError::BadInput(_) => ExitCode::BadInput,
+            FrontendError::BadInput(_) | FrontendError::BadInputAt { .. } => ExitCode::BadInput,
             FrontendError::Tool(_) => ExitCode::Internal,
         }
     }
-}
 
-impl fmt::Display for FrontendError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// What a command prints: the message, with a snippet under each line that points
+    /// into a file weft read.
+    pub fn report(&self) -> String {
         match self {
-            FrontendError::BadInput(m) | FrontendError::Tool(m) => f.write_str(m),
+            FrontendError::BadInputAt { report, .. } => report.clone(),
+            e => e.to_string(),
         }
     }
 }
 
-impl std::error::Error for FrontendError {}
+/// Bad input given as lines, each with the diagnostic (carrying its source line) to draw
+/// under it when there is one.
+fn bad_at(lines: Vec<(String, Option<weft_diag::Diagnostic>)>) -> FrontendError {
+    let message = lines
+        .iter()
+        .map(|(l, _)| l.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let report = lines
+        .iter()
+        .map(|(l, d)| {
+            let snippet = d
+                .as_ref()
+                .map(|d| d.snippet(None, false))
+                .unwrap_or_default();
+            let snippet = snippet.trim_end();
+            if snippet.is_empty() {
+                l.clone()
+            } else {
+                format!("{l}\n{snippet}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    FrontendError::BadInputAt { message, report }
+}
+
+/// `e` with the text of its line in `text` attached, for a snippet.
+fn with_line(e: &weft_diag::Diagnostic, text: &str) -> Option<weft_diag::Diagnostic> {
+    let line = text.lines().nth((e.line as usize).checked_sub(1)?)?;
+    Some(e.clone().with_source_line(line))
+}
+
+/// The diagnostic for a position `(file, line, col)` in compiled code's source, when `file`
+/// is `path` itself and its text is at hand.
+fn at_source(
+    path: &Path,
+    source: Option<&str>,
+    (file, line, col): (&str, u32, u32),
+) -> Option<weft_diag::Diagnostic> {
+    if path.file_name()?.to_string_lossy() != *file {
+        return None;
+    }
+    with_line(&weft_diag::Diagnostic::new(line, col, ""), source?)
+}
 
 /// A kernel file turned into PTX (not yet lowered), with its launch description.
 #[derive(Clone, Debug)]
@@ -159,7 +210,12 @@ pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, Fronten
         std::fs::read_to_string(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let header_of = |src: &str| {
-        LaunchSpec::from_header(src).map_err(|e| bad(format!("{}:{e}", path.display())))
+        LaunchSpec::from_header(src).map_err(|e| {
+            bad_at(vec![(
+                format!("{}:{e}", path.display()),
+                with_line(&e, src),
+            )])
+        })
     };
     let (ptx, source, header, warnings, cached, nolines) = if ext == "ptx" {
         let sibling = ["cu", "cl"]
@@ -187,8 +243,15 @@ pub fn load_module(path: &Path, cli: &LaunchSpec) -> Result<FrontModule, Fronten
             c.without_line_tables,
         )
     };
-    let module =
-        weft_ptx::parse(&ptx).map_err(|e| bad(parse_error_message(path, ext, &ptx, &e)))?;
+    let module = weft_ptx::parse(&ptx).map_err(|e| {
+        let at = if ext == "ptx" {
+            with_line(&e, &ptx)
+        } else {
+            source_position_before(&ptx, e.line)
+                .and_then(|(f, l, c)| at_source(path, source.as_deref(), (&f, l, c)))
+        };
+        bad_at(vec![(parse_error_message(path, ext, &ptx, &e), at)])
+    })?;
     let external_functions = match (&source, ext) {
         (Some(src), e) if e != "ptx" => external_functions(path, &module, src)?,
         _ => Vec::new(),
@@ -316,11 +379,11 @@ pub fn lower_error_message(path: &Path, e: &weft_ptx::ParseError) -> String {
     if path.extension().is_some_and(|x| x == "ptx") {
         return format!("{}:{e}", path.display());
     }
-    let Some((file, line, col)) = &e.source else {
+    let Some((file, line, col)) = &e.origin else {
         return format!("{}: PTX {e}", path.display());
     };
     let mut bare = e.clone();
-    bare.source = None;
+    bare.origin = None;
     bare.occurrences = 1;
     let shown = if path
         .file_name()
@@ -439,12 +502,20 @@ pub fn lower(m: &FrontModule, name: Option<&str>) -> Result<Kernel, FrontendErro
             .map_or(n.to_string(), |k| k.name.clone())
     });
     let havoc = !m.external_functions.is_empty();
+    let is_ptx = m.path.extension().is_some_and(|x| x == "ptx");
     weft_ptx::lower::lower_kernel_with(&m.module, name.as_deref(), havoc).map_err(|errs| {
-        bad(errs
-            .iter()
-            .map(|e| lower_error_message(&m.path, e))
-            .collect::<Vec<_>>()
-            .join("\n"))
+        bad_at(
+            errs.iter()
+                .map(|e| {
+                    let at = match &e.origin {
+                        _ if is_ptx => with_line(e, &m.ptx),
+                        Some((f, l, c)) => at_source(&m.path, m.source.as_deref(), (f, *l, *c)),
+                        None => None,
+                    };
+                    (lower_error_message(&m.path, e), at)
+                })
+                .collect(),
+        )
     })
 }
 

@@ -15,8 +15,6 @@
 //! `[x,y,z]` or `x,y,z`); any other comment line in the block, after the flags, is an expected
 //! error message (meaningful for `xfail`). Unknown flags are kept, never dropped.
 
-use std::fmt;
-
 /// A kernel launch shape: grid of blocks (work-groups) and block of threads (work-items).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LaunchConfig {
@@ -70,24 +68,8 @@ pub struct KernelHeader {
     pub expected_messages: Vec<String>,
 }
 
-/// A malformed header comment, with its 1-based position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HeaderError {
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub col: u32,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for HeaderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.message)
-    }
-}
-
-impl std::error::Error for HeaderError {}
+/// A malformed header comment, with its 1-based position: weft's one diagnostic type.
+pub use weft_diag::Diagnostic as HeaderError;
 
 /// Parses a dimension value: `64`, `[64,2]`, `[64,2,1]` or `64,2` (missing ones are 1).
 pub fn parse_dims(text: &str) -> Result<[u32; 3], String> {
@@ -140,11 +122,11 @@ pub fn parse_header(source: &str) -> Result<KernelHeader, HeaderError> {
         } else if let Some(kind) = text.strip_prefix("xfail:") {
             let kind = kind.trim();
             if kind.is_empty() {
-                return Err(HeaderError {
-                    line: line_no,
-                    col: col0,
-                    message: "`xfail:` needs a kind (such as BOOGIE_ERROR)".into(),
-                });
+                return Err(HeaderError::new(
+                    line_no,
+                    col0,
+                    "`xfail:` needs a kind (such as BOOGIE_ERROR)",
+                ));
             }
             h.expect = Some(Expectation::Xfail(kind.to_string()));
         } else if text.starts_with("--") && !saw_flags {
@@ -154,10 +136,8 @@ pub fn parse_header(source: &str) -> Result<KernelHeader, HeaderError> {
                 let pos = body[offset..].find(word).map(|p| p + offset).unwrap_or(0);
                 offset = pos + word.len();
                 let col = col0 + pos as u32;
-                let err = |m: String| HeaderError {
-                    line: line_no,
-                    col,
-                    message: m,
+                let err = |m: String| {
+                    HeaderError::new(line_no, col, m).with_len(word.chars().count() as u32)
                 };
                 let (name, value) = match word.split_once('=') {
                     Some((n, v)) => (n, Some(v)),
@@ -199,14 +179,14 @@ pub fn parse_header(source: &str) -> Result<KernelHeader, HeaderError> {
         let mut n = [1u32; 3];
         for i in 0..3 {
             if g[i] % b[i] != 0 {
-                return Err(HeaderError {
+                return Err(HeaderError::new(
                     line,
                     col,
-                    message: format!(
+                    format!(
                         "--global_size {:?} is not a multiple of --local_size {:?}",
                         g, b
                     ),
-                });
+                ));
             }
             n[i] = g[i] / b[i];
         }

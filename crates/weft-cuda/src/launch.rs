@@ -280,11 +280,11 @@ impl LaunchSpec {
             } else if let Some(kind) = text.strip_prefix("xfail:") {
                 let kind = kind.trim();
                 if kind.is_empty() {
-                    return Err(HeaderError {
+                    return Err(HeaderError::new(
                         line,
-                        col: col0,
-                        message: "`xfail:` needs a kind (such as BOOGIE_ERROR)".into(),
-                    });
+                        col0,
+                        "`xfail:` needs a kind (such as BOOGIE_ERROR)",
+                    ));
                 }
                 s.expect = Some(Expectation::Xfail(kind.to_string()));
                 seen = true;
@@ -297,10 +297,9 @@ impl LaunchSpec {
                 for word in body.split_whitespace() {
                     let pos = body[offset..].find(word).map_or(0, |p| p + offset);
                     offset = pos + word.len();
-                    s.apply_flag(word).map_err(|message| HeaderError {
-                        line,
-                        col: col0 + pos as u32,
-                        message,
+                    s.apply_flag(word).map_err(|message| {
+                        HeaderError::new(line, col0 + pos as u32, message)
+                            .with_len(word.chars().count() as u32)
                     })?;
                 }
             } else if seen {

@@ -75,16 +75,9 @@ impl Default for BuildOptions {
 }
 
 /// Why a cycle cannot be built for a target.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct BuildError(pub String);
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BuildError {}
 
 fn c_order(a: Option<Ann>) -> Order {
     match a {

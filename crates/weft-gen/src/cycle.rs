@@ -5,7 +5,6 @@
 //! "Cycle"/"Orig" conventions).
 
 use std::cmp::Ordering;
-use std::fmt;
 
 use crate::edge::{Ann, Com, Dir, Edge, Kind, Loc, Region};
 
@@ -17,16 +16,9 @@ pub struct Cycle {
 }
 
 /// Why a list of edges is not a cycle diy7 would build a test from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct CycleError(pub String);
-
-impl fmt::Display for CycleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CycleError {}
 
 /// One event of the cycle: the source of edge `i` is event `i`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -200,19 +200,12 @@ pub struct Edge {
 }
 
 /// An edge name that is not part of the language.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad edge `{text}`: {message}")]
 pub struct EdgeError {
     pub text: String,
     pub message: String,
 }
-
-impl fmt::Display for EdgeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad edge `{}`: {}", self.text, self.message)
-    }
-}
-
-impl std::error::Error for EdgeError {}
 
 fn err(text: &str, message: impl Into<String>) -> EdgeError {
     EdgeError {

@@ -34,27 +34,15 @@ pub struct Spec {
 }
 
 /// An enumeration that went past its bounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EnumError {
     /// More than `max_tests` tests.
+    #[error("more than {0} tests (raise the limit, or lower --size/--nprocs)")]
     TooMany(usize),
     /// The deadline passed.
+    #[error("the enumeration ran past its time limit")]
     Timeout,
 }
-
-impl std::fmt::Display for EnumError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EnumError::TooMany(n) => write!(
-                f,
-                "more than {n} tests (raise the limit, or lower --size/--nprocs)"
-            ),
-            EnumError::Timeout => write!(f, "the enumeration ran past its time limit"),
-        }
-    }
-}
-
-impl std::error::Error for EnumError {}
 
 /// One generated test: the cycle in the rotation the test is built from, its name, and
 /// the relaxed and safe edges it uses.

@@ -74,16 +74,9 @@ pub struct Mutant {
 }
 
 /// An operator that does not apply to a test.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct MutantError(pub String);
-
-impl std::fmt::Display for MutantError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for MutantError {}
 
 fn has_barrier(code: &[Stmt]) -> bool {
     let mut found = false;

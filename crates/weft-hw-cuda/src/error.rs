@@ -1,11 +1,10 @@
 //! Typed errors of code generation ([`CodegenError`]) and of running on a device
 //! ([`CudaError`]).
 
-use std::fmt;
-
 /// Why a litmus program cannot be turned into a CUDA kernel. The message names the
 /// instruction or construct and the thread, so the user knows what to change.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot generate CUDA code: {message}")]
 pub struct CodegenError {
     /// What cannot be expressed, and where.
     pub message: String,
@@ -19,50 +18,22 @@ impl CodegenError {
     }
 }
 
-impl fmt::Display for CodegenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot generate CUDA code: {}", self.message)
-    }
-}
-
-impl std::error::Error for CodegenError {}
-
 /// Why a run on a CUDA device failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CudaError {
     /// The driver library could not be loaded (no NVIDIA driver on this machine).
+    #[error("no CUDA driver: {0}")]
     NoDriver(String),
     /// The driver reported an error (with the operation that failed).
+    #[error("CUDA driver error while {context}: {message}")]
     Driver { context: String, message: String },
     /// The program cannot be run (see [`CodegenError`]).
-    Codegen(CodegenError),
+    #[error("{0}")]
+    Codegen(#[from] CodegenError),
     /// Parameters out of range.
+    #[error("bad CUDA parameters: {0}")]
     BadParams(String),
     /// The result buffer does not account for every instance (paper 000 harness checksum).
+    #[error("result checksum failed: outcomes add up to {counted} but {expected} instances ran")]
     Checksum { counted: u64, expected: u64 },
-}
-
-impl fmt::Display for CudaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CudaError::NoDriver(why) => write!(f, "no CUDA driver: {why}"),
-            CudaError::Driver { context, message } => {
-                write!(f, "CUDA driver error while {context}: {message}")
-            }
-            CudaError::Codegen(e) => write!(f, "{e}"),
-            CudaError::BadParams(m) => write!(f, "bad CUDA parameters: {m}"),
-            CudaError::Checksum { counted, expected } => write!(
-                f,
-                "result checksum failed: outcomes add up to {counted} but {expected} instances ran"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for CudaError {}
-
-impl From<CodegenError> for CudaError {
-    fn from(e: CodegenError) -> Self {
-        CudaError::Codegen(e)
-    }
 }

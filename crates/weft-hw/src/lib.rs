@@ -107,7 +107,7 @@ pub fn resolve_stress(spec: &str) -> Result<StressConfig, Failure> {
             names.join("\n")
         )));
     }
-    StressConfig::resolve(spec).map_err(|e| Failure::bad_input(e.to_string()))
+    StressConfig::resolve(spec).map_err(|e| Failure::bad_input(e.report()))
 }
 
 /// Loads a `.cat` model by bundled name or path.

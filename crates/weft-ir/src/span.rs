@@ -30,6 +30,15 @@ impl std::hash::Hash for Span {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
+impl From<Span> for weft_diag::Pos {
+    fn from(s: Span) -> Self {
+        weft_diag::Pos {
+            line: s.line,
+            col: s.col,
+        }
+    }
+}
+
 impl std::fmt::Display for Span {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}", self.line, self.col)

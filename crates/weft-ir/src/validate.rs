@@ -10,7 +10,8 @@ use crate::program::{LocId, Program, Value};
 use crate::span::Span;
 
 /// A structural error in a program, with the position of the offending node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{span}: {message}")]
 pub struct IrError {
     pub span: Span,
     pub message: String,
@@ -25,13 +26,11 @@ impl IrError {
     }
 }
 
-impl std::fmt::Display for IrError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.span, self.message)
+impl From<IrError> for weft_diag::Diagnostic {
+    fn from(e: IrError) -> Self {
+        weft_diag::Diagnostic::at(e.span, e.message)
     }
 }
-
-impl std::error::Error for IrError {}
 
 impl Program {
     /// Checks that the program is well formed.

@@ -91,19 +91,12 @@ impl Outcome {
 }
 
 /// Why a program could not be classified.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+#[error("{message}")]
 pub struct ClassifyError {
     /// What stopped the interpreter (a loop, too many states, a bad address).
     pub message: String,
 }
-
-impl std::fmt::Display for ClassifyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ClassifyError {}
 
 fn fail<T>(message: impl Into<String>) -> Result<T, ClassifyError> {
     Err(ClassifyError {

@@ -1,68 +1,11 @@
-//! Parse diagnostics: one error with a 1-based line and column, printed as
-//! `file:line:col: message` by the CLI.
+//! Parse diagnostics: every litmus parser reports a [`weft_diag::Diagnostic`] (here named
+//! [`ParseError`]) with a 1-based line and column, printed as `file:line:col: message` by
+//! `weft parse` and with the source line and a caret elsewhere; plus the helpers the parsers
+//! share to quote offending text and to reject bytes that are not UTF-8.
 
-use weft_ir::{IrError, Span};
-
-/// An error in a litmus file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub line: u32,
-    pub col: u32,
-    pub message: String,
-}
-
-impl ParseError {
-    pub fn new(line: u32, col: u32, message: impl Into<String>) -> Self {
-        ParseError {
-            line,
-            col,
-            message: message.into(),
-        }
-    }
-
-    pub fn at(span: Span, message: impl Into<String>) -> Self {
-        ParseError::new(span.line.max(1), span.col.max(1), message)
-    }
-
-    /// `path:line:col: message`, on one line.
-    pub fn render(&self, path: &str) -> String {
-        format!(
-            "{path}:{}:{}: {}",
-            self.line,
-            self.col,
-            one_line(&self.message)
-        )
-    }
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, one_line(&self.message))
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-impl From<IrError> for ParseError {
-    fn from(e: IrError) -> Self {
-        ParseError::at(e.span, e.message)
-    }
-}
-
-/// Keeps messages on one line and short enough to read even when they quote a huge token.
-pub fn one_line(s: &str) -> String {
-    let flat: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if flat.chars().count() > 200 {
-        let mut t: String = flat.chars().take(197).collect();
-        t.push_str("...");
-        t
-    } else {
-        flat
-    }
-}
+pub use weft_diag::one_line;
+/// An error in a litmus file: weft's one diagnostic type.
+pub use weft_diag::Diagnostic as ParseError;
 
 /// Quotes offending source text for a message, shortened if long.
 pub fn quote(s: &str) -> String {

@@ -84,7 +84,8 @@ impl Format {
 }
 
 /// A program could not be written in the requested format.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct PrintError {
     pub message: String,
 }
@@ -96,14 +97,6 @@ impl PrintError {
         }
     }
 }
-
-impl std::fmt::Display for PrintError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for PrintError {}
 
 /// Finds the format of a litmus text from its first token (or a leading `{` for JSON).
 pub fn detect(src: &str) -> Result<Format, ParseError> {

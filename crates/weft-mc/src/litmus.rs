@@ -547,24 +547,15 @@ impl LitmusJudge<'_> {
 }
 
 /// Why a litmus program could not be checked.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum McError {
     /// The program is malformed for execution (a jump to nowhere...).
+    #[error("{0}: {1}")]
     Program(weft_ir::Span, String),
     /// The `.cat` model failed while judging.
+    #[error("model: {0}")]
     Model(String),
 }
-
-impl std::fmt::Display for McError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            McError::Program(s, m) => write!(f, "{s}: {m}"),
-            McError::Model(m) => write!(f, "model: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for McError {}
 
 /// Model checks `p` under `model` (a bundled name or a `.cat` path already loaded as
 /// `cat`); `name` selects the native check when one exists and covers `p`.

@@ -681,7 +681,7 @@ impl<'a> Lowerer<'a> {
                     if let Some(l) = loc {
                         let file = files.get(&l.file).copied().unwrap_or("?");
                         let file = file.rsplit('/').next().unwrap_or(file);
-                        e.source = Some((file.to_string(), l.line, l.col));
+                        e.origin = Some((file.to_string(), l.line, l.col));
                     }
                     e.occurrences = n;
                     e

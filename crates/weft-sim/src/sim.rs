@@ -85,22 +85,14 @@ impl Default for SimOptions {
 }
 
 /// Why a simulation could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SimError {
+    #[error("{0}")]
     Trace(TraceError),
+    #[error("model: {}", .0.render())]
     Model(CatError),
 }
 
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::Trace(e) => write!(f, "{e}"),
-            SimError::Model(e) => write!(f, "model: {}", e.render()),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}
 
 pub(crate) fn term_value(p: &Program, c: &Candidate, t: &Term) -> i64 {
     match t {

@@ -299,27 +299,18 @@ pub struct Outcome {
 }
 
 /// Errors that stop a launch before or outside the kernel's own behaviour.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SimtError {
     /// Bad launch: geometry, argument count, ...
+    #[error("bad launch: {0}")]
     Launch(String),
     /// An instruction the emulator cannot run (`pos` is the kernel position).
+    #[error("{pos}: {message}")]
     Decode { pos: String, message: String },
     /// Writing the trace failed.
+    #[error("writing the trace: {0}")]
     Io(std::io::Error),
 }
-
-impl fmt::Display for SimtError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SimtError::Launch(m) => write!(f, "bad launch: {m}"),
-            SimtError::Decode { pos, message } => write!(f, "{pos}: {message}"),
-            SimtError::Io(e) => write!(f, "writing the trace: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for SimtError {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FrameKind {

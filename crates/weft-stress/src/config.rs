@@ -1,7 +1,6 @@
 //! [`StressConfig`] (GPUHarbor's stress parameters with their defaults and ranges),
 //! [`Preset`] (named configurations) and stress-file loading with located errors.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -170,7 +169,8 @@ impl Default for StressConfig {
 }
 
 /// A stress configuration that could not be read or is out of range.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.headline())]
 pub struct StressError {
     /// The file, when the configuration came from one.
     pub path: Option<PathBuf>,
@@ -180,24 +180,53 @@ pub struct StressError {
     /// The offending field, when one is to blame.
     pub field: Option<String>,
     pub message: String,
+    /// The text of `line` in the file, for [`StressError::report`]'s snippet.
+    pub source_line: Option<String>,
 }
-
-impl fmt::Display for StressError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(p) = &self.path {
-            write!(f, "{}:", p.display())?;
-            if self.line > 0 {
-                write!(f, "{}:{}:", self.line, self.col)?;
-            }
-            f.write_str(" ")?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for StressError {}
 
 impl StressError {
+    /// `file:line:col: message` (`file: message` without a position; the message alone
+    /// without a file).
+    fn headline(&self) -> String {
+        let mut out = String::new();
+        if let Some(p) = &self.path {
+            out.push_str(&format!("{}:", p.display()));
+            if self.line > 0 {
+                out.push_str(&format!("{}:{}:", self.line, self.col));
+            }
+            out.push(' ');
+        }
+        out.push_str(&self.message);
+        out
+    }
+
+    /// The one-line form, then the file's line and a caret under the column when known.
+    pub fn report(&self) -> String {
+        let mut out = self.to_string();
+        if let (Some(text), true) = (&self.source_line, self.line > 0) {
+            let d = weft_diag::Diagnostic::new(
+                u32::try_from(self.line).unwrap_or(u32::MAX),
+                u32::try_from(self.col).unwrap_or(u32::MAX),
+                self.message.clone(),
+            )
+            .with_source_line(text.clone());
+            let snippet = d.snippet(None, false);
+            if !snippet.trim_end().is_empty() {
+                out.push('\n');
+                out.push_str(snippet.trim_end());
+            }
+        }
+        out
+    }
+
+    /// Records the text of the error's line from the file's `text`.
+    fn with_line_of(mut self, text: &str) -> Self {
+        if self.line > 0 {
+            self.source_line = text.lines().nth(self.line - 1).map(str::to_string);
+        }
+        self
+    }
+
     fn field(field: &str, message: String) -> Self {
         StressError {
             path: None,
@@ -205,6 +234,7 @@ impl StressError {
             col: 0,
             field: Some(field.to_string()),
             message,
+            source_line: None,
         }
     }
 }
@@ -334,7 +364,7 @@ impl StressConfig {
     pub fn from_json(text: &str, path: Option<&Path>) -> Result<StressConfig, StressError> {
         let located = |mut e: StressError| {
             e.path = path.map(Path::to_path_buf);
-            e
+            e.with_line_of(text)
         };
         let cfg: StressConfig = serde_json::from_str(text).map_err(|e| {
             located(StressError {
@@ -343,6 +373,7 @@ impl StressConfig {
                 col: e.column(),
                 field: None,
                 message: e.to_string(),
+                source_line: None,
             })
         })?;
         cfg.validate().map_err(|mut e| {
@@ -391,7 +422,7 @@ impl StressConfig {
                 e.line = l;
                 e.col = c;
             }
-            return Err(e);
+            return Err(e.with_line_of(&self.source.text));
         }
         Ok(())
     }
@@ -423,6 +454,7 @@ pub fn load(path: &Path) -> Result<StressConfig, StressError> {
         col: 0,
         field: None,
         message: format!("cannot read stress file: {e}"),
+        source_line: None,
     })?;
     StressConfig::from_json(&text, Some(path))
 }

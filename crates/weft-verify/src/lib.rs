@@ -185,21 +185,15 @@ pub struct Report {
 }
 
 /// Why verification could not run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum VerifyError {
-    /// The kernel uses something weft-verify does not support (exit 2).
+    /// The kernel uses something weft-verify does not support, or the file is malformed
+    /// (exit 2); a message pointing into the file carries its source line and caret.
+    #[error("{0}")]
     Unsupported(String),
     /// The solver is missing or failed (exit 3).
+    #[error("{0}")]
     Tool(String),
-}
-
-impl std::fmt::Display for VerifyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            VerifyError::Unsupported(m) => write!(f, "{m}"),
-            VerifyError::Tool(m) => write!(f, "{m}"),
-        }
-    }
 }
 
 /// Source names of the kernel's parameters (index -> name), for messages.

@@ -95,7 +95,7 @@ pub fn verify_file(
     }
     .map_err(|e| match e.exit_code() {
         weft_ir::exit::ExitCode::Internal => VerifyError::Tool(e.to_string()),
-        _ => bad(e.to_string()),
+        _ => bad(e.report()),
     })?;
     let m = with_axioms(m).map_err(bad)?;
     let spec = &m.spec;

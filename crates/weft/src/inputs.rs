@@ -49,8 +49,9 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Result<PathBuf, (PathBuf, String)>> {
 pub enum LoadError {
     /// The file could not be read (message only).
     Io(String),
-    /// The file was read but is not a valid litmus test.
-    Parse(ParseError),
+    /// The file was read but is not a valid litmus test; `text` is what was read (for the
+    /// snippet under the error).
+    Parse { error: ParseError, text: String },
 }
 
 impl LoadError {
@@ -59,7 +60,35 @@ impl LoadError {
         let p = path.display().to_string();
         match self {
             LoadError::Io(m) => format!("{p}: {m}"),
-            LoadError::Parse(e) => e.render(&p),
+            LoadError::Parse { error, .. } => error.render(&p),
+        }
+    }
+
+    /// [`LoadError::render`]'s line, then the source line with a caret under the column:
+    /// what commands that check many files print per failure.
+    pub fn render_with_snippet(&self, path: &Path, color: bool) -> String {
+        let mut out = self.render(path);
+        if let LoadError::Parse { error, text } = self {
+            let snippet = error.snippet(Some(text), color);
+            let snippet = snippet.trim_end();
+            if !snippet.is_empty() {
+                out.push('\n');
+                out.push_str(snippet);
+            }
+        }
+        out
+    }
+
+    /// The full report of a command that reads one file: `error: message`,
+    /// ` --> path:line:col`, the source line and a caret (an I/O error stays one line).
+    pub fn report(&self, path: &Path, color: bool) -> String {
+        let p = path.display().to_string();
+        match self {
+            LoadError::Io(m) => format!("{p}: {m}"),
+            LoadError::Parse { error, text } => error
+                .report(Some(&p), Some(text), color)
+                .trim_end()
+                .to_string(),
         }
     }
 }
@@ -74,5 +103,9 @@ pub fn load(path: &Path) -> Result<Program, LoadError> {
         )));
     }
     let bytes = std::fs::read(path).map_err(|e| LoadError::Io(format!("cannot read: {e}")))?;
-    weft_litmus::parse_bytes(&bytes).map_err(LoadError::Parse)
+    weft_litmus::parse_bytes(&bytes).map_err(|error| LoadError::Parse {
+        error,
+        // Bytes that are not text are not drawn under the error.
+        text: String::from_utf8(bytes).unwrap_or_default(),
+    })
 }

@@ -49,7 +49,7 @@ pub fn run_ptx(args: PtxArgs) -> ExitCode {
 fn ptx_inner(args: PtxArgs) -> Result<ExitCode, Failure> {
     let cli = args.launch.spec().map_err(Failure::bad_input)?;
     let m = weft_cuda::load_module(&args.file, &cli)
-        .map_err(|e| Failure::new(e.exit_code(), e.to_string()))?;
+        .map_err(|e| Failure::new(e.exit_code(), e.report()))?;
     for n in weft_cuda::bind::module_notes(&m) {
         print_note(&n);
     }

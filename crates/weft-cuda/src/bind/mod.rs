@@ -58,8 +58,7 @@ pub fn prepare(
     cli: &LaunchSpec,
     note: &mut dyn FnMut(&str),
 ) -> Result<Prepared, Failure> {
-    let fk =
-        crate::load_kernel(file, cli).map_err(|e| Failure::new(e.exit_code(), e.to_string()))?;
+    let fk = crate::load_kernel(file, cli).map_err(|e| Failure::new(e.exit_code(), e.report()))?;
     for n in module_notes(&fk.module) {
         note(&n);
     }

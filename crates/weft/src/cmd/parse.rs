@@ -1,5 +1,6 @@
-//! `weft parse FILE|DIR... [--json]`: parse every test, print one line per failure and a
-//! final `N passed, M failed`; exit 0 only if all parse (2 otherwise).
+//! `weft parse FILE|DIR... [--json]`: parse every test, print one `file:line:col: message`
+//! line per failure (with the source line and a caret under it) and a final
+//! `N passed, M failed`; exit 0 only if all parse (2 otherwise).
 
 use std::path::PathBuf;
 
@@ -47,16 +48,18 @@ pub fn run(args: Args) -> ExitCode {
                 return ExitCode::Internal;
             }
         }
+        let color = weft_diag::stderr_color();
         for (path, r) in &results {
             if let Err(e) = r {
-                eprintln!("{}", e.render(path));
+                eprintln!("{}", e.render_with_snippet(path, color));
             }
         }
         eprintln!("{passed} passed, {failed} failed");
     } else {
+        let color = weft_diag::stdout_color();
         for (path, r) in &results {
             if let Err(e) = r {
-                crate::out::line(&e.render(path));
+                crate::out::line(&e.render_with_snippet(path, color));
             }
         }
         crate::out::line(&format!("{passed} passed, {failed} failed"));

@@ -82,7 +82,7 @@ fn go(args: Args) -> Result<ExitCode, hw::Failure> {
         let shape = weft_stress::TestShape::of(&t.program);
         stress
             .check_test(&t.program.name, shape)
-            .map_err(|e| hw::Failure::bad_input(e.to_string()))?;
+            .map_err(|e| hw::Failure::bad_input(e.report()))?;
     }
     let dev = Device::open(args.backend, args.device)?;
     let mut rec = Recorder::open(args.db.as_deref(), args.no_db)?;

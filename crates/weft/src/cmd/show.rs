@@ -31,7 +31,7 @@ pub fn run(args: Args) -> ExitCode {
     let program = match load(&args.file) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{}", e.render(&args.file));
+            eprintln!("{}", e.report(&args.file, weft_diag::stderr_color()));
             return ExitCode::BadInput;
         }
     };

@@ -22,11 +22,12 @@ use weft_sim::{SimOptions, SimResult};
 use crate::exit::ExitCode;
 use crate::inputs::{collect, load};
 
-/// One test: its path, its expected verdict (conformance mode), and the result.
+/// One test: its path, its expected verdict (conformance mode), and the result (an error:
+/// its one-line form and, for a parse error, the snippet printed under it on stderr).
 type Outcome = (
     PathBuf,
     Option<bool>,
-    Result<(weft_ir::Program, SimResult), String>,
+    Result<(weft_ir::Program, SimResult), (String, String)>,
 );
 
 #[derive(clap::Args)]
@@ -145,8 +146,11 @@ pub fn run(args: Args) -> ExitCode {
             let r = match load(&path) {
                 Ok(p) => weft_sim::simulate(&p, &model, &opts)
                     .map(|r| (p, r))
-                    .map_err(|e| format!("{}: {e}", path.display())),
-                Err(e) => Err(e.render(&path)),
+                    .map_err(|e| (format!("{}: {e}", path.display()), String::new())),
+                Err(e) => Err((
+                    e.render(&path),
+                    e.render_with_snippet(&path, weft_diag::stderr_color()),
+                )),
             };
             (path, expected, r)
         })
@@ -172,7 +176,7 @@ pub fn run(args: Args) -> ExitCode {
     if let Some((_, races)) = conformance {
         let mut failed = 0;
         for (path, expected, r) in &results {
-            let r = r.as_ref().map(|(_, res)| res);
+            let r = r.as_ref().map(|(_, res)| res).map_err(|(e, _)| e);
             let line = weft_sim::expect::judge(path, expected.unwrap_or(true), r, races);
             if let Some(line) = line {
                 failed += 1;
@@ -194,7 +198,7 @@ pub fn run(args: Args) -> ExitCode {
             .iter()
             .map(|(path, _, r)| match r {
                 Ok((_, res)) => weft_sim::report::to_json(path, res),
-                Err(e) => serde_json::json!({ "path": path, "error": e }),
+                Err((e, _)) => serde_json::json!({ "path": path, "error": e }),
             })
             .collect();
         match serde_json::to_string_pretty(&items) {
@@ -217,8 +221,15 @@ pub fn run(args: Args) -> ExitCode {
                     });
                 }
             }
-            Err(e) => {
-                eprintln!("{e}");
+            Err((e, with_snippet)) => {
+                eprintln!(
+                    "{}",
+                    if with_snippet.is_empty() {
+                        e
+                    } else {
+                        with_snippet
+                    }
+                );
                 bad += 1;
             }
         }

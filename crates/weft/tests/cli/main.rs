@@ -11,6 +11,7 @@ mod cli;
 mod common;
 mod conformance;
 mod cross_engine;
+mod diagnostics;
 mod diy_herd;
 mod frontend;
 mod gen_cli;
