@@ -38,7 +38,7 @@ fn malformed_headers_render_with_their_line_and_a_caret() {
         let path = dir.join(input);
         let e =
             weft_cuda::load_module(&path, &LaunchSpec::default()).expect_err("should be rejected");
-        assert_eq!(e.exit_code(), 2);
+        assert_eq!(e.exit_code(), weft_ir::exit::ExitCode::BadInput);
         let mut lines = want.lines();
         let message = lines.next().unwrap().trim_start_matches("error: ");
         let arrow = lines.next().unwrap();
