@@ -352,7 +352,7 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             ));
         }
     }
-    let ipdom = weft_simt::ipdom::immediate_post_dominators(&kernel);
+    let ipdom = weft_ir::analysis::KCfg::new(&kernel).instr_ipdoms();
     let sync_ops = weft_race::classify_kernel(&kernel);
     let n = kernel.code.len();
     let mut reconv_lines: HashMap<u32, u32> = HashMap::new();

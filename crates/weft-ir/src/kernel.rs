@@ -14,9 +14,9 @@
 //!
 //! Device-function calls are inlined by the front-end (`weft-ptx`'s lowering); predicated
 //! instructions keep their guard ([`KInstr::guard`]). The control-flow graph is implicit in
-//! the flat code (fall-through, [`KOp::Bra`] targets, [`KOp::Exit`]); `weft-simt::ipdom`
-//! derives successors and immediate post-dominators from it. [`Kernel::validate`] checks every
-//! index, so engines may index without checks.
+//! the flat code (fall-through, [`KOp::Bra`] targets, [`KOp::Exit`]); [`crate::analysis`]
+//! derives blocks, dominators, post-dominators, loops and liveness from it.
+//! [`Kernel::validate`] checks every index, so engines may index without checks.
 
 use serde::{Deserialize, Serialize};
 
@@ -760,156 +760,28 @@ impl Kernel {
             if let Some(g) = &i.guard {
                 reg(&g.reg, pc)?;
             }
-            let mut regs: Vec<&Reg> = Vec::new();
-            let mut ops: Vec<&Operand> = Vec::new();
+            if let Some(a) = i.op.addr() {
+                addr(a, pc)?;
+            }
             match &i.op {
-                KOp::Mov { dst, src, .. } => {
-                    regs.push(dst);
-                    ops.push(src);
+                KOp::Atom { args, op, .. } if args.len() != op.arity() => {
+                    return Err(format!(
+                        "instruction {pc}: `{}` takes {} operands",
+                        op.name(),
+                        op.arity()
+                    ));
                 }
-                KOp::Unary { dst, a, .. } => {
-                    regs.push(dst);
-                    ops.push(a);
+                KOp::Bra { target } if *target as usize > self.code.len() => {
+                    return Err(format!(
+                        "instruction {pc}: branch target {target} out of range"
+                    ));
                 }
-                KOp::Binary { dst, a, b, .. } => {
-                    regs.push(dst);
-                    ops.extend([a, b]);
-                }
-                KOp::Mad { dst, a, b, c, .. } => {
-                    regs.push(dst);
-                    ops.extend([a, b, c]);
-                }
-                KOp::Setp {
-                    dst,
-                    dst2,
-                    a,
-                    b,
-                    combine,
-                    ..
-                } => {
-                    regs.push(dst);
-                    regs.extend(dst2.iter());
-                    ops.extend([a, b]);
-                    ops.extend(combine.iter().map(|(_, p, _)| p));
-                }
-                KOp::Selp {
-                    dst, a, b, pred, ..
-                } => {
-                    regs.push(dst);
-                    ops.extend([a, b, pred]);
-                }
-                KOp::Cvt { dst, src, .. } | KOp::Cvta { dst, src, .. } => {
-                    regs.push(dst);
-                    ops.push(src);
-                }
-                KOp::Bfe {
-                    dst, a, pos, len, ..
-                } => {
-                    regs.push(dst);
-                    ops.extend([a, pos, len]);
-                }
-                KOp::Bfi {
-                    dst,
-                    a,
-                    b,
-                    pos,
-                    len,
-                    ..
-                } => {
-                    regs.push(dst);
-                    ops.extend([a, b, pos, len]);
-                }
-                KOp::Shf { dst, a, b, c, .. } => {
-                    regs.push(dst);
-                    ops.extend([a, b, c]);
-                }
-                KOp::Prmt { dst, a, b, sel } => {
-                    regs.push(dst);
-                    ops.extend([a, b, sel]);
-                }
-                KOp::Ld { dst, addr: a, .. } => {
-                    regs.extend(dst.iter().flatten());
-                    addr(a, pc)?;
-                }
-                KOp::St { src, addr: a, .. } => {
-                    ops.extend(src.iter());
-                    addr(a, pc)?;
-                }
-                KOp::Atom {
-                    dst,
-                    addr: a,
-                    args,
-                    op,
-                    ..
-                } => {
-                    regs.extend(dst.iter());
-                    ops.extend(args.iter());
-                    addr(a, pc)?;
-                    if args.len() != op.arity() {
-                        return Err(format!(
-                            "instruction {pc}: `{}` takes {} operands",
-                            op.name(),
-                            op.arity()
-                        ));
-                    }
-                }
-                KOp::Barrier { id, count, red, .. } => {
-                    ops.push(id);
-                    ops.extend(count.iter());
-                    if let Some((_, d, p, _)) = red {
-                        regs.push(d);
-                        ops.push(p);
-                    }
-                }
-                KOp::Bra { target } => {
-                    if *target as usize > self.code.len() {
-                        return Err(format!(
-                            "instruction {pc}: branch target {target} out of range"
-                        ));
-                    }
-                }
-                KOp::Shfl {
-                    dst,
-                    dst_pred,
-                    a,
-                    b,
-                    c,
-                    mask,
-                    ..
-                } => {
-                    regs.push(dst);
-                    regs.extend(dst_pred.iter());
-                    ops.extend([a, b, c, mask]);
-                }
-                KOp::Vote {
-                    dst, pred, mask, ..
-                } => {
-                    regs.push(dst);
-                    ops.extend([pred, mask]);
-                }
-                KOp::Match {
-                    dst,
-                    dst_pred,
-                    a,
-                    mask,
-                    ..
-                } => {
-                    regs.push(dst);
-                    regs.extend(dst_pred.iter());
-                    ops.extend([a, mask]);
-                }
-                KOp::Activemask { dst } => regs.push(dst),
-                KOp::Annot { cond, .. } => ops.push(cond),
-                KOp::Query { dst, args, .. } => {
-                    regs.push(dst);
-                    ops.extend(args.iter());
-                }
-                KOp::Fence { .. } | KOp::Exit | KOp::Nop | KOp::Trap => {}
+                _ => {}
             }
-            for r in regs {
-                reg(r, pc)?;
+            for r in i.op.defs() {
+                reg(&r, pc)?;
             }
-            for o in ops {
+            for o in i.op.operands() {
                 opnd(o, pc)?;
             }
         }

@@ -12,6 +12,7 @@
 //! The design follows DESIGN.md ("one IR, many engines"); the litmus concepts (scope trees,
 //! memory maps, final conditions) follow paper 000 §4.1 and Fig. 12.
 
+pub mod analysis;
 pub mod attrs;
 pub mod cfg;
 pub mod code;

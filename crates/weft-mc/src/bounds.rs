@@ -17,14 +17,12 @@ use weft_ir::kernel::{KOp, Kernel};
 /// Per register: whether a memory read may feed it.
 pub fn memory_fed(k: &Kernel) -> Vec<bool> {
     let mut fed = vec![false; k.regs.len()];
-    let (mut u, mut d) = (Vec::new(), Vec::new());
     let mut changed = true;
     while changed {
         changed = false;
         for ins in &k.code {
-            u.clear();
-            d.clear();
-            crate::live::regs_of(&ins.op, &mut u, &mut d);
+            let u: Vec<usize> = ins.op.uses().iter().map(|r| r.index()).collect();
+            let d: Vec<usize> = ins.op.defs().iter().map(|r| r.index()).collect();
             if d.is_empty() {
                 continue;
             }

@@ -188,179 +188,6 @@ fn query_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::QueryKind
     })
 }
 
-/// Registers an operation reads and writes (for the annotation dependency analysis).
-fn reads_writes(op: &KOp) -> (Vec<Reg>, Vec<Reg>) {
-    let mut r: Vec<Reg> = Vec::new();
-    let mut w: Vec<Reg> = Vec::new();
-    let o = |x: &KOperand, r: &mut Vec<Reg>| {
-        if let KOperand::Reg(g) = x {
-            r.push(*g)
-        }
-    };
-    let a = |x: &Addr, r: &mut Vec<Reg>| {
-        if let AddrBase::Reg(g) = x.base {
-            r.push(g)
-        }
-    };
-    match op {
-        KOp::Mov { dst, src, .. } => {
-            w.push(*dst);
-            o(src, &mut r);
-        }
-        KOp::Unary { dst, a: x, .. } => {
-            w.push(*dst);
-            o(x, &mut r);
-        }
-        KOp::Binary { dst, a: x, b, .. } => {
-            w.push(*dst);
-            o(x, &mut r);
-            o(b, &mut r);
-        }
-        KOp::Mad {
-            dst, a: x, b, c, ..
-        } => {
-            w.push(*dst);
-            for y in [x, b, c] {
-                o(y, &mut r);
-            }
-        }
-        KOp::Setp {
-            dst,
-            dst2,
-            a: x,
-            b,
-            combine,
-            ..
-        } => {
-            w.push(*dst);
-            w.extend(dst2.iter());
-            o(x, &mut r);
-            o(b, &mut r);
-            if let Some((_, p, _)) = combine {
-                o(p, &mut r);
-            }
-        }
-        KOp::Selp {
-            dst, a: x, b, pred, ..
-        } => {
-            w.push(*dst);
-            for y in [x, b, pred] {
-                o(y, &mut r);
-            }
-        }
-        KOp::Cvt { dst, src, .. } | KOp::Cvta { dst, src, .. } => {
-            w.push(*dst);
-            o(src, &mut r);
-        }
-        KOp::Bfe {
-            dst,
-            a: x,
-            pos,
-            len,
-            ..
-        } => {
-            w.push(*dst);
-            for y in [x, pos, len] {
-                o(y, &mut r);
-            }
-        }
-        KOp::Bfi {
-            dst,
-            a: x,
-            b,
-            pos,
-            len,
-            ..
-        } => {
-            w.push(*dst);
-            for y in [x, b, pos, len] {
-                o(y, &mut r);
-            }
-        }
-        KOp::Shf {
-            dst, a: x, b, c, ..
-        } => {
-            w.push(*dst);
-            for y in [x, b, c] {
-                o(y, &mut r);
-            }
-        }
-        KOp::Prmt { dst, a: x, b, sel } => {
-            w.push(*dst);
-            for y in [x, b, sel] {
-                o(y, &mut r);
-            }
-        }
-        KOp::Ld { dst, addr, .. } => {
-            w.extend(dst.iter().flatten());
-            a(addr, &mut r);
-        }
-        KOp::St { src, addr, .. } => {
-            src.iter().for_each(|y| o(y, &mut r));
-            a(addr, &mut r);
-        }
-        KOp::Atom {
-            dst, addr, args, ..
-        } => {
-            w.extend(dst.iter());
-            args.iter().for_each(|y| o(y, &mut r));
-            a(addr, &mut r);
-        }
-        KOp::Shfl {
-            dst,
-            dst_pred,
-            a: x,
-            b,
-            c,
-            mask,
-            ..
-        } => {
-            w.push(*dst);
-            w.extend(dst_pred.iter());
-            for y in [x, b, c, mask] {
-                o(y, &mut r);
-            }
-        }
-        KOp::Vote {
-            dst, pred, mask, ..
-        } => {
-            w.push(*dst);
-            o(pred, &mut r);
-            o(mask, &mut r);
-        }
-        KOp::Match {
-            dst,
-            dst_pred,
-            a,
-            mask,
-            ..
-        } => {
-            w.push(*dst);
-            w.extend(dst_pred.iter().copied());
-            o(a, &mut r);
-            o(mask, &mut r);
-        }
-        KOp::Activemask { dst } => w.push(*dst),
-        KOp::Barrier { id, count, red, .. } => {
-            o(id, &mut r);
-            if let Some(c) = count {
-                o(c, &mut r);
-            }
-            if let Some((_, d, p, _)) = red {
-                w.push(*d);
-                o(p, &mut r);
-            }
-        }
-        KOp::Annot { cond, .. } => o(cond, &mut r),
-        KOp::Query { dst, args, .. } => {
-            w.push(*dst);
-            args.iter().for_each(|y| o(y, &mut r));
-        }
-        KOp::Fence { .. } | KOp::Bra { .. } | KOp::Exit | KOp::Nop | KOp::Trap => {}
-    }
-    (r, w)
-}
-
 /// Marks each annotation whose condition depends (through registers or variables, flow-
 /// insensitively) on a query that is not thread-local as not `thread_local`.
 fn settle_annotations(code: &mut [KInstr], nregs: usize, nvars: usize) {
@@ -370,8 +197,9 @@ fn settle_annotations(code: &mut [KInstr], nregs: usize, nvars: usize) {
     while changed {
         changed = false;
         for ins in code.iter() {
-            let (r, w) = reads_writes(&ins.op);
-            let mut t = r
+            let mut t = ins
+                .op
+                .uses()
                 .iter()
                 .any(|g| reg.get(g.index()).copied().unwrap_or(false));
             match &ins.op {
@@ -402,7 +230,7 @@ fn settle_annotations(code: &mut [KInstr], nregs: usize, nvars: usize) {
                 _ => {}
             }
             if t {
-                for g in w {
+                for g in ins.op.defs() {
                     if let Some(x) = reg.get_mut(g.index()) {
                         if !*x {
                             *x = true;

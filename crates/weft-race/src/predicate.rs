@@ -19,7 +19,14 @@
 //! early can only lose a branch-ordering report (consecutive instructions are then
 //! ordered), never invent one.
 
+use weft_ir::code::Reg;
 use weft_ir::kernel::{KOp, Kernel};
+
+/// Whether `op` names register `r` anywhere (as a source or a destination: a read ends a
+/// region too, which only makes it shorter).
+fn mentions(op: &KOp, r: u32) -> bool {
+    op.mentions(Reg(r))
+}
 
 /// The predicated-region structure of a kernel's code.
 #[derive(Clone, Debug, Default)]
@@ -30,15 +37,6 @@ pub struct Regions {
 
 fn is_memory(op: &KOp) -> bool {
     matches!(op, KOp::Ld { .. } | KOp::St { .. } | KOp::Atom { .. })
-}
-
-/// Whether `op` names register `r` anywhere (as a source or a destination).
-fn mentions(op: &KOp, r: u32) -> bool {
-    // Every register operand is a `Reg(N)` in the operation's structure; matching the exact
-    // `Reg(N)` token is conservative (it also matches reads), never misses a definition.
-    let text = format!("{op:?}");
-    let pat = format!("Reg({r})");
-    text.contains(&pat)
 }
 
 impl Regions {

@@ -93,7 +93,6 @@ pub enum SimError {
     Model(CatError),
 }
 
-
 pub(crate) fn term_value(p: &Program, c: &Candidate, t: &Term) -> i64 {
     match t {
         Term::Reg { thread, reg } => c.reg_value(*thread, reg.index()),

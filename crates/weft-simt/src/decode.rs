@@ -1,8 +1,8 @@
 //! Pre-decoding: a [`Kernel`] becomes a compact [`DInstr`] array the emulator dispatches on
 //! directly: operands resolved to register indices or immediates (variable addresses folded
 //! in), typed arithmetic chosen as lane functions ([`crate::alu`]), each conditional branch
-//! paired with its reconvergence point ([`crate::ipdom`]), and each memory instruction tagged
-//! with its paper 003 §3.1 trace operation (rd/wr/atm or acq/rel/ar at block or global
+//! paired with its reconvergence point ([`weft_ir::analysis::KCfg::instr_ipdoms`]), and each
+//! memory instruction tagged with its paper 003 §3.1 trace operation (rd/wr/atm or acq/rel/ar at block or global
 //! scope, inferred from `.sem` qualifiers and from adjacent fences as BARRACUDA does).
 
 use weft_ir::attrs::{BarrierKind, DataType, FenceKind, MemSpace, Order, RmwOp, TypeKind};
@@ -13,7 +13,6 @@ use weft_ir::kernel::{
 use weft_ir::Scope;
 
 use crate::alu::{self, BinFn, CmpFn, UnFn};
-use crate::ipdom::immediate_post_dominators;
 use crate::mem::{GLOBAL_BASE, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW};
 
 /// A decoded source operand.
@@ -444,7 +443,7 @@ fn scope_global(s: Option<Scope>) -> bool {
 
 /// Decodes the whole kernel.
 pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
-    let ipdom = immediate_post_dominators(k);
+    let ipdom = weft_ir::analysis::KCfg::new(k).instr_ipdoms();
     let n = k.code.len();
     let mut out = Vec::with_capacity(n);
     for (pc, ins) in k.code.iter().enumerate() {

@@ -3,9 +3,9 @@
 //! A [`weft_ir::kernel::Kernel`] (lowered from PTX by `weft-ptx`) runs on a grid of CTAs:
 //! warps of 32 lanes execute in lock-step; a divergent branch pushes both paths on the warp's
 //! reconvergence stack and the warp reconverges at the branch's immediate post-dominator
-//! ([`ipdom`]); each CTA has its own shared memory and 16 named barriers; global memory holds
-//! typed buffers; atomics are executed lane by lane within a warp instruction. Barrier
-//! divergence (a warp reaching `bar.sync` with only some of its live threads, or threads of a
+//! ([`weft_ir::analysis::KCfg::instr_ipdoms`]); each CTA has its own shared memory and 16
+//! named barriers; global memory holds typed buffers; atomics are executed lane by lane
+//! within a warp instruction. Barrier divergence (a warp reaching `bar.sync` with only some of its live threads, or threads of a
 //! CTA meeting at a barrier from different instructions) is reported with thread indices and
 //! source lines; a state where no warp can move is a deadlock; a step limit catches livelocks.
 //! The scheduler interleaves warps of all resident CTAs round-robin or in a seeded random
@@ -25,7 +25,6 @@
 
 pub mod alu;
 pub mod decode;
-pub mod ipdom;
 pub mod machine;
 pub mod mem;
 pub mod report;

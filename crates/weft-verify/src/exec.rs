@@ -22,11 +22,11 @@ const PRED: DataType = DataType {
     kind: TypeKind::Pred,
     bits: 1,
 };
+use weft_ir::analysis::{EdgeCond, KCfg as Cfg};
 use weft_ir::kernel::{AddrBase, KBinOp, KOp, Kernel, Operand, SpecialReg, VoteMode};
 use weft_ir::Scope;
 
 use crate::alu::{self, reg_sort};
-use crate::cfg::{Cfg, EdgeCond};
 use crate::function_wide::FunctionWide;
 use crate::smt::{Answer, Query, Solver};
 use crate::term::{mentions, mentions_fresh_after, Ctx, Node, Op, Printer, Sort, T};
@@ -477,7 +477,7 @@ impl<'a> Exec<'a> {
             } else {
                 crate::function_wide::find(k)
             },
-            pure_defs: crate::function_wide::single_pure_defs(k, dsts),
+            pure_defs: crate::function_wide::single_pure_defs(k),
             asks_enabled: k.code.iter().any(|i| {
                 matches!(
                     i.op,
@@ -748,8 +748,8 @@ impl<'a> Exec<'a> {
             let blk = &self.cfg.blocks[b];
             for pc in blk.start..blk.end {
                 let i = &self.k.code[pc];
-                for r in dsts(&i.op) {
-                    written.insert(r);
+                for r in i.op.defs() {
+                    written.insert(r.index());
                 }
                 if matches!(i.op, KOp::Barrier { .. }) {
                     has_barrier = true;
@@ -799,7 +799,7 @@ impl<'a> Exec<'a> {
             }
         }
         let _ = has_barrier;
-        let dead = self.cfg.dead_at_header(self.k, l, &written, dsts);
+        let dead = self.cfg.dead_at_header(self.k, l, &written);
         // Probe: one iteration from the entry state, to learn the arrays the loop touches
         // and the offsets of its accesses.
         let snap0 = self.snapshot();
@@ -1305,7 +1305,7 @@ impl<'a> Exec<'a> {
     }
 
     fn eval_function_wide(&mut self, fw: &FunctionWide, en: &[T; 2]) -> R<T> {
-        let inputs = crate::function_wide::inputs(self.k, fw.start, fw.pc, dsts);
+        let inputs = crate::function_wide::inputs(self.k, fw.start, fw.pc);
         for r in inputs {
             self.materialize(r, 0)?;
         }
@@ -1389,8 +1389,8 @@ impl<'a> Exec<'a> {
         let Some(pc) = self.pure_defs.get(r).copied().flatten() else {
             return Ok(());
         };
-        for q in crate::cfg::reads(&self.k.code[pc]) {
-            self.materialize(q, depth + 1)?;
+        for q in self.k.code[pc].uses() {
+            self.materialize(q.index(), depth + 1)?;
         }
         let tt = self.c.tt();
         self.instr(pc, &[tt.clone(), tt])
@@ -1944,40 +1944,6 @@ fn merge(c: &mut Ctx, v: &mut Vec<(usize, [T; 2])>, b: usize, e: [T; 2]) {
         x.1 = [c.or(&x.1[0], &e[0]), c.or(&x.1[1], &e[1])];
     } else {
         v.push((b, e));
-    }
-}
-
-/// Registers an operation writes.
-fn dsts(op: &KOp) -> Vec<usize> {
-    match op {
-        KOp::Mov { dst, .. }
-        | KOp::Unary { dst, .. }
-        | KOp::Binary { dst, .. }
-        | KOp::Mad { dst, .. }
-        | KOp::Selp { dst, .. }
-        | KOp::Cvt { dst, .. }
-        | KOp::Cvta { dst, .. }
-        | KOp::Bfe { dst, .. }
-        | KOp::Bfi { dst, .. }
-        | KOp::Shf { dst, .. }
-        | KOp::Prmt { dst, .. }
-        | KOp::Vote { dst, .. }
-        | KOp::Query { dst, .. }
-        | KOp::Activemask { dst } => vec![dst.index()],
-        KOp::Setp { dst, dst2, .. } => {
-            let mut v = vec![dst.index()];
-            v.extend(dst2.map(|r| r.index()));
-            v
-        }
-        KOp::Shfl { dst, dst_pred, .. } | KOp::Match { dst, dst_pred, .. } => {
-            let mut v = vec![dst.index()];
-            v.extend(dst_pred.map(|r| r.index()));
-            v
-        }
-        KOp::Ld { dst, .. } => dst.iter().flatten().map(|r| r.index()).collect(),
-        KOp::Atom { dst, .. } => dst.iter().map(|r| r.index()).collect(),
-        KOp::Barrier { red, .. } => red.iter().map(|r| r.1.index()).collect(),
-        _ => vec![],
     }
 }
 

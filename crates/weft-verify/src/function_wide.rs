@@ -12,8 +12,6 @@
 use weft_ir::attrs::MemSpace;
 use weft_ir::kernel::{AddrBase, AnnotKind, KOp, Kernel};
 
-use crate::cfg::reads;
-
 /// One `__function_wide_invariant`: its annotation at `pc`, its condition's code at
 /// `start..pc`, and its source line when the PTX has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,11 +109,12 @@ pub fn find(k: &Kernel) -> Vec<FunctionWide> {
 /// unguarded pure computation from registers, constants, special registers and kernel
 /// parameters: its value wherever it is defined is that instruction applied to the values
 /// its operands have there.
-pub fn single_pure_defs(k: &Kernel, dsts: impl Fn(&KOp) -> Vec<usize>) -> Vec<Option<usize>> {
+pub fn single_pure_defs(k: &Kernel) -> Vec<Option<usize>> {
     let mut count = vec![0u32; k.regs.len()];
     let mut def = vec![None; k.regs.len()];
     for (pc, i) in k.code.iter().enumerate() {
-        for r in dsts(&i.op) {
+        for r in i.op.defs() {
+            let r = r.index();
             if let Some(c) = count.get_mut(r) {
                 *c += 1;
                 def[r] = Some(pc);
@@ -139,21 +138,16 @@ pub fn single_pure_defs(k: &Kernel, dsts: impl Fn(&KOp) -> Vec<usize>) -> Vec<Op
 }
 
 /// The registers the piece `start..end` reads before writing them (in program order).
-pub fn inputs(
-    k: &Kernel,
-    start: usize,
-    end: usize,
-    dsts: impl Fn(&KOp) -> Vec<usize>,
-) -> Vec<usize> {
+pub fn inputs(k: &Kernel, start: usize, end: usize) -> Vec<usize> {
     let mut written = std::collections::BTreeSet::new();
     let mut out = Vec::new();
     for i in &k.code[start..=end.min(k.code.len().saturating_sub(1))] {
-        for r in reads(i) {
+        for r in i.uses().into_iter().map(|r| r.index()) {
             if !written.contains(&r) && !out.contains(&r) {
                 out.push(r);
             }
         }
-        written.extend(dsts(&i.op));
+        written.extend(i.op.defs().into_iter().map(|r| r.index()));
     }
     out
 }

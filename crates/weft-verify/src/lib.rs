@@ -1,8 +1,9 @@
 //! weft-verify: static verification of GPU kernels in the style of GPUVerify, with warps and
 //! atomics (paper 002). A kernel (weft's kernel IR, lowered from the PTX clang emits) is
 //! proved free of data races, barrier divergence and failing `__assert`s for every thread
-//! pair and every input, by the two-thread reduction ([`exec`]) over its CFG ([`cfg`]),
-//! terms ([`term`]) printed as SMT-LIB 2 and solved by z3 or cvc5 run as processes ([`smt`]).
+//! pair and every input, by the two-thread reduction ([`exec`]) over its CFG (weft-ir's
+//! [`weft_ir::analysis::KCfg`]), terms ([`term`]) printed as SMT-LIB 2 and solved by z3 or
+//! cvc5 run as processes ([`smt`]).
 //!
 //! - [`verify`] runs one kernel: one pass, or with `--warp-method two-pass` the intra-warp
 //!   and inter-warp passes of paper 002 §3.2 in parallel; checks are solved in parallel
@@ -11,7 +12,6 @@
 //! - [`text`]: the reports as `weft verify` prints them, and their exit status.
 
 pub mod alu;
-pub mod cfg;
 pub mod contract;
 pub mod exec;
 pub mod function_wide;
@@ -27,6 +27,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
+use weft_ir::analysis::KCfg;
 use weft_ir::kernel::Kernel;
 
 use exec::{Base, CheckKind, Exec, Pairs};
@@ -213,7 +214,12 @@ pub fn verify(k: &Kernel, o: &Options, names: &Names) -> Result<Report, VerifyEr
         )));
     }
     k.validate().map_err(VerifyError::Unsupported)?;
-    let cfg = cfg::Cfg::build(k).map_err(VerifyError::Unsupported)?;
+    let cfg = KCfg::new(k);
+    if let Some(pc) = cfg.irreducible {
+        return Err(VerifyError::Unsupported(format!(
+            "irreducible control flow at instruction {pc} (unsupported)"
+        )));
+    }
     let passes: Vec<Pairs> = if o.lockstep && o.warp_method == WarpMethod::TwoPass {
         vec![Pairs::SameWarp, Pairs::OtherWarp]
     } else {
@@ -298,7 +304,7 @@ const THREAD_VARS: [&str; 12] = [
 
 fn run_pass(
     k: &Kernel,
-    cfg: &cfg::Cfg,
+    cfg: &KCfg,
     o: &Options,
     pairs: Pairs,
     names: &Names,
