@@ -12,8 +12,8 @@ What it runs (each with a per-run time limit; a run that hits it is written as `
   race   `weft race --json` on every kernel of tests/race under both definitions;
   verify `weft verify --json` on every kernel of tests/verify (those `slow` in known.tsv left out).
 
-Lines that carry wall-clock times (herd's `Time NAME S`, JSON `time`/`elapsed` fields) are
-dropped before writing. Usage: scripts/snapshot-outputs.py WEFT OUTDIR [--jobs N] [--only S,...]
+Lines that carry wall-clock times (herd's `Time NAME S`, "checked in", JSON `time`/`elapsed`
+fields), peak memory and the race detector's `clock_bytes` are dropped before writing. Usage: scripts/snapshot-outputs.py WEFT OUTDIR [--jobs N] [--only S,...]
 """
 
 import argparse
@@ -28,8 +28,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
-TIME_LINE = re.compile(r"^(Time |Elapsed|Wall|.*\b(took|seconds)\b)")
-TIME_KEYS = {"time", "time_s", "elapsed", "elapsed_s", "wall_s", "seconds", "time_ms", "ms"}
+TIME_LINE = re.compile(r"^(Time |Elapsed|Wall|.*\b(took|seconds|checked in)\b)")
+# Fields that change from run to run of one binary: wall-clock times, resident memory, and
+# the race detector's clock storage (its compression depends on thread timing).
+TIME_KEYS = {
+    "time", "time_s", "elapsed", "elapsed_s", "wall_s", "seconds", "time_ms", "ms",
+    "run_seconds", "peak_rss_bytes", "clock_bytes",
+}
 
 
 def scrub_json(v):
