@@ -300,6 +300,66 @@ pub fn run_with_sink<'a>(
         global,
         param,
     } = lay_out(kernel, args, &buffers)?;
+    let mut global = global;
+    let (findings, completed, stats) =
+        execute(kernel, cfg, layout, &mut global, param, opts, trace, sink)?;
+    let mut buffers = buffers;
+    for (b, &o) in buffers.iter_mut().zip(&offsets) {
+        let n = b.data.len();
+        b.data.copy_from_slice(&global[o as usize..o as usize + n]);
+    }
+    Ok(Outcome {
+        buffers,
+        findings,
+        completed,
+        stats,
+    })
+}
+
+/// Runs `kernel` over a global arena the caller owns (a whole program's device memory,
+/// `weft-cudart`): `layout` gives module variables their addresses in it (and the shared
+/// memory size, dynamic shared memory included), `param` holds the argument bytes. The
+/// arena is left in `global` whatever happens; the outcome has no buffers.
+#[allow(clippy::too_many_arguments)]
+pub fn run_in_arena<'a>(
+    kernel: &'a Kernel,
+    cfg: LaunchConfig,
+    layout: Layout,
+    global: &mut Vec<u8>,
+    param: Vec<u8>,
+    opts: &Options,
+    sink: Option<&'a mut dyn TraceSink>,
+) -> Result<Outcome, SimtError> {
+    kernel.validate().map_err(SimtError::Launch)?;
+    if cfg.grid.contains(&0) || cfg.block.contains(&0) || cfg.block_threads() > 1024 {
+        return Err(SimtError::Launch(
+            "grid and block dimensions must be 1..=1024 threads per block".into(),
+        ));
+    }
+    let (findings, completed, stats) =
+        execute(kernel, cfg, layout, global, param, opts, None, sink)?;
+    Ok(Outcome {
+        buffers: Vec::new(),
+        findings,
+        completed,
+        stats,
+    })
+}
+
+/// Decodes and runs a launch whose memory is laid out; the global arena is borrowed for the
+/// run and put back in `global` (also on error).
+#[allow(clippy::too_many_arguments)]
+fn execute<'a>(
+    kernel: &'a Kernel,
+    cfg: LaunchConfig,
+    layout: Layout,
+    global: &mut Vec<u8>,
+    param: Vec<u8>,
+    opts: &Options,
+    trace: Option<&'a mut dyn Write>,
+    sink: Option<&'a mut dyn TraceSink>,
+) -> Result<(Vec<Finding>, bool, Stats), SimtError> {
+    let bt = cfg.block_threads();
     let code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
         pos: kernel.describe_pos(e.pc),
         message: e.message,
@@ -315,7 +375,7 @@ pub fn run_with_sink<'a>(
         opts: opts.clone(),
         warps_per_cta,
         block_threads: bt as u32,
-        global,
+        global: std::mem::take(global),
         param,
         warps: Vec::with_capacity(resident * warps_per_cta),
         ctas: Vec::with_capacity(resident),
@@ -354,7 +414,9 @@ pub fn run_with_sink<'a>(
         }
     }
     let start = Instant::now();
-    let completed = m.schedule()?;
+    let completed = m.schedule();
+    *global = std::mem::take(&mut m.global);
+    let completed = completed?;
     m.stats.seconds = start.elapsed().as_secs_f64();
     if let Some(e) = m.io_error.take() {
         return Err(SimtError::Io(e));
@@ -367,17 +429,6 @@ pub fn run_with_sink<'a>(
             count: m.suppressed,
         });
     }
-    let mut buffers = buffers;
-    for (b, &o) in buffers.iter_mut().zip(&offsets) {
-        let n = b.data.len();
-        b.data
-            .copy_from_slice(&m.global[o as usize..o as usize + n]);
-    }
     m.stats.warp_instrs = m.steps;
-    Ok(Outcome {
-        buffers,
-        findings: m.findings,
-        completed,
-        stats: m.stats,
-    })
+    Ok((m.findings, completed, m.stats))
 }
