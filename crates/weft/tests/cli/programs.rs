@@ -1,0 +1,274 @@
+//! Whole CUDA programs on weft's CUDA runtime (issue 26; docs/programs.md): `weft cc` builds
+//! the small programs of `tests/programs/runtime/`, each run prints what its design says
+//! (`NAME.expected`), and `weft exec`, `weft race -- ./app` and `weft memcheck` report what
+//! the programs plant (source lines named by `// @MARK` comments).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::{repo, scratch_in, stderr, stdout, weft};
+
+fn src(name: &str) -> PathBuf {
+    repo().join("tests/programs/runtime").join(name)
+}
+
+/// `FILE:LINE` of the line carrying `// @mark` in `name`.
+fn marked(name: &str, mark: &str) -> String {
+    let text = std::fs::read_to_string(src(name)).unwrap();
+    let n = text
+        .lines()
+        .position(|l| l.contains(&format!("// @{mark}")))
+        .unwrap_or_else(|| panic!("{name} has no @{mark}"));
+    format!("{name}:{}", n + 1)
+}
+
+/// Builds `name` (extra `weft cc` options first) into a scratch directory; the executable.
+fn build(name: &str, extra: &[&str]) -> PathBuf {
+    let dir = scratch_in("programs", &format!("{name}{}", extra.join("")));
+    let exe = dir.join("app");
+    let s = src(name);
+    let mut args = vec!["cc"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-o", exe.to_str().unwrap(), s.to_str().unwrap()]);
+    let o = weft(&args);
+    assert!(o.status.success(), "weft cc {name}: {}", stderr(&o));
+    exe
+}
+
+fn run(exe: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(exe);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn expected(name: &str) -> String {
+    std::fs::read_to_string(src(name).with_extension("expected")).unwrap()
+}
+
+#[test]
+fn programs_print_what_their_design_says() {
+    for name in [
+        "basic.cu",
+        "memcpy_kinds.cu",
+        "symbols.cu",
+        "managed.cu",
+        "dynshared.cu",
+        "errors.cu",
+    ] {
+        let o = run(&build(name, &[]), &[]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert_eq!(stdout(&o), expected(name), "{name}");
+    }
+}
+
+#[test]
+fn old_launch_abi() {
+    let exe = build("basic.cu", &["--old-launch-abi"]);
+    let o = run(&exe, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), expected("basic.cu"));
+}
+
+#[test]
+fn emulated_device_properties_come_from_the_environment() {
+    let o = run(
+        &build("errors.cu", &[]),
+        &[("WEFT_DEVICE", "threads=256,shared=1024")],
+    );
+    let out = stdout(&o);
+    assert!(out.contains("max threads 256 shared 1024"), "{out}");
+}
+
+#[test]
+fn exec_passes_output_and_exit_code_through() {
+    let s = src("basic.cu");
+    let o = weft(&["exec", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), expected("basic.cu"));
+}
+
+#[test]
+fn unimplemented_api_stops_with_exit_3() {
+    let s = src("unsupported.cu");
+    let o = weft(&["exec", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "before\n");
+    assert!(
+        stderr(&o).contains("cudaMallocPitch is not implemented"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn host_dereference_of_a_device_pointer_crashes() {
+    let exe = build("host_deref.cu", &[]);
+    let o = weft(&["exec", "--", exe.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(128 + 11), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "before\n");
+    assert!(stderr(&o).contains("signal 11 (SIGSEGV"), "{}", stderr(&o));
+}
+
+#[test]
+fn race_on_a_program_groups_races_across_launches() {
+    let s = src("race_counter.cu");
+    let o = weft(&["race", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let races = v["races"].as_array().unwrap();
+    assert!(!races.is_empty());
+    let at = marked("race_counter.cu", "race");
+    for r in races {
+        assert_eq!(r["first"]["line"], at.as_str());
+        assert_eq!(r["second"]["line"], at.as_str());
+        assert_eq!(r["launches"], 2, "both launches show it: {r}");
+    }
+    assert_eq!(v["launches"].as_array().unwrap().len(), 2);
+    let o = weft(&["race", s.to_str().unwrap(), "-D", "FIXED"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("0 races, 0 findings in 2 launches"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn race_error_exitcode_and_program_arguments() {
+    let exe = build("race_counter.cu", &[]);
+    let o = weft(&[
+        "race",
+        "--error-exitcode",
+        "7",
+        "--",
+        exe.to_str().unwrap(),
+        "ignored-arg",
+    ]);
+    assert_eq!(o.status.code(), Some(7), "{}", stderr(&o));
+}
+
+#[test]
+fn memcheck_reports_planted_errors_by_allocation() {
+    let s = src("memcheck_errors.cu");
+    let o = weft(&["memcheck", "--initcheck", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let errs = v["memcheck"].as_array().unwrap();
+    let kinds: Vec<&str> = errs.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["oob", "uninit", "api", "leak"], "{line}");
+    let oob = &errs[0];
+    assert_eq!(oob["at"], marked("memcheck_errors.cu", "oob").as_str());
+    assert_eq!(oob["what"], "Invalid __global__ write of size 4 bytes");
+    let detail: Vec<&str> = oob["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap())
+        .collect();
+    assert!(
+        detail.contains(&"by thread (64,0,0) in block (0,0,0)"),
+        "{detail:?}"
+    );
+    assert!(
+        detail.iter().any(
+            |d| d.starts_with("and is 0 bytes after the nearest allocation")
+                && d.ends_with("of size 256 bytes")
+        ),
+        "{detail:?}"
+    );
+    assert_eq!(
+        errs[1]["at"],
+        marked("memcheck_errors.cu", "uninit").as_str()
+    );
+    assert!(errs[2]["what"]
+        .as_str()
+        .unwrap()
+        .ends_with("on CUDA API call to cudaFree."));
+    assert!(errs[3]["what"]
+        .as_str()
+        .unwrap()
+        .starts_with("Leaked 128 bytes"));
+    let c = src("memcheck_clean.cu");
+    let o = weft(&["memcheck", "--initcheck", c.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with("========= ERROR SUMMARY: 0 errors\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn timeout_stops_a_spinning_launch_and_keeps_the_report() {
+    let s = src("spin.cu");
+    let o = weft(&["race", "--timeout", "2", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("first done\n"), "{out}");
+    assert!(
+        out.contains("only the launches above were analysed"),
+        "{out}"
+    );
+    assert!(out.contains("in 1 launch;"), "{out}");
+    assert!(stderr(&o).contains("--timeout 2s"), "{}", stderr(&o));
+}
+
+#[test]
+fn cc_rejects_bad_input() {
+    let o = weft(&["cc", "--bogus", "x.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    let dir = scratch_in("programs", "bad-src");
+    let f = dir.join("bad.cu");
+    std::fs::write(
+        &f,
+        "__global__ void k(int *a) { a[0] = ; }\nint main() { return 0; }\n",
+    )
+    .unwrap();
+    let o = weft(&[
+        "cc",
+        "-o",
+        dir.join("a").to_str().unwrap(),
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad.cu:1"), "{}", stderr(&o));
+}
+
+#[test]
+fn default_definition_reports_block_scoped_atomics_across_blocks() {
+    // Issue 26 item 3: `scoped` is the default; BARRACUDA's definition stays an option.
+    let s = src("atomic_block.cu");
+    let o = weft(&["race", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["definition"], "scoped");
+    let races = v["races"].as_array().unwrap();
+    assert_eq!(races.len(), 1, "{line}");
+    assert_eq!(races[0]["kind"], "atomic-scope");
+    assert_eq!(races[0]["class"], "inter-block");
+    assert_eq!(
+        races[0]["first"]["line"],
+        marked("atomic_block.cu", "scope").as_str()
+    );
+    let o = weft(&["race", "--definition", "barracuda", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 races, 0 findings in 1 launch; definition barracuda"));
+}
+
+#[test]
+fn device_printf_is_refused_loudly() {
+    let s = src("device_printf.cu");
+    let o = weft(&["exec", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "host\n");
+    assert!(
+        stderr(&o).contains("device printf (vprintf)"),
+        "{}",
+        stderr(&o)
+    );
+}
