@@ -314,3 +314,28 @@ fn graph_program_with_input_file_and_geometry_arguments() {
         assert_eq!(r["second"]["line"], at.as_str(), "{r}");
     }
 }
+
+#[test]
+fn memcheck_reports_misaligned_access_and_invalid_memcpy() {
+    let s = src("memcheck_api.cu");
+    let o = weft(&["memcheck", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("copy past the end: cudaErrorInvalidValue\n"),
+        "{out}"
+    );
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let errs = v["memcheck"].as_array().unwrap();
+    let kinds: Vec<&str> = errs.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["misaligned", "api"], "{out}");
+    assert_eq!(
+        errs[0]["at"],
+        marked("memcheck_api.cu", "misaligned").as_str()
+    );
+    assert_eq!(errs[0]["what"], "Invalid __global__ read of size 4 bytes");
+    assert!(errs[1]["what"]
+        .as_str()
+        .unwrap()
+        .ends_with("on CUDA API call to cudaMemcpy."));
+}
