@@ -28,12 +28,12 @@ __global__ void bfs_step(int n, const int *nindex, const int *nlist, const int *
       int u = nlist[e];
       if (level[u] == INF) {
 #ifdef MISSING_ATOMIC
-        next[u] = cur + 1; // @NEXT
+        next[u] = cur + 1; // @NEXT_PLAIN
 #else
         atomicMin(&next[u], cur + 1); // @NEXT
 #endif
 #ifdef WRONG_SCOPE
-        atomicExch_block(changed, 1); // @CHANGED
+        atomicExch_block(changed, 1); // @CHANGED_BLOCK
 #else
         atomicExch(changed, 1); // @CHANGED
 #endif

@@ -30,7 +30,7 @@ __global__ void cc_step(int n, const int *nindex, const int *nlist, const int *l
 #endif
       int u = nlist[e]; // @NBR
 #ifdef MISSING_ATOMIC
-      if (lv < nlabel[u]) { nlabel[u] = lv; atomicExch(changed, 1); } // @PUSH
+      if (lv < nlabel[u]) { nlabel[u] = lv; atomicExch(changed, 1); } // @PUSH_PLAIN
 #else
       if (atomicMin(&nlabel[u], lv) > lv) // @PUSH
         atomicExch(changed, 1);

@@ -11,9 +11,9 @@ __global__ void compact(const int *in, int n, int threshold, int *out, int *coun
     int v = in[i];
     if (v > threshold) {
 #ifdef MISSING_ATOMIC
-      int p = *count; *count = p + 1; // @SLOT
+      int p = *count; *count = p + 1; // @SLOT_PLAIN
 #elif defined(WRONG_SCOPE)
-      int p = atomicAdd_block(count, 1); // @SLOT
+      int p = atomicAdd_block(count, 1); // @SLOT_BLOCK
 #else
       int p = atomicAdd(count, 1); // @SLOT
 #endif

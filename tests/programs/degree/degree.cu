@@ -9,9 +9,9 @@ __global__ void indegree(int m, const int *nlist, int *deg) {
   for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < m; e += gridDim.x * blockDim.x) {
     int v = nlist[e];
 #ifdef MISSING_ATOMIC
-    deg[v] += 1; // @DEG
+    deg[v] += 1; // @DEG_PLAIN
 #elif defined(WRONG_SCOPE)
-    atomicAdd_block(&deg[v], 1); // @DEG
+    atomicAdd_block(&deg[v], 1); // @DEG_BLOCK
 #else
     atomicAdd(&deg[v], 1); // @DEG
 #endif

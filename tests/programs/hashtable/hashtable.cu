@@ -21,8 +21,8 @@ __global__ void insert(const int *keys, int n, int *locks, int *heads, int *next
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     int b = keys[i] % nb;
 #if defined(NO_LOCK)
-    next[i] = heads[b]; // @LINK
-    heads[b] = i; // @HEAD
+    next[i] = heads[b]; // @LINK_NOLOCK
+    heads[b] = i; // @HEAD_NOLOCK
 #elif defined(EXCH)
     int old = atomicExch(&heads[b], i); // @XHEAD
     next[i] = old;

@@ -26,7 +26,7 @@ __global__ void histogram(const int *in, int n, int *bins) {
     int b = v < 0 ? 0 : (v >= BINS ? BINS - 1 : v);
 #endif
 #ifdef MISSING_ATOMIC_SHARED
-    s[b] += 1; // @COUNT
+    s[b] += 1; // @COUNT_PLAIN
 #else
     atomicAdd(&s[b], 1); // @COUNT
 #endif
@@ -36,9 +36,9 @@ __global__ void histogram(const int *in, int n, int *bins) {
 #endif
   for (int b = threadIdx.x; b < BINS; b += blockDim.x) {
 #ifdef MISSING_ATOMIC_GLOBAL
-    bins[b] += s[b]; // @MERGE
+    bins[b] += s[b]; // @MERGE_PLAIN
 #elif defined(WRONG_SCOPE)
-    atomicAdd_block(&bins[b], s[b]); // @MERGE
+    atomicAdd_block(&bins[b], s[b]); // @MERGE_BLOCK
 #else
     atomicAdd(&bins[b], s[b]); // @MERGE
 #endif

@@ -18,7 +18,7 @@ __global__ void matmul(const float *A, const float *B, float *C, int M, int N, i
   for (int k0 = 0; k0 < K; k0 += TILE) {
     As[ty][tx] = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 0.0f; // @LOADA
 #ifdef NO_BOUNDS_B
-    Bs[ty][tx] = B[(k0 + ty) * N + col]; // @LOADB
+    Bs[ty][tx] = B[(k0 + ty) * N + col]; // @LOADB_NOCHECK
 #else
     Bs[ty][tx] = (k0 + ty < K && col < N) ? B[(k0 + ty) * N + col] : 0.0f; // @LOADB
 #endif

@@ -30,7 +30,7 @@ __global__ void pr_push(int n, const int *nindex, const int *nlist, const float 
     float c = rank[v] / (float)deg;
     for (int e = nindex[v]; e < nindex[v + 1]; e++) {
 #ifdef MISSING_ATOMIC
-      next[nlist[e]] += c; // @PUSH
+      next[nlist[e]] += c; // @PUSH_PLAIN
 #else
       atomicAdd(&next[nlist[e]], c); // @PUSH
 #endif

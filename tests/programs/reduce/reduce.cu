@@ -11,7 +11,7 @@ __global__ void reduce_sum(const int *in, int n, int *total) {
   __shared__ int s[1024];
   int t = threadIdx.x, i = blockIdx.x * blockDim.x + threadIdx.x;
 #ifdef NO_BOUNDS
-  s[t] = in[i]; // @LOAD
+  s[t] = in[i]; // @LOAD_NOCHECK
 #else
   s[t] = i < n ? in[i] : 0; // @LOAD
 #endif
@@ -25,9 +25,9 @@ __global__ void reduce_sum(const int *in, int n, int *total) {
   }
   if (t == 0) {
 #ifdef MISSING_ATOMIC
-    *total += s[0]; // @FINAL
+    *total += s[0]; // @FINAL_PLAIN
 #elif defined(WRONG_SCOPE)
-    atomicAdd_block(total, s[0]); // @FINAL
+    atomicAdd_block(total, s[0]); // @FINAL_BLOCK
 #else
     atomicAdd(total, s[0]); // @FINAL
 #endif

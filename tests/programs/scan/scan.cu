@@ -10,7 +10,7 @@ __global__ void scan_block(const int *in, int *out, int *sums, int n) {
   __shared__ int s[1024];
   int t = threadIdx.x, i = blockIdx.x * blockDim.x + threadIdx.x;
 #ifdef NO_BOUNDS
-  s[t] = in[i]; // @LOAD
+  s[t] = in[i]; // @LOAD_NOCHECK
 #else
   s[t] = i < n ? in[i] : 0; // @LOAD
 #endif

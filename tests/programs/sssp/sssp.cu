@@ -20,11 +20,11 @@ __global__ void sssp_relax(int n, const int *nindex, const int *nlist, const int
       int u = nlist[e];
       int nd = dv + wt[e];
 #ifdef MISSING_ATOMIC
-      if (nd < ndist[u]) { ndist[u] = nd; atomicExch(changed, 1); } // @RELAX
+      if (nd < ndist[u]) { ndist[u] = nd; atomicExch(changed, 1); } // @RELAX_PLAIN
 #else
       if (atomicMin(&ndist[u], nd) > nd) { // @RELAX
 #ifdef WRONG_SCOPE
-        atomicExch_block(changed, 1); // @CHANGED
+        atomicExch_block(changed, 1); // @CHANGED_BLOCK
 #else
         atomicExch(changed, 1); // @CHANGED
 #endif
@@ -37,7 +37,7 @@ __global__ void sssp_relax(int n, const int *nindex, const int *nlist, const int
 __global__ void sssp_commit(int n, int *dist, const int *ndist) {
   int v = blockIdx.x * blockDim.x + threadIdx.x;
 #ifdef NO_BOUNDS
-  dist[v] = ndist[v]; // @COMMIT
+  dist[v] = ndist[v]; // @COMMIT_NOCHECK
 #else
   if (v < n)
     dist[v] = ndist[v]; // @COMMIT

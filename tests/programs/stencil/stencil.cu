@@ -18,7 +18,7 @@ __global__ void stencil3(const int *in, int *out, int n) {
     tile[0] = (i > 0 && i - 1 < n) ? in[i - 1] : 0; // @HALO_L
   if (t == blockDim.x - 1) {
 #ifdef HALO_OOB
-    tile[t + 2] = in[i + 1]; // @HALO_R
+    tile[t + 2] = in[i + 1]; // @HALO_R_NOCHECK
 #else
     tile[t + 2] = i + 1 < n ? in[i + 1] : 0; // @HALO_R
 #endif

@@ -30,9 +30,9 @@ __global__ void tc_count(int n, const int *nindex, const int *nlist, int *tri, i
   tri[u] = c;
   if (c > 0) {
 #ifdef MISSING_ATOMIC
-    *total += c; // @TOTAL
+    *total += c; // @TOTAL_PLAIN
 #elif defined(WRONG_SCOPE)
-    atomicAdd_block(total, c); // @TOTAL
+    atomicAdd_block(total, c); // @TOTAL_BLOCK
 #else
     atomicAdd(total, c); // @TOTAL
 #endif

@@ -8,10 +8,10 @@
 __global__ void vecadd(const int *a, const int *b, int *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
 #if defined(NO_GUARD)
-  c[i] = a[i] + b[i]; // @ADD
+  c[i] = a[i] + b[i]; // @ADD_NOGUARD
 #elif defined(OFF_BY_ONE)
   if (i <= n)
-    c[i] = a[i] + b[i]; // @ADD
+    c[i] = a[i] + b[i]; // @ADD_OFFBYONE
 #else
   if (i < n)
     c[i] = a[i] + b[i]; // @ADD

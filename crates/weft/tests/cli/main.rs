@@ -20,6 +20,7 @@ mod locks_mc;
 mod mc_cli;
 mod mc_kernels;
 mod mc_repair_kernels;
+mod programs;
 mod race_cli;
 mod race_suite;
 mod races;
