@@ -231,7 +231,10 @@ static __device__ __forceinline__ unsigned int __weft_laneid(void) {
 #include <stdlib.h> /* host code of a .cu file: exit, malloc, free, rand */
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
+/* Device side only: the host side of a CUDA program (clang --cuda-host-only) must not see it. */
+#if !defined(__CUDA_ARCH__) && !(defined(__CUDA__) && !defined(__NVPTX__))
 #define __CUDA_ARCH__ 700
+#endif
 typedef unsigned int uint;
 typedef unsigned short ushort;
 typedef unsigned char uchar;
@@ -378,12 +381,19 @@ static __device__ __forceinline__ float __saturatef(float x) {
   return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
 }
 static __device__ __forceinline__ int abs(int x) { return x < 0 ? -x : x; }
-static __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
-static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
-static __device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-static __device__ __forceinline__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-static __device__ __forceinline__ float min(float a, float b) { return fminf(a, b); }
-static __device__ __forceinline__ float max(float a, float b) { return fmaxf(a, b); }
+/* min/max are __host__ __device__ as nvcc's are (host code of whole programs calls them). */
+#define WEFT_MINMAX(T)                                                                         \
+  static __host__ __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }         \
+  static __host__ __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
+WEFT_MINMAX(int)
+WEFT_MINMAX(unsigned)
+WEFT_MINMAX(long long)
+WEFT_MINMAX(unsigned long long)
+#undef WEFT_MINMAX
+static __host__ __device__ __forceinline__ float min(float a, float b) { return __builtin_fminf(a, b); }
+static __host__ __device__ __forceinline__ float max(float a, float b) { return __builtin_fmaxf(a, b); }
+static __host__ __device__ __forceinline__ double min(double a, double b) { return __builtin_fmin(a, b); }
+static __host__ __device__ __forceinline__ double max(double a, double b) { return __builtin_fmax(a, b); }
 static __device__ __forceinline__ int __mul24(int a, int b) { return (a << 8 >> 8) * (b << 8 >> 8); }
 static __device__ __forceinline__ unsigned __umul24(unsigned a, unsigned b) {
   return (a & 0xffffff) * (b & 0xffffff);
@@ -512,53 +522,8 @@ template <class T, int D, enum cudaTextureReadMode M>
 static __device__ __forceinline__ T tex2D(texture<T, D, M> t, float x, float y) {
   return (T)__weft_query_havoc();
 }
-/* ---- the host side of a .cu file: declarations only (weft compiles device code) ------- */
-typedef enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 } cudaError_t;
-enum cudaMemcpyKind {
-  cudaMemcpyHostToHost = 0,
-  cudaMemcpyHostToDevice = 1,
-  cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3,
-  cudaMemcpyDefault = 4
-};
-typedef struct CUstream_st *cudaStream_t;
-typedef struct CUevent_st *cudaEvent_t;
-extern "C" {
-__host__ cudaError_t cudaMalloc(void **p, size_t n);
-__host__ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags = 1);
-__host__ cudaError_t cudaFree(void *p);
-__host__ cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k);
-__host__ cudaError_t cudaMemset(void *d, int v, size_t n);
-__host__ cudaError_t cudaDeviceSynchronize(void);
-__host__ cudaError_t cudaThreadSynchronize(void);
-__host__ cudaError_t cudaDeviceReset(void);
-__host__ cudaError_t cudaGetLastError(void);
-__host__ cudaError_t cudaPeekAtLastError(void);
-__host__ const char *cudaGetErrorString(cudaError_t e);
-__host__ cudaError_t cudaSetDevice(int d);
-__host__ cudaError_t cudaEventCreate(cudaEvent_t *e);
-__host__ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
-__host__ cudaError_t cudaEventSynchronize(cudaEvent_t e);
-__host__ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
-__host__ unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shmem = 0,
-                                              cudaStream_t s = 0);
-__host__ cudaError_t cudaConfigureCall(dim3 g, dim3 b, size_t shmem = 0, cudaStream_t s = 0);
-__host__ cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **args,
-                                                 size_t shmem = 0, cudaStream_t s = 0);
-}
-template <class T> static __host__ cudaError_t cudaMalloc(T **p, size_t n) {
-  return cudaMalloc((void **)p, n);
-}
-template <class T> static __host__ cudaError_t cudaMallocManaged(T **p, size_t n) {
-  return cudaMallocManaged((void **)p, n);
-}
-template <class T>
-static __host__ cudaError_t cudaMemcpyToSymbol(const T &sym, const void *s, size_t n,
-                                               size_t off = 0,
-                                               enum cudaMemcpyKind k = cudaMemcpyHostToDevice);
-template <class T>
-static __host__ cudaError_t cudaMemcpyFromSymbol(void *d, const T &sym, size_t n, size_t off = 0,
-                                                 enum cudaMemcpyKind k = cudaMemcpyDeviceToHost);
+/* ---- the host side of a .cu file: the runtime API (weft-cudart implements it) --------- */
+#include "weft_cuda_runtime.h"
 #endif /* !WEFT_NVCC */
 
 /* ---- weft's scoped memory-model helpers: exact PTX via inline asm -------------------------

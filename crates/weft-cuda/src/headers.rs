@@ -25,6 +25,10 @@ pub const ALL: &[(&str, &str)] = &[
     (CUDA_HEADER_NAME, WEFT_CUDA_H),
     (OPENCL_HEADER_NAME, WEFT_OPENCL_H),
     (GPUVERIFY_HEADER_NAME, GPUVERIFY_H),
+    (
+        "weft_cuda_runtime.h",
+        include_str!("../include/weft_cuda_runtime.h"),
+    ),
     ("cuda.h", include_str!("../include/cuda.h")),
     ("cuda_runtime.h", include_str!("../include/cuda_runtime.h")),
     (

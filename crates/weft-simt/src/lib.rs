@@ -32,9 +32,9 @@ pub mod sink;
 pub mod spec;
 pub mod thread;
 
-pub use machine::run_with_sink;
 pub use machine::{
     run, Arg, Finding, LaunchConfig, Options, Outcome, Schedule, SimtError, Site, Stats,
 };
+pub use machine::{run_in_arena, run_with_sink};
 pub use mem::{Buffer, ElemType, Value};
 pub use sink::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};

@@ -59,6 +59,12 @@ enum Command {
     Mc(cmd::mc::Args),
     /// Statically verify a CUDA/OpenCL kernel free of data races and barrier divergence.
     Verify(cmd::verify::Args),
+    /// Build a whole CUDA program (nvcc-like options) against weft's CUDA runtime.
+    Cc(cmd::program::CcArgs),
+    /// Run a whole CUDA program with its kernels on the SIMT emulator.
+    Exec(cmd::program::ExecArgs),
+    /// Check a whole CUDA program's device memory accesses (compute-sanitizer's memcheck).
+    Memcheck(cmd::program::MemcheckArgs),
 }
 
 fn main() {
@@ -91,6 +97,9 @@ fn main() {
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Submit(a) => cmd::submit::run(a),
         Command::Mc(a) => cmd::mc::run(a),
+        Command::Cc(a) => cmd::program::cc(a),
+        Command::Exec(a) => cmd::program::exec(a),
+        Command::Memcheck(a) => cmd::program::memcheck(a),
     };
     std::process::exit(code.code());
 }

@@ -6,6 +6,7 @@ pub mod gen;
 pub mod mc;
 pub mod mc_repair;
 pub mod parse;
+pub mod program;
 pub mod race;
 pub mod results;
 pub mod run;

@@ -22,8 +22,17 @@ use crate::out;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The kernel: .cu, .cuh, .cl (compiled with clang-19) or .ptx.
-    file: PathBuf,
+    /// The kernel: .cu, .cuh, .cl (compiled with clang-19) or .ptx. A .cu file with a `main`
+    /// and no geometry (--grid or header) is run as a whole program.
+    file: Option<PathBuf>,
+    /// A whole program and its arguments: `weft race [options] -- ./app ARGS...`, or
+    /// `weft race app.cu -- ARGS...` (docs/programs.md).
+    #[arg(last = true)]
+    program: Vec<String>,
+    /// Whole programs: exit code when a race or finding was reported (the program's own
+    /// otherwise).
+    #[arg(long, default_value_t = 1)]
+    error_exitcode: i32,
     /// Launch options shared by every kernel command (grid, block, buffers, args, -D, ...).
     #[command(flatten)]
     launch: LaunchArgs,
@@ -73,6 +82,55 @@ pub struct Args {
 
 /// `weft race`.
 pub fn run(a: Args) -> ExitCode {
+    if let Some(words) = program_words(&a) {
+        let r = crate::cmd::program::RunArgs {
+            timeout: a.timeout,
+            device: None,
+            max_steps: Some(a.max_steps),
+            schedule: Some(a.schedule.clone()),
+            include: a.launch.include_dirs.clone(),
+            define: a.launch.defines.clone(),
+        };
+        return crate::cmd::program::race(&words, &r, &a.definition, a.json, a.error_exitcode);
+    }
+    let Some(file) = a.file.clone() else {
+        eprintln!("weft: race: expected a kernel file or `-- ./app ARGS...`");
+        return ExitCode::BadInput;
+    };
+    run_kernel(a, file)
+}
+
+/// The program and its arguments when `a` names a whole program: words after `--`, or a
+/// `.cu` file with a `main` and no launch geometry.
+fn program_words(a: &Args) -> Option<Vec<String>> {
+    let mut words: Vec<String> = a.file.iter().map(|f| f.display().to_string()).collect();
+    if !a.program.is_empty() {
+        if !words.is_empty() {
+            words.push("--".into());
+        }
+        words.extend(a.program.iter().cloned());
+        return Some(words);
+    }
+    let f = a.file.as_ref()?;
+    let header_geometry = std::fs::read_to_string(f)
+        .map(|s| {
+            s.lines().take_while(|l| l.starts_with("//")).any(|l| {
+                l.contains("--gridDim")
+                    || l.contains("--num_groups")
+                    || l.contains("--blockDim")
+                    || l.contains("--local_size")
+            })
+        })
+        .unwrap_or(false);
+    let cu = f.extension().is_some_and(|e| e == "cu");
+    (cu && a.launch.grid.is_none()
+        && a.launch.block.is_none()
+        && !header_geometry
+        && weft_program::has_main(f))
+    .then_some(words)
+}
+
+fn run_kernel(a: Args, file: PathBuf) -> ExitCode {
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t > 0.0) {
             eprintln!("weft: --timeout {t}: expected a positive number of seconds");
@@ -86,10 +144,10 @@ pub fn run(a: Args) -> ExitCode {
             std::process::exit(ExitCode::Internal.code());
         });
     }
-    crate::exit::finish(inner(a))
+    crate::exit::finish(inner(a, file))
 }
 
-fn inner(mut a: Args) -> Result<ExitCode, Failure> {
+fn inner(mut a: Args, file_path: PathBuf) -> Result<ExitCode, Failure> {
     if a.backend == KernelBackend::Cuda {
         a.instrumented = true;
     }
@@ -99,7 +157,7 @@ fn inner(mut a: Args) -> Result<ExitCode, Failure> {
             a.definition
         ))
     })?;
-    let p = prepare(&a.file, &a.launch)?;
+    let p = prepare(&file_path, &a.launch)?;
     session::check_launch(p.launch)?;
     let opts = SessionOptions {
         schedules: session::schedules(&a.schedule, a.schedules).map_err(Failure::bad_input)?,
@@ -108,7 +166,7 @@ fn inner(mut a: Args) -> Result<ExitCode, Failure> {
         quantum: a.quantum,
         max_steps: a.max_steps,
     };
-    let file = a.file.display().to_string();
+    let file = file_path.display().to_string();
     let report = if a.instrumented {
         let inst = weft_instrument::source::prepare(&p.module.ptx, &file)?;
         let st = &inst.stats;

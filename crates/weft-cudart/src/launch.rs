@@ -1,0 +1,301 @@
+//! A kernel launch: the configuration checked as CUDA checks it (error codes for zero or too
+//! large dimensions and too much shared memory), the argument bytes placed at the PTX
+//! parameters' offsets, module variables and dynamic shared memory laid out, managed memory
+//! copied in and out, and the kernel run on the SIMT emulator — with BARRACUDA's detector
+//! (race mode) or the memory checker (memcheck mode) listening to its trace.
+
+use std::sync::Arc;
+
+use weft_ir::kernel::Kernel;
+use weft_ir::MemSpace;
+use weft_race::{Compressed, Detector, Geometry};
+use weft_simt::decode::Layout;
+use weft_simt::{Finding, LaunchConfig, Options, Outcome, TraceSink};
+
+use crate::config::Mode;
+use crate::errors::{self, CudaError};
+use crate::memcheck::Memcheck;
+use crate::report::{LaunchRecord, MemError, ProgramRace, RaceSide};
+use crate::runtime::{fatal, CallConfig, Runtime};
+
+/// Where the argument bytes come from.
+pub enum ArgSource<'a> {
+    /// `cudaLaunchKernel`: one pointer per parameter.
+    Pointers(*const *const libc::c_void),
+    /// `cudaSetupArgument`: bytes at the host's offsets (which equal the PTX offsets).
+    Bytes(&'a [u8]),
+}
+
+impl Runtime {
+    fn kernel_of(&self, stub: usize) -> Result<Arc<Kernel>, CudaError> {
+        let (m, name) = self
+            .functions
+            .get(&stub)
+            .ok_or(errors::INVALID_DEVICE_FUNCTION)?;
+        match self.modules[*m].kernels.get(name) {
+            Some(Ok(k)) => Ok(k.clone()),
+            Some(Err(e)) => fatal(&format!(
+                "kernel {name} of {} uses what weft's emulator does not support: {e}",
+                self.modules[*m].source
+            )),
+            None => Err(errors::INVALID_DEVICE_FUNCTION),
+        }
+    }
+
+    fn check_config(&self, k: &Kernel, c: &CallConfig) -> CudaError {
+        let d = &self.config.device;
+        let (g, b) = (c.grid, c.block);
+        let threads: u64 = b.iter().map(|&x| u64::from(x)).product();
+        if g.contains(&0)
+            || b.contains(&0)
+            || threads > u64::from(d.max_threads_per_block)
+            || b[0] > 1024
+            || b[1] > 1024
+            || b[2] > 64
+            || g[1] > 65535
+            || g[2] > 65535
+            || g[0] > i32::MAX as u32
+        {
+            return errors::INVALID_CONFIGURATION;
+        }
+        let (_, static_shared) = k.layout(MemSpace::Shared);
+        if static_shared + c.shared > d.shared_per_block {
+            return errors::INVALID_VALUE;
+        }
+        errors::SUCCESS
+    }
+
+    /// The layout of a launch: module variables at their addresses, dynamic shared memory
+    /// after the static shared variables.
+    fn layout(&self, module: usize, k: &Kernel, dynamic_shared: u64) -> Layout {
+        let mut l = Layout::new(k, 0);
+        let vars = &self.modules[module].vars;
+        let mut end = 0u64;
+        for (i, v) in k.vars.iter().enumerate() {
+            match v.space {
+                MemSpace::Global | MemSpace::Constant => {
+                    if let Some(&(addr, _)) = vars.get(&v.name) {
+                        l.var_addr[i] = addr;
+                    }
+                }
+                MemSpace::Shared if v.size > 0 => end = end.max(l.var_addr[i] + v.size),
+                _ => {}
+            }
+        }
+        let dyn_at = end.div_ceil(16) * 16;
+        for (i, v) in k.vars.iter().enumerate() {
+            if v.space == MemSpace::Shared && v.size == 0 {
+                l.var_addr[i] = dyn_at;
+            }
+        }
+        l.shared_bytes = dyn_at + dynamic_shared;
+        l.global_var_bytes = 0;
+        l
+    }
+
+    /// Launches the kernel whose host stub is `stub`.
+    pub fn launch(&mut self, stub: usize, c: CallConfig, args: ArgSource<'_>) -> CudaError {
+        if self.sticky != errors::SUCCESS {
+            return self.ret(self.sticky);
+        }
+        let k = match self.kernel_of(stub) {
+            Ok(k) => k,
+            Err(e) => return self.ret(e),
+        };
+        let e = self.check_config(&k, &c);
+        if e != errors::SUCCESS {
+            return self.ret(e);
+        }
+        let mut param = vec![0u8; k.param_bytes as usize];
+        match args {
+            ArgSource::Pointers(p) => {
+                for (i, kp) in k.params.iter().enumerate() {
+                    // SAFETY: clang passes one pointer per kernel parameter, each to a value
+                    // of the parameter's type (its size in the PTX).
+                    unsafe {
+                        let a = *p.add(i) as *const u8;
+                        let src = std::slice::from_raw_parts(a, kp.size as usize);
+                        let o = kp.offset as usize;
+                        param[o..o + kp.size as usize].copy_from_slice(src);
+                    }
+                }
+            }
+            ArgSource::Bytes(b) => {
+                let n = b.len().min(param.len());
+                param[..n].copy_from_slice(&b[..n]);
+            }
+        }
+        let module = self.functions[&stub].0;
+        let layout = self.layout(module, &k, c.shared);
+        let shared_bytes = layout.shared_bytes;
+        let cfg = LaunchConfig {
+            grid: c.grid,
+            block: c.block,
+        };
+        let opts = Options {
+            schedule: self.config.schedule,
+            max_steps: self.config.max_steps,
+            max_resident_ctas: (self.config.device.sms as usize * 2).max(1),
+            ..Options::default()
+        };
+        let index = self.report.launches.len();
+        self.memory.managed_to_device();
+        let mut arena = std::mem::take(&mut self.memory.arena);
+        let mut allocs = std::mem::take(&mut self.memory.allocs);
+        let mut races = None;
+        let mut memerrs = Vec::new();
+        let result = match self.config.mode {
+            Mode::Exec => weft_simt::run_in_arena(&k, cfg, layout, &mut arena, param, &opts, None),
+            Mode::Race => {
+                let geo = Geometry {
+                    block_threads: cfg.block_threads() as u32,
+                    ctas: cfg.grid_ctas() as u32,
+                };
+                let mut det: Detector<Compressed> = Detector::new(&k, geo, self.config.definition);
+                let r = weft_simt::run_in_arena(
+                    &k,
+                    cfg,
+                    layout,
+                    &mut arena,
+                    param,
+                    &opts,
+                    Some(&mut det as &mut dyn TraceSink),
+                );
+                let mut rep = det.finish();
+                rep.resolve(|pc| k.describe_pos(pc as usize));
+                races = Some(rep.by_lines());
+                r
+            }
+            Mode::Memcheck => {
+                let mut mc = Memcheck::new(
+                    &k,
+                    cfg,
+                    index,
+                    &mut allocs,
+                    shared_bytes,
+                    self.config.initcheck,
+                );
+                let r = weft_simt::run_in_arena(
+                    &k,
+                    cfg,
+                    layout,
+                    &mut arena,
+                    param,
+                    &opts,
+                    Some(&mut mc as &mut dyn TraceSink),
+                );
+                memerrs = mc.errors;
+                r
+            }
+        };
+        self.memory.arena = arena;
+        self.memory.allocs = allocs;
+        self.memory.managed_to_host();
+        let outcome = match result {
+            Ok(o) => o,
+            Err(e) => fatal(&format!("launch of {}: {e}", k.name)),
+        };
+        self.clock_ns += outcome.stats.warp_instrs as f64 / f64::from(self.config.device.sms);
+        let err = launch_error(&outcome);
+        self.record(index, &k, c, &outcome, err, races, memerrs);
+        if err != errors::SUCCESS {
+            self.sticky = err;
+            self.last_error = err;
+        }
+        errors::SUCCESS
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        index: usize,
+        k: &Kernel,
+        c: CallConfig,
+        o: &Outcome,
+        err: CudaError,
+        races: Option<Vec<weft_race::Race>>,
+        memerrs: Vec<MemError>,
+    ) {
+        let findings: Vec<String> = o.findings.iter().map(|f| f.to_string()).collect();
+        if self.config.mode == Mode::Exec {
+            for f in &findings {
+                eprintln!("weft: kernel {} (launch {index}): {f}", k.name);
+            }
+        }
+        if self.config.mode == Mode::Memcheck {
+            for f in &o.findings {
+                if let Finding::MemoryFault { .. } = f {
+                    self.report.memcheck.push(MemError {
+                        what: "Invalid memory access (the emulator stopped the launch)".into(),
+                        detail: vec![f.to_string()],
+                        kind: "fault".into(),
+                        at: k.name.clone(),
+                        launch: Some(index),
+                        count: 1,
+                    });
+                }
+            }
+        }
+        self.report.memcheck.extend(memerrs);
+        self.report.launches.push(LaunchRecord {
+            index,
+            kernel: k.name.clone(),
+            grid: c.grid,
+            block: c.block,
+            shared: c.shared,
+            error: errors::name(err).into(),
+            completed: o.completed,
+            findings: if self.config.mode == Mode::Memcheck {
+                Vec::new()
+            } else {
+                findings
+            },
+            warp_instructions: o.stats.warp_instrs,
+            seconds: o.stats.seconds,
+        });
+        if let Some(rs) = races {
+            let rs = rs
+                .into_iter()
+                .map(|r| ProgramRace {
+                    kind: r.kind.name().into(),
+                    class: r.class.name().into(),
+                    space: r.space.into(),
+                    first: RaceSide {
+                        line: r.first.line,
+                        access: r.first.access.into(),
+                        thread: r.first.thread,
+                    },
+                    second: RaceSide {
+                        line: r.second.line,
+                        access: r.second.access.into(),
+                        thread: r.second.thread,
+                    },
+                    address: r.address,
+                    count: r.count,
+                    launch: index,
+                    launches: 1,
+                })
+                .collect();
+            self.report.add_races(index, rs);
+        }
+        self.write_report();
+    }
+}
+
+/// The CUDA error a launch ends with.
+fn launch_error(o: &Outcome) -> CudaError {
+    for f in &o.findings {
+        match f {
+            Finding::MemoryFault { .. } => return errors::ILLEGAL_ADDRESS,
+            Finding::Trap { .. } => return errors::LAUNCH_FAILURE,
+            Finding::AssertionFailed { .. } => return errors::ASSERT,
+            Finding::Deadlock { .. } | Finding::StepLimit { .. } => return errors::LAUNCH_TIMEOUT,
+            _ => {}
+        }
+    }
+    if o.completed {
+        errors::SUCCESS
+    } else {
+        errors::LAUNCH_FAILURE
+    }
+}

@@ -1,0 +1,547 @@
+//! One warp instruction of the SIMT machine for the lanes that execute it: loads, stores and
+//! atomics (lane by lane, traced), barriers, warp syncs, branches (pushing the
+//! reconvergence stack), exit, trap, shuffles, votes, matches and assertions;
+//! register-only instructions go to `regop`.
+
+use weft_ir::attrs::MemSpace;
+use weft_ir::kernel::SpecialReg;
+
+use super::collective::{match_value, member_gap, shfl_source, vote_value};
+use super::regop::{exec_alu, rv};
+use super::trace::{access_event, emit_access, emit_to, emit_warp, Loc};
+use super::{Frame, FrameKind, Machine, Post, Stop, WState, BARRIERS, FULL, WARP};
+use crate::alu;
+use crate::decode::{DAddr, DOp, TraceKind};
+use crate::mem::{self, resolve_generic, Region, GLOBAL_BASE};
+use crate::sink::{AccessOp, BranchEvent};
+
+impl<'a> Machine<'a> {
+    pub(super) fn exec_inner(&mut self, w: usize, top: Frame) -> Post {
+        let pc = top.pc;
+        let tracing = self.trace.is_some() || self.sink.is_some();
+        let Machine {
+            code,
+            warps,
+            ctas,
+            global,
+            param,
+            cfg,
+            reg_bits,
+            layout,
+            block_threads,
+            trace,
+            sink,
+            io_error,
+            stats,
+            warps_per_cta,
+            steps,
+            ..
+        } = self;
+        let (block_threads, warps_per_cta, steps) = (*block_threads, *warps_per_cta, *steps);
+        let ins = &code[pc as usize];
+        let warp = &mut warps[w];
+        let mask = top.mask & warp.live;
+        let em = match ins.guard {
+            None => mask,
+            Some((r, neg)) => {
+                let base = r as usize * WARP;
+                let mut pm = 0u32;
+                for_lanes!(mask, l, {
+                    if (warp.regs[base + l] & 1 == 1) != neg {
+                        pm |= 1 << l;
+                    }
+                });
+                pm
+            }
+        };
+        stats.thread_instrs += u64::from(em.count_ones());
+        let slot = warp.slot;
+        let cta = &mut ctas[slot];
+        let wic = warp.warp_in_cta;
+        let block = cfg.block;
+        let grid = cfg.grid;
+        let cta_id = cta.id;
+        let wpc = warps_per_cta as u32;
+        let sp = move |s: SpecialReg, lane: usize| -> u64 {
+            let t = wic * 32 + lane as u32;
+            match s {
+                SpecialReg::Tid(0) => u64::from(t % block[0]),
+                SpecialReg::Tid(1) => u64::from((t / block[0]) % block[1]),
+                SpecialReg::Tid(_) => u64::from(t / (block[0] * block[1])),
+                SpecialReg::Ntid(d) => u64::from(block[d.min(2) as usize]),
+                SpecialReg::Ctaid(d) => u64::from(cta_id[d.min(2) as usize]),
+                SpecialReg::Nctaid(d) => u64::from(grid[d.min(2) as usize]),
+                SpecialReg::Laneid => lane as u64,
+                SpecialReg::Warpid => u64::from(wic),
+                SpecialReg::Nwarpid => u64::from(wpc),
+                SpecialReg::LanemaskEq => 1u64 << lane,
+                SpecialReg::LanemaskLe => ((1u64 << (lane + 1)) - 1) & 0xffff_ffff,
+                SpecialReg::LanemaskLt => (1u64 << lane) - 1,
+                SpecialReg::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
+                SpecialReg::LanemaskGt => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
+                SpecialReg::Smid => slot as u64,
+                SpecialReg::Nsmid => 1,
+                SpecialReg::Gridid => 0,
+                SpecialReg::Clock => steps,
+            }
+        };
+        let regs = &mut warp.regs;
+        let mut next = pc + 1;
+        // Member lanes of a `.sync` warp operation that are not executing it.
+        let mut sync_div = 0u32;
+        macro_rules! set {
+            ($r:expr, $l:expr, $v:expr) => {
+                regs[$r as usize * WARP + $l] = $v
+            };
+        }
+        if exec_alu::<WARP>(&ins.op, regs, em, &sp) {
+            warp.stack.last_mut().expect("frame").pc = next;
+            return Post::None;
+        }
+        match &ins.op {
+            DOp::Ld {
+                space,
+                width,
+                sext,
+                dst,
+                addr,
+                trace: tk,
+            } => {
+                let width = *width as usize;
+                let local_bytes = layout.local_bytes as usize;
+                let gt_base = cta.linear * u64::from(block_threads) + u64::from(wic) * 32;
+                let mut fault = None;
+                for_lanes!(em, l, {
+                    let base = lane_addr(regs, *addr, l);
+                    for (k, d) in dst.iter().enumerate() {
+                        let a = base.wrapping_add((k * width) as u64);
+                        let Some((region, off)) = route(*space, a) else {
+                            fault = Some((l, a, "load from an invalid address"));
+                            break;
+                        };
+                        let m: &[u8] = match region {
+                            Region::Global => global,
+                            Region::Shared => &cta.shared,
+                            Region::Local => warp_local(&warp.local, local_bytes, l),
+                            Region::Param => param,
+                        };
+                        let Some(mut v) = mem::read(m, off, width) else {
+                            fault = Some((l, a, "out-of-bounds load"));
+                            break;
+                        };
+                        if let Some(d) = d {
+                            if *sext {
+                                v = alu::sext(v, (width * 8) as u16) as u64;
+                            }
+                            set!(*d, l, alu::trunc(v, reg_bits[*d as usize]));
+                        }
+                        if tracing && *tk != TraceKind::None {
+                            if let Some(sk) = sink.as_mut() {
+                                sk.access(&access_event(
+                                    region,
+                                    off,
+                                    a,
+                                    cta.linear,
+                                    gt_base + l as u64,
+                                    pc,
+                                    AccessOp::Load,
+                                    *tk,
+                                    width as u8,
+                                    v,
+                                ));
+                            }
+                            let loc = Loc(region, off, a, cta.linear, gt_base + l as u64);
+                            emit_access(
+                                trace,
+                                io_error,
+                                stats,
+                                tk.name(),
+                                gt_base + l as u64,
+                                &loc,
+                            );
+                        }
+                    }
+                    if fault.is_some() {
+                        break;
+                    }
+                });
+                if let Some((l, a, what)) = fault {
+                    return Post::Fault(l, a, what);
+                }
+                if tracing && *tk != TraceKind::None && em != 0 {
+                    let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    if let Some(sk) = sink.as_mut() {
+                        sk.endi(gw, em, pc);
+                    }
+                    emit_warp(trace, io_error, stats, "endi", gw, em);
+                }
+            }
+            DOp::St {
+                space,
+                width,
+                src,
+                addr,
+                trace: tk,
+            } => {
+                let width = *width as usize;
+                let local_bytes = layout.local_bytes as usize;
+                let gt_base = cta.linear * u64::from(block_threads) + u64::from(wic) * 32;
+                let mut fault = None;
+                for_lanes!(em, l, {
+                    let base = lane_addr(regs, *addr, l);
+                    for (k, s) in src.iter().enumerate() {
+                        let a = base.wrapping_add((k * width) as u64);
+                        let v = rv(regs, *s, l, &sp);
+                        let ok = match route(*space, a) {
+                            Some((Region::Global, off)) => {
+                                mem::write(global, off, width, v).then_some((Region::Global, off))
+                            }
+                            Some((Region::Shared, off)) => {
+                                mem::write(&mut cta.shared, off, width, v)
+                                    .then_some((Region::Shared, off))
+                            }
+                            Some((Region::Local, off)) => {
+                                let lm = &mut warp.local[l * local_bytes..(l + 1) * local_bytes];
+                                mem::write(lm, off, width, v).then_some((Region::Local, off))
+                            }
+                            _ => None,
+                        };
+                        let Some((region, off)) = ok else {
+                            fault = Some((l, a, "out-of-bounds or invalid store"));
+                            break;
+                        };
+                        if tracing {
+                            if let Some(sk) = sink.as_mut() {
+                                sk.access(&access_event(
+                                    region,
+                                    off,
+                                    a,
+                                    cta.linear,
+                                    gt_base + l as u64,
+                                    pc,
+                                    AccessOp::Store,
+                                    *tk,
+                                    width as u8,
+                                    alu::trunc(v, (width * 8) as u16),
+                                ));
+                            }
+                            let loc = Loc(region, off, a, cta.linear, gt_base + l as u64);
+                            emit_access(
+                                trace,
+                                io_error,
+                                stats,
+                                tk.name(),
+                                gt_base + l as u64,
+                                &loc,
+                            );
+                        }
+                    }
+                    if fault.is_some() {
+                        break;
+                    }
+                });
+                if let Some((l, a, what)) = fault {
+                    return Post::Fault(l, a, what);
+                }
+                if tracing && em != 0 {
+                    let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    if let Some(sk) = sink.as_mut() {
+                        sk.endi(gw, em, pc);
+                    }
+                    emit_warp(trace, io_error, stats, "endi", gw, em);
+                }
+            }
+            DOp::Atom {
+                op,
+                space,
+                ty,
+                dst,
+                addr,
+                a,
+                b,
+                trace: tk,
+            } => {
+                let width = (ty.bits / 8) as usize;
+                let gt_base = cta.linear * u64::from(block_threads) + u64::from(wic) * 32;
+                let mut fault = None;
+                // Lanes in order: atomics of one warp instruction are serialised by lane.
+                for_lanes!(em, l, {
+                    let ad = lane_addr(regs, *addr, l);
+                    let (x, y) = (rv(regs, *a, l, &sp), b.map_or(0, |b| rv(regs, b, l, &sp)));
+                    let (m, region, off): (&mut [u8], Region, u64) = match route(*space, ad) {
+                        Some((Region::Global, off)) => (&mut global[..], Region::Global, off),
+                        Some((Region::Shared, off)) => (&mut cta.shared[..], Region::Shared, off),
+                        _ => {
+                            fault = Some((l, ad, "atomic on an invalid address"));
+                            break;
+                        }
+                    };
+                    let Some(old) = mem::read(m, off, width) else {
+                        fault = Some((l, ad, "out-of-bounds atomic"));
+                        break;
+                    };
+                    let after = op.apply_typed(*ty, old, x, y);
+                    if let Some(new) = after {
+                        mem::write(m, off, width, new);
+                    }
+                    if let Some(d) = dst {
+                        set!(*d, l, old);
+                    }
+                    if tracing {
+                        if let Some(sk) = sink.as_mut() {
+                            sk.access(&access_event(
+                                region,
+                                off,
+                                ad,
+                                cta.linear,
+                                gt_base + l as u64,
+                                pc,
+                                AccessOp::Atomic(*op),
+                                *tk,
+                                width as u8,
+                                after.unwrap_or(old),
+                            ));
+                        }
+                        let loc = Loc(region, off, ad, cta.linear, gt_base + l as u64);
+                        emit_access(trace, io_error, stats, tk.name(), gt_base + l as u64, &loc);
+                    }
+                });
+                if let Some((l, a, what)) = fault {
+                    return Post::Fault(l, a, what);
+                }
+                if tracing && em != 0 {
+                    let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    if let Some(sk) = sink.as_mut() {
+                        sk.endi(gw, em, pc);
+                    }
+                    emit_warp(trace, io_error, stats, "endi", gw, em);
+                }
+            }
+            DOp::Fence | DOp::Nop => {}
+            DOp::Bar {
+                id,
+                count,
+                arrive,
+                red,
+            } => {
+                if em == 0 {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                    return Post::None;
+                }
+                let l0 = em.trailing_zeros() as usize;
+                let bid = (rv(regs, *id, l0, &sp) as usize) % BARRIERS;
+                let cnt = count.map(|c| rv(regs, c, l0, &sp) as u32);
+                let bs = &mut cta.bars[bid];
+                bs.arrived += em.count_ones();
+                if bs.arrived == em.count_ones() {
+                    bs.all = true;
+                }
+                if let Some(c) = cnt {
+                    bs.expected = Some(c);
+                }
+                if let Some((_, _, p, neg)) = red {
+                    for_lanes!(em, l, {
+                        let q = (rv(regs, *p, l, &sp) & 1 == 1) != *neg;
+                        bs.popc += u32::from(q);
+                        bs.all &= q;
+                        bs.any |= q;
+                    });
+                }
+                if !bs.pcs.contains(&pc) {
+                    bs.pcs.push(pc);
+                }
+                if let Some(sk) = sink.as_mut() {
+                    let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    sk.bar_arrive(cta.linear, gw, em, bid as u32, !*arrive, pc);
+                }
+                let live = warp.live;
+                if *arrive {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                } else {
+                    bs.waiting.push((w, em));
+                    warp.state = WState::Blocked;
+                }
+                let stop = Stop::Barrier(slot, bid);
+                if em != live && !*arrive {
+                    return Post::BarDiv { em, live, stop };
+                }
+                return Post::Stop(stop);
+            }
+            DOp::WarpSync { mask: m } if em != 0 => {
+                let l0 = em.trailing_zeros() as usize;
+                let members = rv(regs, *m, l0, &sp) as u32 & warp.live;
+                if members & !em != 0 {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                    return Post::WarpSyncDiv(members & !em);
+                }
+            }
+            DOp::Bra { target, rpc } => {
+                let taken = em;
+                let not = mask & !em;
+                if ins.guard.is_none() || not == 0 {
+                    next = *target;
+                } else if taken != 0 {
+                    // Divergence: the current frame becomes the join at the reconvergence point.
+                    let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                    let st = &mut warp.stack;
+                    // The current frame waits at the reconvergence point; it keeps its kind so
+                    // that the enclosing branch's else/fi events stay right.
+                    st.last_mut().expect("frame").pc = *rpc;
+                    st.push(Frame {
+                        pc: pc + 1,
+                        rpc: *rpc,
+                        mask: not,
+                        kind: FrameKind::Else,
+                    });
+                    st.push(Frame {
+                        pc: *target,
+                        rpc: *rpc,
+                        mask: taken,
+                        kind: FrameKind::Then,
+                    });
+                    if let Some(sk) = sink.as_mut() {
+                        sk.branch(BranchEvent::If, gw, taken);
+                    }
+                    if tracing {
+                        emit_to(
+                            trace,
+                            io_error,
+                            stats,
+                            format_args!("if {gw} {taken:08x}\n"),
+                        );
+                    }
+                    return Post::None;
+                }
+            }
+            DOp::Exit => {
+                if em == 0 {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                    return Post::None;
+                }
+                // Lanes not exiting continue after the instruction.
+                warp.stack.last_mut().expect("frame").pc = next;
+                return Post::Exit(em);
+            }
+            DOp::Trap if em != 0 => return Post::Trap(em),
+            DOp::Shfl {
+                mode,
+                dst,
+                dst_pred,
+                a,
+                b,
+                c,
+                mask,
+            } => {
+                sync_div = member_gap(regs, *mask, em, warp.live, &sp);
+                let mut vals = [0u64; WARP];
+                let mut oks = [false; WARP];
+                for_lanes!(em, l, {
+                    let bv = rv(regs, *b, l, &sp);
+                    let cv = rv(regs, *c, l, &sp);
+                    let (src_lane, ok) = shfl_source(*mode, l, bv, cv);
+                    vals[l] = rv(regs, *a, src_lane.min(WARP - 1), &sp);
+                    oks[l] = ok;
+                });
+                for_lanes!(em, l, {
+                    set!(*dst, l, vals[l] & 0xffff_ffff);
+                    if let Some(p) = dst_pred {
+                        set!(*p, l, u64::from(oks[l]));
+                    }
+                });
+            }
+            DOp::Vote {
+                mode,
+                dst,
+                p,
+                neg,
+                mask,
+            } => {
+                sync_div = member_gap(regs, *mask, em, warp.live, &sp);
+                let mut ballot = 0u32;
+                for_lanes!(em, l, {
+                    if (rv(regs, *p, l, &sp) & 1 == 1) != *neg {
+                        ballot |= 1 << l;
+                    }
+                });
+                let v = vote_value(*mode, ballot, em);
+                for_lanes!(em, l, {
+                    set!(*dst, l, v);
+                });
+            }
+            DOp::Match {
+                mode,
+                bits,
+                dst,
+                dst_pred,
+                a,
+                mask,
+            } => {
+                sync_div = member_gap(regs, *mask, em, warp.live, &sp);
+                let on = |l: usize| em & (1 << l) != 0;
+                let vals: [u64; WARP] =
+                    std::array::from_fn(|l| if on(l) { rv(regs, *a, l, &sp) } else { 0 });
+                let out: [(u64, bool); WARP] = std::array::from_fn(|l| {
+                    if on(l) {
+                        match_value(*mode, *bits, em, l, |k| vals[k])
+                    } else {
+                        (0, false)
+                    }
+                });
+                for_lanes!(em, l, {
+                    set!(*dst, l, out[l].0);
+                    if let Some(p) = dst_pred {
+                        set!(*p, l, u64::from(out[l].1));
+                    }
+                });
+            }
+            DOp::Activemask { dst } => {
+                for_lanes!(em, l, {
+                    set!(*dst, l, u64::from(mask));
+                });
+            }
+            DOp::Assert { kind, cond } => {
+                let mut failed = 0u32;
+                for_lanes!(em, l, {
+                    if rv(regs, *cond, l, &sp) == 0 {
+                        failed |= 1 << l;
+                    }
+                });
+                if failed != 0 {
+                    warp.stack.last_mut().expect("frame").pc = next;
+                    return Post::Assert(failed, *kind);
+                }
+            }
+            _ => {}
+        }
+        warp.stack.last_mut().expect("frame").pc = next;
+        if sync_div != 0 {
+            return Post::WarpSyncDiv(sync_div);
+        }
+        Post::None
+    }
+}
+
+fn warp_local(local: &[u8], lb: usize, lane: usize) -> &[u8] {
+    &local[lane * lb..(lane + 1) * lb]
+}
+
+#[inline(always)]
+fn lane_addr(regs: &[u64], a: DAddr, lane: usize) -> u64 {
+    match a.base {
+        Some(r) => regs[r as usize * WARP + lane].wrapping_add(a.off as u64),
+        None => a.off as u64,
+    }
+}
+
+#[inline(always)]
+pub(crate) fn route(space: MemSpace, a: u64) -> Option<(Region, u64)> {
+    match space {
+        MemSpace::Global | MemSpace::Constant => {
+            a.checked_sub(GLOBAL_BASE).map(|o| (Region::Global, o))
+        }
+        MemSpace::Shared => Some((Region::Shared, a)),
+        MemSpace::Local => Some((Region::Local, a)),
+        MemSpace::Param => Some((Region::Param, a)),
+        MemSpace::Generic => resolve_generic(a),
+    }
+}

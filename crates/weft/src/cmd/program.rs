@@ -1,0 +1,213 @@
+//! `weft cc`, `weft exec`, `weft memcheck` and the program form of `weft race`: whole CUDA
+//! programs built against weft's CUDA runtime and run with their kernels on the SIMT
+//! emulator (crate `weft-program`; the runtime is `weft-cudart`). Here: argument parsing,
+//! one library call, printing. docs/programs.md.
+//!
+//! Exit codes: `weft cc` 0, 2 (compile error, unsupported construct), 3 (missing tool or
+//! runtime library); `weft exec` the program's own (128 + N when killed by signal N), 3 when
+//! `--timeout` stopped it or the runtime met an unimplemented API; `race`/`memcheck`: the
+//! `--error-exitcode` (default 1) when something was found, else the program's own.
+
+use weft_program::{CcOptions, Mode, RunOptions, RunResult};
+
+use crate::exit::{ExitCode, Failure};
+use crate::out;
+
+#[derive(clap::Args)]
+pub struct CcArgs {
+    /// nvcc-like options and files: -o OUT, -I DIR, -D X, -std=X, -O N, -arch=X (accepted),
+    /// -lineinfo, -x cu, -l LIB, -L DIR, --old-launch-abi; .cu/.cpp/.c inputs.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+    words: Vec<String>,
+}
+
+/// Options shared by the commands that run a program.
+#[derive(clap::Args, Clone)]
+pub struct RunArgs {
+    /// Stop the program after this many seconds (exit 3; the report so far is kept).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// The emulated device: `name=..,sms=N,shared=BYTES,threads=N,major=N,minor=N,mem=BYTES`.
+    #[arg(long = "device-props")]
+    pub device: Option<String>,
+    /// Warp-instructions per launch before it is stopped as a livelock.
+    #[arg(long)]
+    pub max_steps: Option<u64>,
+    /// Warp schedule of every launch: `rr` or a seed.
+    #[arg(long)]
+    pub schedule: Option<String>,
+    /// `-I`/`-D` for building .cu sources given instead of a program.
+    #[arg(short = 'I')]
+    pub include: Vec<std::path::PathBuf>,
+    #[arg(short = 'D')]
+    pub define: Vec<String>,
+}
+
+#[derive(clap::Args)]
+pub struct ExecArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// `[--] ./app ARGS...` or `app.cu [more.cu] [-- ARGS...]`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+    command: Vec<String>,
+}
+
+#[derive(clap::Args)]
+pub struct MemcheckArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Report reads of device memory that was never written.
+    #[arg(long)]
+    initcheck: bool,
+    /// `full` (default): report device allocations not freed at exit; `no`: do not.
+    #[arg(long, default_value = "full")]
+    leak_check: String,
+    /// Exit code when an error was found (the program's own otherwise).
+    #[arg(long, default_value_t = 1)]
+    error_exitcode: i32,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// `[--] ./app ARGS...` or `app.cu [more.cu] [-- ARGS...]`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+    command: Vec<String>,
+}
+
+/// `weft cc`.
+pub fn cc(a: CcArgs) -> ExitCode {
+    let r = weft_program::parse_cc_args(&a.words).and_then(|o| weft_program::build(&o));
+    crate::exit::finish(r.map(|()| ExitCode::Ok))
+}
+
+fn cc_options(r: &RunArgs) -> CcOptions {
+    CcOptions {
+        include_dirs: r.include.clone(),
+        defines: r.define.clone(),
+        ..CcOptions::default()
+    }
+}
+
+fn run_options(r: &RunArgs, mode: Mode) -> Result<RunOptions, Failure> {
+    if let Some(t) = r.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Failure::bad_input(format!(
+                "--timeout {t}: expected a positive number of seconds"
+            )));
+        }
+    }
+    Ok(RunOptions {
+        mode: Some(mode),
+        timeout: r.timeout,
+        device: r.device.clone(),
+        max_steps: r.max_steps,
+        schedule: r.schedule.clone(),
+        ..RunOptions::default()
+    })
+}
+
+/// Runs the program the command line names; `Err` for bad input or a build failure.
+pub fn launch(words: &[String], r: &RunArgs, o: &RunOptions) -> Result<RunResult, Failure> {
+    let (target, args) = weft_program::split_invocation(words)?;
+    weft_program::run_target(&target, &args, &cc_options(r), o)
+}
+
+/// The exit code after a run: 3 for a timeout or a fatal runtime message, the program's own
+/// otherwise; prints how the program ended when it did not end normally.
+fn program_code(res: &RunResult, timeout: Option<f64>) -> i32 {
+    if let Some(m) = res.abnormal(timeout) {
+        eprintln!("weft: {m}");
+    }
+    if res.timed_out {
+        return ExitCode::Internal.code();
+    }
+    res.code
+}
+
+/// `weft exec`.
+pub fn exec(a: ExecArgs) -> ExitCode {
+    let r = run_options(&a.run, Mode::Exec).and_then(|o| launch(&a.command, &a.run, &o));
+    match r {
+        Ok(res) => std::process::exit(program_code(&res, a.run.timeout)),
+        Err(f) => crate::exit::report(&f),
+    }
+}
+
+/// `weft memcheck`.
+pub fn memcheck(a: MemcheckArgs) -> ExitCode {
+    let leak = match a.leak_check.as_str() {
+        "full" => true,
+        "no" => false,
+        v => {
+            return crate::exit::report(&Failure::bad_input(format!(
+                "--leak-check {v}: expected `full` or `no`"
+            )))
+        }
+    };
+    let r = run_options(&a.run, Mode::Memcheck)
+        .map(|o| RunOptions {
+            initcheck: a.initcheck,
+            leakcheck: leak,
+            ..o
+        })
+        .and_then(|o| launch(&a.command, &a.run, &o));
+    let res = match r {
+        Ok(res) => res,
+        Err(f) => return crate::exit::report(&f),
+    };
+    let code = program_code(&res, a.run.timeout);
+    let Some(rep) = &res.report else {
+        out::print("========= WEFT MEMCHECK\n========= the program made no CUDA call\n========= ERROR SUMMARY: 0 errors\n");
+        std::process::exit(code);
+    };
+    if a.json {
+        out::line(&serde_json::to_string(rep).unwrap_or_default());
+    } else {
+        out::print(&rep.memcheck_text());
+    }
+    let found = !rep.memcheck.is_empty();
+    std::process::exit(if found && !res.timed_out {
+        a.error_exitcode
+    } else {
+        code
+    })
+}
+
+/// The program form of `weft race`: every launch checked; races grouped by source-line pair
+/// across launches.
+pub fn race(
+    words: &[String],
+    r: &RunArgs,
+    definition: &str,
+    json: bool,
+    error_exitcode: i32,
+) -> ExitCode {
+    let res = run_options(r, Mode::Race)
+        .map(|o| RunOptions {
+            definition: Some(definition.to_string()),
+            ..o
+        })
+        .and_then(|o| launch(words, r, &o));
+    let res = match res {
+        Ok(res) => res,
+        Err(f) => return crate::exit::report(&f),
+    };
+    let code = program_code(&res, r.timeout);
+    let rep = res.report.clone().unwrap_or_default();
+    if json {
+        out::line(&serde_json::to_string(&rep).unwrap_or_default());
+    } else {
+        out::print(&rep.race_text());
+    }
+    let secs: f64 = rep.launches.iter().map(|l| l.seconds).sum();
+    let warp: u64 = rep.launches.iter().map(|l| l.warp_instructions).sum();
+    eprintln!(
+        "weft: {} launches, {warp} warp-instructions, {secs:.3} s emulating and analysing, {:.3} s in all",
+        rep.launches.len(),
+        res.seconds
+    );
+    std::process::exit(if rep.found() && !res.timed_out {
+        error_exitcode
+    } else {
+        code
+    })
+}
