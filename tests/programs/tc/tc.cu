@@ -27,7 +27,7 @@ __global__ void tc_count(int n, const int *nindex, const int *nlist, int *tri, i
       if (b <= a) j++;
     }
   }
-  tri[u] = c;
+  tri[u] = c; // @TRI
   if (c > 0) {
 #ifdef MISSING_ATOMIC
     *total += c; // @TOTAL_PLAIN
