@@ -9,8 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-1}"
-test_name=programs::programs_suite_precision_and_recall
+test_name=programs_suite::programs_suite_precision_and_recall
 if [ "${1:-}" = outside ]; then
-  test_name=programs::outside_programs_precision_and_recall
+  test_name=programs_suite::outside_programs_precision_and_recall
 fi
 exec cargo test -p weft --test cli "$test_name" -- --exact --include-ignored --nocapture

@@ -524,6 +524,9 @@ static __device__ __forceinline__ T tex2D(texture<T, D, M> t, float x, float y) 
 }
 /* ---- the host side of a .cu file: the runtime API (weft-cudart implements it) --------- */
 #include "weft_cuda_runtime.h"
+/* Device printf compiles (to a call of vprintf); weft's emulator does not implement it yet,
+   and weft's runtime refuses to launch a kernel of a module that calls it (exit 3). */
+extern "C" __device__ int printf(const char *, ...);
 #endif /* !WEFT_NVCC */
 
 /* ---- weft's scoped memory-model helpers: exact PTX via inline asm -------------------------

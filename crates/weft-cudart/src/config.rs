@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `WEFT_CUDART_MODE` | `exec` (default), `race`, `memcheck` |
 //! | `WEFT_CUDART_REPORT` | file the run's report (JSON) is written to after every launch and at exit |
-//! | `WEFT_CUDART_DEFINITION` | race definition: `barracuda` (default) or `scoped` |
+//! | `WEFT_CUDART_DEFINITION` | race definition: `scoped` (default) or `barracuda` |
 //! | `WEFT_CUDART_SCHEDULE` | `rr` (default) or a seed |
 //! | `WEFT_CUDART_MAX_STEPS` | warp-instructions per launch before it is stopped (a livelock) |
 //! | `WEFT_CUDART_INITCHECK` | `1`: memcheck reports reads of uninitialised device memory |
@@ -104,8 +104,8 @@ impl Config {
             Some(m) => return Err(format!("WEFT_CUDART_MODE: unknown mode `{m}`")),
         };
         let definition = match var("WEFT_CUDART_DEFINITION").as_deref() {
-            None | Some("barracuda") => Definition::Barracuda,
-            Some("scoped") => Definition::Scoped,
+            None | Some("scoped") => Definition::Scoped,
+            Some("barracuda") => Definition::Barracuda,
             Some(d) => return Err(format!("WEFT_CUDART_DEFINITION: unknown definition `{d}`")),
         };
         let schedule = match var("WEFT_CUDART_SCHEDULE").as_deref() {

@@ -32,6 +32,17 @@ impl Runtime {
             .functions
             .get(&stub)
             .ok_or(errors::INVALID_DEVICE_FUNCTION)?;
+        if let Some(f) = self.modules[*m].unimplemented.first() {
+            let what = match f.as_str() {
+                "vprintf" => "device printf (vprintf)".to_string(),
+                "__assertfail" => "device assert (__assertfail)".to_string(),
+                _ => format!("the device function {f}"),
+            };
+            fatal(&format!(
+                "{} calls {what}, which weft's emulator does not implement (launch of {name})",
+                self.modules[*m].source
+            ));
+        }
         match self.modules[*m].kernels.get(name) {
             Some(Ok(k)) => Ok(k.clone()),
             Some(Err(e)) => fatal(&format!(

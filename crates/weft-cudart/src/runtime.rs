@@ -22,6 +22,9 @@ pub struct Module {
     pub kernels: HashMap<String, Result<Arc<Kernel>, String>>,
     /// Device address of each module variable, by PTX name, with its size.
     pub vars: HashMap<String, (u64, u64)>,
+    /// Device functions the module calls that the emulator does not implement (`vprintf`:
+    /// device `printf`, `__assertfail`, `malloc`, ...): a launch stops the program (exit 3).
+    pub unimplemented: Vec<String>,
 }
 
 /// A pending `<<<grid, block, shared, stream>>>`.
@@ -249,10 +252,19 @@ impl Runtime {
             }
             kernels.insert(f.name.clone(), k.map(Arc::new));
         }
+        let unimplemented: Vec<String> = module
+            .functions()
+            .filter(|f| {
+                f.body.is_none() && module.function(&f.name).is_some_and(|d| d.body.is_none())
+            })
+            .filter(|f| !f.name.starts_with("__weft_"))
+            .map(|f| f.name.clone())
+            .collect();
         self.modules.push(Module {
             source: bin.source,
             kernels,
             vars,
+            unimplemented,
         });
         self.modules.len()
     }

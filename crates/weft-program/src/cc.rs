@@ -189,7 +189,10 @@ pub fn build(o: &CcOptions) -> Result<(), Failure> {
     link.args(&objects).arg("-o").arg(&o.output);
     link.arg(format!("-L{}", rt.display()))
         .arg("-lweft_cudart")
-        .arg(format!("-Wl,-rpath,{}", rt.display()));
+        .arg(format!("-Wl,-rpath,{}", rt.display()))
+        // DT_RPATH, searched before LD_LIBRARY_PATH: the program loads the runtime it was
+        // linked with, not another copy a test harness or shell has on its library path.
+        .arg("-Wl,--disable-new-dtags");
     link.args(&o.link_args);
     link.args(["-lm", "-lpthread"]);
     run_tool(&mut link, "linking")

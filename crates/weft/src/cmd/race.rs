@@ -42,9 +42,10 @@ pub struct Args {
     /// Runs to check: the first schedule, then seeds 1, 2, ... (after a seed S: S+1, ...).
     #[arg(long, default_value_t = 1)]
     schedules: u32,
-    /// Race definition: `barracuda` (paper 003) or `scoped` (lock-step warps with scoped
-    /// RC11's mutual scope inclusion for synchronisation and atomics).
-    #[arg(long, default_value = "barracuda")]
+    /// Race definition: `scoped` (default: lock-step warps with scoped RC11's mutual scope
+    /// inclusion for synchronisation and atomics, so a block-scoped atomic or fence used
+    /// between blocks is reported) or `barracuda` (paper 003's original definition).
+    #[arg(long, default_value = "scoped")]
     definition: String,
     /// CTAs resident at once.
     #[arg(long, default_value_t = 32)]

@@ -1,641 +1,274 @@
-//! The labelled suite of whole CUDA programs (`tests/programs/`, issue 26 item 5): every
-//! `FAMILY/VARIANT.TAG.expect` names one run of the program `FAMILY/FAMILY.cu` built with
-//! `-DVARIANT` (uppercased; `ok` builds without a define), its arguments, whether its own
-//! CPU check must pass, and the expected `weft race` and `weft memcheck` reports as data:
-//! races as `SPACE @A @B` (the memory space and the two source lines, named by `// @MARK`
-//! comments), memcheck errors as `KIND SPACE @LINE` (`leak` alone for leaks), or `none`.
-//! Each program is built once with `weft cc` (cached under cargo's target directory, rebuilt
-//! when its source, the shared header or the `weft` binary is newer), then run with
-//! `weft exec`, `weft race --json` and `weft memcheck --json`; precision and recall over the
-//! whole suite must both be 100%, and every `output: pass` run must print PASS and exit 0.
-//! `WEFT_PROGRAMS=FAMILY[,FAMILY...]` restricts the run, `WEFT_PROGRAMS_DEFINITION=D`
-//! passes `--definition D` to `weft race` (the default is what is checked); `scripts/programs-suite.sh` prints
-//! the per-run table (this test's output with `--nocapture`).
+//! Whole CUDA programs on weft's CUDA runtime (issue 26; docs/programs.md): `weft cc` builds
+//! the small programs of `tests/programs/runtime/`, each run prints what its design says
+//! (`NAME.expected`), and `weft exec`, `weft race -- ./app` and `weft memcheck` report what
+//! the programs plant (source lines named by `// @MARK` comments).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Instant, SystemTime};
 
-use serde_json::Value;
+use crate::common::{repo, scratch_in, stderr, stdout, weft};
 
-use crate::common::repo;
-
-/// A race (space, lower line, higher line) or a memcheck error (kind, space, line).
-type Item = (String, String, u32, u32);
-
-struct Run {
-    /// `FAMILY/VARIANT.TAG` or `outside/SUITE/NAME`.
-    name: String,
-    /// The program: its source (relative to `tests/programs`) and `weft cc` flags.
-    program: (String, Vec<String>),
-    args: Vec<String>,
-    output_pass: bool,
-    races: BTreeSet<Item>,
-    memcheck: BTreeSet<Item>,
-    /// `gap:` a known shortcoming of weft that makes this run differ from its labels (the
-    /// labels stay what the program's design implies); reported, not asserted, and the
-    /// test fails once the run matches (the line must then go).
-    gap: Option<String>,
+fn src(name: &str) -> PathBuf {
+    repo().join("tests/programs/runtime").join(name)
 }
 
-/// `@MARK` -> line number in the program's source (each name on one line only).
-fn markers(src: &str) -> HashMap<String, u32> {
-    let mut m = HashMap::new();
-    for (i, l) in src.lines().enumerate() {
-        if let Some(c) = l.find("//") {
-            for w in l[c..].split_whitespace() {
-                if let Some(name) = w.strip_prefix('@') {
-                    // One line per name, whatever `#ifdef` branch it sits in: a name used
-                    // twice could not say which line a label means.
-                    let old = m.insert(name.to_string(), i as u32 + 1);
-                    assert!(old.is_none(), "`// @{name}` names two lines");
-                }
-            }
-        }
-    }
-    m
-}
-
-fn mark(marks: &HashMap<String, u32>, w: &str, what: &str) -> u32 {
-    if let Ok(line) = w.parse() {
-        return line;
-    }
-    let n = w
-        .strip_prefix('@')
-        .unwrap_or_else(|| panic!("{what}: `{w}` is not a @marker"));
-    *marks
-        .get(n)
-        .unwrap_or_else(|| panic!("{what}: no `// @{n}` in the program"))
-}
-
-/// `race:` items: `SPACE @A @B; ...` or `none`.
-fn parse_races(text: &str, marks: &HashMap<String, u32>, what: &str) -> BTreeSet<Item> {
-    let mut s = BTreeSet::new();
-    if text.trim() == "none" {
-        return s;
-    }
-    for part in text.split(';') {
-        let w: Vec<&str> = part.split_whitespace().collect();
-        assert!(
-            w.len() == 3,
-            "{what}: bad race `{part}` (want `SPACE @A @B`)"
-        );
-        let (a, b) = (mark(marks, w[1], what), mark(marks, w[2], what));
-        s.insert(("race".into(), w[0].to_string(), a.min(b), a.max(b)));
-    }
-    s
-}
-
-/// `memcheck:` items: `KIND SPACE @LINE; leak; ...` or `none`.
-fn parse_memcheck(text: &str, marks: &HashMap<String, u32>, what: &str) -> BTreeSet<Item> {
-    let mut s = BTreeSet::new();
-    if text.trim() == "none" {
-        return s;
-    }
-    for part in text.split(';') {
-        let w: Vec<&str> = part.split_whitespace().collect();
-        match w.as_slice() {
-            ["leak"] => s.insert(("leak".into(), String::new(), 0, 0)),
-            [kind, space, m] => {
-                let l = mark(marks, m, what);
-                s.insert((kind.to_string(), space.to_string(), l, l))
-            }
-            _ => panic!("{what}: bad memcheck item `{part}` (want `KIND SPACE @LINE` or `leak`)"),
-        };
-    }
-    s
-}
-
-/// The `key: value` lines of an expectation file (comments start with `#`).
-fn fields(path: &Path, what: &str) -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut fields = BTreeMap::new();
-    for l in text
+/// `FILE:LINE` of the line carrying `// @mark` in `name`.
+fn marked(name: &str, mark: &str) -> String {
+    let text = std::fs::read_to_string(src(name)).unwrap();
+    let n = text
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let (k, v) = l
-            .split_once(':')
-            .unwrap_or_else(|| panic!("{what}: bad line `{l}`"));
-        fields.insert(k.trim().to_string(), v.trim().to_string());
-    }
-    fields
+        .position(|l| l.contains(&format!("// @{mark}")))
+        .unwrap_or_else(|| panic!("{name} has no @{mark}"));
+    format!("{name}:{}", n + 1)
 }
 
-/// One run from its fields; `program` is the source and flags to build.
-fn run_of(
-    name: String,
-    f: &BTreeMap<String, String>,
-    program: (String, Vec<String>),
-    root: &Path,
-) -> Run {
-    let field = |k: &str| {
-        f.get(k)
-            .cloned()
-            .unwrap_or_else(|| panic!("{name}: no `{k}:` line"))
-    };
-    let marks = markers(&std::fs::read_to_string(root.join(&program.0)).unwrap());
-    let output = field("output");
-    assert!(
-        output == "pass" || output == "any",
-        "{name}: output is pass or any"
+/// Builds `name` (extra `weft cc` options first) into a scratch directory; the executable.
+fn build(name: &str, extra: &[&str]) -> PathBuf {
+    let dir = scratch_in("programs", &format!("{name}{}", extra.join("")));
+    let exe = dir.join("app");
+    let s = src(name);
+    let mut args = vec!["cc"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-o", exe.to_str().unwrap(), s.to_str().unwrap()]);
+    let o = weft(&args);
+    assert!(o.status.success(), "weft cc {name}: {}", stderr(&o));
+    exe
+}
+
+fn run(exe: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(exe);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn expected(name: &str) -> String {
+    std::fs::read_to_string(src(name).with_extension("expected")).unwrap()
+}
+
+#[test]
+fn programs_print_what_their_design_says() {
+    for name in [
+        "basic.cu",
+        "memcpy_kinds.cu",
+        "symbols.cu",
+        "managed.cu",
+        "dynshared.cu",
+        "errors.cu",
+    ] {
+        let o = run(&build(name, &[]), &[]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert_eq!(stdout(&o), expected(name), "{name}");
+    }
+}
+
+#[test]
+fn old_launch_abi() {
+    let exe = build("basic.cu", &["--old-launch-abi"]);
+    let o = run(&exe, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), expected("basic.cu"));
+}
+
+#[test]
+fn emulated_device_properties_come_from_the_environment() {
+    let o = run(
+        &build("errors.cu", &[]),
+        &[("WEFT_DEVICE", "threads=256,shared=1024")],
     );
-    Run {
-        args: field("args")
-            .split_whitespace()
-            .map(str::to_string)
-            .collect(),
-        output_pass: output == "pass",
-        races: parse_races(&field("race"), &marks, &name),
-        memcheck: parse_memcheck(&field("memcheck"), &marks, &name),
-        gap: f.get("gap").cloned(),
-        program,
-        name,
-    }
+    let out = stdout(&o);
+    assert!(out.contains("max threads 256 shared 1024"), "{out}");
 }
 
-fn expect_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+#[test]
+fn exec_passes_output_and_exit_code_through() {
+    let s = src("basic.cu");
+    let o = weft(&["exec", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), expected("basic.cu"));
+}
+
+#[test]
+fn unimplemented_api_stops_with_exit_3() {
+    let s = src("unsupported.cu");
+    let o = weft(&["exec", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "before\n");
+    assert!(
+        stderr(&o).contains("cudaMallocPitch is not implemented"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn host_dereference_of_a_device_pointer_crashes() {
+    let exe = build("host_deref.cu", &[]);
+    let o = weft(&["exec", "--", exe.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(128 + 11), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "before\n");
+    assert!(stderr(&o).contains("signal 11 (SIGSEGV"), "{}", stderr(&o));
+}
+
+#[test]
+fn race_on_a_program_groups_races_across_launches() {
+    let s = src("race_counter.cu");
+    let o = weft(&["race", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let races = v["races"].as_array().unwrap();
+    assert!(!races.is_empty());
+    let at = marked("race_counter.cu", "race");
+    for r in races {
+        assert_eq!(r["first"]["line"], at.as_str());
+        assert_eq!(r["second"]["line"], at.as_str());
+        assert_eq!(r["launches"], 2, "both launches show it: {r}");
+    }
+    assert_eq!(v["launches"].as_array().unwrap().len(), 2);
+    let o = weft(&["race", s.to_str().unwrap(), "-D", "FIXED"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("0 races, 0 findings in 2 launches"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn race_error_exitcode_and_program_arguments() {
+    let exe = build("race_counter.cu", &[]);
+    let o = weft(&[
+        "race",
+        "--error-exitcode",
+        "7",
+        "--",
+        exe.to_str().unwrap(),
+        "ignored-arg",
+    ]);
+    assert_eq!(o.status.code(), Some(7), "{}", stderr(&o));
+}
+
+#[test]
+fn memcheck_reports_planted_errors_by_allocation() {
+    let s = src("memcheck_errors.cu");
+    let o = weft(&["memcheck", "--initcheck", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let errs = v["memcheck"].as_array().unwrap();
+    let kinds: Vec<&str> = errs.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["oob", "uninit", "api", "leak"], "{line}");
+    let oob = &errs[0];
+    assert_eq!(oob["at"], marked("memcheck_errors.cu", "oob").as_str());
+    assert_eq!(oob["what"], "Invalid __global__ write of size 4 bytes");
+    let detail: Vec<&str> = oob["detail"]
+        .as_array()
         .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "expect"))
+        .iter()
+        .map(|d| d.as_str().unwrap())
         .collect();
-    files.sort();
-    files
-}
-
-/// The suite written here: `FAMILY/VARIANT.TAG.expect` runs `FAMILY/FAMILY.cu` built with
-/// `-DVARIANT` (uppercased; `ok`: no define).
-fn family_runs(root: &Path) -> Vec<Run> {
-    let only: Option<Vec<String>> = std::env::var("WEFT_PROGRAMS")
-        .ok()
-        .map(|v| v.split(',').map(str::to_string).collect());
-    let mut families: Vec<PathBuf> = std::fs::read_dir(root)
+    assert!(
+        detail.contains(&"by thread (64,0,0) in block (0,0,0)"),
+        "{detail:?}"
+    );
+    assert!(
+        detail.iter().any(
+            |d| d.starts_with("and is 0 bytes after the nearest allocation")
+                && d.ends_with("of size 256 bytes")
+        ),
+        "{detail:?}"
+    );
+    assert_eq!(
+        errs[1]["at"],
+        marked("memcheck_errors.cu", "uninit").as_str()
+    );
+    assert!(errs[2]["what"]
+        .as_str()
         .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    families.sort();
-    let mut runs = Vec::new();
-    for dir in families {
-        let family = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if !dir.join(format!("{family}.cu")).exists()
-            || only.as_ref().is_some_and(|o| !o.contains(&family))
-        {
-            continue;
-        }
-        for f in expect_files(&dir) {
-            let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-            let (variant, _tag) = stem
-                .split_once('.')
-                .unwrap_or_else(|| panic!("{}: name is not VARIANT.TAG.expect", f.display()));
-            let name = format!("{family}/{stem}");
-            let flags = if variant == "ok" {
-                vec![]
-            } else {
-                vec![format!("-D{}", variant.to_uppercase())]
-            };
-            let program = (format!("{family}/{family}.cu"), flags);
-            runs.push(run_of(name.clone(), &fields(&f, &name), program, root));
-        }
-    }
-    runs
+        .ends_with("on CUDA API call to cudaFree."));
+    assert!(errs[3]["what"]
+        .as_str()
+        .unwrap()
+        .starts_with("Leaked 128 bytes"));
+    let c = src("memcheck_clean.cu");
+    let o = weft(&["memcheck", "--initcheck", c.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with("========= ERROR SUMMARY: 0 errors\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
-/// Programs written elsewhere (`outside/SUITE/NAME.expect`): `source:` (relative to
-/// `tests/programs`) and `flags:` (the suite's own build flags) name the program; lines in
-/// the labels are plain numbers (the sources are kept unchanged).
-fn outside_runs(root: &Path) -> Vec<Run> {
-    let mut runs = Vec::new();
-    let Ok(suites) = std::fs::read_dir(root.join("outside")) else {
-        return runs;
-    };
-    let mut suites: Vec<PathBuf> = suites
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    suites.sort();
-    for dir in suites {
-        for f in expect_files(&dir) {
-            let name = format!(
-                "outside/{}/{}",
-                dir.file_name().unwrap().to_string_lossy(),
-                f.file_stem().unwrap().to_string_lossy()
-            );
-            let fl = fields(&f, &name);
-            let source = fl
-                .get("source")
-                .cloned()
-                .unwrap_or_else(|| panic!("{name}: no `source:`"));
-            let flags = fl
-                .get("flags")
-                .map(|x| x.split_whitespace().map(str::to_string).collect())
-                .unwrap_or_default();
-            runs.push(run_of(name.clone(), &fl, (source, flags), root));
-        }
-    }
-    runs
+#[test]
+fn timeout_stops_a_spinning_launch_and_keeps_the_report() {
+    let s = src("spin.cu");
+    let o = weft(&["race", "--timeout", "2", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("first done\n"), "{out}");
+    assert!(
+        out.contains("only the launches above were analysed"),
+        "{out}"
+    );
+    assert!(out.contains("in 1 launch;"), "{out}");
+    assert!(stderr(&o).contains("--timeout 2s"), "{}", stderr(&o));
 }
 
-fn mtime(p: &Path) -> SystemTime {
-    std::fs::metadata(p)
-        .and_then(|m| m.modified())
-        .unwrap_or(SystemTime::UNIX_EPOCH)
-}
-
-/// Newest modification time of `dir`'s files (headers the sources include).
-fn newest_in(dir: &Path) -> SystemTime {
-    std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| mtime(&e.path())).max())
-        .ok()
-        .flatten()
-        .unwrap_or(SystemTime::UNIX_EPOCH)
-}
-
-/// Builds a program with `weft cc` unless a newer build is cached; the binary's path.
-fn build(root: &Path, cache: &Path, program: &(String, Vec<String>)) -> Result<PathBuf, String> {
-    let (source, flags) = program;
-    let src = root.join(source);
-    let mut key = source.trim_end_matches(".cu").replace('/', "-");
-    for f in flags {
-        key.push('_');
-        key.extend(f.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_'));
-    }
-    let bin = cache.join(key);
-    let dir = src.parent().unwrap();
-    let newest = [
-        mtime(&src),
-        newest_in(&root.join("common")),
-        newest_in(&dir.join("../lib")),
-        mtime(Path::new(env!("CARGO_BIN_EXE_weft"))),
-    ]
-    .into_iter()
-    .max()
+#[test]
+fn cc_rejects_bad_input() {
+    let o = weft(&["cc", "--bogus", "x.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    let dir = scratch_in("programs", "bad-src");
+    let f = dir.join("bad.cu");
+    std::fs::write(
+        &f,
+        "__global__ void k(int *a) { a[0] = ; }\nint main() { return 0; }\n",
+    )
     .unwrap();
-    if bin.exists() && mtime(&bin) > newest {
-        return Ok(bin);
-    }
-    let o = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .current_dir(root)
-        .arg("cc")
-        .arg("-o")
-        .arg(&bin)
-        .args(flags)
-        .arg(source)
-        .output()
-        .expect("run weft cc");
-    if o.status.success() {
-        Ok(bin)
-    } else {
-        Err(format!(
-            "weft cc {} {source}: exit {:?}\n{}",
-            flags.join(" "),
-            o.status.code(),
-            String::from_utf8_lossy(&o.stderr)
-        ))
-    }
-}
-
-fn weft_in(root: &Path, args: &[&str], bin: &Path, prog_args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .current_dir(root)
-        .args(args)
-        .arg("--timeout")
-        .arg("300")
-        .arg("--")
-        .arg(bin)
-        .args(prog_args)
-        .output()
-        .expect("run weft")
-}
-
-/// The JSON report: the last stdout line that is a JSON object (the program's own output
-/// comes first).
-fn report(o: &Output) -> Option<Value> {
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .and_then(|l| serde_json::from_str(l).ok())
-}
-
-fn line_of(pos: &str) -> u32 {
-    pos.rsplit(':')
-        .next()
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(0)
-}
-
-fn reported_races(v: &Value) -> BTreeSet<Item> {
-    let mut s = BTreeSet::new();
-    for r in v["races"].as_array().into_iter().flatten() {
-        let a = line_of(r["first"]["line"].as_str().unwrap_or(""));
-        let b = line_of(r["second"]["line"].as_str().unwrap_or(""));
-        let space = r["space"].as_str().unwrap_or("?").to_string();
-        s.insert(("race".into(), space, a.min(b), a.max(b)));
-    }
-    s
-}
-
-/// What `weft memcheck --json` reported, in the label's terms. Two entries are not
-/// compute-sanitizer's own: `fault` (the emulator stopped the launch at an access outside
-/// every mapped range) is the access it names — `oob` at its line, `global` for an address
-/// in the device range, `?` otherwise — and is dropped when an `oob` entry already names
-/// that line; `leak` entries of a run whose program stopped on a CUDA error (a launch that
-/// ended with one) are the abort's, not a planted leak, and are dropped.
-fn reported_memcheck(v: &Value) -> BTreeSet<Item> {
-    let mut s = BTreeSet::new();
-    let mut faults = Vec::new();
-    let aborted = v["launches"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .any(|l| l["error"].as_str().is_some_and(|e| e != "cudaSuccess"));
-    for e in v["memcheck"].as_array().into_iter().flatten() {
-        let kind = e["kind"].as_str().unwrap_or("?").to_string();
-        let what = e["what"].as_str().unwrap_or("");
-        match kind.as_str() {
-            "leak" if aborted => {}
-            "leak" => {
-                s.insert(("leak".into(), String::new(), 0, 0));
-            }
-            "fault" => faults.extend(
-                e["detail"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|d| d.as_str())
-                    .filter_map(fault_item),
-            ),
-            _ => {
-                let space = ["global", "shared", "local"]
-                    .into_iter()
-                    .find(|sp| what.contains(&format!("__{sp}__")))
-                    .unwrap_or("?");
-                let l = line_of(e["at"].as_str().unwrap_or(""));
-                s.insert((kind, space.to_string(), l, l));
-            }
-        }
-    }
-    for f in faults {
-        if !s.iter().any(|(k, _, l, _)| k == "oob" && *l == f.2) {
-            s.insert(f);
-        }
-    }
-    s
-}
-
-/// `memory fault at FILE:LINE: CTA ... at address 0xA` -> an `oob` item.
-fn fault_item(d: &str) -> Option<Item> {
-    let rest = d.strip_prefix("memory fault at ")?;
-    let pos = rest.split(": ").next()?;
-    let line = line_of(pos);
-    let addr = rest
-        .rsplit("address 0x")
-        .next()
-        .and_then(|a| u64::from_str_radix(a.trim(), 16).ok())
-        .unwrap_or(0);
-    let space = if addr >= 1 << 32 { "global" } else { "?" };
-    Some(("oob".into(), space.into(), line, line))
-}
-
-/// Emulator findings of every launch (memory faults, deadlocks, step limits).
-fn findings(v: &Value) -> Vec<String> {
-    v["launches"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|l| l["findings"].as_array().into_iter().flatten())
-        .filter_map(|f| f.as_str().map(str::to_string))
-        .collect()
-}
-
-#[derive(Default)]
-struct Tally {
-    tp: usize,
-    fp: usize,
-    fneg: usize,
-}
-
-impl Tally {
-    fn add(&mut self, want: &BTreeSet<Item>, got: &BTreeSet<Item>) -> (usize, usize, usize) {
-        let tp = want.intersection(got).count();
-        let fp = got.difference(want).count();
-        let fneg = want.difference(got).count();
-        self.tp += tp;
-        self.fp += fp;
-        self.fneg += fneg;
-        (tp, fp, fneg)
-    }
-
-    fn line(&self, what: &str) -> String {
-        let p = if self.tp + self.fp == 0 {
-            1.0
-        } else {
-            self.tp as f64 / (self.tp + self.fp) as f64
-        };
-        let r = if self.tp + self.fneg == 0 {
-            1.0
-        } else {
-            self.tp as f64 / (self.tp + self.fneg) as f64
-        };
-        format!(
-            "{what}: {} expected, {} reported, {} true positives, {} false positives, {} missed; precision {:.1}%, recall {:.1}%",
-            self.tp + self.fneg,
-            self.tp + self.fp,
-            self.tp,
-            self.fp,
-            self.fneg,
-            100.0 * p,
-            100.0 * r
-        )
-    }
-}
-
-fn show(s: &BTreeSet<Item>) -> String {
-    if s.is_empty() {
-        return "none".into();
-    }
-    s.iter()
-        .map(|(k, sp, a, b)| {
-            if a == b {
-                format!("{k} {sp} {a}")
-            } else {
-                format!("{k} {sp} {a}-{b}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// Builds every program once, runs every run under `weft exec`, `weft race --json` and
-/// `weft memcheck --json`, prints the per-run table and the totals; the problems found.
-fn check(runs: &[Run]) -> (usize, Vec<String>) {
-    let root = repo().join("tests/programs");
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs");
-    std::fs::create_dir_all(&cache).unwrap();
-    let programs: BTreeSet<(String, Vec<String>)> =
-        runs.iter().map(|r| r.program.clone()).collect();
-    let t0 = Instant::now();
-    let mut bins = HashMap::new();
-    let mut problems = Vec::new();
-    for p in &programs {
-        match build(&root, &cache, p) {
-            Ok(b) => {
-                bins.insert(p.clone(), b);
-            }
-            Err(e) => problems.push(e),
-        }
-    }
-    let build_s = t0.elapsed().as_secs_f64();
-    let (mut races, mut mem) = (Tally::default(), Tally::default());
-    let (mut out_ok, mut out_checked) = (0, 0);
-    println!(
-        "{:<44} {:>6} {:>8} {:>8}  reported race | memcheck",
-        "run", "output", "race", "memcheck"
-    );
-    let mut gaps = Vec::new();
-    for r in runs {
-        let name = &r.name;
-        let Some(bin) = bins.get(&r.program) else {
-            continue;
-        };
-        let before = problems.len();
-        let ex = weft_in(&root, &["exec"], bin, &r.args);
-        let out = String::from_utf8_lossy(&ex.stdout).into_owned();
-        let passed = ex.status.code() == Some(0) && out.contains("PASS");
-        if r.output_pass {
-            out_checked += 1;
-            if passed {
-                out_ok += 1;
-            } else {
-                problems.push(format!(
-                    "{name}: weft exec: exit {:?}, want PASS\n{out}{}",
-                    ex.status.code(),
-                    String::from_utf8_lossy(&ex.stderr)
-                ));
-            }
-        }
-        let definition = std::env::var("WEFT_PROGRAMS_DEFINITION").ok();
-        let mut race_args = vec!["race", "--json"];
-        if let Some(d) = &definition {
-            race_args.extend(["--definition", d.as_str()]);
-        }
-        let ro = weft_in(&root, &race_args, bin, &r.args);
-        let mo = weft_in(&root, &["memcheck", "--json"], bin, &r.args);
-        let (rv, mv) = (report(&ro), report(&mo));
-        let got_r = rv.as_ref().map(reported_races).unwrap_or_default();
-        let got_m = mv.as_ref().map(reported_memcheck).unwrap_or_default();
-        if rv.is_none() || mv.is_none() {
-            problems.push(format!(
-                "{name}: no JSON report (race exit {:?}, memcheck exit {:?})\n{}{}",
-                ro.status.code(),
-                mo.status.code(),
-                String::from_utf8_lossy(&ro.stderr),
-                String::from_utf8_lossy(&mo.stderr)
-            ));
-        }
-        let (_, rfp, rfn) = races.add(&r.races, &got_r);
-        let (_, mfp, mfn) = mem.add(&r.memcheck, &got_m);
-        if rfp + rfn > 0 {
-            problems.push(format!(
-                "{name}: race: expected {}, reported {}",
-                show(&r.races),
-                show(&got_r)
-            ));
-        }
-        if mfp + mfn > 0 {
-            problems.push(format!(
-                "{name}: memcheck: expected {}, reported {}",
-                show(&r.memcheck),
-                show(&got_m)
-            ));
-        }
-        // A clean run is clean everywhere: no emulator finding, exit 0 under both tools.
-        if r.races.is_empty() && r.memcheck.is_empty() {
-            let f = rv.as_ref().map(findings).unwrap_or_default();
-            if !f.is_empty() {
-                problems.push(format!("{name}: findings in a clean run: {f:?}"));
-            }
-            if r.output_pass && (ro.status.code() != Some(0) || mo.status.code() != Some(0)) {
-                problems.push(format!(
-                    "{name}: clean run exits race {:?}, memcheck {:?}",
-                    ro.status.code(),
-                    mo.status.code()
-                ));
-            }
-        } else if !r.races.is_empty() && ro.status.code() != Some(1) {
-            problems.push(format!(
-                "{name}: race found but exit {:?}",
-                ro.status.code()
-            ));
-        }
-        if let Some(g) = &r.gap {
-            let found: Vec<String> = problems.drain(before..).collect();
-            if found.is_empty() {
-                problems.push(format!("{name}: matches its labels now; remove `gap: {g}`"));
-            } else {
-                gaps.push(format!("{name}: known gap ({g}): {}", found.join("; ")));
-            }
-        }
-        println!(
-            "{name:<44} {:>6} {:>8} {:>8}  {} | {}",
-            if passed { "PASS" } else { "-" },
-            if rfp + rfn == 0 { "ok" } else { "MISMATCH" },
-            if mfp + mfn == 0 { "ok" } else { "MISMATCH" },
-            show(&got_r),
-            show(&got_m)
-        );
-    }
-    println!(
-        "{} programs, {} runs; builds {build_s:.1} s, all {:.1} s",
-        programs.len(),
-        runs.len(),
-        t0.elapsed().as_secs_f64()
-    );
-    println!(
-        "outputs: {out_ok} of {out_checked} runs labelled `pass` printed PASS under weft exec"
-    );
-    println!("{}", races.line("races"));
-    println!("{}", mem.line("memcheck"));
-    println!(
-        "{} runs with a known gap (counted above, not asserted):",
-        gaps.len()
-    );
-    for g in &gaps {
-        println!("  {g}");
-    }
-    (programs.len(), problems)
+    let o = weft(&[
+        "cc",
+        "-o",
+        dir.join("a").to_str().unwrap(),
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad.cu:1"), "{}", stderr(&o));
 }
 
 #[test]
-fn programs_suite_precision_and_recall() {
-    let runs = family_runs(&repo().join("tests/programs"));
-    let (programs, problems) = check(&runs);
-    assert!(
-        programs >= 60 || std::env::var("WEFT_PROGRAMS").is_ok(),
-        "the suite has {programs} programs"
+fn default_definition_reports_block_scoped_atomics_across_blocks() {
+    // Issue 26 item 3: `scoped` is the default; BARRACUDA's definition stays an option.
+    let s = src("atomic_block.cu");
+    let o = weft(&["race", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["definition"], "scoped");
+    let races = v["races"].as_array().unwrap();
+    assert_eq!(races.len(), 1, "{line}");
+    assert_eq!(races[0]["kind"], "atomic-scope");
+    assert_eq!(races[0]["class"], "inter-block");
+    assert_eq!(
+        races[0]["first"]["line"],
+        marked("atomic_block.cu", "scope").as_str()
     );
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    let o = weft(&["race", "--definition", "barracuda", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 races, 0 findings in 1 launch; definition barracuda"));
 }
 
-/// Planted-bug programs written elsewhere (Indigo3, `tests/programs/outside/`), built with
-/// their suite's own flags and run as their authors run them.
 #[test]
-#[ignore = "about 40 s more in a debug build: run by scripts/programs-suite.sh outside"]
-fn outside_programs_precision_and_recall() {
-    let runs = outside_runs(&repo().join("tests/programs"));
-    let (_, problems) = check(&runs);
+fn device_printf_is_refused_loudly() {
+    let s = src("device_printf.cu");
+    let o = weft(&["exec", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "host\n");
     assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
+        stderr(&o).contains("device printf (vprintf)"),
+        "{}",
+        stderr(&o)
     );
 }

@@ -80,7 +80,8 @@ fn json_report_has_kind_class_space_lines_threads_and_event() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert_eq!(v["definition"], "barracuda");
+    // The default definition is `scoped` (issue 26 item 3).
+    assert_eq!(v["definition"], "scoped");
     assert_eq!(v["schedules"], serde_json::json!(["rr", "1"]));
     let r = &v["races"][0];
     assert_eq!(r["kind"], "fence-scope");
@@ -105,7 +106,19 @@ fn scoped_definition_reports_block_atomics_across_blocks() {
         "--buffer",
         "count=1",
     ];
-    assert_eq!(weft(&args).status.code(), Some(0));
+    // BARRACUDA's original definition: block-scoped atomics never race.
+    let mut b: Vec<&str> = args.to_vec();
+    b.extend(["--definition", "barracuda"]);
+    assert_eq!(weft(&b).status.code(), Some(0));
+    // `scoped`, explicit and (issue 26 item 3) the default, reports them.
+    for a in [
+        args.to_vec(),
+        [&args[..], &["--definition", "scoped"]].concat(),
+    ] {
+        let o = weft(&a);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("atomic-scope (inter-block"));
+    }
     let mut a: Vec<&str> = args.to_vec();
     a.extend(["--definition", "scoped"]);
     let o = weft(&a);
