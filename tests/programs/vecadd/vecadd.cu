@@ -2,7 +2,7 @@
 // per element. Usage: vecadd INTS.txt [threads_per_block]; the grid is rounded up to whole
 // blocks; checks c against a CPU sum.
 // Variants (-D): NO_GUARD (no `i < n` check: only arrays that are not a multiple of the
-// block size are overrun), OFF_BY_ONE (the check is `i <= n`).
+// block size are overrun), OFF_BY_ONE (the check is `i <= n`), LEAK (`c` is never freed).
 #include "../common/util.h"
 
 __global__ void vecadd(const int *a, const int *b, int *c, int n) {
@@ -37,7 +37,9 @@ int main(int argc, char **argv) {
   int rc = verdict_ints("c", c, b, n);
   CUDA_CHECK(cudaFree(d_a));
   CUDA_CHECK(cudaFree(d_b));
+#ifndef LEAK
   CUDA_CHECK(cudaFree(d_c));
+#endif
   free(a);
   free(b);
   free(c);
