@@ -190,12 +190,12 @@ pub extern "C" fn cudaFree(p: *mut c_void) -> CudaError {
 }
 
 #[no_mangle]
-pub extern "C" fn cudaMallocHost(p: *mut *mut c_void, n: usize) -> CudaError {
+pub unsafe extern "C" fn cudaMallocHost(p: *mut *mut c_void, n: usize) -> CudaError {
     cudaHostAlloc(p, n, 0)
 }
 
 #[no_mangle]
-pub extern "C" fn cudaHostAlloc(p: *mut *mut c_void, n: usize, _flags: c_uint) -> CudaError {
+pub unsafe extern "C" fn cudaHostAlloc(p: *mut *mut c_void, n: usize, _flags: c_uint) -> CudaError {
     // SAFETY: plain host allocation; the pointer is the program's.
     let a = unsafe { libc::malloc(n.max(1)) };
     with(|rt| {
@@ -210,7 +210,7 @@ pub extern "C" fn cudaHostAlloc(p: *mut *mut c_void, n: usize, _flags: c_uint) -
 }
 
 #[no_mangle]
-pub extern "C" fn cudaFreeHost(p: *mut c_void) -> CudaError {
+pub unsafe extern "C" fn cudaFreeHost(p: *mut c_void) -> CudaError {
     with(|rt| {
         if p.is_null() {
             return errors::SUCCESS;

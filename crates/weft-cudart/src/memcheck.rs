@@ -140,7 +140,7 @@ impl TraceSink for Memcheck<'_> {
         let acc = access_name(ev.op);
         match ev.space {
             AccessSpace::Global => {
-                if w > 1 && ev.addr % w != 0 {
+                if w > 1 && !ev.addr.is_multiple_of(w) {
                     self.record(
                         "misaligned",
                         ev,
@@ -182,7 +182,7 @@ impl TraceSink for Memcheck<'_> {
                 }
             }
             AccessSpace::Shared(_) => {
-                if w > 1 && ev.addr % w != 0 {
+                if w > 1 && !ev.addr.is_multiple_of(w) {
                     self.record(
                         "misaligned",
                         ev,
@@ -202,7 +202,7 @@ impl TraceSink for Memcheck<'_> {
                 }
             }
             AccessSpace::Local => {
-                if w > 1 && ev.addr % w != 0 {
+                if w > 1 && !ev.addr.is_multiple_of(w) {
                     self.record(
                         "misaligned",
                         ev,

@@ -11,7 +11,7 @@
 __global__ void bfs_step(const int *row, const int *col, int *level, int n, int depth, int *changed) {
   int stride = blockDim.x * gridDim.x;
   for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
-    if (level[v] != depth) continue;
+    if (atomicAdd(&level[v], 0) != depth) continue; // an atomic read: level[] is CAS'd concurrently
     for (int e = row[v]; e < row[v + 1]; e++) {
       int w = col[e];
       if (atomicCAS(&level[w], -1, depth + 1) == -1) {

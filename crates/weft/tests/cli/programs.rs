@@ -272,3 +272,45 @@ fn device_printf_is_refused_loudly() {
         stderr(&o)
     );
 }
+
+#[test]
+fn graph_program_with_input_file_and_geometry_arguments() {
+    // A CSR graph read from a file named on the command line, `threads_per_block num_blocks`
+    // arguments, five BFS launches: levels equal the CPU reference; no race in the correct
+    // version; with -DPLANTED only the planted unsynchronised counter line races.
+    let s = src("graph_bfs.cu");
+    let g = src("graph_200_1000.txt");
+    let args = [
+        "race",
+        "--json",
+        s.to_str().unwrap(),
+        "--",
+        g.to_str().unwrap(),
+        "256",
+        "4",
+    ];
+    let o = weft(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("levels match (200 nodes, 1000 edges"),
+        "{out}"
+    );
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["races"].as_array().unwrap().len(), 0, "{out}");
+    assert_eq!(v["launches"][0]["block"], serde_json::json!([256, 1, 1]));
+    assert_eq!(v["launches"][0]["grid"], serde_json::json!([4, 1, 1]));
+    let mut planted = vec!["race", "--json", s.to_str().unwrap(), "-D", "PLANTED", "--"];
+    planted.extend([g.to_str().unwrap(), "256", "4"]);
+    let o = weft(&planted);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let at = marked("graph_bfs.cu", "planted");
+    let races = v["races"].as_array().unwrap();
+    assert!(!races.is_empty());
+    for r in races {
+        assert_eq!(r["first"]["line"], at.as_str(), "{r}");
+        assert_eq!(r["second"]["line"], at.as_str(), "{r}");
+    }
+}
