@@ -11,6 +11,12 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 weft_install_deps
 weft_install_browser_deps
+# Pages render through the escaping template layer (web/src/html.ts) only: no markup
+# assigned by hand anywhere else (issue 29 item 13).
+if grep -rn --include='*.ts' -e 'innerHTML' -e 'outerHTML' -e 'insertAdjacentHTML' web/src | grep -v '^web/src/html.ts:'; then
+  echo "test-browser: markup assigned outside web/src/html.ts (use html\`...\` and render())" >&2
+  exit 1
+fi
 (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build --silent)
 if ! git diff --quiet -- web/dist 2>/dev/null; then
   echo "test-browser: web/dist differs from what web/src builds: commit the rebuilt web/dist" >&2
