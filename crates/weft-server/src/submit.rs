@@ -85,10 +85,8 @@ pub struct RunIn {
     pub stress: serde_json::Value,
     /// A number, or its decimal text (what the web app sends: JavaScript numbers lose
     /// seeds above 2^53).
-    // (Through cfg_attr: ts-rs reads serde's attributes and knows no `deserialize_with`.)
-    #[cfg_attr(all(), serde(deserialize_with = "seed"))]
     #[ts(type = "string | number")]
-    pub seed: u64,
+    pub seed: SeedIn,
     pub iterations: u64,
     pub duration_ms: u64,
     /// Raw result rows (browsers) ...
@@ -123,6 +121,16 @@ pub struct SubmissionIn {
     #[ts(optional)]
     pub contact: Option<String>,
     pub runs: Vec<RunIn>,
+}
+
+/// A run's seed as a submission gives it ([`seed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedIn(pub u64);
+
+impl<'de> Deserialize<'de> for SeedIn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SeedIn, D::Error> {
+        seed(d).map(SeedIn)
+    }
 }
 
 /// A seed given as a JSON number or as a string of decimal digits.
@@ -305,7 +313,7 @@ fn run(
         return reject(format!("iterations: 1..={}", MAX_ITERATIONS));
     }
     // Every integer fits the databases' signed 64-bit columns, and a duration is sane.
-    if r.seed > i64::MAX as u64 {
+    if r.seed.0 > i64::MAX as u64 {
         return reject(format!("seed: at most {}", i64::MAX));
     }
     if r.duration_ms > MAX_DURATION_MS {
@@ -507,7 +515,7 @@ fn run(
         },
         stress_name: r.stress_name.clone(),
         stress_config: serde_json::to_value(&cfg).unwrap_or_default(),
-        seed: r.seed,
+        seed: r.seed.0,
         iterations: r.iterations,
         instances,
         model: judge.map(|_| crate::catalog::MODEL.to_string()),
