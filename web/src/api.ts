@@ -28,7 +28,8 @@ export class ApiError extends Error {
 /// How many times a request is tried, and the first backoff in ms (doubled each time).
 export const RETRY = { attempts: 6, firstMs: 500, maxMs: 30_000 };
 
-/// Called before each wait, so a page can say why it is waiting.
+/// Called before each wait, so a page can say why it is waiting, and with an empty `what`
+/// when a retried request got through.
 export let onRetry: (what: string, waitMs: number, attempt: number) => void = () => {};
 export function setRetryListener(f: typeof onRetry) {
   onRetry = f;
@@ -60,13 +61,17 @@ export async function request<T>(path: string, body?: unknown): Promise<T> {
     } catch (e) {
       failure = `network error: ${e}`;
     }
-    if (r && r.ok) return (await r.json()) as T;
+    if (r && r.ok) {
+      if (attempt > 1) onRetry("", 0, 0);
+      return (await r.json()) as T;
+    }
     const transient = !r || r.status === 429 || r.status >= 500;
     if (r && !transient) {
       const j = await r.json().catch(() => ({}));
       throw new ApiError(r.status, j.error ?? `HTTP ${r.status}`);
     }
     if (attempt >= RETRY.attempts) {
+      if (attempt > 1) onRetry("", 0, 0);
       if (r) {
         const j = await r.json().catch(() => ({}));
         throw new ApiError(r.status, `${j.error ?? `HTTP ${r.status}`} (after ${attempt} tries)`);

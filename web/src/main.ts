@@ -36,8 +36,8 @@ async function start() {
   const status = document.getElementById("gpu-status")!;
   setRetryListener((what, ms, attempt) => {
     const n = document.getElementById("net-status");
-    if (n) n.textContent = `server busy (${what}): retrying in ${(ms / 1000).toFixed(1)} s (try ${attempt + 1})`;
-    (window as unknown as { weftRetries: number }).weftRetries = ((window as unknown as { weftRetries?: number }).weftRetries ?? 0) + 1;
+    if (n) n.textContent = what ? `server busy (${what}): retrying in ${(ms / 1000).toFixed(1)} s (try ${attempt + 1})` : "";
+    if (what) (window as unknown as { weftRetries: number }).weftRetries = ((window as unknown as { weftRetries?: number }).weftRetries ?? 0) + 1;
   });
   try {
     app.gpu = await openGpu();

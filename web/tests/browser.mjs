@@ -158,6 +158,8 @@ try {
   // Every configuration is shown, and no best configuration is claimed without a target.
   const grid = await page.$$eval("#tune-configs tr", (rs) => rs.slice(1).map((r) => r.cells.length - 1));
   check(grid.length === 2 && grid.every((n) => n === 2), `Tune shows both configurations of both mutants (${grid})`);
+  const params = await page.$$eval("#tu-params tr", (rs) => rs.slice(1).map((r) => r.cells.length - 1));
+  check(params.length >= 20 && params.every((n) => n === 2), `Tune shows the parameters of both configurations (${params.length} parameters)`);
   const bests = await page.$$eval("#tune-table tr", (rs) => rs.slice(1).map((r) => [r.cells[2].textContent, r.cells[4].textContent]));
   check(bests.every(([b, t]) => (t === "0") === (b === "none observed")), `best configuration only where a target was seen: ${JSON.stringify(bests)}`);
   await page.screenshot({ path: `${shots}/tune.png`, fullPage: true });

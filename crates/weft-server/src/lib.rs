@@ -418,6 +418,20 @@ struct SpecRequest {
     from: u32,
 }
 
+/// 429 with `Retry-After`: the whole seconds until the client's next request is allowed
+/// (at least 1), so a client backs off no longer than it must.
+fn too_many(message: &str, until: governor::NotUntil<governor::clock::QuantaInstant>) -> Response {
+    use governor::clock::{Clock, DefaultClock};
+    let wait = until.wait_time_from(DefaultClock::default().now());
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, secs.max(1).to_string())],
+        Json(serde_json::json!({ "error": message })),
+    )
+        .into_response()
+}
+
 async fn spec_handler(
     State(s): State<Shared>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
@@ -425,10 +439,10 @@ async fn spec_handler(
     body: Result<Json<SpecRequest>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
     let key = client_key(addr.ip(), &headers, &s.settings.trusted_proxies);
-    if s.spec_limiter.check_key(&key).is_err() {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many run specifications from this address; try again in a minute".into(),
+    if let Err(until) = s.spec_limiter.check_key(&key) {
+        return Ok(too_many(
+            "too many run specifications from this address; try again later",
+            until,
         ));
     }
     let Json(r) = body.map_err(|e| bad(e.body_text()))?;
@@ -522,10 +536,10 @@ async fn submit_handler(
     body: Result<Json<submit::SubmissionIn>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
     let key = client_key(addr.ip(), &headers, &s.settings.trusted_proxies);
-    if s.limiter.check_key(&key).is_err() {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many submissions from this address; try again in a minute".into(),
+    if let Err(until) = s.limiter.check_key(&key) {
+        return Ok(too_many(
+            "too many submissions from this address; try again later",
+            until,
         ));
     }
     let Json(sub) = body.map_err(|e| {

@@ -542,6 +542,15 @@ fn a_burst_from_one_client_is_rate_limited(b: Backend) {
     assert_eq!(&status[..5], &[201; 5]);
     assert!(status[5..].iter().all(|&s| s == 429), "{status:?}");
     assert_eq!(counts(&s), (5, 5));
+    // The 429 says when to come back (issue 29 item 9): one submission every 12 s at 5 a
+    // minute, so 1 to 12 whole seconds.
+    let body = submission("burst-key-late", vec![mp_run(1, 0)]).to_string();
+    let after = match ureq::post(&format!("{}/api/submissions", s.base)).send_string(&body) {
+        Err(ureq::Error::Status(429, r)) => r.header("retry-after").map(str::to_string),
+        other => panic!("{:?}", other.map(|r| r.status())),
+    };
+    let secs: u64 = after.as_deref().unwrap_or("").parse().unwrap();
+    assert!((1..=12).contains(&secs), "{after:?}");
 }
 
 fn a_hundred_concurrent_clients_are_all_stored_once(b: Backend) {

@@ -121,7 +121,7 @@ export async function campaign(root: HTMLElement) {
       j.status = "";
       j.output = html`${sentSummary(sent)}${last
         ? html`<p class="ok" id="ca-done">Thank you: ${last.runs.length} runs stored as submission ${last.submission}; testing took ${mins.toFixed(2)} min (${imputed} run durations over a minute imputed; ${((performance.now() - t0) / 60000).toFixed(2)} min wall time).</p>`
-        : ""}${t.refused.length ? html`<p class="bad">${t.refused.length} runs failed their checksum and were not sent.</p>` : ""}<a href="#results">See the results</a>`;
+        : ""}${t.refused.length ? html`<p class="bad">${t.refused.length} runs failed their checksum and were not sent.</p>` : ""}${t.failed.length ? html`<p class="bad">${t.failed.length} runs could not be fetched or run: ${t.failed.slice(0, 5).join("; ")}</p>` : ""}<a href="#results">See the results</a>`;
     });
   };
   paintWith(PAGE, paint);

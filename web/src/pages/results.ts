@@ -91,9 +91,11 @@ function drawCharts(rep: AnalysisReport) {
         scales: {
           y: {
             type: "logarithmic",
-            min: FLOOR,
+            // Below the floor, so a zero rate (drawn at the floor) is a visible stub.
+            min: FLOOR / 4,
+            suggestedMax: 1,
             title: { display: true, text: "weak behaviours (%)" },
-            ticks: { callback: (v) => (Number(v) <= FLOOR ? "0" : String(v)) },
+            ticks: { callback: (v) => (Number(v) < FLOOR ? "" : Number(v) === FLOOR ? "0" : String(v)) },
           },
         },
         plugins: {

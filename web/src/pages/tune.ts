@@ -5,6 +5,7 @@
 // `tuneRun` is shared with the Campaign page.
 
 import { api } from "../api";
+import type { TuneConfig } from "../api-types";
 import { byId, html, Html, render, setProgress, setText } from "../html";
 import { Job, jobOf, paintWith, startJob, update } from "../jobs";
 import { run, spec } from "../runner";
@@ -27,6 +28,10 @@ export interface TuneOutcome {
   runs: number;
   /// Runs whose checksum failed: shown, not queued.
   refused: string[];
+  /// Runs that could not be fetched or run.
+  failed: string[];
+  /// The configurations run (GPUHarbor's parameters).
+  configs: TuneConfig[];
   durations: number[];
 }
 
@@ -41,7 +46,7 @@ export async function tuneRun(
   mutants: string[],
   withConformance: boolean,
 ): Promise<TuneOutcome> {
-  const out: TuneOutcome = { cells: {}, runs: 0, refused: [], durations: [] };
+  const out: TuneOutcome = { cells: {}, runs: 0, refused: [], failed: [], durations: [], configs: [] };
   const jobs: { test: string; k: number }[] = [];
   for (let k = 0; k < configs; k++) {
     for (const m of mutants) {
@@ -50,6 +55,7 @@ export async function tuneRun(
     }
   }
   const cfgs = await api.configs(seed, configs, limits);
+  out.configs = cfgs;
   const start = performance.now();
   for (let i = 0; i < jobs.length; i++) {
     const { test, k } = jobs[i];
@@ -57,8 +63,15 @@ export async function tuneRun(
     // The first runs include shader compilation: no estimate from fewer than 3.
     const eta = i >= 3 ? `about ${((elapsed / i) * (jobs.length - i)).toFixed(0)} s left` : "estimating…";
     update(j, { done: i, total: jobs.length, status: `configuration #${k}: ${test} (${i + 1}/${jobs.length}; ${eta})` });
-    const s = await spec(test, { tune_seed: seed, index: k, limits }, cfgs[k].seed, iterations);
-    const { result, record } = await run("tune", s);
+    let got;
+    try {
+      got = await run("tune", await spec(test, { tune_seed: seed, index: k, limits }, cfgs[k].seed, iterations));
+    } catch (e) {
+      // One run that failed (after the API client's retries) does not end the campaign.
+      out.failed.push(`${test} #${k}: ${e instanceof Error ? e.message : e}`);
+      continue;
+    }
+    const { result, record } = got;
     out.runs++;
     out.durations.push(result.ms);
     const q = queueRun(result, record);
@@ -118,6 +131,10 @@ function table(seed: string, limits: string, n: number, chosen: string[], t: Tun
     <table id="tune-table"><tr><th class="l">mutant</th><th class="l">target</th><th>best config</th><th>target/s</th><th>target</th><th>instances (all configs)</th><th>killed (configs)</th><th class="l">conformance violations</th></tr>${rows}</table>
     <h3>Every configuration: target behaviours (per second)</h3>
     <div class="scroll"><table id="tune-configs"><tr><th class="l">mutant</th>${Array.from({ length: n }, (_, k) => html`<th>#${k}</th>`)}</tr>${grid}</table></div>
+    <details id="tu-params"><summary>The parameters of each configuration</summary><div class="scroll"><table><tr><th class="l">parameter</th>${t.configs.map((c) => html`<th>#${c.index}</th>`)}</tr>${Object.keys(t.configs[0]?.config ?? {}).map(
+      (p) => html`<tr><td class="l">${p}</td>${t.configs.map((c) => html`<td>${String(c.config[p])}</td>`)}</tr>`,
+    )}</table></div></details>
+    ${t.failed.length ? html`<p class="bad" id="tu-failed">${t.failed.length} runs failed: ${t.failed.join("; ")}</p>` : ""}
     ${t.refused.length ? html`<p class="bad" id="tu-refused">${t.refused.length} runs failed their checksum and were not queued: ${t.refused.join("; ")}</p>` : ""}
     <p class="small">${pending.length} runs waiting to be submitted.</p>`;
 }
