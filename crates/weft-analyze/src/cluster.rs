@@ -6,9 +6,10 @@
 //! nearest its centroid.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// A clustering of devices.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct Clustering {
     pub k: usize,
     /// Distortion (sum of squared distances to the centroid) for k = 1, 2, ...

@@ -20,6 +20,7 @@
 //! [`analyze`] runs them all into one serialisable [`Report`]; [`tables_csv`] exports its
 //! tables as CSV, [`text`] as text tables.
 
+pub mod campaign;
 pub mod cluster;
 pub mod locks;
 pub mod stats;
@@ -28,8 +29,10 @@ pub mod text;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
+use ts_rs::TS;
 use weft_store::{DeviceRecord, StoredRun};
 
+pub use campaign::{Catalog, CatalogTest, Query};
 pub use cluster::{kmeans, Clustering};
 pub use locks::{lock_table, LockRow, LockTest};
 pub use stats::{cosine, mean, median, pearson, Correlation};
@@ -52,7 +55,7 @@ pub struct Options {
 }
 
 /// A device as the analyses name it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
 pub struct Device {
     pub vendor: String,
     pub architecture: String,
@@ -197,7 +200,7 @@ pub fn tune_seed(stress_name: &str) -> Option<(&str, usize)> {
 }
 
 /// One device's best rate for one test.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct BestRate {
     pub device: usize,
     pub test: String,
@@ -209,7 +212,7 @@ pub struct BestRate {
 }
 
 /// Per vendor and test: the mean and median of its devices' best rates (Fig. 6).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct VendorRate {
     pub vendor: String,
     pub test: String,
@@ -265,7 +268,7 @@ pub fn vendor_rates(ds: &Dataset, best: &[BestRate]) -> Vec<VendorRate> {
 }
 
 /// The similarity analysis of one seed (paper 001 §5.2).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct Similarity {
     pub seed: String,
     /// The devices with a vector (indices into the report's devices).
@@ -281,7 +284,7 @@ pub struct Similarity {
     pub nearest: Vec<Nearest>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct VendorSimilarity {
     pub vendor: String,
     pub pairs: usize,
@@ -291,7 +294,7 @@ pub struct VendorSimilarity {
     pub max: f64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct Nearest {
     pub device: usize,
     /// The most similar device with a known model (not only vendor and architecture).
@@ -385,7 +388,7 @@ pub fn similarity(ds: &Dataset, seed: &str, tests: &[String]) -> Similarity {
 }
 
 /// The correlation of one pair on one device (paper 001 §5.1).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct PairCorrelation {
     pub device: usize,
     pub mutant: String,
@@ -438,7 +441,7 @@ pub fn correlation(
 }
 
 /// One device's testing time (Fig. 5).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
 pub struct DeviceTime {
     pub device: usize,
     pub vendor: String,
@@ -485,7 +488,8 @@ pub fn durations(ds: &Dataset) -> Vec<DeviceTime> {
 }
 
 /// Everything, for the JSON API and `weft analyze`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, TS)]
+#[ts(rename = "AnalysisReport")]
 pub struct Report {
     pub devices: Vec<Device>,
     pub tests: Vec<String>,

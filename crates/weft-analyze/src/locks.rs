@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use ts_rs::TS;
 use weft_store::StoredRun;
 
 /// A lock test of the campaign (`tests/corpus/locks/*.meta.json`).
@@ -22,7 +23,7 @@ pub struct LockTest {
 }
 
 /// One row of Table 5: a device and a lock test.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, TS)]
 pub struct LockRow {
     pub device: usize,
     pub test: String,

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
+use ts_rs::TS;
 
 /// The mean (0 for no values).
 pub fn mean(xs: &[f64]) -> f64 {
@@ -41,7 +42,7 @@ pub fn cosine(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Pearson's r with its t statistic and two-sided p-value on `n - 2` degrees of freedom.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct Correlation {
     pub r: f64,
     pub t: f64,

@@ -446,3 +446,70 @@ fn csv_tables_neutralise_formulas() {
         }
     }
 }
+
+/// The catalog of the campaign decides the pairs and the vectors (issue 29 item 11): MP
+/// and SB are mutants, MP-CO a conformance test paired with MP, SB-CO one with no mutant,
+/// LB a test of no role. Pairs: exactly (MP, MP-CO); vectors: MP and SB; a requested pair
+/// must be a mutant and a conformance test of the catalog, in that order.
+#[test]
+fn the_catalog_decides_pairs_and_vectors() {
+    use weft_analyze::{Catalog, CatalogTest, Query};
+    let t = |name: &str, role: &str, pairs: &[&str]| CatalogTest {
+        name: name.into(),
+        role: role.into(),
+        pairs: pairs.iter().map(|p| p.to_string()).collect(),
+    };
+    let catalog = Catalog {
+        tests: vec![
+            t("MP", "mutant", &["MP-CO"]),
+            t("MP-CO", "conformance", &["MP"]),
+            t("SB", "mutant", &[]),
+            t("SB-CO", "conformance", &[]),
+            t("LB", "", &[]),
+        ],
+        locks: Vec::new(),
+    };
+    assert_eq!(
+        catalog.pairs(),
+        vec![("MP".to_string(), "MP-CO".to_string())]
+    );
+    assert_eq!(
+        catalog.vector_tests(),
+        vec!["MP".to_string(), "SB".to_string()]
+    );
+    let opts = catalog
+        .options(&Query {
+            pairs: vec!["SB,SB-CO".into()],
+            ..Query::default()
+        })
+        .unwrap();
+    assert_eq!(opts.pairs, vec![("SB".to_string(), "SB-CO".to_string())]);
+    for (pair, why) in [
+        ("MP,NOPE", "no test `NOPE`"),
+        ("MP-CO,MP", "`MP-CO` is a conformance test"),
+        ("MP,SB", "`SB` is a mutant test"),
+        (
+            "LB,MP-CO",
+            "`LB` is neither a mutant nor a conformance test",
+        ),
+        ("MP", "expected MUTANT,CONFORMANCE"),
+    ] {
+        let q = Query {
+            pairs: vec![pair.into()],
+            ..Query::default()
+        };
+        let e = catalog.options(&q).unwrap_err();
+        assert!(e.contains(why), "{pair}: {e}");
+        // The report refuses the same query.
+        assert!(weft_analyze::campaign::report(&[], &catalog, &q).is_err());
+    }
+    // The synthetic campaign under this catalog: MP's vector only, (MP, MP-CO) correlated.
+    let (runs, _) = dataset();
+    let r = weft_analyze::campaign::report(&runs, &catalog, &Query::default()).unwrap();
+    assert!(r
+        .correlations
+        .iter()
+        .all(|c| c.mutant == "MP" && c.conformance == "MP-CO"));
+    let dims = &r.similarity.as_ref().unwrap().dimensions;
+    assert!(dims.iter().all(|(t, _)| t == "MP" || t == "SB"), "{dims:?}");
+}

@@ -82,6 +82,91 @@ fn lock_test(meta: &serde_json::Value) -> Option<weft_analyze::LockTest> {
     })
 }
 
+/// Every test's name, role and the test its metadata pairs it with (`paired_with`), from
+/// the embedded `*.meta.json` alone (nothing parsed or simulated), in load order: a name
+/// already seen in an earlier corpus keeps its first entry, as [`Catalog::load`] does.
+fn meta_tests() -> Vec<(String, String, Option<String>)> {
+    let mut out: Vec<(String, String, Option<String>)> = Vec::new();
+    for ci in 0..CORPORA.len() {
+        let mut files = corpus_files(ci);
+        files.sort();
+        for file in files {
+            let Some(stem) = file.strip_suffix(".meta.json") else {
+                continue;
+            };
+            let Some(meta) = corpus_get(ci, &file)
+                .and_then(|f| serde_json::from_slice::<serde_json::Value>(&f.data).ok())
+            else {
+                continue;
+            };
+            let name = meta["test"].as_str().unwrap_or(stem).to_string();
+            if out.iter().any(|(n, _, _)| *n == name) {
+                continue;
+            }
+            let role = meta["role"].as_str().unwrap_or("").to_string();
+            let paired = meta["paired_with"].as_str().map(str::to_string);
+            out.push((name, role, paired));
+        }
+    }
+    out
+}
+
+/// The pairs of every test: a conformance test with the mutant of its GPUHarbor family
+/// (`MP-CO` and `MP-barrier` with `MP`: paper 001 §3.3 and §5.1), and a mutant with the
+/// conformance test its metadata names (`paired_with`), each only between a test whose
+/// metadata says `mutant` and one that says `conformance`.
+fn pairs_of(tests: &[(String, String, Option<String>)]) -> BTreeMap<String, Vec<String>> {
+    let role = |n: &str| {
+        tests
+            .iter()
+            .find(|(x, _, _)| x == n)
+            .map(|(_, r, _)| r.as_str())
+    };
+    let mut links: Vec<(String, String)> = Vec::new();
+    let mut by_name: Vec<&(String, String, Option<String>)> = tests.iter().collect();
+    by_name.sort();
+    for (name, r, _) in by_name.iter().copied() {
+        let fam = weft_hw::tune::family(name);
+        if r == "conformance" && role(fam) == Some("mutant") {
+            links.push((fam.to_string(), name.clone()));
+        }
+    }
+    for (name, r, paired) in by_name {
+        if let Some(c) = paired {
+            if r == "mutant" && role(c) == Some("conformance") {
+                links.push((name.clone(), c.clone()));
+            }
+        }
+    }
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (m, c) in links {
+        let e = out.entry(m.clone()).or_default();
+        if !e.contains(&c) {
+            e.push(c.clone());
+            out.entry(c).or_default().push(m);
+        }
+    }
+    out
+}
+
+/// The catalog as the analyses read it (`weft analyze` and `/api/analyses` alike): every
+/// test's role and pairs, and the lock tests.
+pub fn analysis_catalog() -> weft_analyze::Catalog {
+    let tests = meta_tests();
+    let pairs = pairs_of(&tests);
+    weft_analyze::Catalog {
+        tests: tests
+            .into_iter()
+            .map(|(name, role, _)| weft_analyze::CatalogTest {
+                pairs: pairs.get(&name).cloned().unwrap_or_default(),
+                name,
+                role,
+            })
+            .collect(),
+        locks: lock_tests(),
+    }
+}
+
 /// One test of the campaign.
 pub struct Entry {
     pub name: String,
@@ -123,7 +208,8 @@ pub struct Catalog {
 }
 
 /// What `/api/tests` lists per test.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
+#[ts(rename = "TestSummary")]
 pub struct Summary<'a> {
     pub name: &'a str,
     pub role: &'a str,
@@ -145,8 +231,6 @@ impl Catalog {
         let model = weft_sim::models::load(MODEL)
             .map_err(|e| format!("bundled model {MODEL}: {}", e.render()))?;
         let mut tests: BTreeMap<String, Entry> = BTreeMap::new();
-        // Pairs a mutant's meta names (`paired_with`), added to the family pairs below.
-        let mut named_pairs: Vec<(String, String)> = Vec::new();
         for (ci, corpus) in CORPORA.iter().enumerate() {
             for file in corpus_files(ci) {
                 let Some(stem) = file.strip_suffix(".meta.json") else {
@@ -173,11 +257,6 @@ impl Catalog {
                 }
                 .to_string();
                 let name = program.name.clone();
-                if let Some(p) = meta["paired_with"].as_str() {
-                    if role == "mutant" {
-                        named_pairs.push((name.clone(), p.to_string()));
-                    }
-                }
                 if let Some(e) = tests.get_mut(&name) {
                     // The same test in both corpora: one entry, marked as a tuning mutant.
                     e.tuning |= tuning;
@@ -225,36 +304,10 @@ impl Catalog {
                 );
             }
         }
-        // Pairs: a conformance test with the mutant named by its family.
-        let names: Vec<(String, String)> = tests
-            .values()
-            .map(|e| (e.name.clone(), e.role.clone()))
-            .collect();
-        for (name, role) in &names {
-            if role != "conformance" {
-                continue;
-            }
-            let fam = weft_hw::tune::family(name).to_string();
-            if let Some(m) = tests.get_mut(&fam) {
-                if m.role == "mutant" {
-                    m.pairs.push(name.clone());
-                    if let Some(c) = tests.get_mut(name) {
-                        c.pairs.push(fam);
-                    }
-                }
-            }
-        }
-        for (m, c) in named_pairs {
-            let ok = tests.get(&c).is_some_and(|e| e.role == "conformance");
-            if !ok || tests.get(&m).is_some_and(|e| e.pairs.contains(&c)) {
-                continue;
-            }
-            if let Some(e) = tests.get_mut(&m) {
-                e.pairs.push(c.clone());
-            }
-            if let Some(e) = tests.get_mut(&c) {
-                e.pairs.push(m);
-            }
+        // Pairs: one definition with the analyses (`analysis_catalog`), from the metadata.
+        let pairs = pairs_of(&meta_tests());
+        for e in tests.values_mut() {
+            e.pairs = pairs.get(&e.name).cloned().unwrap_or_default();
         }
         Ok(Catalog { tests })
     }

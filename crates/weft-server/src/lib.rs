@@ -19,6 +19,7 @@
 //!
 //! Nothing else can be edited or deleted through the API.
 
+pub mod api_types;
 pub mod catalog;
 pub mod client;
 pub mod conn;
@@ -106,6 +107,8 @@ impl Default for Settings {
 pub struct AppState {
     pub db: Db,
     pub catalog: Catalog,
+    /// The catalog as the analyses read it (the same as `weft analyze`'s).
+    analysis: weft_analyze::Catalog,
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     spec_limiter: DefaultKeyedRateLimiter<IpAddr>,
     /// Turns at generating a run specification.
@@ -155,6 +158,7 @@ pub fn state(db: Db, settings: &Settings) -> Result<Shared, String> {
     Ok(Arc::new(AppState {
         db,
         catalog,
+        analysis: catalog::analysis_catalog(),
         limiter,
         spec_limiter,
         spec_workers: Arc::new(Semaphore::new(settings.spec_workers.max(1))),
@@ -334,41 +338,43 @@ async fn test(State(s): State<Shared>, Path(name): Path<String>) -> ApiResult {
         .catalog
         .get(&name)
         .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no test `{name}`")))?;
-    let outcomes: Vec<serde_json::Value> = e
+    let outcomes: Vec<api_types::ScOutcome> = e
         .classification
         .outcomes()
-        .map(|(o, c)| {
-            serde_json::json!({
-                "outcome": weft_hw::judge::outcome_text(&e.program, o),
-                "class": c.name(),
-            })
+        .map(|(o, c)| api_types::ScOutcome {
+            outcome: weft_hw::judge::outcome_text(&e.program, o),
+            class: c.name().to_string(),
         })
         .collect();
     // The threads as C11 litmus text (`weft show --to c`).
     let text = weft_litmus::print(&e.program, weft_litmus::Format::C)
         .unwrap_or_else(|err| format!("(cannot print: {err})"));
-    Ok(Json(serde_json::json!({
-        "name": e.name,
-        "role": e.role,
-        "gpuharbor_name": e.gpuharbor_name,
-        "pairs": e.pairs,
-        "digest": e.digest,
-        "corpus": e.corpus,
-        "tuning": e.tuning,
-        "target": e.target,
-        "source": e.source,
-        "threads": e.program.threads.len(),
-        "text": text,
-        "sc_outcomes": outcomes,
-        "meta": e.meta,
-    }))
+    Ok(Json(api_types::TestDetail {
+        name: e.name.clone(),
+        role: e.role.clone(),
+        gpuharbor_name: e.gpuharbor_name.clone(),
+        pairs: e.pairs.clone(),
+        digest: e.digest.clone(),
+        corpus: e.corpus.to_string(),
+        tuning: e.tuning,
+        target: e.target.clone(),
+        source: e.source.clone(),
+        threads: e.program.threads.len(),
+        text,
+        sc_outcomes: outcomes,
+        meta: e.meta.clone(),
+    })
     .into_response())
 }
 
 async fn presets() -> ApiResult {
-    let v: Vec<serde_json::Value> = Preset::all()
+    let v: Vec<api_types::PresetInfo> = Preset::all()
         .into_iter()
-        .map(|(p, d)| serde_json::json!({"name": p.name(), "description": d, "config": p.config()}))
+        .map(|(p, d)| api_types::PresetInfo {
+            name: p.name().to_string(),
+            description: d.to_string(),
+            config: p.config(),
+        })
         .collect();
     Ok(Json(v).into_response())
 }
@@ -387,17 +393,15 @@ async fn configs(Query(q): Query<ConfigsQuery>) -> ApiResult {
         return Err(bad("n must be in 1..=1000 and seed 1 to 100 characters"));
     }
     let limits = spec::parse_limits(q.limits.as_deref().unwrap_or("desktop")).map_err(bad)?;
-    let v: Vec<serde_json::Value> = weft_stress::configs(&seed, n, limits)
+    let v: Vec<api_types::TuneConfig> = weft_stress::configs(&seed, n, limits)
         .into_iter()
         .enumerate()
-        .map(|(k, c)| {
-            serde_json::json!({
-                "index": k,
-                "stress_name": format!("tune:{seed}#{k}"),
-                // As text: seeds go above 2^53, past what a JavaScript number holds.
-                "seed": weft_hw::tune::run_seed(&seed, k).to_string(),
-                "config": c,
-            })
+        .map(|(k, c)| api_types::TuneConfig {
+            index: k,
+            stress_name: format!("tune:{seed}#{k}"),
+            // As text: seeds go above 2^53, past what a JavaScript number holds.
+            seed: weft_hw::tune::run_seed(&seed, k).to_string(),
+            config: c,
         })
         .collect();
     Ok(Json(v).into_response())
@@ -414,6 +418,20 @@ struct SpecRequest {
     from: u32,
 }
 
+/// 429 with `Retry-After`: the whole seconds until the client's next request is allowed
+/// (at least 1), so a client backs off no longer than it must.
+fn too_many(message: &str, until: governor::NotUntil<governor::clock::QuantaInstant>) -> Response {
+    use governor::clock::{Clock, DefaultClock};
+    let wait = until.wait_time_from(DefaultClock::default().now());
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, secs.max(1).to_string())],
+        Json(serde_json::json!({ "error": message })),
+    )
+        .into_response()
+}
+
 async fn spec_handler(
     State(s): State<Shared>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
@@ -421,10 +439,10 @@ async fn spec_handler(
     body: Result<Json<SpecRequest>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
     let key = client_key(addr.ip(), &headers, &s.settings.trusted_proxies);
-    if s.spec_limiter.check_key(&key).is_err() {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many run specifications from this address; try again in a minute".into(),
+    if let Err(until) = s.spec_limiter.check_key(&key) {
+        return Ok(too_many(
+            "too many run specifications from this address; try again later",
+            until,
         ));
     }
     let Json(r) = body.map_err(|e| bad(e.body_text()))?;
@@ -518,10 +536,10 @@ async fn submit_handler(
     body: Result<Json<submit::SubmissionIn>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
     let key = client_key(addr.ip(), &headers, &s.settings.trusted_proxies);
-    if s.limiter.check_key(&key).is_err() {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many submissions from this address; try again in a minute".into(),
+    if let Err(until) = s.limiter.check_key(&key) {
+        return Ok(too_many(
+            "too many submissions from this address; try again later",
+            until,
         ));
     }
     let Json(sub) = body.map_err(|e| {
@@ -567,7 +585,11 @@ async fn submit_handler(
             } else {
                 StatusCode::OK
             },
-            Json(serde_json::json!({"submission": id, "runs": ids, "stored": fresh})),
+            Json(api_types::SubmitAnswer {
+                submission: id,
+                runs: ids,
+                stored: fresh,
+            }),
         )
             .into_response()),
         Err(m) => Err(ApiError(StatusCode::CONFLICT, m)),
@@ -577,16 +599,14 @@ async fn submit_handler(
 /// The public list of submissions: id, time received and number of runs; not the
 /// idempotency keys (a key would let anyone probe or block a retry), digests or contacts.
 async fn submissions(State(s): State<Shared>) -> ApiResult {
-    let v: Vec<serde_json::Value> =
+    let v: Vec<api_types::SubmissionListItem> =
         s.db.submissions()
             .await?
             .into_iter()
-            .map(|x| {
-                serde_json::json!({
-                    "id": x.id,
-                    "received_at": x.submission.received_at,
-                    "runs": x.runs,
-                })
+            .map(|x| api_types::SubmissionListItem {
+                id: x.id,
+                received_at: x.submission.received_at,
+                runs: x.runs,
             })
             .collect();
     Ok(Json(v).into_response())
@@ -707,42 +727,26 @@ struct AnalysesQuery {
 }
 
 async fn analyses(State(s): State<Shared>, Query(q): Query<AnalysesQuery>) -> ApiResult {
+    let query = weft_analyze::Query {
+        seed: q.seed,
+        clusters: q.k,
+        pairs: q.pair.into_iter().collect(),
+    };
+    // An unknown pair is refused before the database is read.
+    s.analysis.options(&query).map_err(bad)?;
     let runs =
         s.db.stored_runs(Filter {
             test: q.test.clone(),
             ..Filter::default()
         })
         .await?;
-    let mut opts = weft_analyze::Options {
-        seed: q.seed,
-        clusters: q.k,
-        vector_tests: s
-            .catalog
-            .tests
-            .values()
-            .filter(|e| e.role == "mutant")
-            .map(|e| e.name.clone())
-            .collect(),
-        locks: catalog::lock_tests(),
-        ..weft_analyze::Options::default()
-    };
-    if let Some(p) = q.pair {
-        let (a, b) = p
-            .split_once(',')
-            .ok_or_else(|| bad("pair=MUTANT,CONFORMANCE"))?;
-        opts.pairs = vec![(a.to_string(), b.to_string())];
-    } else {
-        opts.pairs = s
-            .catalog
-            .tests
-            .values()
-            .filter(|e| e.role == "conformance")
-            .flat_map(|e| e.pairs.iter().map(|m| (m.clone(), e.name.clone())))
-            .collect();
-    }
-    let report = tokio::task::spawn_blocking(move || weft_analyze::analyze(&runs, &opts))
-        .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let st = s.clone();
+    let report = tokio::task::spawn_blocking(move || {
+        weft_analyze::campaign::report(&runs, &st.analysis, &query)
+    })
+    .await
+    .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    .map_err(bad)?;
     Ok(Json(report).into_response())
 }
 

@@ -33,7 +33,7 @@ pub const MAX_CUDA_INSTANCES_PER_LAUNCH: u64 = 1 << 22;
 pub const EARLIEST: &str = "2020-01-01T00:00:00Z";
 
 /// The device as the client describes it.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct DeviceIn {
     /// `webgpu` (a browser), `wgpu` or `cuda` (native runs through `weft submit`).
@@ -54,7 +54,7 @@ pub struct DeviceIn {
 }
 
 /// One raw result row and how many instances produced it.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct RowIn {
     pub values: Vec<i32>,
@@ -62,7 +62,7 @@ pub struct RowIn {
 }
 
 /// One outcome already decoded by a native run (`weft submit`): its canonical text.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct OutcomeIn {
     pub outcome: String,
@@ -70,7 +70,7 @@ pub struct OutcomeIn {
 }
 
 /// One run of one test.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct RunIn {
     /// `run`, `tune` or `conform`.
@@ -78,41 +78,59 @@ pub struct RunIn {
     pub test: String,
     /// The test's SHA-256 when the client knows it (must match the served test).
     #[serde(default)]
+    #[ts(optional)]
     pub digest: Option<String>,
     pub stress_name: String,
+    #[ts(type = "Record<string, unknown>")]
     pub stress: serde_json::Value,
     /// A number, or its decimal text (what the web app sends: JavaScript numbers lose
     /// seeds above 2^53).
-    #[serde(deserialize_with = "seed")]
-    pub seed: u64,
+    #[ts(type = "string | number")]
+    pub seed: SeedIn,
     pub iterations: u64,
     pub duration_ms: u64,
     /// Raw result rows (browsers) ...
     #[serde(default)]
+    #[ts(optional)]
     pub rows: Option<Vec<RowIn>>,
     /// ... or decoded outcomes (native runs).
     #[serde(default)]
+    #[ts(optional)]
     pub outcomes: Option<Vec<OutcomeIn>>,
     /// The result shader's seq / interleaved / weak counts (browsers).
     #[serde(default)]
+    #[ts(optional)]
     pub class_counts: Option<[u64; 3]>,
     /// Instances run (native runs; browsers: derived from the stress).
     #[serde(default)]
+    #[ts(optional)]
     pub instances: Option<u64>,
     #[serde(default)]
+    #[ts(optional)]
     pub started_at: Option<String>,
 }
 
 /// A whole submission.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct SubmissionIn {
     /// Chosen by the client, 8 to 64 characters of `[A-Za-z0-9_-]`.
     pub idempotency_key: String,
     pub device: DeviceIn,
     #[serde(default)]
+    #[ts(optional)]
     pub contact: Option<String>,
     pub runs: Vec<RunIn>,
+}
+
+/// A run's seed as a submission gives it ([`seed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedIn(pub u64);
+
+impl<'de> Deserialize<'de> for SeedIn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SeedIn, D::Error> {
+        seed(d).map(SeedIn)
+    }
 }
 
 /// A seed given as a JSON number or as a string of decimal digits.
@@ -295,7 +313,7 @@ fn run(
         return reject(format!("iterations: 1..={}", MAX_ITERATIONS));
     }
     // Every integer fits the databases' signed 64-bit columns, and a duration is sane.
-    if r.seed > i64::MAX as u64 {
+    if r.seed.0 > i64::MAX as u64 {
         return reject(format!("seed: at most {}", i64::MAX));
     }
     if r.duration_ms > MAX_DURATION_MS {
@@ -497,7 +515,7 @@ fn run(
         },
         stress_name: r.stress_name.clone(),
         stress_config: serde_json::to_value(&cfg).unwrap_or_default(),
-        seed: r.seed,
+        seed: r.seed.0,
         iterations: r.iterations,
         instances,
         model: judge.map(|_| crate::catalog::MODEL.to_string()),

@@ -157,7 +157,8 @@ on_both!(
     what_is_published_is_what_the_consent_says,
     since_is_validated_and_database_errors_are_not_echoed,
     security_headers_and_the_trusted_proxy,
-    seeds_travel_as_strings
+    seeds_travel_as_strings,
+    analyses_pair_from_the_catalog
 );
 
 fn call(base: &str, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
@@ -541,6 +542,15 @@ fn a_burst_from_one_client_is_rate_limited(b: Backend) {
     assert_eq!(&status[..5], &[201; 5]);
     assert!(status[5..].iter().all(|&s| s == 429), "{status:?}");
     assert_eq!(counts(&s), (5, 5));
+    // The 429 says when to come back (issue 29 item 9): one submission every 12 s at 5 a
+    // minute, so 1 to 12 whole seconds.
+    let body = submission("burst-key-late", vec![mp_run(1, 0)]).to_string();
+    let after = match ureq::post(&format!("{}/api/submissions", s.base)).send_string(&body) {
+        Err(ureq::Error::Status(429, r)) => r.header("retry-after").map(str::to_string),
+        other => panic!("{:?}", other.map(|r| r.status())),
+    };
+    let secs: u64 = after.as_deref().unwrap_or("").parse().unwrap();
+    assert!((1..=12).contains(&secs), "{after:?}");
 }
 
 fn a_hundred_concurrent_clients_are_all_stored_once(b: Backend) {
@@ -1459,4 +1469,26 @@ fn seeds_travel_as_strings(b: Backend) {
         );
         assert_eq!(st, 400, "{bad}: {v}");
     }
+}
+
+/// Issue 29 item 11: `/api/analyses` pairs from the catalog, the same as `weft analyze`
+/// (crates/weft/tests/cli/campaign_cli.rs compares the two): a pair must be a mutant and
+/// a conformance test of the catalog, in that order.
+fn analyses_pair_from_the_catalog(b: Backend) {
+    let s = start(Settings::default(), b, "apftc");
+    let (st, r) = post(
+        &s,
+        "/api/submissions",
+        &submission("key-pairs-001", vec![mp_run(1, 2)]),
+    );
+    assert_eq!(st, 201, "{r}");
+    for bad in ["MP,NOPE", "MP-CO,MP", "MP,MP-barrier1", "MP"] {
+        let (st, v) = call(&s.base, "GET", &format!("/api/analyses?pair={bad}"), None);
+        assert_eq!(st, 400, "{bad}: {v}");
+    }
+    let r = get(&s, "/api/analyses?pair=MP,MP-CO");
+    assert_eq!(r["runs"], 1);
+    // MP-CO never ran: no correlation, and MP (a mutant) is the vector's one test.
+    assert_eq!(r["correlations"], json!([]));
+    assert_eq!(r["best_rates"][0]["test"], "MP");
 }

@@ -6,12 +6,16 @@
 //! testing time per device, and the lock case study (§5.3 Table 5: failing instances per
 //! device and lock test).
 //!
-//! Exit codes: 0 success; 2 bad input (no such database, a bad pair); 3 a database error.
+//! The analysis is `weft_analyze::campaign::report` under the server's catalog, the
+//! same as `GET /api/analyses` computes.
+//!
+//! Exit codes: 0 success; 2 bad input (no such database, a bad or unknown pair); 3 a
+//! database error.
 
 use std::path::PathBuf;
 
 use crate::exit::ExitCode;
-use weft_analyze::Options;
+use weft_analyze::Query;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,8 +29,8 @@ pub struct Args {
     /// Number of k-means clusters (default: the elbow).
     #[arg(long)]
     clusters: Option<usize>,
-    /// A (mutant, conformance test) pair to correlate, e.g. MP,MP-CO (repeatable; default
-    /// every conformance test with the mutant of its family).
+    /// A (mutant, conformance test) pair to correlate, e.g. MP,MP-CO (repeatable; both
+    /// must be tests of the campaign's catalog; default every pair of the catalog).
     #[arg(long)]
     pair: Vec<String>,
     /// Print the report as JSON.
@@ -62,32 +66,21 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::Internal;
         }
     };
-    let mut pairs = Vec::new();
-    for p in &args.pair {
-        match p.split_once(',') {
-            Some((a, b)) if !a.is_empty() && !b.is_empty() => {
-                pairs.push((a.to_string(), b.to_string()))
-            }
-            _ => {
-                eprintln!("weft: --pair `{p}`: expected MUTANT,CONFORMANCE (e.g. MP,MP-CO)");
-                return ExitCode::BadInput;
-            }
-        }
-    }
-    let names: Vec<&str> = runs.iter().map(|r| r.run.test.name.as_str()).collect();
-    if args.pair.is_empty() {
-        pairs = weft_hw::tune::family_pairs(&names);
-    }
-    let vector_tests = weft_hw::tune::vector_tests(&names, &pairs);
-    let opts = Options {
+    // The campaign's catalog (the tests embedded in the server, their roles and pairs
+    // from the metadata): the same analysis as `/api/analyses`.
+    let catalog = weft_server::catalog::analysis_catalog();
+    let query = Query {
         seed: args.seed.clone(),
         clusters: args.clusters,
-        vector_tests,
-        pairs,
-        // The lock case study's tests (tests/corpus/locks, embedded in the server).
-        locks: weft_server::catalog::lock_tests(),
+        pairs: args.pair.clone(),
     };
-    let report = weft_analyze::analyze(&runs, &opts);
+    let report = match weft_analyze::campaign::report(&runs, &catalog, &query) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("weft: --{e}");
+            return ExitCode::BadInput;
+        }
+    };
     if let Some(dir) = &args.csv {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("weft: {}: {e}", dir.display());

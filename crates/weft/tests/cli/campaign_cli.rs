@@ -52,6 +52,31 @@ impl Drop for Serve {
     }
 }
 
+/// A GET on loopback: the status and the body.
+fn get(base: &str, path: &str) -> (u16, Vec<u8>) {
+    use std::io::{Read, Write};
+    let addr = base.trim_start_matches("http://");
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        c,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut buf = Vec::new();
+    c.read_to_end(&mut buf).unwrap();
+    let at = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&buf[..at]).into_owned();
+    assert!(!head.to_ascii_lowercase().contains("chunked"), "{head}");
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, buf[at + 4..].to_vec())
+}
+
+fn get_json(base: &str, path: &str) -> Value {
+    let (status, body) = get(base, path);
+    assert_eq!(status, 200, "{path}: {}", String::from_utf8_lossy(&body));
+    serde_json::from_slice(&body).unwrap()
+}
+
 #[test]
 fn tune_submit_and_analyze() {
     let dir = scratch("e2e");
@@ -99,6 +124,44 @@ fn tune_submit_and_analyze() {
     assert_eq!(r["similarity"]["seed"], "rbjnMzXroA");
     assert_eq!(r["similarity"]["dimensions"].as_array().unwrap().len(), 3);
     assert_eq!(r["correlations"][0]["n"], 3);
+    // One analysis (issue 29 item 11): `/api/analyses` on the same database is the same
+    // report, figure for figure, and so with a pair and a seed asked for.
+    assert_eq!(get_json(&s.1, "/api/analyses"), r);
+    let o = weft(&[
+        "analyze",
+        "--db",
+        server_db.to_str().unwrap(),
+        "--json",
+        "--pair",
+        "MP,MP-CO",
+        "--seed",
+        "rbjnMzXroA",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let one: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(one["correlations"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        get_json(&s.1, "/api/analyses?pair=MP,MP-CO&seed=rbjnMzXroA"),
+        one
+    );
+    // A pair naming no test of the catalog, or reversed, is an error on both.
+    for pair in ["MP,NOPE", "MP-CO,MP", "MP-barrier1,MP"] {
+        let o = weft(&[
+            "analyze",
+            "--db",
+            server_db.to_str().unwrap(),
+            "--pair",
+            pair,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{pair}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).starts_with("weft: --pair"),
+            "{}",
+            text(&o.stderr)
+        );
+        let (status, _) = get(&s.1, &format!("/api/analyses?pair={pair}"));
+        assert_eq!(status, 400, "{pair}");
+    }
     // CSV export.
     let csv = dir.join("csv");
     let o = weft(&[
