@@ -764,27 +764,18 @@ impl<'a> Lowerer<'a> {
             ..MemAttrs::default()
         };
         a.order = match i.mods.sem {
-            None | Some(Sem::Weak) => {
-                if matches!(i.opcode, Opcode::Atom | Opcode::Red) {
-                    Order::Relaxed
-                } else {
-                    Order::Plain
-                }
+            None | Some(Sem::Weak) if matches!(i.opcode, Opcode::Atom | Opcode::Red) => {
+                Order::Relaxed
             }
-            Some(Sem::Volatile) => {
-                a.volatile = true;
-                Order::Plain
-            }
-            Some(Sem::Relaxed) => Order::Relaxed,
-            Some(Sem::Acquire) => Order::Acquire,
-            Some(Sem::Release) => Order::Release,
-            Some(Sem::AcqRel) => Order::AcqRel,
-            Some(Sem::Sc) => Order::SeqCst,
-            Some(Sem::Mmio) => {
-                return Err(err(
-                    i.span,
-                    format!("`{}`: `.mmio` is not supported", i.mnemonic()),
-                ))
+            None => Order::Plain,
+            Some(sem) => {
+                a.volatile = sem == Sem::Volatile;
+                crate::quals::order_of(sem).ok_or_else(|| {
+                    err(
+                        i.span,
+                        format!("`{}`: `{sem}` is not supported", i.mnemonic()),
+                    )
+                })?
             }
         };
         a.scope = match i.mods.scope {
@@ -801,16 +792,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn scope(&self, i: &Instruction, s: Scope) -> LResult<IrScope> {
-        Ok(match s {
-            Scope::Cta => IrScope::Cta,
-            Scope::Gpu => IrScope::Gpu,
-            Scope::Sys => IrScope::System,
-            Scope::Cluster => {
-                return Err(err(
-                    i.span,
-                    format!("`{}`: `.cluster` scope is not supported", i.mnemonic()),
-                ))
-            }
+        crate::quals::ir_scope(s).ok_or_else(|| {
+            err(
+                i.span,
+                format!("`{}`: `{s}` scope is not supported", i.mnemonic()),
+            )
         })
     }
 
