@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::syntax::check_name;
 use super::syntax::{RawValue, ScopeItem, ScopeNode, Syntax, ThreadRef};
-use super::{err_at, space_from_name, PResult};
+use super::{cache_from_ptx, err_at, scope_from_ptx, sem_from_ptx, space_from_name, PResult};
 use crate::diag::{quote, ParseError};
 use crate::lex::{Cursor, Tok, Token};
 use weft_ir::{
@@ -14,6 +14,7 @@ use weft_ir::{
     LocId, Location, MemAttrs, MemSpace, Order, Placement, Program, Proxy, Reg, RegDecl, Rmw,
     RmwOp, Scope, Span, Stmt, StmtKind, Store, Term, Thread, UnOp, Value,
 };
+use weft_ptx::ast::Sem;
 
 pub(super) fn lower(syn: Syntax) -> PResult<Program> {
     let mut p = Program::new(Arch::GpuPtx, syn.name);
@@ -364,7 +365,7 @@ impl CellLowerer<'_> {
             "fence" => {
                 let qs: Vec<&str> = m.quals.iter().map(String::as_str).collect();
                 let scope = match qs[..] {
-                    ["sc", s] => Scope::from_ptx(s),
+                    ["sc", s] => scope_from_ptx(s),
                     _ => None,
                 };
                 let scope = scope.ok_or_else(|| {
@@ -498,22 +499,23 @@ impl CellLowerer<'_> {
         let dup = |what: &str| m.err(format!("{} gives {what} twice", quote(&m.word)));
         for s in &m.quals {
             let s = s.as_str();
-            if s == "volatile" && k != Access::Rmw {
+            let sem = sem_from_ptx(s);
+            if sem == Some(Sem::Volatile) && k != Access::Rmw {
                 if q.volatile {
                     return Err(dup("`.volatile`"));
                 }
                 q.volatile = true;
-            } else if s == "weak" && k != Access::Rmw {
+            } else if sem == Some(Sem::Weak) && k != Access::Rmw {
                 if q.weak {
                     return Err(dup("`.weak`"));
                 }
                 q.weak = true;
-            } else if s == "relaxed" {
+            } else if sem == Some(Sem::Relaxed) {
                 if q.relaxed {
                     return Err(dup("`.relaxed`"));
                 }
                 q.relaxed = true;
-            } else if let Some(sc) = Scope::from_ptx(s) {
+            } else if let Some(sc) = scope_from_ptx(s) {
                 if q.scope.is_some() {
                     return Err(dup("a scope"));
                 }
@@ -523,7 +525,7 @@ impl CellLowerer<'_> {
                     return Err(dup("a state space"));
                 }
                 q.space = Some(sp);
-            } else if let (Some(c), true) = (CacheOp::from_name(s), k != Access::Rmw) {
+            } else if let (Some(c), true) = (cache_from_ptx(s), k != Access::Rmw) {
                 let ok = match k {
                     Access::Load => matches!(
                         c,
@@ -548,7 +550,10 @@ impl CellLowerer<'_> {
                     return Err(dup("a type"));
                 }
                 q.ty = Some(t);
-            } else if matches!(s, "acquire" | "release" | "acq_rel" | "sc" | "mmio") {
+            } else if matches!(
+                sem,
+                Some(Sem::Acquire | Sem::Release | Sem::AcqRel | Sem::Sc | Sem::Mmio)
+            ) {
                 return Err(m.err(format!(
                     "GPU_PTX has no `.{s}` accesses; use the PTX format for them"
                 )));

@@ -50,7 +50,9 @@ pub use print::print;
 
 use crate::diag::ParseError;
 use crate::lex::{LexOptions, Token};
-use weft_ir::{MemSpace, Program, Scope};
+use weft_ir::{CacheOp, MemSpace, Program, Scope};
+use weft_ptx::ast::{CacheOp as PtxCacheOp, Scope as PtxScope, Sem, StateSpace};
+use weft_ptx::quals;
 
 pub(super) type PResult<T> = Result<T, ParseError>;
 
@@ -83,26 +85,56 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
     crate::cond::with_meta(src, |src| lower::lower(syntax::parse_syntax(src)?))
 }
 
+// PTX qualifiers (written here without their dot) are read and written through weft-ptx's
+// qualifier tables and its one mapping to the IR (`weft_ptx::quals`).
+
+/// A qualifier of weft-ptx's table `T`, given without its dot.
+fn ptx_qual<T>(s: &str, from_ptx: fn(&str) -> Option<T>) -> Option<T> {
+    from_ptx(&format!(".{s}"))
+}
+
+/// A spelling of weft-ptx's table without its dot.
+fn undotted(s: &'static str) -> &'static str {
+    s.strip_prefix('.').unwrap_or(s)
+}
+
+/// A state space by its PTX name (`global`, `shared`, `local`, `const`, `param`), or by
+/// `constant`, which GPU_PTX also accepts.
 pub(super) fn space_from_name(s: &str) -> Option<MemSpace> {
-    Some(match s {
-        "global" => MemSpace::Global,
-        "shared" => MemSpace::Shared,
-        "local" => MemSpace::Local,
-        "const" | "constant" => MemSpace::Constant,
-        "param" => MemSpace::Param,
-        _ => return None,
-    })
+    if s == "constant" {
+        return Some(MemSpace::Constant);
+    }
+    let sp = ptx_qual(s, StateSpace::from_ptx)?;
+    // Only the plain data spaces (`.shared::cta` and the like are not GPU_PTX).
+    let m = quals::mem_space(sp)?;
+    (quals::state_space(m) == Some(sp)).then_some(m)
 }
 
 pub(super) fn space_name(s: MemSpace) -> Option<&'static str> {
-    Some(match s {
-        MemSpace::Global => "global",
-        MemSpace::Shared => "shared",
-        MemSpace::Local => "local",
-        MemSpace::Constant => "const",
-        MemSpace::Param => "param",
-        MemSpace::Generic => return None,
-    })
+    quals::state_space(s).map(|sp| undotted(sp.as_str()))
+}
+
+/// A scope qualifier (`cta`, `gpu`, `sys`).
+pub(super) fn scope_from_ptx(s: &str) -> Option<Scope> {
+    ptx_qual(s, PtxScope::from_ptx).and_then(quals::ir_scope)
+}
+
+pub(super) fn scope_ptx(s: Scope) -> Option<&'static str> {
+    quals::scope_of(s).map(|q| undotted(q.as_str()))
+}
+
+/// A cache operator (`ca`, `cg`, `cs`, `lu`, `cv`, `wb`, `wt`).
+pub(super) fn cache_from_ptx(s: &str) -> Option<CacheOp> {
+    ptx_qual(s, PtxCacheOp::from_ptx).map(quals::ir_cache)
+}
+
+pub(super) fn cache_ptx(c: CacheOp) -> &'static str {
+    undotted(quals::cache_of(c).as_str())
+}
+
+/// A `.sem` qualifier (`weak`, `volatile`, `relaxed`, `acquire`, ...).
+pub(super) fn sem_from_ptx(s: &str) -> Option<Sem> {
+    ptx_qual(s, Sem::from_ptx)
 }
 
 pub(super) fn level_from_name(s: &str) -> Option<Scope> {

@@ -4,13 +4,14 @@
 use std::collections::HashSet;
 
 use super::lower::Access;
-use super::{level_name, space_name, RESERVED};
+use super::{cache_ptx, level_name, scope_ptx, space_name, RESERVED};
 use crate::diag::quote;
 use crate::PrintError;
 use weft_ir::{
     BarrierKind, BinOp, CacheOp, CmpOp, DataType, Expr, FenceKind, Location, MemAttrs, Order,
     Program, Prop, Proxy, Reg, RmwOp, Scope, Stmt, StmtKind, Term, Thread, UnOp, Value,
 };
+use weft_ptx::ast::Sem;
 
 fn refuse<T>(msg: impl Into<String>) -> Result<T, PrintError> {
     let msg = msg.into();
@@ -374,20 +375,21 @@ pub(super) fn access_quals(a: &MemAttrs, k: Access) -> Result<String, PrintError
                 if k == Access::Rmw {
                     return refuse("a volatile read-modify-write");
                 }
-                q.push_str(".volatile");
+                q.push_str(Sem::Volatile.as_str());
             }
         }
         Order::Relaxed => {
             if a.volatile {
                 return refuse(format!("a volatile relaxed {what}"));
             }
-            let Some(s) = a.scope.and_then(Scope::ptx) else {
+            let Some(s) = a.scope.and_then(scope_ptx) else {
                 return refuse(format!(
                     "a relaxed {what} at {} scope",
                     a.scope.map(Scope::name).unwrap_or("no")
                 ));
             };
-            q.push_str(".relaxed.");
+            q.push_str(Sem::Relaxed.as_str());
+            q.push('.');
             q.push_str(s);
             if a.cache.is_some() {
                 return refuse(format!("a relaxed {what} with a cache operator"));
@@ -419,7 +421,7 @@ pub(super) fn access_quals(a: &MemAttrs, k: Access) -> Result<String, PrintError
             return refuse(format!("the cache operator `.{}` on a {what}", c.name()));
         }
         q.push('.');
-        q.push_str(c.name());
+        q.push_str(cache_ptx(c));
     }
     Ok(q)
 }
@@ -549,7 +551,7 @@ fn print_stmt(p: &Program, t: &Thread, s: &Stmt) -> Result<String, PrintError> {
                     Scope::System => "membar.sys".to_string(),
                     s => return refuse(format!("a membar at {} scope", s.name())),
                 },
-                FenceKind::Fence => match Scope::ptx(scope) {
+                FenceKind::Fence => match scope_ptx(scope) {
                     Some(n) => format!("fence.sc.{n}"),
                     None => return refuse(format!("a fence at {} scope", scope.name())),
                 },
