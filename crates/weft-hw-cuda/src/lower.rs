@@ -10,6 +10,12 @@ use weft_ir::{
     StmtKind, TypeKind, Value,
 };
 
+use weft_ptx::ast::{
+    AtomOp, CacheOp as PtxCacheOp, Modifiers, Opcode, ScalarType, Scope as PtxScope, Sem,
+    StateSpace,
+};
+use weft_ptx::quals;
+
 use crate::error::CodegenError;
 
 /// Where one memory cell (element `index` of location `loc`) lives in the kernel.
@@ -186,10 +192,10 @@ fn imm32(v: i64, what: &str) -> Result<i32, CodegenError> {
     ))
 }
 
-fn scope_name(s: Option<Scope>, what: &str) -> Result<&'static str, CodegenError> {
+fn ptx_scope(s: Option<Scope>, what: &str) -> Result<PtxScope, CodegenError> {
     match s {
-        Some(sc) => match sc.ptx() {
-            Some(name) => Ok(name),
+        Some(sc) => match quals::scope_of(sc) {
+            Some(q) => Ok(q),
             None => err(format!("{what}: scope {} has no PTX spelling", sc.name())),
         },
         None => err(format!("{what}: a scope (.cta, .gpu or .sys) is required")),
@@ -330,11 +336,10 @@ impl ThreadCx<'_> {
         cell: usize,
         attrs: &MemAttrs,
         what: &str,
-    ) -> Result<(&'static str, usize), CodegenError> {
+    ) -> Result<(Option<StateSpace>, usize), CodegenError> {
         let loc = &self.p.locations[self.cells[cell].loc as usize];
         let sp = match loc.space {
-            MemSpace::Global => ".global",
-            MemSpace::Shared => ".shared",
+            MemSpace::Global | MemSpace::Shared => quals::state_space(loc.space),
             other => {
                 return err(format!(
                     "{what} in thread {}: location {} is in {} memory; only global and shared are supported",
@@ -365,14 +370,20 @@ impl ThreadCx<'_> {
                 self.addrs.len() - 1
             }
         };
-        Ok((if generic { "" } else { sp }, a))
+        Ok((if generic { None } else { sp }, a))
     }
 
-    fn ty(&self, attrs: &MemAttrs, default: &str, what: &str) -> Result<String, CodegenError> {
-        match attrs.ty {
-            None => Ok(default.to_string()),
-            Some(t) if t.bits == 32 && t.kind != TypeKind::Float => Ok(t.ptx_name()),
-            Some(t) => err(format!(
+    fn ty(
+        &self,
+        attrs: &MemAttrs,
+        default: ScalarType,
+        what: &str,
+    ) -> Result<ScalarType, CodegenError> {
+        let ptx = attrs.ty.and_then(quals::scalar_type);
+        match (attrs.ty, ptx) {
+            (None, _) => Ok(default),
+            (Some(t), Some(q)) if t.bits == 32 && t.kind != TypeKind::Float => Ok(q),
+            (Some(t), _) => err(format!(
                 "{what}: the type .{} is not supported (cells are 32-bit integers)",
                 t.ptx_name()
             )),
@@ -386,9 +397,8 @@ impl ThreadCx<'_> {
         attrs: &MemAttrs,
         is_load: bool,
         what: &str,
-    ) -> Result<String, CodegenError> {
-        let mut s = String::new();
-        match attrs.order {
+    ) -> Result<(Option<Sem>, Option<PtxScope>), CodegenError> {
+        let s = match attrs.order {
             Order::Plain => {
                 if attrs.volatile {
                     if attrs.cache.is_some() {
@@ -396,27 +406,20 @@ impl ThreadCx<'_> {
                             "{what}: .volatile with a cache operator is not PTX"
                         ));
                     }
-                    s.push_str(".volatile");
+                    (Some(Sem::Volatile), None)
                 } else if let Some(sc) = attrs.scope {
                     // A scoped weak access has no PTX spelling.
                     return err(format!(
                         "{what}: a weak access with scope {} has no PTX spelling",
                         sc.name()
                     ));
+                } else {
+                    (None, None)
                 }
             }
-            Order::Relaxed => {
-                s.push_str(".relaxed.");
-                s.push_str(scope_name(attrs.scope, what)?);
-            }
-            Order::Acquire if is_load => {
-                s.push_str(".acquire.");
-                s.push_str(scope_name(attrs.scope, what)?);
-            }
-            Order::Release if !is_load => {
-                s.push_str(".release.");
-                s.push_str(scope_name(attrs.scope, what)?);
-            }
+            Order::Relaxed => (Some(Sem::Relaxed), Some(ptx_scope(attrs.scope, what)?)),
+            Order::Acquire if is_load => (Some(Sem::Acquire), Some(ptx_scope(attrs.scope, what)?)),
+            Order::Release if !is_load => (Some(Sem::Release), Some(ptx_scope(attrs.scope, what)?)),
             o => {
                 return err(format!(
                     "{what}: {} {} has no PTX spelling",
@@ -424,7 +427,7 @@ impl ThreadCx<'_> {
                     o.name()
                 ))
             }
-        }
+        };
         if attrs.order != Order::Plain && attrs.cache.is_some() {
             return err(format!(
                 "{what}: a cache operator on a {} access is not PTX",
@@ -440,11 +443,29 @@ impl ThreadCx<'_> {
         Ok(s)
     }
 
-    fn cache(attrs: &MemAttrs) -> String {
-        attrs
-            .cache
-            .map(|c: CacheOp| format!(".{}", c.name()))
-            .unwrap_or_default()
+    fn cache(attrs: &MemAttrs) -> Option<PtxCacheOp> {
+        attrs.cache.map(|c: CacheOp| quals::cache_of(c))
+    }
+
+    /// `ld`/`st` mnemonic, through weft-ptx's qualifier table and order.
+    fn ldst_mnemonic(
+        op: Opcode,
+        (sem, scope): (Option<Sem>, Option<PtxScope>),
+        space: Option<StateSpace>,
+        attrs: &MemAttrs,
+        ty: ScalarType,
+    ) -> String {
+        quals::mnemonic(
+            op,
+            &Modifiers {
+                sem,
+                scope,
+                space,
+                cache: Self::cache(attrs),
+                types: vec![ty],
+                ..Modifiers::default()
+            },
+        )
     }
 
     fn stmts(&mut self, code: &[Stmt], out: &mut Vec<Op>) -> Result<(), CodegenError> {
@@ -484,8 +505,8 @@ impl ThreadCx<'_> {
                 let cell = self.resolve(&l.addr, &what)?;
                 let (sp, cell) = self.space(cell, &l.attrs, &what)?;
                 let sem = self.ldst_sem(&l.attrs, true, &what)?;
-                let ty = self.ty(&l.attrs, "b32", &what)?;
-                let m = format!("ld{sem}{sp}{}.{ty}", Self::cache(&l.attrs));
+                let ty = self.ty(&l.attrs, ScalarType::B32, &what)?;
+                let m = Self::ldst_mnemonic(Opcode::Ld, sem, sp, &l.attrs, ty);
                 self.check_expr(&Expr::Reg(l.dst), &what)?;
                 out.push(Op::Mem {
                     guard,
@@ -501,8 +522,8 @@ impl ThreadCx<'_> {
                 let cell = self.resolve(&st.addr, &what)?;
                 let (sp, cell) = self.space(cell, &st.attrs, &what)?;
                 let sem = self.ldst_sem(&st.attrs, false, &what)?;
-                let ty = self.ty(&st.attrs, "b32", &what)?;
-                let m = format!("st{sem}{sp}{}.{ty}", Self::cache(&st.attrs));
+                let ty = self.ty(&st.attrs, ScalarType::B32, &what)?;
+                let m = Self::ldst_mnemonic(Opcode::St, sem, sp, &st.attrs, ty);
                 let v = self.val(&st.value, &what)?;
                 out.push(Op::Mem {
                     guard,
@@ -517,17 +538,26 @@ impl ThreadCx<'_> {
             StmtKind::Fence(f) => {
                 let what = format!("fence ({at})");
                 let m = match f.kind {
-                    FenceKind::Membar => match f.attrs.scope {
-                        Some(Scope::Cta) => "membar.cta".to_string(),
-                        Some(Scope::Gpu) => "membar.gl".to_string(),
-                        Some(Scope::System) => "membar.sys".to_string(),
-                        _ => return err(format!("{what}: membar needs a scope cta, gl or sys")),
+                    FenceKind::Membar => match f.attrs.scope.and_then(quals::scope_of) {
+                        // `membar.gl` is the GPU level (weft-ptx prints `.gpu` as `.gl` here).
+                        scope @ Some(_) => quals::mnemonic(
+                            Opcode::Membar,
+                            &Modifiers {
+                                scope,
+                                ..Modifiers::default()
+                            },
+                        ),
+                        None => return err(format!("{what}: membar needs a scope cta, gl or sys")),
                     },
                     FenceKind::Fence => match f.attrs.order {
-                        Order::SeqCst => format!("fence.sc.{}", scope_name(f.attrs.scope, &what)?),
-                        Order::AcqRel => {
-                            format!("fence.acq_rel.{}", scope_name(f.attrs.scope, &what)?)
-                        }
+                        o @ (Order::SeqCst | Order::AcqRel) => quals::mnemonic(
+                            Opcode::Fence,
+                            &Modifiers {
+                                sem: quals::sem_of(o),
+                                scope: Some(ptx_scope(f.attrs.scope, &what)?),
+                                ..Modifiers::default()
+                            },
+                        ),
                         o => return err(format!("{what}: a {} fence has no PTX spelling", o.name())),
                     },
                     FenceKind::ProxyFence(None) => "fence.proxy.alias".to_string(),
@@ -656,13 +686,8 @@ impl ThreadCx<'_> {
         for a in &r.args {
             srcs.push(self.val(a, &what)?);
         }
+        use ScalarType::{B32, S32, U32};
         let (op, default_ty) = match r.op {
-            RmwOp::Exch => ("exch", "b32"),
-            RmwOp::Cas => ("cas", "b32"),
-            RmwOp::And => ("and", "b32"),
-            RmwOp::Or => ("or", "b32"),
-            RmwOp::Xor => ("xor", "b32"),
-            RmwOp::Add => ("add", "u32"),
             // PTX has no atom.sub: subtracting v is adding -v (same value, same bits).
             RmwOp::Sub => {
                 let v = srcs.pop().unwrap_or(Val::Imm(0));
@@ -671,32 +696,36 @@ impl ThreadCx<'_> {
                     Val::Reg(x) => Val::Expr(Expr::un(weft_ir::UnOp::Neg, Expr::Reg(Reg(x)))),
                     Val::Expr(e) => Val::Expr(Expr::un(weft_ir::UnOp::Neg, e)),
                 });
-                ("add", "u32")
+                (AtomOp::Add, U32)
             }
-            RmwOp::Inc => ("inc", "u32"),
-            RmwOp::Dec => ("dec", "u32"),
-            RmwOp::Min => ("min", "s32"),
-            RmwOp::Max => ("max", "s32"),
             RmwOp::CompareExchange { .. } => {
                 return err(format!(
                     "{what}: C11 compare_exchange has no single PTX instruction"
                 ))
             }
+            o => match quals::atom_op_of(o) {
+                Some(
+                    op @ (AtomOp::Exch | AtomOp::Cas | AtomOp::And | AtomOp::Or | AtomOp::Xor),
+                ) => (op, B32),
+                Some(op @ (AtomOp::Add | AtomOp::Inc | AtomOp::Dec)) => (op, U32),
+                Some(op @ (AtomOp::Min | AtomOp::Max)) => (op, S32),
+                None => return err(format!("{what}: no PTX atomic operation")),
+            },
         };
         let ty = match r.attrs.ty {
             Some(t) if t.bits == 32 && t.kind != TypeKind::Float => {
-                let n = t.ptx_name();
+                let n = quals::scalar_type(t).unwrap_or(default_ty);
                 // Keep the test's type where PTX allows it for this operation.
                 let ok = match op {
-                    "exch" | "cas" | "and" | "or" | "xor" => n == "b32",
-                    "add" => n == "u32" || n == "s32",
-                    "inc" | "dec" => n == "u32",
-                    _ => n == "u32" || n == "s32",
+                    AtomOp::Exch | AtomOp::Cas | AtomOp::And | AtomOp::Or | AtomOp::Xor => n == B32,
+                    AtomOp::Add => n == U32 || n == S32,
+                    AtomOp::Inc | AtomOp::Dec => n == U32,
+                    _ => n == U32 || n == S32,
                 };
                 if ok {
                     n
                 } else {
-                    default_ty.to_string()
+                    default_ty
                 }
             }
             Some(t) => {
@@ -705,28 +734,43 @@ impl ThreadCx<'_> {
                     t.ptx_name()
                 ))
             }
-            None => default_ty.to_string(),
+            None => default_ty,
         };
         // `red` takes only .relaxed/.release; with acquire semantics it is an `atom` whose
         // result is discarded (the same event in the PTX model).
         let mut base = base;
         let sem = match r.attrs.order {
-            Order::Plain => String::new(),
-            Order::Relaxed => ".relaxed".into(),
-            Order::Acquire => ".acquire".into(),
-            Order::Release => ".release".into(),
-            Order::AcqRel => ".acq_rel".into(),
+            Order::Plain => None,
+            o @ (Order::Relaxed | Order::Acquire | Order::Release | Order::AcqRel) => {
+                quals::sem_of(o)
+            }
             o => return err(format!("{what}: a {} atomic has no PTX spelling", o.name())),
         };
-        if base == "red" && (op == "cas" || op == "exch" || sem == ".acquire" || sem == ".acq_rel")
+        if base == "red"
+            && (matches!(op, AtomOp::Cas | AtomOp::Exch)
+                || matches!(sem, Some(Sem::Acquire | Sem::AcqRel)))
         {
             base = "atom";
         }
         let scope = match r.attrs.scope {
-            None if sem.is_empty() => String::new(),
-            s => format!(".{}", scope_name(s, &what)?),
+            None if sem.is_none() => None,
+            s => Some(ptx_scope(s, &what)?),
         };
-        let m = format!("{base}{sem}{scope}{sp}.{op}.{ty}");
+        let m = quals::mnemonic(
+            if base == "atom" {
+                Opcode::Atom
+            } else {
+                Opcode::Red
+            },
+            &Modifiers {
+                sem,
+                scope,
+                space: sp,
+                atom: Some(op),
+                types: vec![ty],
+                ..Modifiers::default()
+            },
+        );
         if let Some(d) = r.dst {
             self.check_expr(&Expr::Reg(d), &what)?;
         }

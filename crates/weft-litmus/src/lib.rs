@@ -10,13 +10,15 @@
 //!
 //! [`classify`] computes the sequential / interleaved / weak classes of a program's outcomes
 //! (paper 001 §3.2). [`parse`] detects the format from the text, parses and validates; [`print`] writes a
-//! program in any format that can express it.
+//! program in any format that can express it. [`files`] finds litmus files under
+//! directories and loads one with its text kept for error snippets.
 
 pub mod classify;
 pub mod clitmus;
 pub(crate) mod cond;
 pub mod dat3m;
 pub mod diag;
+pub mod files;
 pub mod gpuptx;
 pub mod json;
 pub mod lex;

@@ -22,6 +22,9 @@
 //! assert_eq!(ld.mnemonic(), "ld.acquire.gpu.global.u32");
 //! ```
 //!
+//! [`quals`] is the one mapping between the IR's memory attributes and PTX qualifiers, used
+//! by the lowering here, the GPU_PTX litmus format and the CUDA litmus code generator.
+//!
 //! Errors are [`ParseError`]s with a 1-based `line:col`; no input makes the parser panic.
 
 pub mod ast;
@@ -31,6 +34,7 @@ pub mod lexer;
 pub mod lower;
 pub mod parser;
 pub mod print;
+pub mod quals;
 
 pub use ast::{Instruction, Module, Opcode, Operand};
 pub use error::ParseError;
