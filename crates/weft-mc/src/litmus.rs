@@ -90,6 +90,9 @@ pub struct McResult {
     pub witness_graph: Option<WitnessGraph>,
     /// With a guide: complete executions built on the way that were not the witness.
     pub unmatched: u64,
+    /// Under a model without No-Thin-Air: the dependency edges on a potential (po ∪ rf)
+    /// cycle, whose executions the explorer does not build (the result may miss them).
+    pub dep_cycles: Vec<crate::thinair::DepCycle>,
 }
 
 /// Two racing accesses, each named by (thread, source line, source column); `a` < `b`.
@@ -574,6 +577,14 @@ pub fn check_litmus(
         _ => Consistency::Cat(cat),
     };
     let cols = weft_exec::result::columns(p);
+    // Models with No-Thin-Air never allow a (po ∪ rf) cycle; the others (ptx-v7.5,
+    // vulkan, opencl, user models) are explored with load-buffering executions too, and
+    // the cycles through a dependency that are not built are named (`dep_cycles`).
+    let porf_cycles = matches!(check, Consistency::Cat(_))
+        && !matches!(
+            name.strip_suffix(".cat").unwrap_or(name),
+            "rc11" | "scoped-rc11" | "sc" | "tso"
+        );
     let judge = LitmusJudge {
         p,
         stepper: &stepper,
@@ -599,13 +610,7 @@ pub fn check_litmus(
     };
     let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
     ex.rf_mode = opts.rf_mode;
-    // Models with No-Thin-Air never allow a (po ∪ rf) cycle; the others (ptx-v7.5,
-    // vulkan, opencl, user models) are explored with load-buffering executions too.
-    ex.porf_cycles = matches!(check, Consistency::Cat(_))
-        && !matches!(
-            name.strip_suffix(".cat").unwrap_or(name),
-            "rc11" | "scoped-rc11" | "sc" | "tso"
-        );
+    ex.porf_cycles = porf_cycles;
     let out = crate::explore::in_pool(opts.threads, || ex.run())
         .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
     let acc = out.acc;
@@ -671,5 +676,10 @@ pub fn check_litmus(
         races: acc.races.into_iter().collect(),
         witness_graph,
         unmatched: acc.unmatched,
+        dep_cycles: if porf_cycles {
+            crate::thinair::dep_cycles(p, name.starts_with("ptx"))
+        } else {
+            Vec::new()
+        },
     })
 }

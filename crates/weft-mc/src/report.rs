@@ -94,6 +94,9 @@ pub struct LitmusExecutions {
 pub struct LitmusReport {
     pub checker: &'static str,
     pub columns: Vec<String>,
+    /// Under a model without No-Thin-Air: the dependency edges on a potential (po ∪ rf)
+    /// cycle, whose executions are not built (the result may miss them).
+    pub dependency_cycles: Vec<String>,
     pub errors: Vec<ErrorCount>,
     pub executions: LitmusExecutions,
     pub flags: BTreeMap<String, u64>,
@@ -167,9 +170,11 @@ impl LitmusReport {
         let c = &r.counts;
         let errors = litmus_errors(r);
         let vacuous = errors.is_empty() && c.complete == r.unmatched && r.hung == 0 && c.cut > 0;
+        let name = |l: u32| p.loc(weft_ir::LocId(l)).name.clone();
         LitmusReport {
             checker: r.checker,
             columns: r.sim.columns.clone(),
+            dependency_cycles: r.dep_cycles.iter().map(|c| c.text(&name)).collect(),
             errors,
             executions: LitmusExecutions {
                 blocked: c.blocked,
@@ -255,11 +260,26 @@ impl LitmusReport {
                 self.complete
             );
         }
+        if !self.dependency_cycles.is_empty() {
+            let _ = writeln!(
+                o,
+                "Note: {} has no No-Thin-Air axiom, and executions whose (po ∪ rf) cycle passes through a dependency are not built; these dependencies lie on potential cycles, so the result may miss executions:",
+                self.model
+            );
+            for c in &self.dependency_cycles {
+                let _ = writeln!(o, "  {c}");
+            }
+        }
         if x.vacuous {
             let _ = writeln!(
                 o,
                 "Errors: none found, but every execution was cut at --unroll {} (nothing is verified: raise --unroll)",
                 self.unroll
+            );
+        } else if self.errors.is_empty() && !self.dependency_cycles.is_empty() {
+            let _ = writeln!(
+                o,
+                "Errors: none found among the executions built (some may be missing: see the note)"
             );
         } else if self.errors.is_empty() {
             let _ = writeln!(o, "Errors: none");
