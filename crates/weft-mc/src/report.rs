@@ -128,6 +128,11 @@ pub struct LitmusReport {
     /// The `--unroll` bound (text only).
     #[serde(skip)]
     pub unroll: u32,
+    /// The distinct final states (listed and in product form), as a decimal.
+    pub state_count: String,
+    /// The states past `--max-states`, one product term per line (docs/formats.md,
+    /// "Product form"); empty when every state is listed.
+    pub terms: Vec<String>,
 }
 
 /// The errors of a litmus test's exploration, by kind: failed assertions, flags, undefined
@@ -220,6 +225,8 @@ impl LitmusReport {
             complete: c.complete,
             fault_message: c.fault_message.clone(),
             unroll,
+            state_count: r.sim.state_count().to_string(),
+            terms: r.sim.terms.iter().map(|t| t.line(&r.sim.columns)).collect(),
         }
     }
 
@@ -241,6 +248,14 @@ impl LitmusReport {
     pub fn text(&self) -> String {
         let x = &self.executions;
         let mut o = self.herd.clone();
+        if !self.terms.is_empty() {
+            let _ = writeln!(
+                o,
+                "Products {} {} lines list the states in product form (more than --max-states; `c∈{{a,b}}`: any of the values, every combination)",
+                self.test,
+                self.terms.len()
+            );
+        }
         if let Some(f) = &self.replay {
             let _ = writeln!(o, "Replay: the witness in {f}");
         }

@@ -61,6 +61,10 @@ pub struct Args {
     /// Resident-memory limit (`512M`, `2G`, bytes); past it the exploration stops.
     #[arg(long, value_parser = parse_size)]
     pub(super) max_memory: Option<u64>,
+    /// Most distinct final states listed one per line: past it, they are printed in product
+    /// form (`0:r1∈{0,1};`, exact counts; a `Products` line says so), as `weft sim` does.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub(super) max_states: u64,
     /// Judge with the .cat model even where a native check exists.
     #[arg(long)]
     pub(super) cat: bool,
@@ -256,6 +260,7 @@ pub(super) fn check_file(
         threads: args.threads,
         rf_mode: args.rf,
         guide,
+        max_states: Some(args.max_states),
     };
     let r = match check_litmus(&p, &args.model, model, &opts) {
         Ok(r) => r,

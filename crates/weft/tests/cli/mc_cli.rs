@@ -487,3 +487,41 @@ fn mc_takes_several_files_and_reports_bad_paths() {
     let out = weft(&["mc", "--repair", sb.to_str().unwrap(), sb.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 28 item 2: past `--max-states` the final states are printed in product form, as
+/// `weft sim` prints them. LBF-8 (`scripts/gen-mc-family.sh lbf 8`: the load-buffering ring
+/// of 8 threads whose condition names every register) has every combination of the eight
+/// reads but all ones (the only (po ∪ rf) cycle): 255 states; in product form, one term
+/// per thread i (threads before i read 1, thread i reads 0, the others anything): 8 lines.
+#[test]
+fn mc_prints_many_states_in_product_form() {
+    let f = repo().join("tests/mc/states/LBF-8.litmus");
+    let f = f.to_str().unwrap();
+    let listed = weft(&["mc", "-m", "rc11", f]);
+    let text = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert!(text.contains("States 255\n"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("0:r0=")).count(), 255);
+    let out = weft(&["mc", "-m", "rc11", "--max-states", "100", f]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.contains("States 255\n"), "{text}");
+    let terms: Vec<&str> = text.lines().filter(|l| l.starts_with("0:r0")).collect();
+    assert_eq!(terms.len(), 8, "{text}");
+    for i in 0..8 {
+        let want: String = (0..8)
+            .map(|j| match j.cmp(&i) {
+                std::cmp::Ordering::Less => format!("{j}:r0=1;"),
+                std::cmp::Ordering::Equal => format!("{j}:r0=0;"),
+                std::cmp::Ordering::Greater => format!("{j}:r0∈{{0,1}};"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(terms.contains(&want.as_str()), "{want} not in {terms:?}");
+    }
+    assert!(text.contains("Positive: 0 Negative: 255"), "{text}");
+    assert!(text.contains("Products LBF-8 8 lines"), "{text}");
+    let json = weft(&["mc", "-m", "rc11", "--max-states", "100", "--json", f]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["state_count"], "255");
+    assert_eq!(v["terms"].as_array().unwrap().len(), 8);
+}
