@@ -14,6 +14,8 @@
 //! Several files or a directory (litmus tests, found as `weft sim` finds them,
 //! `inputs::collect`) are checked one after the other, each with its own `--timeout` and
 //! `--max-memory`, each printing its block, then a summary line (cmd/mc_suite.rs).
+//! `--max-states N` (default 100,000): past N distinct final states, a litmus test's states
+//! are printed in product form (`weft_mc::states`), as `weft sim` prints them.
 //!
 //! Exit codes: 0 no error; 1 an error was found (a failed assertion, a race flag, a
 //! `~exists`/`forall` condition violated; for kernels also barrier divergence, deadlock, a
