@@ -12,7 +12,9 @@
 //! run to their end instead of cut at `--unroll`), [`repair`] (race repair, paper
 //! 004 §4.1), [`repair_kernel`] (the repair loop over kernel sources), [`report`] (what
 //! `weft mc` prints: serialisable reports, their text and verdict), [`repair_report`] (what
-//! `weft mc --repair` prints).
+//! `weft mc --repair` prints), [`states`] (final states in a compact table, product
+//! form past `max_states`), [`thinair`] (potential (po ∪ rf) cycles through a
+//! dependency, which the explorer does not build: the per-test note).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
 //! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
@@ -31,7 +33,9 @@ pub mod repair;
 pub mod repair_kernel;
 pub mod repair_report;
 pub mod report;
+pub mod states;
 pub mod step;
+pub mod thinair;
 pub mod witness;
 
 pub use explore::{Counts, Stopped};

@@ -13,13 +13,14 @@ use weft_exec::candidate::{skeleton, Candidate};
 use weft_exec::event::{Cell, End, EventKind, Trace};
 use weft_exec::exec::SkeletonExec;
 use weft_exec::value::{addr_of, decode_addr, of_init};
-use weft_exec::{SimResult, StateInfo};
+use weft_exec::SimResult;
 use weft_ir::{Program, Quantifier, Term};
 
 use crate::explore::{Counts, Explorer, Judge, Limits, Stopped};
 use crate::graph::{Graph, Src, Status};
 use crate::kernel::WitnessGraph;
 use crate::native::{self, Native};
+use crate::states::StateTable;
 use crate::step::{cells, LitmusState, LitmusStepper, Stepper};
 
 /// How executions are judged.
@@ -46,6 +47,10 @@ pub struct McOptions {
     pub rf_mode: bool,
     /// `--replay`: explore only the execution this witness graph describes (rf+co mode).
     pub guide: Option<WitnessGraph>,
+    /// Most distinct final states listed one per line; past it they are given in product
+    /// form (`SimResult::terms`; `None`: always listed). Memory does not depend on it: the
+    /// states are kept in a compact table ([`crate::states`]) either way.
+    pub max_states: Option<u64>,
 }
 
 impl Default for McOptions {
@@ -60,6 +65,7 @@ impl Default for McOptions {
             threads: 0,
             rf_mode: false,
             guide: None,
+            max_states: None,
         }
     }
 }
@@ -90,6 +96,9 @@ pub struct McResult {
     pub witness_graph: Option<WitnessGraph>,
     /// With a guide: complete executions built on the way that were not the witness.
     pub unmatched: u64,
+    /// Under a model without No-Thin-Air: the dependency edges on a potential (po ∪ rf)
+    /// cycle, whose executions the explorer does not build (the result may miss them).
+    pub dep_cycles: Vec<crate::thinair::DepCycle>,
 }
 
 /// Two racing accesses, each named by (thread, source line, source column); `a` < `b`.
@@ -122,7 +131,6 @@ fn race_site<S>(
 /// Accumulated per subtree.
 #[derive(Default)]
 pub struct Acc {
-    states: BTreeMap<Vec<String>, StateInfo>,
     positive: u64,
     negative: u64,
     flags: BTreeMap<String, u64>,
@@ -182,6 +190,8 @@ struct LitmusJudge<'a> {
     cells: Vec<Cell>,
     rf_mode: bool,
     guide: Option<&'a WitnessGraph>,
+    /// The final states of every worker (one lock per complete execution).
+    table: std::sync::Mutex<StateTable>,
 }
 
 fn value_text(p: &Program, v: i64) -> String {
@@ -455,14 +465,11 @@ impl LitmusJudge<'_> {
         } else {
             acc.negative += 1;
         }
-        let vals: Vec<String> = self
-            .cols
-            .iter()
-            .map(|t| value_text(self.p, self.term_value(g, t)))
-            .collect();
-        let st = acc.states.entry(vals).or_default();
-        st.executions += 1;
-        st.satisfies = sat;
+        let vals: Vec<i64> = self.cols.iter().map(|t| self.term_value(g, t)).collect();
+        self.table
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .add(&vals, sat, 1);
         let witness = match self.p.condition.as_ref().map(|c| c.quantifier) {
             Some(Quantifier::Forall) => !sat,
             Some(_) => sat,
@@ -504,11 +511,6 @@ impl LitmusJudge<'_> {
             a.witness_graph = b.witness_graph;
         }
         a.unmatched += b.unmatched;
-        for (k, v) in b.states {
-            let s = a.states.entry(k).or_default();
-            s.executions += v.executions;
-            s.satisfies = v.satisfies;
-        }
         a.positive += b.positive;
         a.negative += b.negative;
         for (k, v) in b.flags {
@@ -574,6 +576,14 @@ pub fn check_litmus(
         _ => Consistency::Cat(cat),
     };
     let cols = weft_exec::result::columns(p);
+    // Models with No-Thin-Air never allow a (po ∪ rf) cycle; the others (ptx-v7.5,
+    // vulkan, opencl, user models) are explored with load-buffering executions too, and
+    // the cycles through a dependency that are not built are named (`dep_cycles`).
+    let porf_cycles = matches!(check, Consistency::Cat(_))
+        && !matches!(
+            name.strip_suffix(".cat").unwrap_or(name),
+            "rc11" | "scoped-rc11" | "sc" | "tso"
+        );
     let judge = LitmusJudge {
         p,
         stepper: &stepper,
@@ -591,6 +601,7 @@ pub fn check_litmus(
         cells: all.clone(),
         rf_mode: opts.rf_mode,
         guide: opts.guide.as_ref(),
+        table: std::sync::Mutex::new(StateTable::new(cols.len())),
     };
     let limits = Limits {
         deadline: opts.timeout.map(|d| start + d),
@@ -599,19 +610,18 @@ pub fn check_litmus(
     };
     let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
     ex.rf_mode = opts.rf_mode;
-    // Models with No-Thin-Air never allow a (po ∪ rf) cycle; the others (ptx-v7.5,
-    // vulkan, opencl, user models) are explored with load-buffering executions too.
-    ex.porf_cycles = matches!(check, Consistency::Cat(_))
-        && !matches!(
-            name.strip_suffix(".cat").unwrap_or(name),
-            "rc11" | "scoped-rc11" | "sc" | "tso"
-        );
+    ex.porf_cycles = porf_cycles;
     let out = crate::explore::in_pool(opts.threads, || ex.run())
         .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
     let acc = out.acc;
     if let Some(e) = acc.error {
         return Err(McError::Model(e));
     }
+    let table = std::mem::replace(
+        &mut *judge.table.lock().unwrap_or_else(|e| e.into_inner()),
+        StateTable::new(0),
+    );
+    let (states, terms, _) = table.finish(opts.max_states, &|v| value_text(p, v));
     let mut sim = SimResult {
         name: p.name.clone(),
         columns: cols
@@ -619,7 +629,8 @@ pub fn check_litmus(
             .map(|t| weft_exec::result::term_text(p, t))
             .collect(),
         condition: p.condition.clone(),
-        states: acc.states,
+        states,
+        terms,
         positive: acc.positive,
         negative: acc.negative,
         flags: acc.flags,
@@ -671,5 +682,10 @@ pub fn check_litmus(
         races: acc.races.into_iter().collect(),
         witness_graph,
         unmatched: acc.unmatched,
+        dep_cycles: if porf_cycles {
+            crate::thinair::dep_cycles(p, name.starts_with("ptx"))
+        } else {
+            Vec::new()
+        },
     })
 }

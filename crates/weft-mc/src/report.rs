@@ -94,6 +94,9 @@ pub struct LitmusExecutions {
 pub struct LitmusReport {
     pub checker: &'static str,
     pub columns: Vec<String>,
+    /// Under a model without No-Thin-Air: the dependency edges on a potential (po ∪ rf)
+    /// cycle, whose executions are not built (the result may miss them).
+    pub dependency_cycles: Vec<String>,
     pub errors: Vec<ErrorCount>,
     pub executions: LitmusExecutions,
     pub flags: BTreeMap<String, u64>,
@@ -125,6 +128,11 @@ pub struct LitmusReport {
     /// The `--unroll` bound (text only).
     #[serde(skip)]
     pub unroll: u32,
+    /// The distinct final states (listed and in product form), as a decimal.
+    pub state_count: String,
+    /// The states past `--max-states`, one product term per line (docs/formats.md,
+    /// "Product form"); empty when every state is listed.
+    pub terms: Vec<String>,
 }
 
 /// The errors of a litmus test's exploration, by kind: failed assertions, flags, undefined
@@ -167,9 +175,11 @@ impl LitmusReport {
         let c = &r.counts;
         let errors = litmus_errors(r);
         let vacuous = errors.is_empty() && c.complete == r.unmatched && r.hung == 0 && c.cut > 0;
+        let name = |l: u32| p.loc(weft_ir::LocId(l)).name.clone();
         LitmusReport {
             checker: r.checker,
             columns: r.sim.columns.clone(),
+            dependency_cycles: r.dep_cycles.iter().map(|c| c.text(&name)).collect(),
             errors,
             executions: LitmusExecutions {
                 blocked: c.blocked,
@@ -215,6 +225,8 @@ impl LitmusReport {
             complete: c.complete,
             fault_message: c.fault_message.clone(),
             unroll,
+            state_count: r.sim.state_count().to_string(),
+            terms: r.sim.terms.iter().map(|t| t.line(&r.sim.columns)).collect(),
         }
     }
 
@@ -236,6 +248,14 @@ impl LitmusReport {
     pub fn text(&self) -> String {
         let x = &self.executions;
         let mut o = self.herd.clone();
+        if !self.terms.is_empty() {
+            let _ = writeln!(
+                o,
+                "Products {} {} lines list the states in product form (more than --max-states; `c∈{{a,b}}`: any of the values, every combination)",
+                self.test,
+                self.terms.len()
+            );
+        }
         if let Some(f) = &self.replay {
             let _ = writeln!(o, "Replay: the witness in {f}");
         }
@@ -255,11 +275,26 @@ impl LitmusReport {
                 self.complete
             );
         }
+        if !self.dependency_cycles.is_empty() {
+            let _ = writeln!(
+                o,
+                "Note: {} has no No-Thin-Air axiom, and executions whose (po ∪ rf) cycle passes through a dependency are not built; these dependencies lie on potential cycles, so the result may miss executions:",
+                self.model
+            );
+            for c in &self.dependency_cycles {
+                let _ = writeln!(o, "  {c}");
+            }
+        }
         if x.vacuous {
             let _ = writeln!(
                 o,
                 "Errors: none found, but every execution was cut at --unroll {} (nothing is verified: raise --unroll)",
                 self.unroll
+            );
+        } else if self.errors.is_empty() && !self.dependency_cycles.is_empty() {
+            let _ = writeln!(
+                o,
+                "Errors: none found among the executions built (some may be missing: see the note)"
             );
         } else if self.errors.is_empty() {
             let _ = writeln!(o, "Errors: none");

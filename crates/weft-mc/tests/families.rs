@@ -123,3 +123,36 @@ fn rf_mode_gives_the_same_states_and_verdicts() {
     }
     assert!(n >= 30);
 }
+
+/// Issue 28 item 7: the coherence family (`scripts/gen-mc-family.sh co N`: thread i writes
+/// x0 = 2i+1, then x0 = 2i+2, then reads x0) gives herd7's exact final states and counts:
+/// `tests/mc/co/CO-N.rc11.herd7` is `herd7 -model rc11.cat CO-N.litmus` (herd7 7.57, the
+/// anchor), compared line for line without its `Time`/`Hash` lines.
+#[test]
+fn coherence_family_gives_herd7_states() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mc/co");
+    let mut n = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "litmus"))
+        .collect();
+    entries.sort();
+    for f in entries {
+        let herd = std::fs::read_to_string(f.with_extension("rc11.herd7")).unwrap();
+        let p = weft_litmus::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let cat = weft_exec::models::load("rc11").unwrap();
+        let r = check_litmus(&p, "rc11", &cat, &McOptions::default()).unwrap();
+        let keep = |t: &str| -> Vec<String> {
+            t.lines()
+                .map(str::trim_end)
+                .filter(|l| !l.is_empty() && !l.starts_with("Time ") && !l.starts_with("Hash="))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(keep(&r.sim.herd_text(&p)), keep(&herd), "{}", f.display());
+        n += 1;
+    }
+    assert!(n >= 1);
+}

@@ -1,4 +1,4 @@
-//! `weft mc FILE [-m MODEL] [--unroll N] [--threads N] [--stop-on-first] [--json]
+//! `weft mc FILE|DIR... [-m MODEL] [--unroll N] [--threads N] [--stop-on-first] [--json]
 //! [--graph DIR] [--timeout S] [--max-memory SIZE] [--cat] [--rf]`: model checks a litmus test
 //! with the stateless model checker (`weft-mc`) and prints herd7's layout (the same block
 //! `weft sim` prints, so the two diff), then the exploration: executions explored,
@@ -11,6 +11,11 @@
 //! `--buffer`s they name (`weft_cuda::bind::prepare_sequence`), `--warp-size N` sets the lanes per
 //! warp, and
 //! `--repair` repairs races in litmus tests and kernels (cmd/mc_repair.rs).
+//! Several files or a directory (litmus tests, found as `weft sim` finds them,
+//! `inputs::collect`) are checked one after the other, each with its own `--timeout` and
+//! `--max-memory`, each printing its block, then a summary line (cmd/mc_suite.rs).
+//! `--max-states N` (default 100,000): past N distinct final states, a litmus test's states
+//! are printed in product form (`weft_mc::states`), as `weft sim` prints them.
 //!
 //! Exit codes: 0 no error; 1 an error was found (a failed assertion, a race flag, a
 //! `~exists`/`forall` condition violated; for kernels also barrier divergence, deadlock, a
@@ -31,75 +36,82 @@ use crate::out;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A litmus test (any format weft parses) or a .cu/.cl/.ptx kernel.
-    file: PathBuf,
+    /// A litmus test (any format weft parses) or a .cu/.cl/.ptx kernel; several litmus
+    /// tests or directories (searched recursively for *.litmus and *.json) are checked one
+    /// after the other, each with its own --timeout and --max-memory.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub(super) paths: Vec<PathBuf>,
     /// Model: sc, rc11, scoped-rc11 (native checks) or any bundled/path .cat model
     /// (ptx-v7.5, vulkan, opencl, ...), used as the consistency oracle.
     #[arg(short = 'm', long = "model", default_value = "scoped-rc11")]
-    model: String,
+    pub(super) model: String,
     /// Worker threads (default: one per core); results do not depend on it.
     #[arg(long, default_value_t = 0)]
-    threads: usize,
+    pub(super) threads: usize,
     /// Stop at the first error (assertion, race, condition violation).
     #[arg(long)]
-    stop_on_first: bool,
+    pub(super) stop_on_first: bool,
     /// Print the result as JSON.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     /// Write witness executions as DOT (and SVG when graphviz is installed) here.
     #[arg(long)]
-    graph: Option<PathBuf>,
+    pub(super) graph: Option<PathBuf>,
     /// Seconds before the exploration stops (with the partial counts).
     #[arg(long, value_parser = parse_seconds)]
-    timeout: Option<Duration>,
+    pub(super) timeout: Option<Duration>,
     /// Resident-memory limit (`512M`, `2G`, bytes); past it the exploration stops.
     #[arg(long, value_parser = parse_size)]
-    max_memory: Option<u64>,
+    pub(super) max_memory: Option<u64>,
+    /// Most distinct final states listed one per line: past it, they are printed in product
+    /// form (`0:r1∈{0,1};`, exact counts; a `Products` line says so), as `weft sim` does.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub(super) max_states: u64,
     /// Judge with the .cat model even where a native check exists.
     #[arg(long)]
-    cat: bool,
+    pub(super) cat: bool,
     /// Reads-from mode (paper 004 §4.4): explore reads-from classes; the coherence
     /// orders of each are derived at its end (same states and verdict).
     #[arg(long)]
-    rf: bool,
+    pub(super) rf: bool,
     /// Kernels: most GPU threads a launch may have (each is a thread of the exploration).
     #[arg(long, default_value_t = 256, value_name = "N")]
-    max_threads: u64,
+    pub(super) max_threads: u64,
     /// Kernels: N host-ordered launches of the kernel (a host loop unrolled N times):
     /// buffers persist, every event of launch k happens before every event of launch k+1.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
-    launches: u32,
+    pub(super) launches: u32,
     /// Kernels: a launch of a host-ordered sequence, as CUDA writes it:
     /// `KERNEL<<<GRID, BLOCK>>>(ARG, ...)` (GRID/BLOCK: `N`, `dim3(X,Y,Z)`); an argument
     /// naming a `--buffer` passes that buffer (one memory for every launch), any other is a
     /// scalar value. Repeat in host order; every event of a launch happens before every
     /// event of the next (with `--launches N` the whole sequence runs N times).
     #[arg(long = "launch", value_name = "KERNEL<<<GRID,BLOCK>>>(ARGS)")]
-    launch_calls: Vec<String>,
+    pub(super) launch_calls: Vec<String>,
     /// Kernels: lanes per warp for the warp collectives, `%laneid` and `%warpid` (PTX's
     /// `WARP_SZ` is 32).
     #[arg(long = "warp-size", default_value_t = weft_mc::kernel::WARP, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=32))]
-    warp_size: u32,
+    pub(super) warp_size: u32,
     /// Kernels: `__syncthreads` (CTA barriers without a thread count) at different source
     /// positions are different barriers, so a block whose threads wait at two of them is
     /// barrier divergence (paper 004 §2's and GPUVerify's definition, CUDA's rule that the
     /// whole block reach the same `__syncthreads`); by default barriers match by PTX id, as
     /// the hardware (sm_70 and later) matches them.
     #[arg(long = "textual-barriers")]
-    textual_barriers: bool,
+    pub(super) textual_barriers: bool,
     /// Re-run the witness in FILE (a `weft mc --json` output of the same test, or of the same
     /// kernel and launch): the first error's execution (a litmus test without an error: the
     /// first execution witnessing its condition) is the only one explored and judged again.
     #[arg(long, value_name = "FILE")]
-    replay: Option<PathBuf>,
+    pub(super) replay: Option<PathBuf>,
     /// Kernel launch options (`--unroll N`: times a loop body may be entered before an
     /// execution is cut, default 2; cuts are reported).
     #[command(flatten)]
-    launch: LaunchArgs,
+    pub(super) launch: LaunchArgs,
     /// Repair races (paper 004 §4.1): explore, edit, repeat until race-free; prints the
     /// edits and writes NAME.repaired.EXT next to the input (see cmd/mc_repair.rs).
     #[arg(long)]
-    repair: bool,
+    pub(super) repair: bool,
 }
 
 /// `--timeout S`: a positive number of seconds (also `weft sim`'s).
@@ -127,10 +139,11 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let kernel = args
-        .file
-        .extension()
-        .is_some_and(|e| e == "cu" || e == "cuh" || e == "cl" || e == "ptx");
+    if args.paths.len() > 1 || args.paths[0].is_dir() {
+        return super::mc_suite::run(&args);
+    }
+    let file = args.paths[0].clone();
+    let kernel = super::mc_suite::is_kernel(&file);
     if (args.launches > 1
         || !args.launch_calls.is_empty()
         || args.warp_size != 32
@@ -158,10 +171,10 @@ pub fn run(args: Args) -> ExitCode {
             max_threads: args.max_threads,
             max_memory: args.max_memory,
         };
-        return super::mc_repair::run(&args.file, &o);
+        return super::mc_repair::run(&file, &o);
     }
     if kernel {
-        return run_kernel(&args);
+        return run_kernel(&args, &file);
     }
     if args.replay.is_some() && args.rf {
         eprintln!("weft: --replay re-runs an rf+co witness: it does not combine with --rf");
@@ -171,18 +184,72 @@ pub fn run(args: Args) -> ExitCode {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let p = match load(&args.file) {
+    let model = match load_model(&args.model) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    match check_file(&args, &file, &model, guide) {
+        Ok(c) => {
+            out::print(&if args.json {
+                c.report.to_json()
+            } else {
+                c.report.text()
+            });
+            c.finish(&args)
+        }
+        Err(code) => code,
+    }
+}
+
+/// The `.cat` model named by `-m` (bundled or a path), or bad input.
+pub(super) fn load_model(name: &str) -> Result<weft_cat::Model, ExitCode> {
+    weft_sim::models::load(name).map_err(|e| {
+        eprintln!("weft: model {name}: {}", e.render());
+        ExitCode::BadInput
+    })
+}
+
+/// One litmus test checked: its report, its witness graphs and name (for `--graph`).
+pub(super) struct Checked {
+    pub report: LitmusReport,
+    witnesses: Vec<String>,
+    name: String,
+}
+
+impl Checked {
+    /// Writes the witness graphs (`--graph`) and gives the test's exit code.
+    pub(super) fn finish(&self, args: &Args) -> ExitCode {
+        if let Some(dir) = &args.graph {
+            if let Err(e) = crate::graphs::write(
+                dir,
+                self.witnesses.iter().enumerate().map(|(i, d)| {
+                    (
+                        format!("{}-mc-{i}.dot", crate::graphs::safe_name(&self.name, "-_")),
+                        d.as_str(),
+                    )
+                }),
+            ) {
+                eprintln!("weft: cannot write graph: {e}");
+                return ExitCode::Internal;
+            }
+        }
+        self.report.exit_code()
+    }
+}
+
+/// Reads and model checks one litmus test with the options of `args` (errors are printed
+/// to stderr and returned as their exit code).
+pub(super) fn check_file(
+    args: &Args,
+    file: &Path,
+    model: &weft_cat::Model,
+    guide: Option<weft_mc::kernel::WitnessGraph>,
+) -> Result<Checked, ExitCode> {
+    let p = match load(file) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{}", e.report(&args.file, weft_diag::stderr_color()));
-            return ExitCode::BadInput;
-        }
-    };
-    let model = match weft_sim::models::load(&args.model) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("weft: model {}: {}", args.model, e.render());
-            return ExitCode::BadInput;
+            eprintln!("{}", e.report(file, weft_diag::stderr_color()));
+            return Err(ExitCode::BadInput);
         }
     };
     let opts = McOptions {
@@ -194,17 +261,18 @@ pub fn run(args: Args) -> ExitCode {
         force_cat: args.cat,
         threads: args.threads,
         rf_mode: args.rf,
-        guide: guide.clone(),
+        guide,
+        max_states: Some(args.max_states),
     };
-    let r = match check_litmus(&p, &args.model, &model, &opts) {
+    let r = match check_litmus(&p, &args.model, model, &opts) {
         Ok(r) => r,
         Err(weft_mc::McError::Program(s, m)) => {
-            eprintln!("{}:{s}: {m}", args.file.display());
-            return ExitCode::BadInput;
+            eprintln!("{}:{s}: {m}", file.display());
+            return Err(ExitCode::BadInput);
         }
         Err(e) => {
-            eprintln!("weft: {}: {e}", args.file.display());
-            return ExitCode::Internal;
+            eprintln!("weft: {}: {e}", file.display());
+            return Err(ExitCode::Internal);
         }
     };
     let report = LitmusReport::new(
@@ -216,26 +284,11 @@ pub fn run(args: Args) -> ExitCode {
         weft_mc::mem::peak_rss_bytes(),
         opts.unroll,
     );
-    out::print(&if args.json {
-        report.to_json()
-    } else {
-        report.text()
-    });
-    if let Some(dir) = &args.graph {
-        if let Err(e) = crate::graphs::write(
-            dir,
-            r.sim.witnesses.iter().enumerate().map(|(i, d)| {
-                (
-                    format!("{}-mc-{i}.dot", crate::graphs::safe_name(&p.name, "-_")),
-                    d.as_str(),
-                )
-            }),
-        ) {
-            eprintln!("weft: cannot write graph: {e}");
-            return ExitCode::Internal;
-        }
-    }
-    report.exit_code()
+    Ok(Checked {
+        report,
+        witnesses: r.sim.witnesses,
+        name: p.name,
+    })
 }
 
 /// `--replay FILE` read by `read` (none without the option); a bad file is bad input.
@@ -252,7 +305,7 @@ fn read_guide<T>(
 }
 
 /// The launch (`--launch` absent) or host-ordered launch sequence of `weft mc KERNEL`.
-fn prepare_launches(args: &Args) -> Result<weft_cuda::bind::PreparedSeq, Failure> {
+fn prepare_launches(args: &Args, file: &Path) -> Result<weft_cuda::bind::PreparedSeq, Failure> {
     let calls = args
         .launch_calls
         .iter()
@@ -260,22 +313,17 @@ fn prepare_launches(args: &Args) -> Result<weft_cuda::bind::PreparedSeq, Failure
         .collect::<Result<Vec<_>, _>>()
         .map_err(Failure::bad_input)?;
     if calls.is_empty() {
-        return crate::kernel_cmd::prepare(&args.file, &args.launch).map(Into::into);
+        return crate::kernel_cmd::prepare(file, &args.launch).map(Into::into);
     }
     let base = args
         .launch
         .spec()
         .map_err(|m| Failure::bad_input(m).context(calls[0].label()))?;
-    weft_cuda::bind::prepare_sequence(
-        &args.file,
-        &base,
-        &calls,
-        &mut crate::kernel_cmd::print_note,
-    )
+    weft_cuda::bind::prepare_sequence(file, &base, &calls, &mut crate::kernel_cmd::print_note)
 }
 
 /// `weft mc KERNEL`: prepares the launch and explores it.
-fn run_kernel(args: &Args) -> ExitCode {
+fn run_kernel(args: &Args, file: &Path) -> ExitCode {
     let Some(model) = weft_mc::native::Native::by_name(&args.model) else {
         eprintln!(
             "weft: model {}: kernels are checked under the native models only (scoped-rc11, rc11, sc)",
@@ -291,7 +339,7 @@ fn run_kernel(args: &Args) -> ExitCode {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let seq = match prepare_launches(args) {
+    let seq = match prepare_launches(args, file) {
         Ok(s) => s,
         Err(f) => return crate::exit::report(&f),
     };
@@ -331,17 +379,17 @@ fn run_kernel(args: &Args) -> ExitCode {
     let r = match weft_mc::kernel::check_sequence(&launches, &seq.buffers, &names, &opts) {
         Ok(r) => r,
         Err(e @ weft_mc::kernel::KernelError::Unsupported { .. }) => {
-            eprintln!("{}: {e}", args.file.display());
+            eprintln!("{}: {e}", file.display());
             return ExitCode::BadInput;
         }
         Err(e) => {
-            eprintln!("weft: {}: {e}", args.file.display());
+            eprintln!("weft: {}: {e}", file.display());
             return ExitCode::BadInput;
         }
     };
     let kname = seq.kernels[0].name.clone();
     let run = KernelRun {
-        file: args.file.display().to_string(),
+        file: file.display().to_string(),
         kernel: kname.clone(),
         grid: seq.launches[0].grid,
         block: seq.launches[0].block,

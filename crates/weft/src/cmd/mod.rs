@@ -5,6 +5,7 @@ pub mod conform;
 pub mod gen;
 pub mod mc;
 pub mod mc_repair;
+pub mod mc_suite;
 pub mod parse;
 pub mod program;
 pub mod race;

@@ -350,3 +350,178 @@ fn launch_sequences_bad_input_and_replay() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
 }
+
+/// The litmus files under `dir`, in the order `weft mc DIR` checks them (sorted paths).
+fn litmus_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            litmus_under(&p, out);
+        } else if p.extension().is_some_and(|e| e == "litmus") {
+            out.push(p);
+        }
+    }
+}
+
+/// Issue 28 item 1: `weft mc -m rc11 DIR` over the diy7-generated C tests
+/// (`tests/corpus/diy`, generated with diy7 7.57, README there) prints, per test, herd7's
+/// own output (`NAME.rc11.herd7`: `herd7 -model rc11.cat NAME.litmus`, herd7 7.57) line for
+/// line, `Time`/`Hash` lines aside, then the exploration; a summary line ends it. One command.
+#[test]
+fn mc_over_a_directory_of_diy7_tests_gives_herd7_output_for_each() {
+    let dir = repo().join("tests/corpus/diy");
+    let mut files = Vec::new();
+    litmus_under(&dir, &mut files);
+    assert!(files.len() >= 80, "{} diy7 tests", files.len());
+    let out = weft(&["mc", "-m", "rc11", dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    // Each test's herd block: from its `Test` line to its `Time` line.
+    let mut blocks: Vec<Vec<String>> = Vec::new();
+    let mut inside = false;
+    for l in text.lines() {
+        if l.starts_with("Test ") {
+            blocks.push(Vec::new());
+            inside = true;
+        }
+        if inside && !l.starts_with("Time ") && !l.trim().is_empty() {
+            blocks.last_mut().unwrap().push(l.trim_end().to_string());
+        }
+        if l.starts_with("Time ") {
+            inside = false;
+        }
+    }
+    assert_eq!(blocks.len(), files.len(), "{text}");
+    let mut differ = Vec::new();
+    let (mut errors, mut clean) = (0, 0);
+    for (f, block) in files.iter().zip(&blocks) {
+        let herd = std::fs::read_to_string(f.with_extension("rc11.herd7")).unwrap();
+        let herd: Vec<String> = herd
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty() && !l.starts_with("Time ") && !l.starts_with("Hash="))
+            .map(str::to_string)
+            .collect();
+        if &herd != block {
+            differ.push(format!(
+                "{}:\n{}\n---\n{}",
+                f.display(),
+                herd.join("\n"),
+                block.join("\n")
+            ));
+        }
+        // An error: a racy execution is undefined under rc11.cat (herd's `Undef`), or a
+        // `~exists`/`forall` condition fails (herd's `No`).
+        let must_hold = herd
+            .iter()
+            .any(|l| l.starts_with("Condition ~exists") || l.starts_with("Condition forall"));
+        if herd
+            .iter()
+            .any(|l| l == "Undef" || (must_hold && l == "No"))
+        {
+            errors += 1;
+        } else {
+            clean += 1;
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.join("\n\n")
+    );
+    let summary = text.lines().last().unwrap_or_default();
+    assert_eq!(
+        summary,
+        format!(
+            "Tests: {}, no error: {clean}, error: {errors}, undecided: 0, bad input: 0",
+            files.len()
+        ),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(if errors > 0 { 1 } else { 0 }));
+}
+
+/// Several paths: files and directories mixed; a missing path is bad input (exit 2) and
+/// counted, the others are still checked; `--json` gives one array with each test's path.
+#[test]
+fn mc_takes_several_files_and_reports_bad_paths() {
+    let c = repo().join("tests/corpus/c");
+    let sb = c.join("SB.litmus");
+    let missing = c.join("no-such-test.litmus");
+    let out = weft(&[
+        "mc",
+        "-m",
+        "rc11",
+        sb.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        c.join("LB.litmus").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert_eq!(text.matches("Test ").count(), 2, "{text}");
+    assert!(
+        text.ends_with("Tests: 3, no error: 2, error: 0, undecided: 0, bad input: 1\n"),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-test.litmus"));
+    let out = weft(&[
+        "mc",
+        "-m",
+        "rc11",
+        "--json",
+        sb.to_str().unwrap(),
+        c.join("LB.litmus").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a = v.as_array().unwrap();
+    assert_eq!(a.len(), 2);
+    assert!(a[0]["path"].as_str().unwrap().ends_with("SB.litmus"));
+    assert_eq!(a[1]["test"], "LB");
+    // Options that take one file are refused with several.
+    let out = weft(&["mc", "--repair", sb.to_str().unwrap(), sb.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Issue 28 item 2: past `--max-states` the final states are printed in product form, as
+/// `weft sim` prints them. LBF-8 (`scripts/gen-mc-family.sh lbf 8`: the load-buffering ring
+/// of 8 threads whose condition names every register) has every combination of the eight
+/// reads but all ones (the only (po ∪ rf) cycle): 255 states; in product form, one term
+/// per thread i (threads before i read 1, thread i reads 0, the others anything): 8 lines.
+#[test]
+fn mc_prints_many_states_in_product_form() {
+    let f = repo().join("tests/mc/states/LBF-8.litmus");
+    let f = f.to_str().unwrap();
+    let listed = weft(&["mc", "-m", "rc11", f]);
+    let text = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert!(text.contains("States 255\n"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("0:r0=")).count(), 255);
+    let out = weft(&["mc", "-m", "rc11", "--max-states", "100", f]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.contains("States 255\n"), "{text}");
+    let terms: Vec<&str> = text.lines().filter(|l| l.starts_with("0:r0")).collect();
+    assert_eq!(terms.len(), 8, "{text}");
+    for i in 0..8 {
+        let want: String = (0..8)
+            .map(|j| match j.cmp(&i) {
+                std::cmp::Ordering::Less => format!("{j}:r0=1;"),
+                std::cmp::Ordering::Equal => format!("{j}:r0=0;"),
+                std::cmp::Ordering::Greater => format!("{j}:r0∈{{0,1}};"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(terms.contains(&want.as_str()), "{want} not in {terms:?}");
+    }
+    assert!(text.contains("Positive: 0 Negative: 255"), "{text}");
+    assert!(text.contains("Products LBF-8 8 lines"), "{text}");
+    let json = weft(&["mc", "-m", "rc11", "--max-states", "100", "--json", f]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["state_count"], "255");
+    assert_eq!(v["terms"].as_array().unwrap().len(), 8);
+}
