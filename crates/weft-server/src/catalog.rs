@@ -111,10 +111,10 @@ fn meta_tests() -> Vec<(String, String, Option<String>)> {
     out
 }
 
-/// The pairs of every test: a conformance test with the mutant of its GPUHarbor family
-/// (`MP-CO` and `MP-barrier` with `MP`: paper 001 §3.3 and §5.1), and a mutant with the
-/// conformance test its metadata names (`paired_with`), each only between a test whose
-/// metadata says `mutant` and one that says `conformance`.
+/// The pairs of every test, from the metadata alone: each test's `paired_with` names the
+/// other side of its pair (a conformance test its family's mutant, e.g. `MP-CO` and
+/// `MP-barrier` name `MP`: paper 001 §3.3 and §5.1; a mutant its conformance test), kept
+/// only between a test whose metadata says `mutant` and one that says `conformance`.
 fn pairs_of(tests: &[(String, String, Option<String>)]) -> BTreeMap<String, Vec<String>> {
     let role = |n: &str| {
         tests
@@ -125,16 +125,19 @@ fn pairs_of(tests: &[(String, String, Option<String>)]) -> BTreeMap<String, Vec<
     let mut links: Vec<(String, String)> = Vec::new();
     let mut by_name: Vec<&(String, String, Option<String>)> = tests.iter().collect();
     by_name.sort();
-    for (name, r, _) in by_name.iter().copied() {
-        let fam = weft_hw::tune::family(name);
-        if r == "conformance" && role(fam) == Some("mutant") {
-            links.push((fam.to_string(), name.clone()));
-        }
-    }
-    for (name, r, paired) in by_name {
-        if let Some(c) = paired {
-            if r == "mutant" && role(c) == Some("conformance") {
-                links.push((name.clone(), c.clone()));
+    // Conformance tests' pairs first, then mutants', so each test lists its pairs in the
+    // same order whichever side names them.
+    for side in ["conformance", "mutant"] {
+        for (name, r, paired) in by_name.iter().copied() {
+            let Some(other) = paired else { continue };
+            match (r.as_str(), role(other)) {
+                ("conformance", Some("mutant")) if side == "conformance" => {
+                    links.push((other.clone(), name.clone()))
+                }
+                ("mutant", Some("conformance")) if side == "mutant" => {
+                    links.push((name.clone(), other.clone()))
+                }
+                _ => {}
             }
         }
     }
@@ -332,5 +335,50 @@ impl Catalog {
                 target: &e.target,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(name: &str, role: &str, paired: Option<&str>) -> (String, String, Option<String>) {
+        (name.into(), role.into(), paired.map(str::to_string))
+    }
+
+    /// Pairs come from `paired_with` and the roles alone, never from a shared name prefix.
+    #[test]
+    fn pairs_follow_metadata_not_names() {
+        let tests = vec![
+            t("MP", "mutant", None),
+            t("MP-CO", "conformance", Some("MP")),
+            t("MP-CO-tuning", "mutant", Some("MP-CO")),
+            // same prefix, no `paired_with`: not a pair
+            t("SB", "mutant", None),
+            t("SB-CO", "conformance", None),
+            // named but with the wrong roles: not a pair
+            t("LB", "conformance", None),
+            t("LB-x", "conformance", Some("LB")),
+        ];
+        let p = pairs_of(&tests);
+        assert_eq!(p["MP"], vec!["MP-CO".to_string()]);
+        assert_eq!(p["MP-CO"], vec!["MP".to_string(), "MP-CO-tuning".to_string()]);
+        assert_eq!(p["MP-CO-tuning"], vec!["MP-CO".to_string()]);
+        assert!(!p.contains_key("SB") && !p.contains_key("SB-CO"));
+        assert!(!p.contains_key("LB") && !p.contains_key("LB-x"));
+    }
+
+    /// Every conformance test of the embedded catalog whose family has a mutant names it.
+    #[test]
+    fn embedded_catalog_pairs_every_family() {
+        let cat = analysis_catalog();
+        let pairs = cat.pairs();
+        for c in ["MP-CO", "MP-barrier", "SB-CO", "LB-barrier", "2+2W-RMW-barrier"] {
+            let fam = c.split('-').next().unwrap();
+            assert!(
+                pairs.contains(&(fam.to_string(), c.to_string())),
+                "{c} is not paired with {fam}"
+            );
+        }
     }
 }
