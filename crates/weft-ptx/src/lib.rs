@@ -30,6 +30,7 @@ pub mod irprint;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
+mod postpass;
 pub mod print;
 
 pub use ast::{Instruction, Module, Opcode, Operand};

@@ -314,3 +314,15 @@ fn graph_program_with_input_file_and_geometry_arguments() {
         assert_eq!(r["second"]["line"], at.as_str(), "{r}");
     }
 }
+
+/// Kernels taking structs by value (`tests/programs/runtime/struct_param.cu`): clang reads
+/// the fields through the parameter's address, which weft cc refused before (exit 2).
+#[test]
+fn struct_parameters_passed_by_value() {
+    let exe = build("struct_param.cu", &[]);
+    let o = run(&exe, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), expected("struct_param.cu"));
+    let o = weft(&["memcheck", "--", exe.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
