@@ -235,7 +235,11 @@ impl Runtime {
         }
         if self.config.mode == Mode::Memcheck {
             for f in &o.findings {
-                if let Finding::MemoryFault { .. } = f {
+                if let Finding::MemoryFault { site, .. } = f {
+                    // The faulting access already named by memcheck (its line): one error.
+                    if memerrs.iter().any(|e| e.at == site.pos) {
+                        continue;
+                    }
                     self.report.memcheck.push(MemError {
                         what: "Invalid memory access (the emulator stopped the launch)".into(),
                         detail: vec![f.to_string()],

@@ -33,6 +33,7 @@ pub mod irprint;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
+mod postpass;
 pub mod print;
 pub mod quals;
 

@@ -493,7 +493,7 @@ impl<'a> Lowerer<'a> {
             .map(|p| p.offset + p.size)
             .max()
             .unwrap_or(0);
-        Ok(Kernel {
+        let mut k = Kernel {
             name: self.f.name.clone(),
             params: self.params,
             param_bytes,
@@ -502,7 +502,11 @@ impl<'a> Lowerer<'a> {
             code: self.code,
             files,
             reqntid,
-        })
+        };
+        let cfg = weft_ir::analysis::KCfg::new(&k);
+        crate::postpass::fold_param_addresses(&mut k, &cfg);
+        crate::postpass::attribute_line_zero(&mut k, &cfg);
+        Ok(k)
     }
 
     fn walk(&mut self, body: &[Statement]) -> LResult<()> {
@@ -690,6 +694,14 @@ impl<'a> Lowerer<'a> {
                 },
                 None if self.module.function(name).is_some() => {
                     KOperand::Imm(function_address(self.module, name).wrapping_add(*offset as u64))
+                }
+                // The address of a kernel parameter (`mov.b64 %rd, k_param_1;`, what clang
+                // emits to read the fields of a struct passed by value): an address in the
+                // param space, which is the parameter's byte offset there (PTX ISA §5.1.6.1;
+                // `cvta.param` turns it into a generic address).
+                None if self.param_ix.contains_key(name) => {
+                    let p = &self.params[self.param_ix[name] as usize];
+                    KOperand::Imm(u64::from(p.offset).wrapping_add(*offset as u64))
                 }
                 None => {
                     return Err(err(

@@ -126,6 +126,15 @@ impl<'a> Machine<'a> {
                             Region::Param => param,
                         };
                         let Some(mut v) = mem::read(m, off, width) else {
+                            // The sink sees the access that faults (memcheck names it).
+                            let traced = tracing && *tk != TraceKind::None;
+                            if let (true, Some(sk)) = (traced, sink.as_mut()) {
+                                let (t, op) = (gt_base + l as u64, AccessOp::Load);
+                                let w = width as u8;
+                                let ev =
+                                    access_event(region, off, a, cta.linear, t, pc, op, *tk, w, 0);
+                                sk.access(&ev);
+                            }
                             fault = Some((l, a, "out-of-bounds load"));
                             break;
                         };
@@ -192,7 +201,8 @@ impl<'a> Machine<'a> {
                     for (k, s) in src.iter().enumerate() {
                         let a = base.wrapping_add((k * width) as u64);
                         let v = rv(regs, *s, l, &sp);
-                        let ok = match route(*space, a) {
+                        let routed = route(*space, a);
+                        let ok = match routed {
                             Some((Region::Global, off)) => {
                                 mem::write(global, off, width, v).then_some((Region::Global, off))
                             }
@@ -207,6 +217,15 @@ impl<'a> Machine<'a> {
                             _ => None,
                         };
                         let Some((region, off)) = ok else {
+                            if let (true, Some(sk), Some((region, off))) =
+                                (tracing, sink.as_mut(), routed)
+                            {
+                                let (t, op) = (gt_base + l as u64, AccessOp::Store);
+                                let w = width as u8;
+                                let ev =
+                                    access_event(region, off, a, cta.linear, t, pc, op, *tk, w, v);
+                                sk.access(&ev);
+                            }
                             fault = Some((l, a, "out-of-bounds or invalid store"));
                             break;
                         };
@@ -277,6 +296,12 @@ impl<'a> Machine<'a> {
                         }
                     };
                     let Some(old) = mem::read(m, off, width) else {
+                        if let (true, Some(sk)) = (tracing, sink.as_mut()) {
+                            let (t, o) = (gt_base + l as u64, AccessOp::Atomic(*op));
+                            let w = width as u8;
+                            let ev = access_event(region, off, ad, cta.linear, t, pc, o, *tk, w, 0);
+                            sk.access(&ev);
+                        }
                         fault = Some((l, ad, "out-of-bounds atomic"));
                         break;
                     };

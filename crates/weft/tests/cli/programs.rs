@@ -339,3 +339,48 @@ fn memcheck_reports_misaligned_access_and_invalid_memcpy() {
         .unwrap()
         .ends_with("on CUDA API call to cudaMemcpy."));
 }
+
+/// Kernels taking structs by value (`tests/programs/runtime/struct_param.cu`): clang reads
+/// the fields through the parameter's address, which weft cc refused before (exit 2).
+#[test]
+fn struct_parameters_passed_by_value() {
+    let exe = build("struct_param.cu", &[]);
+    let o = run(&exe, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), expected("struct_param.cu"));
+    let o = weft(&["memcheck", "--", exe.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+/// An out-of-bounds `__shared__` atomic (`shared_atomic_oob.cu`): one memcheck error naming
+/// the access (before, only "the emulator stopped the launch" with no space).
+#[test]
+fn memcheck_names_an_out_of_bounds_shared_atomic() {
+    let s = src("shared_atomic_oob.cu");
+    let o = weft(&["memcheck", "--json", s.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let errs = v["memcheck"].as_array().unwrap();
+    assert_eq!(errs.len(), 1, "{line}");
+    let e = &errs[0];
+    assert_eq!(e["kind"], "oob");
+    assert_eq!(e["what"], "Invalid __shared__ atomic of size 4 bytes");
+    assert_eq!(e["at"], marked("shared_atomic_oob.cu", "ATOM").as_str());
+    let detail: Vec<&str> = e["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap())
+        .collect();
+    assert!(
+        detail.contains(&"by thread (4,0,0) in block (0,0,0)"),
+        "{detail:?}"
+    );
+    assert!(
+        detail
+            .iter()
+            .any(|d| d.starts_with("Address 0x10 is out of bounds")),
+        "{detail:?}"
+    );
+}
