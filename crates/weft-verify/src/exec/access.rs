@@ -33,6 +33,39 @@ impl Exec<'_> {
         }
     }
 
+    /// An OpenCL barrier with fence flags `f` (per thread): the logs of block-shared arrays
+    /// are reset when both threads' flags hold `CLK_LOCAL_MEM_FENCE`, the others' when they
+    /// hold `CLK_GLOBAL_MEM_FENCE`.
+    pub(super) fn reset_logs_fenced(&mut self, when: &T, f: &[T; 2]) {
+        let has = |c: &mut Ctx, bit: u64| {
+            let b = c.bv(32, bit);
+            let z = c.bv(32, 0);
+            let on = [0, 1].map(|th| {
+                let v = alu::fit(c, &f[th], Sort::Bv(32));
+                let m = c.bin(Op::BvAnd, &v, &b);
+                let e = c.eq(&m, &z);
+                c.not(&e)
+            });
+            c.and(&on[0], &on[1])
+        };
+        let local = has(&mut self.c, CLK_LOCAL);
+        let global = has(&mut self.c, CLK_GLOBAL);
+        let keys: Vec<(Base, Kind)> = self.st.logs.keys().copied().collect();
+        for k in keys {
+            let fence = if self.facts.shared.contains(&k.0) {
+                &local
+            } else {
+                &global
+            };
+            let w = self.c.and(when, fence);
+            let n = self.c.not(&w);
+            let l = self.st.logs.get_mut(&k).unwrap();
+            let h = l.has.clone();
+            let nh = self.c.and(&h, &n);
+            self.st.logs.get_mut(&k).unwrap().has = nh;
+        }
+    }
+
     /// Re-sync (paper 002 §3.1): threads of one warp re-synchronise whenever both are enabled.
     pub(super) fn warp_reset(&mut self, en: &[T; 2]) {
         if self.same_warp.is_false() {

@@ -33,6 +33,7 @@ impl Exec<'_> {
             LINE_SINK,
             FWD_RESET_SINK,
             FRAME_SINK,
+            BARRIER_FLAGS_SINK,
         ]
         .into_iter()
         .find(|s| n.contains(s))

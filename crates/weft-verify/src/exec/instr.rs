@@ -61,12 +61,14 @@ impl Exec<'_> {
         match s {
             SpecialReg::Tid(d) => self.tid[th][d.min(2) as usize].clone(),
             SpecialReg::Ctaid(d) => self.ctaid[th][d.min(2) as usize].clone(),
-            SpecialReg::Ntid(d) => self.c.bv(32, o.block[d.min(2) as usize] as u64),
-            SpecialReg::Nctaid(d) => self.c.bv(32, o.grid[d.min(2) as usize] as u64),
+            SpecialReg::Ntid(d) => self.ntid[d.min(2) as usize].clone(),
+            SpecialReg::Nctaid(d) => self.nctaid[d.min(2) as usize].clone(),
             SpecialReg::Laneid => self.lane[th].clone(),
             SpecialReg::Warpid => {
-                let b = self.c.bv(32, o.block[0] as u64);
-                let bxy = self.c.bv(32, (o.block[0] * o.block[1]) as u64);
+                let b = self.ntid[0].clone();
+                let bxy = self
+                    .c
+                    .bin(Op::BvMul, &self.ntid[0].clone(), &self.ntid[1].clone());
                 let y = self.c.bin(Op::BvMul, &self.tid[th][1].clone(), &b);
                 let z = self.c.bin(Op::BvMul, &self.tid[th][2].clone(), &bxy);
                 let a = self.c.add(&self.tid[th][0].clone(), &y);
@@ -75,8 +77,14 @@ impl Exec<'_> {
                 self.c.bin(Op::BvUdiv, &lin, &ws)
             }
             SpecialReg::Nwarpid => {
-                let n = (o.block.iter().product::<u32>()).div_ceil(o.warp_size.max(1));
-                self.c.bv(32, n as u64)
+                let n = self.ntid.clone();
+                let xy = self.c.bin(Op::BvMul, &n[0], &n[1]);
+                let xyz = self.c.bin(Op::BvMul, &xy, &n[2]);
+                let w = o.warp_size.max(1) as u64;
+                let wm1 = self.c.bv(32, w - 1);
+                let up = self.c.add(&xyz, &wm1);
+                let ws = self.c.bv(32, w);
+                self.c.bin(Op::BvUdiv, &up, &ws)
             }
             SpecialReg::Gridid => self.c.bv(32, 0),
             _ => self.c.fresh("sreg", Sort::Bv(32)),
@@ -122,6 +130,40 @@ impl Exec<'_> {
         alu::uf(&mut self.c, name, ty, args, s)
     }
 
+    /// `--assume-no-overflow`: a 32-bit integer `x op y` (add, sub, mul.lo) where the thread
+    /// is enabled gives its mathematical result under the signed or the unsigned reading of
+    /// its operands (assumed).
+    fn assume_no_wrap(&mut self, op: KBinOp, ty: DataType, x: &T, y: &T, en: &T) {
+        if !self.o.assume_no_overflow
+            || ty.bits != 32
+            || matches!(ty.kind, TypeKind::Float | TypeKind::Pred)
+            || !matches!(op, KBinOp::Add | KBinOp::Sub | KBinOp::Mul)
+            || x.sort() != Sort::Bv(32)
+            || y.sort() != Sort::Bv(32)
+        {
+            return;
+        }
+        let c = &mut self.c;
+        let bop = match op {
+            KBinOp::Add => Op::BvAdd,
+            KBinOp::Sub => Op::BvSub,
+            _ => Op::BvMul,
+        };
+        let fits = |c: &mut Ctx, ext: fn(&mut Ctx, u32, &T) -> T| {
+            let (a, b) = (ext(c, 64, x), ext(c, 64, y));
+            let r = c.bin(bop.clone(), &a, &b);
+            let lo = c.extract(31, 0, &r);
+            let back = ext(c, 64, &lo);
+            c.eq(&r, &back)
+        };
+        let u = fits(c, Ctx::zext);
+        let s = fits(c, Ctx::sext);
+        let ok = c.or(&u, &s);
+        let ne = c.not(en);
+        let a = c.or(&ne, &ok);
+        self.assumptions.push(a);
+    }
+
     pub(super) fn instr(&mut self, pc: usize, en: &[T; 2]) -> R<()> {
         let i = &self.k.code[pc];
         let en: [T; 2] = match i.guard {
@@ -154,6 +196,7 @@ impl Exec<'_> {
                 for th in 0..2 {
                     let x = self.operand(th, a, *ty);
                     let y = self.operand(th, b, alu::binary_operand_type(*op, *ty));
+                    self.assume_no_wrap(*op, *ty, &x, &y, &en[th]);
                     let v = alu::binary(&mut self.c, *op, *ty, &x, &y);
                     self.write(th, dst.index(), v, &en[th]);
                 }
@@ -174,8 +217,12 @@ impl Exec<'_> {
                         let w = x.sort();
                         self.uf("fma", *ty, &[x, y, z], w)
                     } else {
+                        self.assume_no_wrap(*mode, *ty, &x, &y, &en[th]);
                         let m = alu::binary(&mut self.c, *mode, *ty, &x, &y);
                         let z = self.operand(th, c, alu::mad_addend_type(*mode, *ty));
+                        if *mode == KBinOp::Mul {
+                            self.assume_no_wrap(KBinOp::Add, *ty, &m, &z, &en[th]);
+                        }
                         alu::mad_sum(&mut self.c, &m, &z)
                     };
                     self.write(th, dst.index(), v, &en[th]);
@@ -362,6 +409,14 @@ impl Exec<'_> {
                 let bytes = (u64::from(ty.bits) / 8).max(1);
                 // Annotation sinks.
                 if let Some(kind) = self.sink(addr) {
+                    if kind == BARRIER_FLAGS_SINK {
+                        let f = [0, 1].map(|th| match src.first() {
+                            Some(x) => self.operand(th, x, *ty),
+                            None => self.c.bv(32, 0),
+                        });
+                        self.barrier_flags = Some(f);
+                        return Ok(());
+                    }
                     let ignored = match kind {
                         ASSERT_SINK => self.o.ignore_asserts,
                         FWD_RESET_SINK => false,
@@ -616,7 +671,10 @@ impl Exec<'_> {
                         if count.is_none() {
                             let both = self.c.and(&en[0], &en[1]);
                             let r = self.c.and(&self.same_block, &both);
-                            self.reset_logs(&r);
+                            match self.barrier_flags.take() {
+                                None => self.reset_logs(&r),
+                                Some(f) => self.reset_logs_fenced(&r, &f),
+                            }
                             let keys: Vec<Base> = self.st.mem.keys().copied().collect();
                             for b in keys {
                                 let m = self.c.fresh("mem", Sort::Mem);

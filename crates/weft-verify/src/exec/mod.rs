@@ -297,6 +297,14 @@ pub const FWD_RESET_SINK: &str = "__weft_fwd_reset_sink";
 /// ([`crate::contract::ensures_on_return`]): an assumption stored, like the global forms, as
 /// the negated condition, unguarded.
 pub const FRAME_SINK: &str = "__weft_frame_sink";
+/// OpenCL's barrier fence flags, stored just before the barrier (`weft_verify.h`): the
+/// barrier resets the logs of local arrays only with `CLK_LOCAL_MEM_FENCE`, of the others
+/// only with `CLK_GLOBAL_MEM_FENCE` (OpenCL 1.2 §6.12.8). A barrier without a store before
+/// it (CUDA's `__syncthreads`) orders every space.
+pub const BARRIER_FLAGS_SINK: &str = "__weft_barrier_flags_sink";
+/// `CLK_LOCAL_MEM_FENCE` and `CLK_GLOBAL_MEM_FENCE` (clang's `opencl-c-base.h`).
+const CLK_LOCAL: u64 = 1;
+const CLK_GLOBAL: u64 = 2;
 /// Name prefix of `t`'s (arbitrary) value of an access-history query: an annotation whose
 /// condition mentions it is only instantiated for `s` (GPUVerify's log variables exist for
 /// one thread only).
@@ -314,6 +322,9 @@ pub struct Exec<'a> {
     pub tid: [[T; 3]; 2],
     pub ctaid: [[T; 3]; 2],
     pub same_block: T,
+    /// The block and grid extents: constants, or variables for `*` dimensions.
+    ntid: [T; 3],
+    nctaid: [T; 3],
     same_warp: T,
     same_warp_any: T,
     lane: [T; 2],
@@ -338,6 +349,8 @@ pub struct Exec<'a> {
     first_off_rec: Option<HashMap<(Base, Kind), T>>,
     /// The source line stored by `weft_verify.h` before a global contract annotation.
     contract_line: Option<u64>,
+    /// The fence flags of the next barrier, per thread ([`BARRIER_FLAGS_SINK`]).
+    barrier_flags: Option<[T; 2]>,
     /// During a loop's first Houdini round: the values `s` logs per log (candidates for
     /// `LogVal`, kept when they do not depend on the iteration).
     val_rec: Option<HashMap<(Base, Kind), Vec<T>>>,
@@ -383,12 +396,11 @@ impl<'a> Exec<'a> {
         };
         let tid = [mk(&mut c, "tid", "s"), mk(&mut c, "tid", "t")];
         let ctaid = [mk(&mut c, "ctaid", "s"), mk(&mut c, "ctaid", "t")];
+        let (ntid, nctaid) = launch_dims(&mut c, o, &mut assumptions);
         for th in 0..2 {
             for d in 0..3 {
-                let b = c.bv(32, o.block[d] as u64);
-                let g = c.bv(32, o.grid[d] as u64);
-                let x = c.ult(&tid[th][d], &b);
-                let y = c.ult(&ctaid[th][d], &g);
+                let x = c.ult(&tid[th][d], &ntid[d]);
+                let y = c.ult(&ctaid[th][d], &nctaid[d]);
                 assumptions.push(x);
                 assumptions.push(y);
             }
@@ -408,8 +420,8 @@ impl<'a> Exec<'a> {
         assumptions.push(distinct);
         // Linear thread id in the block, warp and lane.
         let lin = [0, 1].map(|th| {
-            let bx = c.bv(32, o.block[0] as u64);
-            let bxy = c.bv(32, (o.block[0] * o.block[1]) as u64);
+            let bx = ntid[0].clone();
+            let bxy = c.bin(Op::BvMul, &ntid[0], &ntid[1]);
             let y = c.bin(Op::BvMul, &tid[th][1], &bx);
             let z = c.bin(Op::BvMul, &tid[th][2], &bxy);
             let a = c.add(&tid[th][0], &y);
@@ -469,6 +481,8 @@ impl<'a> Exec<'a> {
             tid,
             ctaid,
             same_block,
+            ntid,
+            nctaid,
             same_warp,
             same_warp_any,
             lane,
@@ -483,6 +497,7 @@ impl<'a> Exec<'a> {
             dead_frames: Vec::new(),
             first_off_rec: None,
             contract_line: None,
+            barrier_flags: None,
             val_rec: None,
             probe_acc: HashMap::new(),
             orders: HashMap::new(),
@@ -657,6 +672,44 @@ struct Piece {
     off: T,
 }
 
+/// CUDA's launch limits (compute capability 5.0 and later), which a `*` dimension ranges
+/// over: a block of at most 1024 threads (x, y at most 1024, z at most 64), a grid of at
+/// most 2^31 - 1 blocks in x and 65535 in y and z.
+pub const BLOCK_LIMIT: [u64; 3] = [1024, 1024, 64];
+pub const BLOCK_THREADS_LIMIT: u64 = 1024;
+pub const GRID_LIMIT: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
+
+/// The launch extents (`%ntid`, `%nctaid`): a constant per fixed dimension, a variable
+/// (`ntid_x`, `nctaid_y`, ...) per `*` dimension, ranging over CUDA's limits (assumed).
+fn launch_dims(c: &mut Ctx, o: &Options, assumptions: &mut Vec<T>) -> ([T; 3], [T; 3]) {
+    let dim = ["x", "y", "z"];
+    let mut mk = |c: &mut Ctx, name: &str, any: bool, fixed: u32, lim: u64, d: usize| {
+        if !any {
+            return c.bv(32, fixed as u64);
+        }
+        let v = c.var(&format!("{name}_{}", dim[d]), Sort::Bv(32));
+        let one = c.bv(32, 1);
+        let hi = c.bv(32, lim);
+        let a = c.bin(Op::BvUle, &one, &v);
+        let b = c.bin(Op::BvUle, &v, &hi);
+        assumptions.push(a);
+        assumptions.push(b);
+        v
+    };
+    let ntid = [0, 1, 2].map(|d| mk(c, "ntid", o.block_any[d], o.block[d], BLOCK_LIMIT[d], d));
+    let nctaid = [0, 1, 2].map(|d| mk(c, "nctaid", o.grid_any[d], o.grid[d], GRID_LIMIT[d], d));
+    if o.block_any.iter().any(|&a| a) {
+        // x * y * z <= 1024, in 64 bits (each factor is at most 1024).
+        let w = ntid.clone().map(|n| c.zext(64, &n));
+        let xy = c.bin(Op::BvMul, &w[0], &w[1]);
+        let xyz = c.bin(Op::BvMul, &xy, &w[2]);
+        let lim = c.bv(64, BLOCK_THREADS_LIMIT);
+        let a = c.bin(Op::BvUle, &xyz, &lim);
+        assumptions.push(a);
+    }
+    (ntid, nctaid)
+}
+
 fn scope_kind(s: Option<Scope>) -> Kind {
     match s {
         Some(Scope::Cta) | Some(Scope::Warp) | Some(Scope::Thread) => Kind::AtomicBlock,
@@ -680,6 +733,8 @@ fn null_provenance(t: &T) -> bool {
     let int_leaf = |n: &str| {
         n.starts_with("tid_")
             || n.starts_with("ctaid_")
+            || n.starts_with("ntid_")
+            || n.starts_with("nctaid_")
             || n.strip_prefix('q').is_some_and(|r| {
                 let (pc, rest) = r.split_once('_').unwrap_or(("", ""));
                 !pc.is_empty()
