@@ -254,7 +254,13 @@ pub fn verify_file(
             r.verdict = Verdict::Errors;
         }
         r.notes.splice(0..0, notes.iter().cloned());
-        if fo.explain_overflow && !o.assume_no_overflow && r.verdict == Verdict::Errors {
+        // The second run costs another verification: done for kernels that took at most
+        // 20 s the first time.
+        if fo.explain_overflow
+            && !o.assume_no_overflow
+            && r.verdict == Verdict::Errors
+            && r.time_ms <= 20_000
+        {
             explain_overflow(&k, &o, &nm, &mut r);
         }
         if o.lockstep && fo.report_both && r.verdict == Verdict::Verified {
