@@ -254,8 +254,8 @@ pub fn verify_file(
             r.verdict = Verdict::Errors;
         }
         r.notes.splice(0..0, notes.iter().cloned());
-        // The second run costs another verification: done for kernels that took at most
-        // 20 s the first time.
+        // The second run costs another verification (bounded, see `explain_overflow`): done
+        // for kernels that took at most 20 s the first time.
         if fo.explain_overflow
             && !o.assume_no_overflow
             && r.verdict == Verdict::Errors
@@ -353,6 +353,11 @@ fn geometry_note(grid: LaunchDims, block: LaunchDims, given: bool) -> Option<Str
 fn explain_overflow(k: &weft_ir::kernel::Kernel, o: &Options, nm: &Names, r: &mut Report) {
     let mut o2 = o.clone();
     o2.assume_no_overflow = true;
+    // The no-wrap assumptions make multiplications non-linear for the solver: the second run
+    // gets twice the first one's time (at least 10 s); undecided, it marks nothing.
+    let budget = std::time::Duration::from_millis((r.time_ms as u64).saturating_mul(2).max(10_000));
+    let end = std::time::Instant::now() + budget;
+    o2.deadline = Some(o.deadline.map_or(end, |d| d.min(end)));
     let Ok(r2) = verify(k, &o2, nm) else { return };
     if r2.undecided > 0 {
         return;
