@@ -1,27 +1,36 @@
 #!/usr/bin/env bash
-# weft verify against the labels of GPUVerify-style test-suite kernels (issue 15's acceptance
-# measurement; the kernels are public but not part of this repository).
-# usage: [JOBS=N] scripts/verify-gpuverify-suite.sh DIR [WEFT]
+# weft verify against the labels of GPUVerify-style test-suite kernels (issues 15 and 27's
+# acceptance measurement; the kernels are public but not part of this repository).
+# usage: [JOBS=N] [TIMEOUT=S] scripts/verify-gpuverify-suite.sh DIR [WEFT]
+#   DIR: GPUVerify's repository, its testsuite/ folder, or any folder of labelled kernels
+#   (searched recursively for .cu and .cl files). To get the whole suite (Ms-PL):
+#     git clone --depth 1 https://github.com/mc-imperial/gpuverify ~/.cache/weft/gpuverify
+#     scripts/verify-gpuverify-suite.sh ~/.cache/weft/gpuverify/testsuite
 #   -> one TSV line per kernel on stdout (file, label, weft exit code, agreement, seconds) and a
-#   summary on stderr (counts, median and p95 time per kernel).
-# A kernel's first line is `//pass` (must verify: exit 0) or `//xfail:KIND` (an error must be
-# reported: exit 1); `xfail:CLANG_ERROR` kernels are left out (they test the compiler).
+#   summary on stderr (counts, median and p95 time per kernel, and every xfail kernel weft
+#   calls verified: the unsound answers).
+# A kernel's first line is `//pass` or `//PASS` (must verify: exit 0) or `//xfail:KIND` (an
+# error must be reported: exit 1); `xfail:CLANG_ERROR` and `xfail:COMMAND_LINE_ERROR` kernels
+# are left out (they test the compiler and GPUVerify's option parser), and so are files
+# without a label (headers, host code).
 # Exit 2/3 (not accepted: unsupported construct, solver timeout) count as not accepted.
 set -uo pipefail
 dir=$1
 weft=${2:-target/release/weft}
 jobs=${JOBS:-1}
+limit=${TIMEOUT:-120}
+[ -d "$dir/testsuite" ] && dir=$dir/testsuite
 one() {
   f=$1
   label=$(head -1 "$f" | tr -d '\r')
   case "$label" in
-    //pass) want=0 ;;
-    //xfail:CLANG_ERROR*) return ;;
+    //pass|//PASS) want=0 ;;
+    //xfail:CLANG_ERROR*|//xfail:COMMAND_LINE_ERROR*) return ;;
     //xfail:*) want=1 ;;
     *) return ;;
   esac
   t0=$(date +%s.%N)
-  timeout 120 "$weft" verify --solver-timeout 20 "$f" >/dev/null 2>&1
+  timeout "$limit" "$weft" verify --solver-timeout 20 "$f" >/dev/null 2>&1
   rc=$?
   t1=$(date +%s.%N)
   verdict=not-accepted
@@ -31,7 +40,7 @@ one() {
   printf '%s\t%s\t%s\t%s\t%.2f\n' "$f" "$label" "$rc" "$verdict" "$(echo "$t1 - $t0" | bc)"
 }
 export -f one
-export weft
+export weft limit
 tmp=$(mktemp)
 find "$dir" \( -name '*.cu' -o -name '*.cl' \) | sort \
   | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} | sort >"$tmp"
@@ -46,4 +55,7 @@ cut -f5 "$tmp" | sort -g | awk -v n="$n" -v acc="$acc" -v ag="$ag" '{ t[NR] = $1
     printf "kernels %d, accepted %d (%.1f%%), agree %d (%.1f%% of accepted); time per kernel: median %.2f s, p95 %.2f s\n",
       n, acc, 100 * acc / n, ag, 100 * ag / (acc ? acc : 1), med, t[i]
   }' >&2
+uns=$(awk -F'\t' '$2 ~ /xfail/ && $3 == 0' "$tmp")
+echo "xfail kernels weft verifies (unsound unless GPUVerify's label is a false alarm): $(printf '%s' "$uns" | grep -c .)" >&2
+[ -n "$uns" ] && printf '%s\n' "$uns" | cut -f1 >&2
 rm -f "$tmp"

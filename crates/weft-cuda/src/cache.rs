@@ -119,15 +119,42 @@ pub fn get(key: &str) -> Option<String> {
 
 /// Stores `ptx` under `key` (best effort).
 pub fn put(key: &str, ptx: &str) {
-    let Some(path) = entry(key) else { return };
+    if let Some(path) = entry(key) {
+        put_file(&path, ptx);
+    }
+}
+
+fn warnings_entry(key: &str) -> Option<PathBuf> {
+    Some(dir()?.join(format!("{key}.warn")))
+}
+
+/// The compiler's warnings stored with the PTX of `key` (empty when there were none), so
+/// that a cached compilation reports what the first one printed.
+pub fn get_warnings(key: &str) -> String {
+    warnings_entry(key)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_default()
+}
+
+/// Stores the compiler's warnings for `key` (best effort; nothing when there are none).
+pub fn put_warnings(key: &str, warnings: &str) {
+    if warnings.trim().is_empty() {
+        return;
+    }
+    if let Some(path) = warnings_entry(key) {
+        put_file(&path, warnings);
+    }
+}
+
+fn put_file(path: &Path, text: &str) {
     let Some(d) = path.parent() else { return };
     if std::fs::create_dir_all(d).is_err() {
         return;
     }
     if let Ok(mut f) = tempfile::NamedTempFile::new_in(d) {
         use std::io::Write;
-        if f.write_all(ptx.as_bytes()).is_ok() {
-            let _ = f.persist(&path);
+        if f.write_all(text.as_bytes()).is_ok() {
+            let _ = f.persist(path);
         }
     }
 }

@@ -571,7 +571,7 @@ pub fn compile(path: &Path, source: &str, spec: &LaunchSpec) -> Result<Compiled,
         if let Some(ptx) = key.as_deref().and_then(cache::get) {
             return Ok(Compiled {
                 ptx,
-                warnings: String::new(),
+                warnings: key.as_deref().map(cache::get_warnings).unwrap_or_default(),
                 cached: true,
                 without_line_tables: !line_tables,
             });
@@ -580,6 +580,7 @@ pub fn compile(path: &Path, source: &str, spec: &LaunchSpec) -> Result<Compiled,
             Ok(c) => {
                 if let Some(k) = &key {
                     cache::put(k, &c.ptx);
+                    cache::put_warnings(k, &c.warnings);
                 }
                 return Ok(Compiled {
                     ptx: c.ptx,

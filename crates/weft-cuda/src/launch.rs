@@ -274,7 +274,8 @@ impl LaunchSpec {
             };
             let col0 = (raw.len() - trimmed.len()) as u32 + 3;
             let text = body.trim();
-            if text == "pass" {
+            // PolyBench's kernels as GPUVerify publishes them say `//PASS`.
+            if text.eq_ignore_ascii_case("pass") {
                 s.expect = Some(Expectation::Pass);
                 seen = true;
             } else if let Some(kind) = text.strip_prefix("xfail:") {
@@ -494,6 +495,19 @@ mod tests {
                 block: [64, 2, 1]
             }
         );
+    }
+
+    /// PolyBench's kernels as published with GPUVerify start `//PASS` (upper case), then the
+    /// flags line.
+    #[test]
+    fn polybench_upper_case_pass_header() {
+        let s = LaunchSpec::from_header(
+            "//PASS\n//--local_size=[32] --num_groups=[16]\n\n__kernel void k() {}",
+        )
+        .unwrap();
+        assert_eq!(s.expect, Some(Expectation::Pass));
+        assert_eq!(s.block, Some(Dims::fixed([32, 1, 1])));
+        assert_eq!(s.grid, Some(Dims::fixed([16, 1, 1])));
     }
 
     #[test]

@@ -20,11 +20,13 @@ pub mod bind;
 pub mod cache;
 pub mod child;
 pub mod compiler;
+pub mod enums;
 pub mod error;
 pub mod frontend;
 pub mod geometry;
 pub mod headers;
 pub mod launch;
+pub mod templates;
 
 pub use compiler::{CompileOptions, CompiledPtx, Compiler, CompilerKind, Language, OpenClStd};
 pub use error::CudaError;

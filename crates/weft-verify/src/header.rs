@@ -85,7 +85,38 @@ WEFT_SINK_DECL(__weft_fwd_reset_sink)
 #ifndef __implies
 #define __implies(a, b) (!(a) || (b))
 #endif
+/* Reads of uninitialised local variables (GPUVerify havocs them; clang's optimiser may assume
+ * anything of them): clang's warnings are read back by the verifier and reported. */
+#pragma clang diagnostic warning "-Wuninitialized"
+#pragma clang diagnostic warning "-Wsometimes-uninitialized"
+#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
+/* CUDA's `assert` (with or without <assert.h>) is an assertion, like `__assert`: glibc's
+ * macro calls `__assert_fail` only where the condition is false, and this device overload of
+ * it stores to the assertion sink. With NDEBUG defined, `assert` checks nothing, as in C.
+ * <assert.h> declares a function `__assert`, GPUVerify's macro name: it is included here
+ * with the macro set aside, and a later inclusion by the kernel skips the declarations. */
+#pragma push_macro("__assert")
+#undef __assert
+#include <assert.h>
+#pragma pop_macro("__assert")
+__device__ __attribute__((nodebug, always_inline)) inline void
+__assert_fail(const char *, const char *, unsigned int, const char *) {
+  __weft_assert_sink = 1;
+}
+#endif
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+/* OpenCL barrier fence flags (OpenCL 1.2 §6.12.8): `barrier(CLK_LOCAL_MEM_FENCE)` orders the
+ * work-group's local memory accesses only, `CLK_GLOBAL_MEM_FENCE` its global ones. The flags
+ * are stored to this sink just before the barrier; the verifier resets the access logs of
+ * the spaces they name (a barrier without the store, CUDA's, orders every space). */
+WEFT_SINK_DECL(__weft_barrier_flags_sink)
+#undef barrier
+#define barrier(f) ((void)(__weft_barrier_flags_sink = (int)(f)), __weft_barrier(f))
+#if __OPENCL_C_VERSION__ >= 200
+#undef work_group_barrier
+#define work_group_barrier(f, ...)                                                             \
+  ((void)(__weft_barrier_flags_sink = (int)(f)), __weft_barrier(f))
+#endif
 /* async_work_group_copy / async_work_group_strided_copy as GPUVerify reads them: the group
  * copies every element, in no particular order, until wait_group_events completes the copy's
  * event (OpenCL 1.2 §6.12.10). Each thread copies one arbitrary word (a fresh index per
@@ -255,6 +286,7 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             "--loop-unwind" => o.loop_unwind = val.and_then(|v| v.parse().ok()),
             "--no-refined-atomics" => o.repetition_free = false,
             "--check-overflow" => o.check_overflow = true,
+            "--assume-no-overflow" | "--math-int" => o.assume_no_overflow = true,
             "--check-array-bounds" => o.check_array_bounds = true,
             "--no-annotations" => {
                 o.ignore_asserts = true;
@@ -288,7 +320,6 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             | "--silent"
             | "--asymmetric-asserts"
             | "--atomic"
-            | "--math-int"
             | "--no-uniformity-analysis"
             | "--no-smart-predication"
             | "--only-divergence"

@@ -50,6 +50,9 @@ pub enum WarpMethod {
 pub struct Options {
     pub grid: [u32; 3],
     pub block: [u32; 3],
+    /// `*` dimensions: any extent within CUDA's launch limits (the fixed value is unused).
+    pub grid_any: [bool; 3],
+    pub block_any: [bool; 3],
     /// Warp size (for `%laneid`, `__syncwarp` and lock-step).
     pub warp_size: u32,
     /// Threads of one warp execute in lock-step (GPUVerify's `--warp-sync`).
@@ -72,6 +75,10 @@ pub struct Options {
     /// Paper 002 §4.2's refinement for repetition-free counters.
     pub repetition_free: bool,
     pub check_overflow: bool,
+    /// `--assume-no-overflow` (GPUVerify's `--math-int`): every 32-bit integer addition,
+    /// subtraction, multiplication and multiply-add is assumed to give its mathematical
+    /// result under the signed or the unsigned reading of its operands.
+    pub assume_no_overflow: bool,
     /// `--check-array-bounds`: accesses of statically sized arrays stay inside them.
     pub check_array_bounds: bool,
     /// Source-level annotations ignored (GPUVerify's `--no-annotations`, `--only-requires`,
@@ -109,6 +116,8 @@ impl Default for Options {
         Options {
             grid: [1, 1, 1],
             block: [1, 1, 1],
+            grid_any: [false; 3],
+            block_any: [false; 3],
             warp_size: 32,
             lockstep: false,
             warp_method: WarpMethod::Resync,
@@ -121,6 +130,7 @@ impl Default for Options {
             unroll_limit: 32,
             repetition_free: true,
             check_overflow: false,
+            assume_no_overflow: false,
             check_array_bounds: false,
             ignore_asserts: false,
             ignore_assumes: false,

@@ -14,15 +14,21 @@ use crate::{verify, Names, Options, Report, Verdict, VerifyError};
 pub struct FileOptions {
     pub kernel: Option<String>,
     pub defines: Vec<String>,
-    /// `--grid` / `--block` from the command line (override the header).
-    pub grid: Option<[u32; 3]>,
-    pub block: Option<[u32; 3]>,
+    /// `--grid` / `--block` from the command line (override the header); a `*` component
+    /// is any extent.
+    pub grid: Option<weft_cuda::Dims>,
+    pub block: Option<weft_cuda::Dims>,
     /// GPUVerify flags from the command line (applied after the header's).
     pub flags: Vec<String>,
     /// `Some(false)`: `--no-lockstep`; `Some(true)`: lock-step asked on the command line.
     pub lockstep: Option<bool>,
     /// Also verify without lock-step and report what relies on it.
     pub report_both: bool,
+    /// `--template 'k<float>'`: instantiations of template kernels to verify.
+    pub templates: Vec<String>,
+    /// When errors are found (and `--assume-no-overflow` is off): verify again assuming no
+    /// 32-bit wrap-around and say which errors need one.
+    pub explain_overflow: bool,
 }
 
 /// Verifies the kernels of `path`.
@@ -58,6 +64,30 @@ pub fn verify_file(
         (Some(t), Some("cu" | "cl")) => crate::contract::ensures_on_return(t, &mut contracts),
         _ => None,
     };
+    // Template kernels: the instantiations asked for (`--template`), else the template's
+    // defaults where the file's host code launches none (weft-cuda's `templates`).
+    let mut notes = Vec::new();
+    if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
+        let (extra, tnotes) = weft_cuda::templates::instantiations(t, &fo.templates);
+        notes.extend(tnotes);
+        if !extra.is_empty() {
+            let mut r = rewritten.take().unwrap_or_else(|| t.clone());
+            r.push_str(&extra);
+            rewritten = Some(r);
+        }
+    }
+    // Enum-typed kernel parameters take only their enumerators' values (assumed at the
+    // kernel's entry, weft-cuda's `enums`).
+    if let (Some(t), Some("cu" | "cl")) = (&original, path.extension().and_then(|e| e.to_str())) {
+        let base = rewritten.clone().unwrap_or_else(|| t.clone());
+        if let Some(r) = weft_cuda::enums::restrict_enum_params(&base) {
+            rewritten = Some(r);
+            notes.push(
+                "enum-typed kernel parameters are assumed to hold one of their enumerators"
+                    .to_string(),
+            );
+        }
+    }
     let compiled_path = match (&rewritten, path.file_name().and_then(|n| n.to_str())) {
         (Some(t), Some(name)) => {
             let dir = path.parent().unwrap_or(Path::new("."));
@@ -104,7 +134,6 @@ pub fn verify_file(
         o.lockstep = true;
         o.warp_size = w;
     }
-    let mut notes = Vec::new();
     let mut header_flags: Vec<String> = Vec::new();
     for (on, name) in [
         (spec.flags.equality_abstraction, "--equality-abstraction"),
@@ -138,23 +167,18 @@ pub fn verify_file(
     if let Some(l) = fo.lockstep {
         o.lockstep = l;
     }
-    let launch = if spec.has_geometry() {
-        Some(
-            spec.geometry()
-                .map_err(|e| bad(format!("{}: {e}", path.display())))?,
-        )
-    } else {
-        None
-    };
-    o.grid = fo.grid.or(launch.map(|l| l.grid)).ok_or_else(|| {
-        bad(format!(
-            "{}: no launch geometry: give --grid and --block (or a //--gridDim= --blockDim= header)",
-            path.display()
-        ))
-    })?;
-    o.block = fo.block.or(launch.map(|l| l.block)).unwrap_or([1, 1, 1]);
-    if o.block.iter().chain(o.grid.iter()).any(|&d| d == 0) {
-        return Err(bad("launch dimensions must be positive".into()));
+    let (grid, block) =
+        launch_geometry(spec, fo).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    o.grid = grid.map(|d| d.unwrap_or(1));
+    o.block = block.map(|d| d.unwrap_or(1));
+    o.grid_any = grid.map(|d| d.is_none());
+    o.block_any = block.map(|d| d.is_none());
+    if let Some(n) = geometry_note(
+        grid,
+        block,
+        spec.has_geometry() || fo.grid.is_some() || fo.block.is_some(),
+    ) {
+        notes.push(n);
     }
     let text = match original {
         Some(t) if rewritten.is_some() => t,
@@ -215,6 +239,7 @@ pub fn verify_file(
             })
             .collect());
     }
+    let uninit = uninitialised_reads(&m.warnings);
     let mut reports = Vec::new();
     for n in names {
         let k = weft_cuda::frontend::lower(&m, Some(&n)).map_err(|e| bad(e.to_string()))?;
@@ -224,7 +249,20 @@ pub fn verify_file(
         };
         let mut r = verify(&k, &o, &nm)?;
         r.kernel = short;
+        if !uninit.is_empty() {
+            r.findings.splice(0..0, uninit.iter().cloned());
+            r.verdict = Verdict::Errors;
+        }
         r.notes.splice(0..0, notes.iter().cloned());
+        // The second run costs another verification (bounded, see `explain_overflow`): done
+        // for kernels that took at most 20 s the first time.
+        if fo.explain_overflow
+            && !o.assume_no_overflow
+            && r.verdict == Verdict::Errors
+            && r.time_ms <= 20_000
+        {
+            explain_overflow(&k, &o, &nm, &mut r);
+        }
         if o.lockstep && fo.report_both && r.verdict == Verdict::Verified {
             let mut o2 = o.clone();
             o2.lockstep = false;
@@ -242,6 +280,157 @@ pub fn verify_file(
         reports.push(r);
     }
     Ok(reports)
+}
+
+/// Launch extents per dimension, `None` for any.
+pub type LaunchDims = [Option<u32>; 3];
+
+/// The launch to verify for, per dimension (`None`: any extent): the command line's
+/// `--grid`/`--block`, else the header's (`--gridDim`/`--num_groups`, or `--global_size`
+/// divided by the block), a dimension given as `*` is any, and a launch option left out
+/// entirely is `*`: any x extent (never one thread), y and z 1; the omitted y and z
+/// components of a given option are 1 too, as in GPUVerify's headers.
+pub fn launch_geometry(
+    spec: &weft_cuda::LaunchSpec,
+    fo: &FileOptions,
+) -> Result<(LaunchDims, LaunchDims), String> {
+    const ANY_X: LaunchDims = [None, Some(1), Some(1)];
+    let block = fo.block.or(spec.block).map_or(ANY_X, |d| d.0);
+    let grid = match (fo.grid.or(spec.grid), spec.global_size) {
+        (Some(g), _) => g.0,
+        (None, Some(gs)) => {
+            let mut n = [None; 3];
+            for i in 0..3 {
+                n[i] = match (gs.0[i], block[i]) {
+                    (Some(g), Some(b)) if g % b != 0 => {
+                        return Err(format!(
+                            "global size {} is not a multiple of the local size in dimension {i}",
+                            gs
+                        ))
+                    }
+                    (Some(g), Some(b)) => Some(g / b),
+                    _ => None,
+                };
+            }
+            n
+        }
+        (None, None) => ANY_X,
+    };
+    if grid.iter().chain(block.iter()).any(|&d| d == Some(0)) {
+        return Err("launch dimensions must be positive".into());
+    }
+    Ok((grid, block))
+}
+
+/// The note saying what a launch with `*` dimensions means (none for a fixed launch).
+fn geometry_note(grid: LaunchDims, block: LaunchDims, given: bool) -> Option<String> {
+    if grid.iter().chain(block.iter()).all(Option::is_some) {
+        return None;
+    }
+    let show = |d: [Option<u32>; 3]| {
+        let v: Vec<String> = d
+            .iter()
+            .map(|x| x.map_or("*".into(), |v| v.to_string()))
+            .collect();
+        format!("[{}]", v.join(","))
+    };
+    let limits = "any extent within CUDA's launch limits: blocks of at most 1024 threads (x, y <= 1024, z <= 64), grids of at most 2^31-1 x 65535 x 65535 blocks";
+    Some(if given {
+        format!(
+            "launch: grid {}, block {} (`*` or left out: {limits})",
+            show(grid),
+            show(block)
+        )
+    } else {
+        format!("no launch geometry given: verifying for every 1-D launch, grid [*,1,1] and block [*,1,1] ({limits}; give --grid/--block, `*` allowed, for others)")
+    })
+}
+
+/// Verifies `k` again under `--assume-no-overflow` and marks each finding of `r` that is
+/// then gone: it exists only when some 32-bit integer addition, subtraction or multiplication
+/// wraps around (real for huge grids or inputs, so it stays reported). Nothing is marked
+/// when the second run does not decide every check.
+fn explain_overflow(k: &weft_ir::kernel::Kernel, o: &Options, nm: &Names, r: &mut Report) {
+    let mut o2 = o.clone();
+    o2.assume_no_overflow = true;
+    // The no-wrap assumptions make multiplications non-linear for the solver: the second run
+    // gets twice the first one's time (at least 10 s); undecided, it marks nothing.
+    let budget = std::time::Duration::from_millis((r.time_ms as u64).saturating_mul(2).max(10_000));
+    let end = std::time::Instant::now() + budget;
+    o2.deadline = Some(o.deadline.map_or(end, |d| d.min(end)));
+    let Ok(r2) = verify(k, &o2, nm) else { return };
+    if r2.undecided > 0 {
+        return;
+    }
+    let key = |f: &crate::Finding| {
+        (
+            f.kind.clone(),
+            f.loc_s.clone(),
+            f.loc_t.clone(),
+            f.array.clone(),
+        )
+    };
+    let kept: Vec<_> = r2.findings.iter().map(key).collect();
+    let mut n = 0;
+    for f in r.findings.iter_mut() {
+        if f.kind != "uninitialised" && !kept.contains(&key(f)) {
+            f.message.push_str(
+                " [only when 32-bit integer arithmetic wraps around: not reported with --assume-no-overflow]",
+            );
+            n += 1;
+        }
+    }
+    if n > 0 {
+        r.notes.push(format!(
+            "{n} of the {} possible error(s) need a 32-bit integer wrap-around (index arithmetic over huge grids or inputs); --assume-no-overflow verifies under mathematical integers",
+            r.findings.len()
+        ));
+    }
+}
+
+/// clang's `-Wuninitialized` / `-Wsometimes-uninitialized` warnings (enabled by
+/// `weft_verify.h`) as findings: a read of an uninitialised local variable has no defined
+/// value (GPUVerify havocs it), and the code clang emits for it is whatever its optimiser
+/// chose, so weft reports the read instead of verifying that code. Every kernel of the file
+/// gets them (the warning does not say which kernel it is in).
+fn uninitialised_reads(warnings: &str) -> Vec<crate::Finding> {
+    let mut out: Vec<crate::Finding> = Vec::new();
+    for l in warnings.lines() {
+        let Some((at, msg)) = l.split_once(": warning: ") else {
+            continue;
+        };
+        if !(msg.contains("[-Wuninitialized]") || msg.contains("[-Wsometimes-uninitialized]")) {
+            continue;
+        }
+        // `path:line:col`: keep the file name and the line.
+        let mut parts = at.rsplitn(3, ':');
+        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
+        let file = file
+            .map(|f| f.rsplit('/').next().unwrap_or(f).to_string())
+            .unwrap_or_default();
+        let loc = format!("{file}:{}", line.unwrap_or("?"));
+        let what = msg.split(" [-W").next().unwrap_or(msg);
+        if out
+            .iter()
+            .any(|f| f.loc_t == loc && f.message.contains(what))
+        {
+            continue;
+        }
+        out.push(crate::Finding {
+            kind: "uninitialised".into(),
+            message: format!("possible read of an uninitialised local variable at {loc} (clang: {what}): its value is undefined"),
+            array: None,
+            access_s: None,
+            access_t: None,
+            loc_s: None,
+            loc_t: loc,
+            thread_s: Default::default(),
+            thread_t: Default::default(),
+            values: Default::default(),
+            pass: "all".into(),
+        });
+    }
+    out
 }
 
 /// The annotation header, written once per content under the temporary directory (its

@@ -1,11 +1,18 @@
 //! The labelled suite `tests/verify/`: every kernel's first header line is its expected
 //! verdict (`//pass`, `//xfail:RACE`, `//xfail:BARRIER_DIVERGENCE`, `//xfail:ASSERT`,
 //! `//xfail:ARRAY_BOUNDS`, `//xfail:MEMORY`: a null-pointer access or a write to constant
-//! memory, `//xfail:INVARIANT`: a loop invariant that fails or is not at the loop head), derived
+//! memory, `//xfail:INVARIANT`: a loop invariant that fails or is not at the loop head,
+//! `//xfail:UNINITIALISED`: a read of an uninitialised local variable), derived
 //! by hand (the reason is the kernel's third line) or taken from paper 002. Kernels where
 //! weft is known to disagree are listed, with weft's verdict and the reason, in
 //! `tests/verify/known.tsv`; the test checks those keep weft's recorded verdict, so a fix (or a
 //! regression) shows up. Kernels marked `slow` there are not run here.
+//! `WEFT_VERIFY_SUITE_ONLY=A,B` runs only the kernels whose file name contains A or B.
+//!
+//! `gpuverify_kernels`: the kernels of GPUVerify's own test suite kept in
+//! `tests/verify/gpuverify/` (their labels are GPUVerify's: `//pass` must verify, any
+//! `//xfail:` must be reported as a possible error; `gpuverify/known.tsv` lists the kernels
+//! where weft knows it disagrees, with its outcome and the reason).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -33,6 +40,7 @@ fn label_of(text: &str) -> String {
         "xfail:ARRAY_BOUNDS" => "bounds".into(),
         "xfail:MEMORY" => "memory".into(),
         "xfail:INVARIANT" => "invariant".into(),
+        "xfail:UNINITIALISED" => "uninitialised".into(),
         other => panic!("unknown label {other}"),
     }
 }
@@ -55,7 +63,9 @@ fn outcome(path: &Path) -> String {
                 Verdict::Errors => {
                     // The most severe kind found: assertion, divergence, race.
                     let has = |k: &str| r.findings.iter().any(|f| f.kind == k);
-                    if has("assert") {
+                    if has("uninitialised") {
+                        "uninitialised".into()
+                    } else if has("assert") {
                         "assert".into()
                     } else if has("array-bounds") {
                         "bounds".into()
@@ -99,6 +109,13 @@ fn labelled_suite() {
         .collect();
     files.sort();
     assert!(files.len() >= 80, "the suite has {} kernels", files.len());
+    if let Some(only) = std::env::var_os("WEFT_VERIFY_SUITE_ONLY") {
+        let only = only.to_string_lossy().into_owned();
+        files.retain(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            only.split(',').any(|o| n.contains(o))
+        });
+    }
     let results: Vec<(String, String, String)> = files
         .par_iter()
         .filter_map(|p| {
@@ -115,6 +132,82 @@ fn labelled_suite() {
         .iter()
         .filter(|(_, want, got)| want != got)
         .map(|(n, want, got)| format!("{n}: expected {want}, weft says {got}"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Every `.cu`/`.cl` under `dir`, recursively.
+fn kernels_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            kernels_under(&p, out);
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("cu" | "cl")) {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn gpuverify_kernels() {
+    if !weft_verify::smt::available(weft_verify::SolverKind::Z3)
+        || weft_cuda::Compiler::detect_for(weft_cuda::Language::Cuda).is_err()
+    {
+        eprintln!("skipped: z3 or clang-19 missing (scripts/deps.sh installs them)");
+        return;
+    }
+    let dir = suite_dir().join("gpuverify");
+    // Kernels on which weft knows it disagrees: path under gpuverify/, weft's outcome, reason.
+    let known: HashMap<String, String> = std::fs::read_to_string(dir.join("known.tsv"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            Some((c.first()?.to_string(), c.get(1)?.to_string()))
+        })
+        .collect();
+    let mut files = Vec::new();
+    kernels_under(&dir, &mut files);
+    files.sort();
+    assert!(
+        files.len() >= 10,
+        "{} kernels under {}",
+        files.len(),
+        dir.display()
+    );
+    let bad: Vec<String> = files
+        .par_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let first = text.lines().next().unwrap_or("").trim();
+            let want_error = first.starts_with("//xfail:");
+            assert!(
+                want_error || first == "//pass",
+                "{}: label {first}",
+                p.display()
+            );
+            let got = outcome(p);
+            let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+            let ok = if let Some(k) = known.get(&rel) {
+                got == *k
+            } else if want_error {
+                !matches!(got.as_str(), "verified" | "bounded" | "unknown")
+                    && !got.starts_with("unsupported")
+                    && !got.starts_with("tool")
+            } else {
+                got == "verified"
+            };
+            (!ok).then(|| format!("{}: label {first}, weft says {got}", p.display()))
+        })
         .collect();
     assert!(
         bad.is_empty(),

@@ -56,6 +56,11 @@ pub struct Args {
     /// Check that repetition-free counters cannot overflow.
     #[arg(long)]
     check_overflow: bool,
+    /// Assume that 32-bit integer additions, subtractions and multiplications do not wrap
+    /// around (GPUVerify's `--math-int`). Without it, a possible error that needs a
+    /// wrap-around is still reported, and said to need one.
+    #[arg(long)]
+    assume_no_overflow: bool,
     /// Report benign races too: by default (as GPUVerify) two writes of the same value at the
     /// same offset, a write of the value the other thread read there, and a read of bytes a
     /// write left unchanged are not races.
@@ -72,6 +77,11 @@ pub struct Args {
     /// never verified, and no solver process is left running.
     #[arg(long)]
     timeout: Option<u64>,
+    /// Instantiation of a template kernel to verify (`k<float>`; repeatable). Without it, a
+    /// template kernel is verified as the file's host code launches it, else with the
+    /// template's default arguments.
+    #[arg(long = "template", value_name = "KERNEL<ARGS>")]
+    templates: Vec<String>,
     /// Print the reports as JSON.
     #[arg(long)]
     json: bool,
@@ -187,6 +197,9 @@ pub fn run(a: Args) -> ExitCode {
     if a.check_overflow {
         flags.push("--check-overflow".to_string());
     }
+    if a.assume_no_overflow {
+        flags.push("--assume-no-overflow".to_string());
+    }
     if a.no_benign_tolerance {
         flags.push("--no-benign-tolerance".to_string());
     }
@@ -207,6 +220,8 @@ pub fn run(a: Args) -> ExitCode {
         defines: a.launch.defines.clone(),
         flags,
         report_both: true,
+        templates: a.templates.clone(),
+        explain_overflow: true,
         ..FileOptions::default()
     };
     if let Some(w) = a.warp_size.or(a.launch.warp_sync) {
@@ -221,7 +236,7 @@ pub fn run(a: Args) -> ExitCode {
         (&a.launch.block, &mut fo.block),
     ] {
         if let Some(s) = arg {
-            match weft_cuda::geometry::parse_dims(s) {
+            match weft_cuda::Dims::parse(s) {
                 Ok(d) => *slot = Some(d),
                 Err(e) => {
                     eprintln!("weft: {s}: {e}");

@@ -57,6 +57,42 @@ fn verdicts_and_exit_codes() {
     let o = weft(&["verify", "tests/verify/interblock_tid_index.cu"]);
     assert_eq!(o.status.code(), Some(1));
 
+    // Issue 27: a race that needs a 32-bit wrap-around is reported and said to need one;
+    // `--assume-no-overflow` verifies the kernel (its label's reason, tests/verify).
+    let o = weft(&["verify", "tests/verify/overflow_index_wraps.cu"]);
+    assert_eq!(o.status.code(), Some(1));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        s.contains("only when 32-bit integer arithmetic wraps around"),
+        "{s}"
+    );
+    let o = weft(&[
+        "verify",
+        "--assume-no-overflow",
+        "tests/verify/overflow_index_wraps.cu",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // `--template`: k<64> over a block of 64 threads writes distinct elements; the default
+    // k<> (N = 32) races, as its label says.
+    let o = weft(&[
+        "verify",
+        "--template",
+        "k<64>",
+        "tests/verify/template_default_args_race.cu",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("verified as k<64> (--template)"));
+
     // Lock-step: verified, with the note that it relies on lock-step.
     let o = weft(&["verify", "tests/verify/warp_fig1a_one_warp.cu"]);
     assert_eq!(o.status.code(), Some(0));
@@ -78,10 +114,27 @@ fn bad_input_and_missing_solver() {
     assert_eq!(o.status.code(), Some(2));
     let dir = tempfile_dir();
     let f = dir.join("nogeom.cu");
-    std::fs::write(&f, "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n").unwrap();
+    std::fs::write(
+        &f,
+        "__global__ void k(int *a) { a[threadIdx.x] = blockIdx.x; }\n",
+    )
+    .unwrap();
+    // No geometry (issue 27): verified for every 1-D launch, and said so; here blocks write
+    // their ids to the same elements `a[threadIdx.x]`: with more than one block, a race.
     let o = weft(&["verify", f.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no launch geometry"));
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("no launch geometry given"), "{out}");
+    assert!(out.contains("race on `a`"), "{out}");
+    // `*` on the command line is any extent; one block of any size has no race.
+    let o = weft(&["verify", "--grid", "1", "--block", "*", f.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("launch: grid [1,1,1], block [*,1,1]"));
     let o = weft(&["verify", "--grid", "1", "--block", "0", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     // A solver that is not installed: exit 3, never "verified".
