@@ -14,7 +14,7 @@ __global__ void formats(const char *word, int n) {
   if (t == 0) {
     printf("%ld %lld %lu|%5d|%-5d|%05d|%+d|%.3d|%#x|%#o|%%\n", -1L, -1234567890123LL,
            18446744073709551615UL, 42, 42, -42, 7, 7, 255, 8);
-    printf("%f %.2f %8.3f %e %.3E %g %g %G|%-6.1f|\n", 1.5, 0.25f, -3.14159, 12345.678,
+    printf("%f %.2f %8.3f %e %.3E %g %g %G|%-6.1f|\n", 1.5, 0.25f, -1.23456, 12345.678,
            0.000123, 100000.0, 1000000.0, 0.00001, 2.0);
     printf("%s %p %5s|%.2s|\n", "lit", (void *)0x1000, "ab", "xyz");
     printf("returned %d\n", r);
