@@ -524,9 +524,23 @@ static __device__ __forceinline__ T tex2D(texture<T, D, M> t, float x, float y) 
 }
 /* ---- the host side of a .cu file: the runtime API (weft-cudart implements it) --------- */
 #include "weft_cuda_runtime.h"
-/* Device printf compiles (to a call of vprintf); weft's emulator does not implement it yet,
-   and weft's runtime refuses to launch a kernel of a module that calls it (exit 3). */
+/* Device printf compiles to a call of CUDA's vprintf(format, packed arguments), which weft's
+   emulator runs (docs/programs.md). */
 extern "C" __device__ int printf(const char *, ...);
+/* Device assert: the C library's assert() calls __assert_fail, which on the device forwards
+   to CUDA's __assertfail (run by weft's emulator: CUDA's message, the launch fails with
+   cudaErrorAssert). <assert.h> is read here, before weft_gpuverify.h defines its one-argument
+   `__assert` macro that would clash with the C library's declaration of `__assert`. */
+#include <assert.h>
+#undef assert
+extern "C" {
+__device__ void __assertfail(const char *__msg, const char *__file, unsigned __line,
+                             const char *__func, __SIZE_TYPE__ __char_size);
+__device__ static inline void __assert_fail(const char *__msg, const char *__file,
+                                            unsigned __line, const char *__func) {
+  __assertfail(__msg, __file, __line, __func, sizeof(char));
+}
+}
 #endif /* !WEFT_NVCC */
 
 /* ---- weft's scoped memory-model helpers: exact PTX via inline asm -------------------------

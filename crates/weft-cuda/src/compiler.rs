@@ -543,6 +543,8 @@ pub fn unresolved_functions(ptx: &str) -> Vec<String> {
         .functions()
         .filter(|f| f.body.is_none() && m.function(&f.name).is_some_and(|d| d.body.is_none()))
         .filter(|f| !is_marker(&f.name))
+        // CUDA's system calls (device printf and assert) are run by the emulator.
+        .filter(|f| weft_ir::kernel::SysFunc::from_name(&f.name).is_none())
         .map(|f| {
             let d = demangle_simple(&f.name);
             if d == f.name {

@@ -282,6 +282,7 @@ pub fn external_functions(
     for f in module.functions() {
         if f.body.is_some()
             || crate::compiler::is_marker(&f.name)
+            || weft_ir::kernel::SysFunc::from_name(&f.name).is_some()
             || module.function(&f.name).is_some_and(|d| d.body.is_some())
         {
             continue;

@@ -33,11 +33,7 @@ impl Runtime {
             .get(&stub)
             .ok_or(errors::INVALID_DEVICE_FUNCTION)?;
         if let Some(f) = self.modules[*m].unimplemented.first() {
-            let what = match f.as_str() {
-                "vprintf" => "device printf (vprintf)".to_string(),
-                "__assertfail" => "device assert (__assertfail)".to_string(),
-                _ => format!("the device function {f}"),
-            };
+            let what = format!("the device function {f}");
             fatal(&format!(
                 "{} calls {what}, which weft's emulator does not implement (launch of {name})",
                 self.modules[*m].source
@@ -206,6 +202,7 @@ impl Runtime {
             Ok(o) => o,
             Err(e) => fatal(&format!("launch of {}: {e}", k.name)),
         };
+        print_device_output(&outcome);
         self.clock_ns += outcome.stats.warp_instrs as f64 / f64::from(self.config.device.sms);
         let err = launch_error(&outcome);
         self.record(index, &k, c, &outcome, err, races, memerrs);
@@ -228,9 +225,12 @@ impl Runtime {
         memerrs: Vec<MemError>,
     ) {
         let findings: Vec<String> = o.findings.iter().map(|f| f.to_string()).collect();
-        if self.config.mode == Mode::Exec {
-            for f in &findings {
-                eprintln!("weft: kernel {} (launch {index}): {f}", k.name);
+        for (f, text) in o.findings.iter().zip(&findings) {
+            if let Finding::DeviceAssert { .. } = f {
+                // CUDA's own message, as a GPU's runtime prints it on stderr.
+                eprintln!("{text}");
+            } else if self.config.mode == Mode::Exec {
+                eprintln!("weft: kernel {} (launch {index}): {text}", k.name);
             }
         }
         if self.config.mode == Mode::Memcheck {
@@ -303,7 +303,9 @@ fn launch_error(o: &Outcome) -> CudaError {
         match f {
             Finding::MemoryFault { .. } => return errors::ILLEGAL_ADDRESS,
             Finding::Trap { .. } => return errors::LAUNCH_FAILURE,
-            Finding::AssertionFailed { .. } => return errors::ASSERT,
+            Finding::AssertionFailed { .. } | Finding::DeviceAssert { .. } => {
+                return errors::ASSERT
+            }
             Finding::Deadlock { .. } | Finding::StepLimit { .. } => return errors::LAUNCH_TIMEOUT,
             _ => {}
         }
@@ -312,5 +314,26 @@ fn launch_error(o: &Outcome) -> CudaError {
         errors::SUCCESS
     } else {
         errors::LAUNCH_FAILURE
+    }
+}
+
+extern "C" {
+    /// The C library's `stdout` stream (glibc).
+    static mut stdout: *mut libc::FILE;
+}
+
+/// Writes a launch's device `printf` output on the program's C `stdout` (through the C
+/// stream, so that it lands in order with the host's own `printf` output), in the order the
+/// emulator executed the calls.
+fn print_device_output(o: &Outcome) {
+    for p in &o.printed {
+        if p.text.is_empty() {
+            continue;
+        }
+        // SAFETY: `stdout` is the C library's stream, valid for the whole program; the
+        // buffer is a live byte slice of the given length.
+        unsafe {
+            libc::fwrite(p.text.as_ptr().cast(), 1, p.text.len(), stdout);
+        }
     }
 }

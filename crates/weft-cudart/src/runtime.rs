@@ -22,8 +22,8 @@ pub struct Module {
     pub kernels: HashMap<String, Result<Arc<Kernel>, String>>,
     /// Device address of each module variable, by PTX name, with its size.
     pub vars: HashMap<String, (u64, u64)>,
-    /// Device functions the module calls that the emulator does not implement (`vprintf`:
-    /// device `printf`, `__assertfail`, `malloc`, ...): a launch stops the program (exit 3).
+    /// Device functions the module calls that the emulator does not implement (`malloc`,
+    /// ...; `vprintf` and `__assertfail` are run): a launch stops the program (exit 3).
     pub unimplemented: Vec<String>,
 }
 
@@ -258,6 +258,7 @@ impl Runtime {
                 f.body.is_none() && module.function(&f.name).is_some_and(|d| d.body.is_none())
             })
             .filter(|f| !f.name.starts_with("__weft_"))
+            .filter(|f| weft_ir::kernel::SysFunc::from_name(&f.name).is_none())
             .map(|f| f.name.clone())
             .collect();
         self.modules.push(Module {

@@ -111,6 +111,7 @@ impl<'a> InstrumentedTrace<'a> {
                 findings: Vec::new(),
                 completed: true,
                 stats: Stats::default(),
+                printed: Vec::new(),
             };
             return Ok((o, queue));
         }

@@ -432,10 +432,49 @@ pub enum KOp {
         dst: Reg,
         args: Vec<Operand>,
     },
+    /// A call of a CUDA system function that has no body in the module (PTX writers'
+    /// guide: `vprintf`, `__assertfail`): `args` are its parameters in order, `dst` its
+    /// result. Engines that do not run it treat it as reading memory only (no writes).
+    SysCall {
+        func: SysFunc,
+        dst: Option<Reg>,
+        args: Vec<Operand>,
+    },
     /// Does nothing (`nanosleep`, prefetches).
     Nop,
     /// `trap`: aborts the launch.
     Trap,
+}
+
+/// The CUDA system function of a [`KOp::SysCall`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SysFunc {
+    /// `vprintf(format, args)`: device `printf`; `args` points to the arguments packed
+    /// at their natural alignment (integers narrower than 32 bits widened to 32, `float`
+    /// widened to `double`); returns the number of arguments read.
+    Vprintf,
+    /// `__assertfail(message, file, line, function, char_size)`: a failed device `assert`.
+    AssertFail,
+}
+
+impl SysFunc {
+    /// The function's PTX name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SysFunc::Vprintf => "vprintf",
+            SysFunc::AssertFail => "__assertfail",
+        }
+    }
+
+    /// The function named `name`, with its parameter and result counts.
+    pub fn from_name(name: &str) -> Option<(SysFunc, usize, usize)> {
+        match name {
+            "vprintf" => Some((SysFunc::Vprintf, 2, 1)),
+            "__assertfail" => Some((SysFunc::AssertFail, 5, 0)),
+            _ => None,
+        }
+    }
 }
 
 /// What a [`KOp::Annot`] states (GPUVerify's meanings).

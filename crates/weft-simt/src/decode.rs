@@ -8,7 +8,7 @@
 use weft_ir::attrs::{BarrierKind, DataType, FenceKind, MemSpace, Order, RmwOp, TypeKind};
 use weft_ir::kernel::{
     AddrBase, AnnotKind, BarRed, KBinOp, KBoolOp, KCmp, KOp, Kernel, MatchMode, Operand, QueryKind,
-    ShflMode, SpecialReg, VoteMode,
+    ShflMode, SpecialReg, SysFunc, VoteMode,
 };
 use weft_ir::Scope;
 
@@ -329,6 +329,12 @@ pub enum DOp {
         kind: QueryKind,
         dst: u32,
         bits: u16,
+        args: Vec<Src>,
+    },
+    /// A CUDA system call (`vprintf`, `__assertfail`), run by the machine with memory access.
+    Sys {
+        func: SysFunc,
+        dst: Option<u32>,
         args: Vec<Src>,
     },
     Nop,
@@ -847,6 +853,11 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
                 kind: *kind,
                 dst: dst.0,
                 bits: ty.bits,
+                args: args.iter().map(src).collect(),
+            },
+            KOp::SysCall { func, dst, args } => DOp::Sys {
+                func: *func,
+                dst: dst.map(|r| r.0),
                 args: args.iter().map(src).collect(),
             },
             KOp::Nop => DOp::Nop,

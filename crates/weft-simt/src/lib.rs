@@ -16,6 +16,7 @@
 //! - [`alu`]: typed lane arithmetic;
 //! - [`mem`]: buffers, state spaces and generic addresses;
 //! - [`machine`]: warps, CTAs, barriers, the scheduler and the trace;
+//! - [`printf`]: device `printf` formatting over emulated memory;
 //! - [`report`]: what `weft run-kernel` prints after a launch (text or JSON);
 //! - [`sink`]: the structured trace events a race detector consumes;
 //! - [`thread`]: one thread stepped alone to its next memory or synchronisation event (the
@@ -27,13 +28,14 @@ pub mod alu;
 pub mod decode;
 pub mod machine;
 pub mod mem;
+pub mod printf;
 pub mod report;
 pub mod sink;
 pub mod spec;
 pub mod thread;
 
 pub use machine::{
-    run, Arg, Finding, LaunchConfig, Options, Outcome, Schedule, SimtError, Site, Stats,
+    run, Arg, Finding, LaunchConfig, Options, Outcome, Printed, Schedule, SimtError, Site, Stats,
 };
 pub use machine::{run_in_arena, run_with_sink};
 pub use mem::{Buffer, ElemType, Value};

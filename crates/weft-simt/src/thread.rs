@@ -512,6 +512,12 @@ impl<'k> ThreadProgram<'k> {
                     st.regs[*dst as usize] = 1u64 << lane;
                     st.pc += 1;
                 }
+                DOp::Sys { func, .. } => {
+                    return Stop::Unsupported(match func {
+                        weft_ir::kernel::SysFunc::Vprintf => "device printf (vprintf)",
+                        weft_ir::kernel::SysFunc::AssertFail => "device assert (__assertfail)",
+                    })
+                }
                 op => {
                     return Stop::Unsupported(warp_level(op).unwrap_or("an unsupported operation"))
                 }

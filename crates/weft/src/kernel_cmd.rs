@@ -200,6 +200,15 @@ fn run_inner(a: RunArgs) -> Result<ExitCode, Failure> {
     let code = ExitCode::violation_if(!(outcome.findings.is_empty() && outcome.completed));
     let findings: Vec<String> = outcome.findings.iter().map(|f| f.to_string()).collect();
     let s = &outcome.stats;
+    // Device printf output, call by call in execution order, before the report.
+    let printed: Vec<&str> = outcome.printed.iter().map(|p| p.text.as_str()).collect();
+    if !a.json && !printed.is_empty() {
+        if a.trace.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+            eprint!("{}", printed.concat());
+        } else {
+            out::print(&printed.concat());
+        }
+    }
     print_result(
         &a,
         &kernel,
@@ -207,7 +216,7 @@ fn run_inner(a: RunArgs) -> Result<ExitCode, Failure> {
         &outcome.buffers,
         &findings,
         outcome.completed,
-        serde_json::json!({ "warp_instructions": s.warp_instrs }),
+        serde_json::json!({ "warp_instructions": s.warp_instrs, "printf": printed }),
     );
     eprintln!("weft: {}", weft_simt::report::stats_line(s));
     Ok(code)

@@ -40,7 +40,7 @@ impl KOp {
             KOp::Vote { pred, mask, .. } => vec![pred, mask],
             KOp::Match { a, mask, .. } => vec![a, mask],
             KOp::Annot { cond, .. } => vec![cond],
-            KOp::Query { args, .. } => args.iter().collect(),
+            KOp::Query { args, .. } | KOp::SysCall { args, .. } => args.iter().collect(),
             KOp::Activemask { .. }
             | KOp::Bra { .. }
             | KOp::Fence { .. }
@@ -87,7 +87,7 @@ impl KOp {
                 v
             }
             KOp::Ld { dst, .. } => dst.iter().flatten().copied().collect(),
-            KOp::Atom { dst, .. } => dst.iter().copied().collect(),
+            KOp::Atom { dst, .. } | KOp::SysCall { dst, .. } => dst.iter().copied().collect(),
             KOp::Barrier { red, .. } => red.iter().map(|r| r.1).collect(),
             KOp::St { .. }
             | KOp::Fence { .. }

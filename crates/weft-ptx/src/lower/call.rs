@@ -57,6 +57,11 @@ impl Lowerer<'_> {
         if let Some(kind) = name.strip_prefix("__weft_query_") {
             return self.marker(i, f, Marker::Query(query_kind(kind, i)?), &args, &rets);
         }
+        if let Some((sys, np, nr)) = weft_ir::kernel::SysFunc::from_name(&name) {
+            if f.body.is_none() && f.params.len() == np && f.returns.len() == nr {
+                return self.marker(i, f, Marker::Sys(sys), &args, &rets);
+            }
+        }
         if f.body.is_none() && self.havoc_external {
             return self.havoc_call(i, f, &rets);
         }
@@ -202,6 +207,30 @@ impl Lowerer<'_> {
                 );
                 self.store_local(i, ty, r, v, 0);
             }
+            Marker::Sys(func) => {
+                let ret = match (f.returns.first(), rets.first()) {
+                    (Some(p), Some(a)) => {
+                        let ty = data_type(p.ty).ok_or_else(|| err(i.span, "result type"))?;
+                        let v = var_of(self, a).ok_or_else(|| {
+                            err(i.span, format!("result {a:?} is not a `.param`"))
+                        })?;
+                        Some((ty, self.fresh_reg(ty), v))
+                    }
+                    _ => None,
+                };
+                let dst = ret.map(|(_, r, _)| r);
+                self.emit(
+                    i,
+                    KOp::SysCall {
+                        func,
+                        dst,
+                        args: vals,
+                    },
+                );
+                if let Some((ty, r, v)) = ret {
+                    self.store_local(i, ty, r, v, 0);
+                }
+            }
         }
         Ok(())
     }
@@ -338,6 +367,8 @@ impl Lowerer<'_> {
 enum Marker {
     Annot(weft_ir::kernel::AnnotKind),
     Query(weft_ir::kernel::QueryKind),
+    /// A CUDA system call (`vprintf`, `__assertfail`) kept as [`KOp::SysCall`].
+    Sys(weft_ir::kernel::SysFunc),
 }
 
 fn annot_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::AnnotKind> {

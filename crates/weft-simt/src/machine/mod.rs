@@ -18,7 +18,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use weft_ir::attrs::MemSpace;
-use weft_ir::kernel::{AnnotKind, Kernel};
+use weft_ir::kernel::{AnnotKind, Kernel, SysFunc};
 
 use crate::decode::{decode, DInstr, DecodeError, Layout};
 use crate::mem::{self, Buffer, GLOBAL_BASE};
@@ -45,13 +45,16 @@ mod collective;
 mod regop;
 mod sched;
 mod step;
+mod sys;
 mod trace;
 mod types;
 
 pub use collective::{match_value, shfl_source, vote_value};
 pub(crate) use regop::{exec_alu, rv_s};
 pub(crate) use step::route;
-pub use types::{Arg, Finding, LaunchConfig, Options, Outcome, Schedule, SimtError, Site, Stats};
+pub use types::{
+    Arg, Finding, LaunchConfig, Options, Outcome, Printed, Schedule, SimtError, Site, Stats,
+};
 
 /// Lanes per warp.
 pub const WARP: usize = 32;
@@ -120,10 +123,17 @@ enum Post {
     Stop(Stop),
     Exit(u32),
     Fault(usize, u64, &'static str),
-    BarDiv { em: u32, live: u32, stop: Stop },
+    BarDiv {
+        em: u32,
+        live: u32,
+        stop: Stop,
+    },
     WarpSyncDiv(u32),
     Trap(u32),
     Assert(u32, AnnotKind),
+    /// A system call: its function, result register and each executing lane's argument
+    /// values.
+    Sys(SysFunc, Option<u32>, Vec<(usize, Vec<u64>)>),
 }
 
 enum Stop {
@@ -155,6 +165,8 @@ struct Machine<'a> {
     suppressed: u64,
     /// Instructions whose assertion failure was reported already.
     failed_asserts: Vec<u32>,
+    /// Device `printf` output so far.
+    printed: Vec<Printed>,
     stats: Stats,
     trace: Option<&'a mut dyn Write>,
     sink: Option<&'a mut dyn TraceSink>,
@@ -301,7 +313,7 @@ pub fn run_with_sink<'a>(
         param,
     } = lay_out(kernel, args, &buffers)?;
     let mut global = global;
-    let (findings, completed, stats) =
+    let (findings, completed, stats, printed) =
         execute(kernel, cfg, layout, &mut global, param, opts, trace, sink)?;
     let mut buffers = buffers;
     for (b, &o) in buffers.iter_mut().zip(&offsets) {
@@ -313,6 +325,7 @@ pub fn run_with_sink<'a>(
         findings,
         completed,
         stats,
+        printed,
     })
 }
 
@@ -336,13 +349,14 @@ pub fn run_in_arena<'a>(
             "grid and block dimensions must be 1..=1024 threads per block".into(),
         ));
     }
-    let (findings, completed, stats) =
+    let (findings, completed, stats, printed) =
         execute(kernel, cfg, layout, global, param, opts, None, sink)?;
     Ok(Outcome {
         buffers: Vec::new(),
         findings,
         completed,
         stats,
+        printed,
     })
 }
 
@@ -358,7 +372,7 @@ fn execute<'a>(
     opts: &Options,
     trace: Option<&'a mut dyn Write>,
     sink: Option<&'a mut dyn TraceSink>,
-) -> Result<(Vec<Finding>, bool, Stats), SimtError> {
+) -> Result<(Vec<Finding>, bool, Stats, Vec<Printed>), SimtError> {
     let bt = cfg.block_threads();
     let code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
         pos: kernel.describe_pos(e.pc),
@@ -382,6 +396,7 @@ fn execute<'a>(
         findings: Vec::new(),
         suppressed: 0,
         failed_asserts: Vec::new(),
+        printed: Vec::new(),
         stats: Stats::default(),
         trace,
         sink,
@@ -430,5 +445,5 @@ fn execute<'a>(
         });
     }
     m.stats.warp_instrs = m.steps;
-    Ok((m.findings, completed, m.stats))
+    Ok((m.findings, completed, m.stats, m.printed))
 }

@@ -411,6 +411,7 @@ impl<'a> Machine<'a> {
                 }
                 None
             }
+            Post::Sys(func, dst, lanes) => self.sys_call(w, top.pc, func, dst, lanes),
             Post::Trap(em) => {
                 let site = self.site(w, top.pc);
                 let wic = self.warps[w].warp_in_cta;
@@ -422,7 +423,7 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn fault(&mut self, w: usize, pc: u32, lane: usize, addr: u64, what: &str) -> Stop {
+    pub(super) fn fault(&mut self, w: usize, pc: u32, lane: usize, addr: u64, what: &str) -> Stop {
         let site = self.site(w, pc);
         let thread = self.warps[w].warp_in_cta * 32 + lane as u32;
         Stop::Fatal(Finding::MemoryFault {

@@ -448,6 +448,14 @@ impl<'a> Machine<'a> {
                 return Post::Exit(em);
             }
             DOp::Trap if em != 0 => return Post::Trap(em),
+            DOp::Sys { func, dst, args } if em != 0 => {
+                let mut lanes = Vec::new();
+                for_lanes!(em, l, {
+                    lanes.push((l, args.iter().map(|a| rv(regs, *a, l, &sp)).collect()));
+                });
+                warp.stack.last_mut().expect("frame").pc = next;
+                return Post::Sys(*func, *dst, lanes);
+            }
             DOp::Shfl {
                 mode,
                 dst,

@@ -166,6 +166,17 @@ pub enum Finding {
         kind: AnnotKind,
         threads: Vec<u32>,
     },
+    /// A device `assert` failed (`__assertfail`): the thread stopped and the launch fails
+    /// (CUDA's `cudaErrorAssert`).
+    DeviceAssert {
+        site: Site,
+        /// The thread's index in its block (x, y, z).
+        thread: [u32; 3],
+        message: String,
+        file: String,
+        line: u32,
+        function: String,
+    },
     /// More divergence findings than `max_reports` (count of the unrecorded ones).
     Suppressed { count: u64 },
 }
@@ -249,6 +260,18 @@ impl fmt::Display for Finding {
                 cta(&site.cta),
                 fmt_threads(threads)
             ),
+            Finding::DeviceAssert {
+                site,
+                thread: t,
+                message,
+                file,
+                line,
+                function,
+            } => write!(
+                f,
+                "{file}:{line}: {function}: block: [{},{},{}], thread: [{},{},{}] Assertion `{message}` failed.",
+                site.cta[0], site.cta[1], site.cta[2], t[0], t[1], t[2]
+            ),
             Finding::Suppressed { count } => write!(f, "{count} further divergence findings not shown"),
         }
     }
@@ -267,6 +290,16 @@ pub struct Stats {
     pub trace_events: u64,
 }
 
+/// The text one device `printf` call printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Printed {
+    /// Block index (x, y, z).
+    pub cta: [u32; 3],
+    /// Thread index in the block (x, y, z).
+    pub thread: [u32; 3],
+    pub text: String,
+}
+
 /// The result of a launch.
 #[derive(Debug)]
 pub struct Outcome {
@@ -278,6 +311,9 @@ pub struct Outcome {
     pub completed: bool,
     /// Counters.
     pub stats: Stats,
+    /// Device `printf` output, call by call in the order the emulator executed them (warp
+    /// instruction by warp instruction, lanes in increasing order).
+    pub printed: Vec<Printed>,
 }
 
 /// Errors that stop a launch before or outside the kernel's own behaviour.

@@ -502,6 +502,17 @@ impl Exec<'_> {
                 }
             }
             KOp::Fence { .. } | KOp::Nop | KOp::Bra { .. } | KOp::Exit | KOp::Trap => {}
+            // Device `printf` only reads memory (not an access of the race check) and its
+            // result is arbitrary here; a failed device `assert` is treated as `trap` is.
+            KOp::SysCall { dst, .. } => {
+                if let Some(d) = dst {
+                    let sort = reg_sort(self.k.regs[d.index()].ty);
+                    for th in 0..2 {
+                        let v = self.c.fresh(&format!("sys{pc}_{}", ["s", "t"][th]), sort);
+                        self.write(th, d.index(), v, &en[th]);
+                    }
+                }
+            }
             // GPUVerify annotations lowered by the kernel front-end (weft-cuda's
             // `weft_gpuverify.h`): the annotation is violated where it is enabled and its
             // condition is false, exactly what the sink stores of `weft_verify.h` express.

@@ -261,15 +261,35 @@ fn default_definition_reports_block_scoped_atomics_across_blocks() {
 }
 
 #[test]
-fn device_printf_is_refused_loudly() {
-    let s = src("device_printf.cu");
+fn device_printf_prints_cuda_formats_at_the_launch_end() {
+    // Expected stdout: C's printf of the program's values (checked against glibc's printf),
+    // the device lines after the host's earlier line, lanes in increasing order.
+    let name = "device_printf.cu";
+    let o = weft(&["exec", src(name).to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), expected(name));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn device_assert_fails_the_launch_with_cudas_message() {
+    let name = "device_assert.cu";
+    let s = src(name);
     let o = weft(&["exec", s.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "host\n");
-    assert!(
-        stderr(&o).contains("device printf (vprintf)"),
-        "{}",
-        stderr(&o)
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "sync: 710 cudaErrorAssert\nmemcpy after: 710 cudaErrorAssert\n"
+    );
+    let line = marked(name, "assert");
+    let line = line.rsplit(':').next().unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "{}:{line}: void check(int *): block: [1,0,0], thread: [2,0,0] Assertion \
+             `!(blockIdx.x == 1 && threadIdx.x == 2)` failed.\n",
+            s.display()
+        )
     );
 }
 
@@ -383,4 +403,29 @@ fn memcheck_names_an_out_of_bounds_shared_atomic() {
             .any(|d| d.starts_with("Address 0x10 is out of bounds")),
         "{detail:?}"
     );
+}
+
+#[test]
+fn run_kernel_prints_device_printf_before_the_report() {
+    // Two lanes, one warp instruction: lane 0's line, then lane 1's; printf returns the
+    // number of arguments (2), which each lane stores.
+    let s = src("printf_kernel.cu");
+    let args = [
+        "run-kernel",
+        s.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "2",
+        "--buffer",
+        "out=2",
+    ];
+    let o = weft(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("lane 0 of 2\nlane 1 of 2\nkernel "),
+        "{out}"
+    );
+    assert!(out.contains("out (i32 x 2): 2 2\n"), "{out}");
 }
