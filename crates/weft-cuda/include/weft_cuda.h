@@ -531,8 +531,9 @@ extern "C" __device__ int printf(const char *, ...);
    to CUDA's __assertfail (run by weft's emulator: CUDA's message, the launch fails with
    cudaErrorAssert). <assert.h> is read here, before weft_gpuverify.h defines its one-argument
    `__assert` macro that would clash with the C library's declaration of `__assert`. */
-#include <assert.h>
-#undef assert
+#include <assert.h> /* assert works with or without the program including it, as in nvcc */
+/* weft verify's force-included header gives __assertfail a body (the assertion sink). */
+#define WEFT_CUDA_ASSERTFAIL 1
 extern "C" {
 __device__ void __assertfail(const char *__msg, const char *__file, unsigned __line,
                              const char *__func, __SIZE_TYPE__ __char_size);

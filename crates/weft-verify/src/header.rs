@@ -95,6 +95,14 @@ WEFT_SINK_DECL(__weft_fwd_reset_sink)
  * it stores to the assertion sink. With NDEBUG defined, `assert` checks nothing, as in C.
  * <assert.h> declares a function `__assert`, GPUVerify's macro name: it is included here
  * with the macro set aside, and a later inclusion by the kernel skips the declarations. */
+#ifdef WEFT_CUDA_ASSERTFAIL
+/* weft_cuda.h already forwards `__assert_fail` to CUDA's `__assertfail`: that one stores to
+ * the sink here (the emulator's bodiless `__assertfail` is CUDA's message instead). */
+extern "C" __device__ __attribute__((nodebug, always_inline)) inline void
+__assertfail(const char *, const char *, unsigned, const char *, __SIZE_TYPE__) {
+  __weft_assert_sink = 1;
+}
+#else
 #pragma push_macro("__assert")
 #undef __assert
 #include <assert.h>
@@ -103,6 +111,7 @@ __device__ __attribute__((nodebug, always_inline)) inline void
 __assert_fail(const char *, const char *, unsigned int, const char *) {
   __weft_assert_sink = 1;
 }
+#endif
 #endif
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 /* OpenCL barrier fence flags (OpenCL 1.2 §6.12.8): `barrier(CLK_LOCAL_MEM_FENCE)` orders the
