@@ -362,7 +362,10 @@ mod tests {
         ];
         let p = pairs_of(&tests);
         assert_eq!(p["MP"], vec!["MP-CO".to_string()]);
-        assert_eq!(p["MP-CO"], vec!["MP".to_string(), "MP-CO-tuning".to_string()]);
+        assert_eq!(
+            p["MP-CO"],
+            vec!["MP".to_string(), "MP-CO-tuning".to_string()]
+        );
         assert_eq!(p["MP-CO-tuning"], vec!["MP-CO".to_string()]);
         assert!(!p.contains_key("SB") && !p.contains_key("SB-CO"));
         assert!(!p.contains_key("LB") && !p.contains_key("LB-x"));
@@ -373,7 +376,13 @@ mod tests {
     fn embedded_catalog_pairs_every_family() {
         let cat = analysis_catalog();
         let pairs = cat.pairs();
-        for c in ["MP-CO", "MP-barrier", "SB-CO", "LB-barrier", "2+2W-RMW-barrier"] {
+        for c in [
+            "MP-CO",
+            "MP-barrier",
+            "SB-CO",
+            "LB-barrier",
+            "2+2W-RMW-barrier",
+        ] {
             let fam = c.split('-').next().unwrap();
             assert!(
                 pairs.contains(&(fam.to_string(), c.to_string())),
