@@ -495,7 +495,8 @@ async fn spec_handler(
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         axum::body::Body::new(HeldBody {
-            bytes: Some(bytes::Bytes::from(bytes)),
+            bytes: bytes::Bytes::from(bytes),
+            sent: 0,
             _memory: memory,
         }),
     )
@@ -503,11 +504,19 @@ async fn spec_handler(
 }
 
 /// A response body that holds its share of the spec memory until it is sent or dropped
-/// (a client that stops reading is cut by [`conn`], which drops it).
+/// (a client that stops reading is cut by [`conn`], which drops it). It hands the spec to
+/// the connection in copied chunks of [`CHUNK`] bytes, one at a time as the connection asks
+/// for them, so the spec's buffer (and its permit) lives exactly as long as the body: a
+/// slow reader holds at most a chunk or two beyond its permitted share (handing the whole
+/// spec over as one frame released the permit while the connection still held the 13 MB).
 struct HeldBody {
-    bytes: Option<bytes::Bytes>,
+    bytes: bytes::Bytes,
+    sent: usize,
     _memory: tokio::sync::OwnedSemaphorePermit,
 }
+
+/// Bytes of a spec handed to the connection per frame.
+const CHUNK: usize = 64 << 10;
 
 impl http_body::Body for HeldBody {
     type Data = bytes::Bytes;
@@ -517,15 +526,22 @@ impl http_body::Body for HeldBody {
         mut self: std::pin::Pin<&mut Self>,
         _cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Result<http_body::Frame<bytes::Bytes>, Self::Error>>> {
-        std::task::Poll::Ready(self.bytes.take().map(|b| Ok(http_body::Frame::data(b))))
+        let (len, sent) = (self.bytes.len(), self.sent);
+        if sent >= len {
+            return std::task::Poll::Ready(None);
+        }
+        let end = len.min(sent + CHUNK);
+        let chunk = bytes::Bytes::copy_from_slice(&self.bytes[sent..end]);
+        self.sent = end;
+        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(chunk))))
     }
 
     fn is_end_stream(&self) -> bool {
-        self.bytes.is_none()
+        self.sent >= self.bytes.len()
     }
 
     fn size_hint(&self) -> http_body::SizeHint {
-        http_body::SizeHint::with_exact(self.bytes.as_ref().map_or(0, |b| b.len() as u64))
+        http_body::SizeHint::with_exact((self.bytes.len() - self.sent.min(self.bytes.len())) as u64)
     }
 }
 
@@ -857,4 +873,45 @@ pub fn run_blocking(listen: &str, db: &str, settings: &Settings) -> Result<(), S
             .await
             .map_err(|e| StartError::Tool(format!("server error: {e}")))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body::Body as _;
+
+    /// A spec body hands its bytes over in chunks of at most [`CHUNK`] and keeps its share of
+    /// the spec memory until the last chunk has been taken (issue 29 item 1: handing the
+    /// whole spec over at once released the share while a slow reader's connection still
+    /// held it, and 100 slow readers took 1.4 GB in a release build).
+    #[test]
+    fn spec_body_keeps_its_memory_share_until_sent() {
+        let sem = Arc::new(Semaphore::new(10));
+        let permit = sem.clone().try_acquire_many_owned(10).unwrap();
+        let data: Vec<u8> = (0..(2 * CHUNK + 5)).map(|i| (i % 251) as u8).collect();
+        let mut body = HeldBody {
+            bytes: bytes::Bytes::from(data.clone()),
+            sent: 0,
+            _memory: permit,
+        };
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        let mut got = Vec::new();
+        let mut sizes = Vec::new();
+        while let std::task::Poll::Ready(Some(Ok(f))) =
+            std::pin::Pin::new(&mut body).poll_frame(&mut cx)
+        {
+            let d = f.into_data().unwrap();
+            sizes.push(d.len());
+            got.extend_from_slice(&d);
+            if !body.is_end_stream() {
+                assert_eq!(sem.available_permits(), 0, "share released before the end");
+            }
+        }
+        assert_eq!(sizes, [CHUNK, CHUNK, 5]);
+        assert_eq!(got, data);
+        assert!(body.is_end_stream());
+        assert_eq!(sem.available_permits(), 0, "the body still holds its share");
+        drop(body);
+        assert_eq!(sem.available_permits(), 10);
+    }
 }
