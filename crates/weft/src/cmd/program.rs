@@ -198,7 +198,8 @@ pub fn race(
     } else {
         out::print(&rep.race_text());
     }
-    let secs: f64 = rep.launches.iter().map(|l| l.seconds).sum();
+    // fold from +0.0: an empty `sum` of f64 is -0.0 and printed as "-0.000 s"
+    let secs = rep.launches.iter().fold(0.0_f64, |a, l| a + l.seconds);
     let warp: u64 = rep.launches.iter().map(|l| l.warp_instructions).sum();
     eprintln!(
         "weft: {} launches, {warp} warp-instructions, {secs:.3} s emulating and analysing, {:.3} s in all",
