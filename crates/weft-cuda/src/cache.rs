@@ -1,5 +1,5 @@
 //! The compiled-PTX cache: PTX stored under a SHA-256 of everything that decides it (the
-//! source text, the local headers it includes with `#include "..."`, weft's shim headers,
+//! source text, its path, the local headers it includes with `#include "..."`, weft's shim headers,
 //! the language, the compile options and the compiler's `--version` output), so repeated
 //! runs of the same kernel do not recompile.
 //!
@@ -79,13 +79,10 @@ pub fn key(
         field(name, text.as_bytes());
     }
     field("source", source.as_bytes());
-    field(
-        "name",
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-            .as_bytes(),
-    );
+    // The whole path as the compiler sees it: it is compiled into the PTX (`__FILE__` in a
+    // device `assert`'s message, the `.file` table) and into the warnings, so the same text
+    // at another path (a copy of the checkout) must not reuse this entry.
+    field("path", path.display().to_string().as_bytes());
     // Local headers the source includes (one level; enough for kernels with helpers).
     let base = path.parent().unwrap_or(Path::new("."));
     for line in source.lines() {

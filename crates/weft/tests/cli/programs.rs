@@ -294,6 +294,34 @@ fn device_assert_fails_the_launch_with_cudas_message() {
 }
 
 #[test]
+fn a_copy_at_another_path_names_its_own_file() {
+    // The assert message carries `__FILE__`, compiled into the PTX: two copies of one source
+    // sharing one compile cache must each name their own path (the cache once keyed only the
+    // file name, and a checkout copied elsewhere printed the first copy's path).
+    let name = "device_assert.cu";
+    let text = std::fs::read_to_string(src(name)).unwrap();
+    let root = scratch_in("programs", "cache-paths");
+    let cache = root.join("cache");
+    let line = marked(name, "assert");
+    let line = line.rsplit(':').next().unwrap();
+    for sub in ["a", "b"] {
+        let dir = root.join(sub);
+        std::fs::create_dir_all(&dir).unwrap();
+        let copy = dir.join(name);
+        std::fs::write(&copy, &text).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["exec", copy.to_str().unwrap()])
+            .env("WEFT_CACHE_DIR", &cache)
+            .env_remove("WEFT_NO_CACHE")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let want = format!("{}:{line}: void check(int *)", copy.display());
+        assert!(stderr(&o).starts_with(&want), "{sub}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn graph_program_with_input_file_and_geometry_arguments() {
     // A CSR graph read from a file named on the command line, `threads_per_block num_blocks`
     // arguments, five BFS launches: levels equal the CPU reference; no race in the correct
