@@ -119,8 +119,90 @@ impl Lowerer<'_> {
     }
     pub(super) fn instr(&mut self, i: &Instruction) -> LResult<()> {
         use Opcode as O;
-        let m = &i.mods;
         let op = match i.opcode {
+            O::Ld | O::Ldu | O::St | O::Atom | O::Red | O::Membar | O::Fence => {
+                self.memory_op(i)?
+            }
+            O::Bar | O::Barrier => self.barrier(i)?,
+            O::Bra => {
+                let label = match i.operands.first() {
+                    Some(Operand::Symbol { name, offset: 0 }) | Some(Operand::Reg(name)) => {
+                        name.clone()
+                    }
+                    o => return Err(err(i.span, format!("`bra`: bad target {o:?}"))),
+                };
+                self.fixups
+                    .push((self.code.len(), format!("{}{label}", self.prefix), i.span));
+                KOp::Bra { target: u32::MAX }
+            }
+            O::Ret if !self.call_stack.is_empty() => {
+                // Return from an inlined function: jump past its body.
+                self.fixups
+                    .push((self.code.len(), format!("{}$weft_ret", self.prefix), i.span));
+                KOp::Bra { target: u32::MAX }
+            }
+            O::Ret | O::Exit => KOp::Exit,
+            O::Trap => KOp::Trap,
+            O::Nanosleep | O::Brkpt => KOp::Nop,
+            O::Mov => {
+                let ty = self.ty(i, 0)?;
+                if matches!(i.operands.get(1), Some(Operand::Vector(_)))
+                    || matches!(i.operands.first(), Some(Operand::Vector(_)))
+                {
+                    return self.mov_pack_unpack(i, ty);
+                }
+                KOp::Mov {
+                    ty,
+                    dst: self.dst(i, 0)?,
+                    src: self.src(i, 1, ty)?,
+                }
+            }
+            O::Add
+            | O::Sub
+            | O::Mul
+            | O::Div
+            | O::Rem
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::Shl
+            | O::Shr
+            | O::Min
+            | O::Max
+            | O::Copysign
+            | O::Mad
+            | O::Fma
+            | O::Abs
+            | O::Neg
+            | O::Not
+            | O::Cnot
+            | O::Popc
+            | O::Clz
+            | O::Brev
+            | O::Bfind
+            | O::Sqrt
+            | O::Rsqrt
+            | O::Rcp
+            | O::Sin
+            | O::Cos
+            | O::Lg2
+            | O::Ex2
+            | O::Tanh => self.arith_op(i)?,
+            O::Setp | O::Selp | O::Cvt | O::Cvta | O::Bfe | O::Bfi | O::Shf | O::Prmt => {
+                self.bits_op(i)?
+            }
+            O::Shfl | O::Vote | O::Match | O::Activemask => self.warp_op(i)?,
+            O::Call => return self.inline_call(i),
+            _ => return Err(self.unsupported(i, "")),
+        };
+        self.push(i, op)
+    }
+
+    /// Loads, stores, atomics and reductions, fences (`instr`'s memory instructions).
+    fn memory_op(&mut self, i: &Instruction) -> LResult<KOp> {
+        use Opcode as O;
+        let m = &i.mods;
+        Ok(match i.opcode {
             O::Ld | O::Ldu => {
                 let ty = self.ty(i, 0)?;
                 let space = self.access_space(i, 1)?;
@@ -228,40 +310,15 @@ impl Lowerer<'_> {
                     attrs: MemAttrs::scoped(order, scope),
                 }
             }
-            O::Bar | O::Barrier => self.barrier(i)?,
-            O::Bra => {
-                let label = match i.operands.first() {
-                    Some(Operand::Symbol { name, offset: 0 }) | Some(Operand::Reg(name)) => {
-                        name.clone()
-                    }
-                    o => return Err(err(i.span, format!("`bra`: bad target {o:?}"))),
-                };
-                self.fixups
-                    .push((self.code.len(), format!("{}{label}", self.prefix), i.span));
-                KOp::Bra { target: u32::MAX }
-            }
-            O::Ret if !self.call_stack.is_empty() => {
-                // Return from an inlined function: jump past its body.
-                self.fixups
-                    .push((self.code.len(), format!("{}$weft_ret", self.prefix), i.span));
-                KOp::Bra { target: u32::MAX }
-            }
-            O::Ret | O::Exit => KOp::Exit,
-            O::Trap => KOp::Trap,
-            O::Nanosleep | O::Brkpt => KOp::Nop,
-            O::Mov => {
-                let ty = self.ty(i, 0)?;
-                if matches!(i.operands.get(1), Some(Operand::Vector(_)))
-                    || matches!(i.operands.first(), Some(Operand::Vector(_)))
-                {
-                    return self.mov_pack_unpack(i, ty);
-                }
-                KOp::Mov {
-                    ty,
-                    dst: self.dst(i, 0)?,
-                    src: self.src(i, 1, ty)?,
-                }
-            }
+            _ => return Err(self.unsupported(i, "")),
+        })
+    }
+
+    /// Binary, multiply-add and unary arithmetic (`instr`'s ALU instructions).
+    fn arith_op(&mut self, i: &Instruction) -> LResult<KOp> {
+        use Opcode as O;
+        let m = &i.mods;
+        Ok(match i.opcode {
             O::Add
             | O::Sub
             | O::Mul
@@ -384,6 +441,15 @@ impl Lowerer<'_> {
                     a: self.src(i, 1, ty)?,
                 }
             }
+            _ => return Err(self.unsupported(i, "")),
+        })
+    }
+
+    /// Comparisons, selects, conversions, address conversions and bit-field instructions.
+    fn bits_op(&mut self, i: &Instruction) -> LResult<KOp> {
+        use Opcode as O;
+        let m = &i.mods;
+        Ok(match i.opcode {
             O::Setp => {
                 let ty = self.ty(i, 0)?;
                 let cmp = match m.cmp {
@@ -517,6 +583,15 @@ impl Lowerer<'_> {
                     sel: self.src(i, 3, DataType::B32)?,
                 }
             }
+            _ => return Err(self.unsupported(i, "")),
+        })
+    }
+
+    /// Warp collectives: `shfl.sync`, `vote`, `match.sync`, `activemask`.
+    fn warp_op(&mut self, i: &Instruction) -> LResult<KOp> {
+        use Opcode as O;
+        let m = &i.mods;
+        Ok(match i.opcode {
             O::Shfl => {
                 let mode = match m.shfl {
                     Some(ShflMode::Up) => KShfl::Up,
@@ -602,10 +677,8 @@ impl Lowerer<'_> {
             O::Activemask => KOp::Activemask {
                 dst: self.dst(i, 0)?,
             },
-            O::Call => return self.inline_call(i),
             _ => return Err(self.unsupported(i, "")),
-        };
-        self.push(i, op)
+        })
     }
 
     fn pred_operand(&self, i: &Instruction, k: usize) -> LResult<(KOperand, bool)> {
