@@ -760,3 +760,23 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
     ));
     out
 }
+
+/// `weft analyze --csv DIR`: writes [`tables_csv`] of `report` into `dir` (created if
+/// needed); the paths written, and the error (`PATH: reason`) that stopped the writing.
+pub fn write_csv(
+    dir: &std::path::Path,
+    report: &Report,
+) -> (Vec<std::path::PathBuf>, Option<String>) {
+    let mut written = Vec::new();
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return (written, Some(format!("{}: {e}", dir.display())));
+    }
+    for (name, text) in tables_csv(report) {
+        let p = dir.join(&name);
+        if let Err(e) = std::fs::write(&p, text) {
+            return (written, Some(format!("{}: {e}", p.display())));
+        }
+        written.push(p);
+    }
+    (written, None)
+}

@@ -8,6 +8,7 @@
 //! | [`edge`] | the edge language: diy7's edge names and weft's GPU qualifiers |
 //! | [`cycle`] | well-formed cycles, their threads, locations and values |
 //! | [`build`] | a cycle to a [`weft_ir::Program`] for each target architecture |
+//! | [`command`] | `weft gen` below its arguments: format and scope, an enumeration or the mutants written to a directory |
 //! | [`name`] | diy7's test names (`SB+porlxrlxs`) and weft's GPU naming extension |
 //! | [`enumerate`] | every cycle up to a size over relax/safe edge sets, up to rotation |
 //! | [`mutants`] | MC-Mutants: weakening sw, weakening po-loc, reversing po-loc |
@@ -16,6 +17,7 @@
 //! | [`suite`] | an enumeration built, printed, labelled by the caller's model, and its `@all` index |
 
 pub mod build;
+pub mod command;
 pub mod compare;
 pub mod cycle;
 pub mod edge;

@@ -124,3 +124,29 @@ pub fn run_tests(
     }
     out
 }
+
+/// The tests named by `paths` (files, or directories searched as `weft sim` searches
+/// them), in order; one that cannot be read or parsed is reported on stderr and noted as
+/// bad input in `status`.
+pub fn load_tests(paths: &[std::path::PathBuf], status: &mut Status) -> Vec<Test> {
+    let mut out = Vec::new();
+    for arg in paths {
+        let from_dir = arg.is_dir();
+        for f in weft_litmus::files::collect(std::slice::from_ref(arg)) {
+            match f {
+                Ok(path) => match Test::load(&path, from_dir) {
+                    Ok(t) => out.push(t),
+                    Err(m) => {
+                        eprintln!("{m}");
+                        status.bad = true;
+                    }
+                },
+                Err((p, m)) => {
+                    eprintln!("{}: {m}", p.display());
+                    status.bad = true;
+                }
+            }
+        }
+    }
+    out
+}

@@ -12,7 +12,7 @@
 //! run to their end instead of cut at `--unroll`), [`repair`] (race repair, paper
 //! 004 §4.1), [`repair_kernel`] (the repair loop over kernel sources), [`report`] (what
 //! `weft mc` prints: serialisable reports, their text and verdict), [`repair_report`] (what
-//! `weft mc --repair` prints), [`states`] (final states in a compact table, product
+//! `weft mc --repair` prints), [`suite`] (the tally of `weft mc` over several tests), [`states`] (final states in a compact table, product
 //! form past `max_states`), [`thinair`] (potential (po ∪ rf) cycles through a
 //! dependency, which the explorer does not build: the per-test note).
 //!
@@ -35,6 +35,7 @@ pub mod repair_report;
 pub mod report;
 pub mod states;
 pub mod step;
+pub mod suite;
 pub mod thinair;
 pub mod witness;
 

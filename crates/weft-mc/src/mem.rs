@@ -17,3 +17,21 @@ pub fn rss_bytes() -> Option<u64> {
 pub fn peak_rss_bytes() -> Option<u64> {
     status_field("VmHWM:")
 }
+
+/// `--max-memory SIZE` of `weft mc`: bytes, or a whole number with `K`, `M` or `G`
+/// (`512M`, `2G`).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mul) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    match num.trim().parse::<u64>() {
+        Ok(v) if v > 0 => v
+            .checked_mul(mul)
+            .ok_or_else(|| format!("`{s}` is too large")),
+        _ => Err(format!("`{s}` is not a size (e.g. 512M, 2G)")),
+    }
+}

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::kernel::KernelRace;
-use crate::repair::Repaired;
+use crate::repair::{Outcome, RepairRound, Repaired};
 use crate::repair_kernel::KernelRepaired;
 
 /// `dir/NAME.repaired.EXT` for `dir/NAME.EXT`.
@@ -195,4 +195,32 @@ pub fn kernel_report(name: &str, r: &KernelRepaired, written: Option<&Path>, jso
     }
     outcome_line(&mut s, r.refused.as_deref(), written);
     s
+}
+
+/// Writes the repaired text of `r` to [`repaired_path`] of `file` when the repair changed
+/// something (through a temporary file: nothing half-written): the path written, `None`
+/// when nothing was repaired.
+pub fn write_repaired<Rd, Res>(file: &Path, r: &Outcome<Rd, Res>) -> Result<Option<PathBuf>, String>
+where
+    Rd: RepairRound,
+{
+    if !r.changed() {
+        return Ok(None);
+    }
+    let out_path = repaired_path(file);
+    let tmp = out_path.with_extension("tmp~");
+    std::fs::write(&tmp, &r.text)
+        .and_then(|_| std::fs::rename(&tmp, &out_path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {}: {e}", out_path.display())
+        })?;
+    Ok(Some(out_path))
+}
+
+/// The text of the litmus test `file` to repair (`FILE: cannot read: ...`, `FILE: not
+/// UTF-8 text`).
+pub fn read_litmus(file: &Path) -> Result<String, String> {
+    let b = std::fs::read(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    String::from_utf8(b).map_err(|_| format!("{}: not UTF-8 text", file.display()))
 }

@@ -5,6 +5,7 @@
 //! such a program in one of the runtime's modes and collects its report.
 
 pub mod cc;
+pub mod outcome;
 pub mod run;
 pub mod session;
 

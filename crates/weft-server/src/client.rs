@@ -3,10 +3,11 @@
 //! than raw rows) and uploads them over HTTP with a stable idempotency key, so uploading
 //! the same runs again stores nothing new.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
+use weft_ir::exit::{ExitCode, Failure};
 use weft_store::StoredRun;
 
 /// A submission ready to send: the device it covers, its runs' ids and its JSON.
@@ -115,4 +116,56 @@ pub fn request(base: &str, path: &str, body: Option<&serde_json::Value>) -> Resu
     let text = resp.into_string().map_err(|e| format!("{url}: {e}"))?;
     let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
     Ok(Reply { status, body })
+}
+
+/// The campaign's tests, `(name, digest)`, as the server at `server` lists them; only runs
+/// of those are submitted.
+pub fn campaign_tests(server: &str) -> Result<HashSet<(String, String)>, Failure> {
+    let tests = match request(server, "/api/tests", None) {
+        Ok(r) if r.status == 200 => r.body,
+        Ok(r) => {
+            return Err(Failure::tool(format!(
+                "{server}/api/tests answered {}: {}",
+                r.status, r.body
+            )))
+        }
+        Err(e) => return Err(Failure::tool(format!("cannot reach the server: {e}"))),
+    };
+    let field = |t: &serde_json::Value, k: &str| t[k].as_str().unwrap_or("").to_string();
+    Ok(tests
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| (field(t, "name"), field(t, "digest")))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Sends one submission to `server`: the line saying it was stored (or already stored),
+/// a refusal (exit 1) or no answer (exit 3).
+pub fn send(server: &str, s: &Outgoing) -> Result<String, Failure> {
+    match request(server, "/api/submissions", Some(&s.body)) {
+        Ok(r) if r.status == 201 || r.status == 200 => Ok(format!(
+            "{}: {} runs {} (submission {})",
+            s.device,
+            s.run_ids.len(),
+            if r.status == 201 {
+                "stored"
+            } else {
+                "already stored"
+            },
+            r.body["submission"]
+        )),
+        Ok(r) => Err(Failure::new(
+            ExitCode::Violation,
+            format!(
+                "{}: refused ({}): {}",
+                s.device,
+                r.status,
+                r.body["error"].as_str().unwrap_or(&r.body.to_string())
+            ),
+        )),
+        Err(e) => Err(Failure::tool(e)),
+    }
 }

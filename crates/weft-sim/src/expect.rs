@@ -113,6 +113,37 @@ pub fn judge(
     }
 }
 
+/// The rows of [`read_expected`] grouped by file name (a path's last component), as
+/// [`match_row`] looks them up.
+pub fn by_name(rows: Vec<(String, bool)>) -> HashMap<String, Vec<(String, bool)>> {
+    let mut by_name: HashMap<String, Vec<(String, bool)>> = HashMap::new();
+    for (p, v) in rows {
+        let name = p.rsplit('/').next().unwrap_or(&p).to_string();
+        by_name.entry(name).or_default().push((p, v));
+    }
+    by_name
+}
+
+/// Conformance mode's output over every test (path, expected verdict, result or error):
+/// one line per [`judge`]d disagreement, then `N passed, M failed`; and M.
+pub fn judge_all<'a>(
+    results: impl ExactSizeIterator<Item = (&'a Path, bool, Result<&'a SimResult, &'a String>)>,
+    races: bool,
+) -> (String, usize) {
+    let total = results.len();
+    let mut text = String::new();
+    let mut failed = 0;
+    for (path, expected, r) in results {
+        if let Some(line) = judge(path, expected, r, races) {
+            failed += 1;
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    text.push_str(&format!("{} passed, {failed} failed\n", total - failed));
+    (text, failed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -144,3 +144,17 @@ pub fn notes(r: &SimResult, unroll: u32, max_states: u64) -> String {
     }
     s
 }
+
+/// `weft sim --json`: the array of [`to_json`] objects, pretty-printed; a test that could
+/// not be simulated is `{"path", "error"}`.
+pub fn json_array<'a>(
+    results: impl Iterator<Item = (&'a Path, Result<&'a SimResult, &'a String>)>,
+) -> Result<String, serde_json::Error> {
+    let items: Vec<serde_json::Value> = results
+        .map(|(path, r)| match r {
+            Ok(res) => to_json(path, res),
+            Err(e) => serde_json::json!({ "path": path, "error": e }),
+        })
+        .collect();
+    serde_json::to_string_pretty(&items)
+}

@@ -30,7 +30,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use store::{csv_cell, validate, write_csv, Store, CLASSES, CSV_COLUMNS, KINDS, VERDICTS};
+pub use store::{
+    csv_cell, read_runs, validate, write_csv, Store, CLASSES, CSV_COLUMNS, KINDS, VERDICTS,
+};
 pub use time::{is_prefix, is_timestamp, now_utc, timestamp_utc};
 
 /// The GPU (or CPU Vulkan device) a run used. Runs on the same backend, name, vendor,

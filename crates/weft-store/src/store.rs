@@ -925,3 +925,23 @@ fn limit_clause(f: &Filter) -> String {
         None => String::new(),
     }
 }
+
+/// The runs of the database `db` (default: [`Store::default_path`]) that `filter` selects,
+/// with the database's path, for the commands that only read one (`weft analyze`, `weft
+/// submit`). `Err((bad_input, message))`: no default path or a database that cannot be
+/// opened is bad input; a failed read is not.
+pub fn read_runs(
+    db: Option<PathBuf>,
+    filter: &Filter,
+) -> std::result::Result<(PathBuf, Vec<StoredRun>), (bool, String)> {
+    let path = match db {
+        Some(p) => p,
+        None => Store::default_path().map_err(|e| (true, e.to_string()))?,
+    };
+    let store =
+        Store::open_existing(&path).map_err(|e| (true, format!("results database: {e}")))?;
+    let runs = store
+        .stored_runs(filter)
+        .map_err(|e| (false, format!("results database: {e}")))?;
+    Ok((path, runs))
+}

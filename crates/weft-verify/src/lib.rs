@@ -10,8 +10,10 @@
 //!   batches (rayon), one incremental solver process per batch.
 //! - [`header`]: the annotation header (`__assert`, `__requires`, `__invariant`, ...).
 //! - [`text`]: the reports as `weft verify` prints them, and their exit status.
+//! - [`confirm`]: what a `weft race --json` run of the same launch said (`--confirm`).
 
 pub mod alu;
+pub mod confirm;
 pub mod contract;
 pub mod exec;
 pub mod function_wide;

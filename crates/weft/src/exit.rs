@@ -14,3 +14,14 @@ pub fn report(f: &Failure) -> ExitCode {
 pub fn finish(r: Result<ExitCode, Failure>) -> ExitCode {
     r.unwrap_or_else(|f| report(&f))
 }
+
+/// Prints `weft: MESSAGE` to stderr; exit 2 for bad input, else 3 (the results database's
+/// errors, which say which they are).
+pub fn report_db(bad_input: bool, message: &str) -> ExitCode {
+    eprintln!("weft: {message}");
+    if bad_input {
+        ExitCode::BadInput
+    } else {
+        ExitCode::Internal
+    }
+}

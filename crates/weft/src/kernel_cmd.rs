@@ -48,32 +48,9 @@ pub fn run_ptx(args: PtxArgs) -> ExitCode {
 
 fn ptx_inner(args: PtxArgs) -> Result<ExitCode, Failure> {
     let cli = args.launch.spec().map_err(Failure::bad_input)?;
-    let m = weft_cuda::load_module(&args.file, &cli)
-        .map_err(|e| Failure::new(e.exit_code(), e.report()))?;
-    for n in weft_cuda::bind::module_notes(&m) {
-        print_note(&n);
-    }
-    if m.without_line_tables {
-        print_note(
-            "note: clang crashed compiling with line tables; compiled without (findings name PTX lines)",
-        );
-    }
-    let kernels = match weft_cuda::frontend::lower_all(&m) {
-        Ok(k) => k,
-        Err(errors) => {
-            errors.iter().for_each(|e| print_note(&e.to_string()));
-            return Ok(ExitCode::BadInput);
-        }
-    };
-    if args.ir {
-        out::print(
-            &kernels
-                .iter()
-                .map(weft_ptx::irprint::print_kernel)
-                .collect::<String>(),
-        );
-    } else {
-        out::print(&m.ptx);
+    match weft_cuda::bind::listing(&args.file, &cli, args.ir, &mut print_note)? {
+        Some(text) => out::print(&text),
+        None => return Ok(ExitCode::BadInput),
     }
     Ok(ExitCode::Ok)
 }
@@ -152,10 +129,10 @@ fn run_inner(a: RunArgs) -> Result<ExitCode, Failure> {
         )?;
         let out: Vec<weft_simt::Buffer> = buffers
             .into_iter()
-            .zip(run.buffers.iter())
-            .map(|(mut b, d)| {
-                b.data = d.clone();
-                b
+            .zip(&run.buffers)
+            .map(|(b, d)| weft_simt::Buffer {
+                data: d.clone(),
+                ..b
             })
             .collect();
         print_result(&a, &kernel, launch, &out, &[], true, run.summary_json(&id));
@@ -169,25 +146,21 @@ fn run_inner(a: RunArgs) -> Result<ExitCode, Failure> {
         max_steps: a.max_steps,
         ..Options::default()
     };
-    let mut trace_out: Option<Box<dyn Write>> = match &a.trace {
+    let sink: Option<Box<dyn Write>> = match &a.trace {
         None => None,
-        Some(p) if p.as_os_str() == "-" => Some(Box::new(BufWriter::with_capacity(
-            1 << 16,
-            std::io::stdout(),
-        ))),
-        Some(p) => Some(Box::new(BufWriter::with_capacity(
-            1 << 16,
-            File::create(p)
-                .map_err(|e| Failure::bad_input(format!("--trace {}: {e}", p.display())))?,
-        ))),
+        Some(p) if p.as_os_str() == "-" => Some(Box::new(std::io::stdout())),
+        Some(p) => Some(Box::new(File::create(p).map_err(|e| {
+            Failure::bad_input(format!("--trace {}: {e}", p.display()))
+        })?)),
     };
+    let mut trace_out = sink.map(|w| BufWriter::with_capacity(1 << 16, w));
     let outcome = weft_simt::run(
         &kernel,
         launch,
         &args,
         buffers,
         &opts,
-        trace_out.as_mut().map(|b| &mut **b as &mut dyn Write),
+        trace_out.as_mut().map(|b| b as &mut dyn Write),
     )
     .map_err(|e| match e {
         weft_simt::SimtError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {

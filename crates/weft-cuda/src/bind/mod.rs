@@ -247,6 +247,41 @@ fn local_param_indices(m: &FrontModule, kernel: &Kernel) -> Vec<usize> {
         .unwrap_or_default()
 }
 
+/// `weft ptx`: the PTX `file` compiles to (or, with `ir`, its kernels' lowered IR), every
+/// kernel (or the spec's `--kernel`) lowered. Notes, and each construct a kernel uses that
+/// the lowering does not support, go to `note`; `Ok(None)` when a kernel did not lower.
+pub fn listing(
+    file: &Path,
+    cli: &LaunchSpec,
+    ir: bool,
+    note: &mut dyn FnMut(&str),
+) -> Result<Option<String>, Failure> {
+    let m = crate::load_module(file, cli).map_err(|e| Failure::new(e.exit_code(), e.report()))?;
+    for n in module_notes(&m) {
+        note(&n);
+    }
+    if m.without_line_tables {
+        note(
+            "note: clang crashed compiling with line tables; compiled without (findings name PTX lines)",
+        );
+    }
+    let kernels = match crate::frontend::lower_all(&m) {
+        Ok(k) => k,
+        Err(errors) => {
+            errors.iter().for_each(|e| note(&e.to_string()));
+            return Ok(None);
+        }
+    };
+    Ok(Some(if ir {
+        kernels
+            .iter()
+            .map(weft_ptx::irprint::print_kernel)
+            .collect::<String>()
+    } else {
+        m.ptx
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

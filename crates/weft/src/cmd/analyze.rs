@@ -42,29 +42,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let path = match args.db.clone() {
-        Some(p) => p,
-        None => match weft_store::Store::default_path() {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("weft: {e}");
-                return ExitCode::BadInput;
-            }
-        },
-    };
-    let store = match weft_store::Store::open_existing(&path) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("weft: results database: {e}");
-            return ExitCode::BadInput;
-        }
-    };
-    let runs = match store.stored_runs(&weft_store::Filter::default()) {
+    let (_, runs) = match weft_store::read_runs(args.db.clone(), &weft_store::Filter::default()) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("weft: results database: {e}");
-            return ExitCode::Internal;
-        }
+        Err((bad, m)) => return crate::exit::report_db(bad, &m),
     };
     // The campaign's catalog (the tests embedded in the server, their roles and pairs
     // from the metadata): the same analysis as `/api/analyses`.
@@ -82,17 +62,13 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     if let Some(dir) = &args.csv {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("weft: {}: {e}", dir.display());
-            return ExitCode::BadInput;
-        }
-        for (name, text) in weft_analyze::tables_csv(&report) {
-            let p = dir.join(&name);
-            if let Err(e) = std::fs::write(&p, text) {
-                eprintln!("weft: {}: {e}", p.display());
-                return ExitCode::BadInput;
-            }
+        let (written, error) = weft_analyze::write_csv(dir, &report);
+        for p in written {
             crate::out::line(&p.display().to_string());
+        }
+        if let Some(e) = error {
+            eprintln!("weft: {e}");
+            return ExitCode::BadInput;
         }
         return ExitCode::Ok;
     }

@@ -79,7 +79,7 @@ fn go(args: Args) -> Result<ExitCode, Failure> {
         args.paths.clone()
     };
     let mut status = Status::default();
-    let tests = super::run::load_tests(&paths, &mut status);
+    let tests = weft_hw::run::load_tests(&paths, &mut status);
     if tests.is_empty() {
         return Err(Failure::bad_input("no conformance test to run"));
     }
@@ -110,7 +110,7 @@ fn go(args: Args) -> Result<ExitCode, Failure> {
             } else {
                 args.tune_with.clone()
             };
-            let tune_tests = super::run::load_tests(&tune_paths, &mut status);
+            let tune_tests = weft_hw::run::load_tests(&tune_paths, &mut status);
             if tune_tests.is_empty() {
                 return Err(Failure::bad_input("no tuning test (give --tune-with)"));
             }

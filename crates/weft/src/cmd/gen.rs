@@ -4,13 +4,10 @@
 
 use std::path::PathBuf;
 
-use weft_gen::build::BuildOptions;
-use weft_gen::edge::Edge;
-use weft_gen::enumerate::{enumerate, Spec};
-use weft_gen::suite::{build_suite, default_model};
-use weft_litmus::Format;
+use weft_gen::command;
+use weft_gen::suite::default_model;
 
-use crate::exit::ExitCode;
+use crate::exit::{ExitCode, Failure};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -68,181 +65,70 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let Some(format) = Format::from_name(&args.format) else {
-        eprintln!(
-            "weft gen: unknown format `{}` (expected c, ptx, gpu_ptx, vulkan, opencl or json)",
-            args.format
-        );
-        return ExitCode::BadInput;
-    };
-    let scope = match args.scope.as_str() {
-        "cta" | "wg" => weft_ir::Scope::Cta,
-        "gpu" | "dv" => weft_ir::Scope::Gpu,
-        "sys" => weft_ir::Scope::System,
-        s => {
-            eprintln!("weft gen: unknown scope `{s}` (expected cta, gpu or sys)");
-            return ExitCode::BadInput;
+    match inner(&args) {
+        Ok(code) => code,
+        Err(f) => {
+            eprintln!("weft gen: {}", f.message);
+            f.code
         }
-    };
-    let opts = BuildOptions {
-        default_scope: scope,
-        ..BuildOptions::default()
-    };
+    }
+}
+
+fn inner(args: &Args) -> Result<ExitCode, Failure> {
+    let format = command::format(&args.format)?;
+    let opts = command::build_options(&args.scope)?;
     let model = if args.check {
         let name = args
             .model
             .clone()
             .unwrap_or_else(|| default_model(format).into());
-        match weft_sim::models::load(&name) {
-            Ok(m) => Some(m),
-            Err(e) => {
-                eprintln!("weft gen: cannot load model `{name}`: {}", e.render());
-                return ExitCode::BadInput;
-            }
-        }
+        Some(weft_sim::models::load(&name).map_err(|e| {
+            Failure::bad_input(format!("cannot load model `{name}`: {}", e.render()))
+        })?)
     } else {
         None
     };
     if let Some(src) = &args.mutants {
-        return mutants(src, args.out.as_deref());
+        let model = weft_sim::models::load("webgpu")
+            .map_err(|e| Failure::tool(format!("cannot load the webgpu model: {}", e.render())))?;
+        let load = |name: &str| crate::inputs::load(&src.join(format!("{name}.json"))).ok();
+        let msg = command::write_mutants(src, args.out.as_deref(), &load, &|p| verdict(p, &model))?;
+        crate::out::line(&msg);
+        return Ok(ExitCode::Ok);
     }
     if let Some(text) = &args.cycle {
-        let (name, p, text) = match weft_gen::suite::one(text, format, &opts) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("weft gen: {e}");
-                return ExitCode::BadInput;
-            }
-        };
+        let (name, p, text) =
+            weft_gen::suite::one(text, format, &opts).map_err(Failure::bad_input)?;
         crate::out::print(&text);
         if !text.ends_with('\n') {
             crate::out::line("");
         }
         if let Some(m) = &model {
-            match verdict(&p, m) {
-                Ok(v) => eprintln!("{name}: {v}"),
-                Err(e) => {
-                    eprintln!("weft gen: {name}: simulation failed: {e}");
-                    return ExitCode::Internal;
-                }
-            }
+            let v = verdict(&p, m)
+                .map_err(|e| Failure::tool(format!("{name}: simulation failed: {e}")))?;
+            eprintln!("{name}: {v}");
         }
-        return ExitCode::Ok;
+        return Ok(ExitCode::Ok);
     }
-    let parse = |s: &Option<String>| -> Result<Vec<Edge>, String> {
-        match s {
-            Some(t) => Edge::parse_list(t).map_err(|e| e.to_string()),
-            None => Ok(Vec::new()),
-        }
-    };
-    let (relax, safe) = match (parse(&args.relax), parse(&args.safe)) {
-        (Ok(r), Ok(s)) => (r, s),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("weft gen: {e}");
-            return ExitCode::BadInput;
-        }
-    };
-    let Some(dir) = &args.out else {
-        eprintln!("weft gen: give --cycle, or an enumeration with -o DIR");
-        return ExitCode::BadInput;
-    };
-    let defaults = relax.is_empty() && safe.is_empty();
-    let spec = Spec {
-        relax,
-        safe,
+    let e = command::Enumeration {
+        relax: args.relax.clone(),
+        safe: args.safe.clone(),
         size: args.size,
         nprocs: args.nprocs,
-        mix: args.mix || args.max_relax.is_some(),
-        max_relax: args.max_relax.unwrap_or(usize::MAX),
-        placement: opts.default_placement,
-        ins: args.ins,
         max_tests: args.max_tests,
-        deadline: args
-            .timeout
-            .map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s)),
-    };
-    // No edge sets: diy7's defaults for -arch C (composite edges such as ACFenceScdRW).
-    let found = if defaults {
-        let (r, s) = weft_gen::enumerate::diy7_c_defaults();
-        let g = weft_gen::enumerate::enumerate_sequences(&r, &s, spec.size, spec.nprocs, spec.ins);
-        if g.len() > spec.max_tests {
-            Err(weft_gen::enumerate::EnumError::TooMany(spec.max_tests))
-        } else {
-            Ok(g)
-        }
-    } else {
-        enumerate(&spec)
-    };
-    let tests = match found {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("weft gen: {e}");
-            return match e {
-                weft_gen::enumerate::EnumError::TooMany(_) => ExitCode::BadInput,
-                weft_gen::enumerate::EnumError::Timeout => ExitCode::Internal,
-            };
-        }
-    };
-    // Build everything first so that nothing is half-written on error.
-    let ext = if format == Format::Json {
-        "json"
-    } else {
-        "litmus"
+        timeout: args.timeout,
+        ins: args.ins,
+        mix: args.mix,
+        max_relax: args.max_relax,
     };
     let label = |p: &weft_ir::Program| match &model {
         Some(m) => verdict(p, m).map(|v| v == "allowed"),
         None => Ok(false),
     };
-    let (files, skipped) = build_suite(
-        &tests,
-        &opts,
-        format,
-        model.as_ref().map(|_| &label as &weft_gen::suite::Labeller),
-    );
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        eprintln!("weft gen: cannot create {}: {e}", dir.display());
-        return ExitCode::Internal;
-    }
-    let header = format!(
-        "# weft gen --size {} --nprocs {}{}{}{} --format {}\n",
-        args.size,
-        args.nprocs,
-        args.relax
-            .as_ref()
-            .map(|r| format!(" --relax {r}"))
-            .unwrap_or_default(),
-        args.safe
-            .as_ref()
-            .map(|r| format!(" --safe {r}"))
-            .unwrap_or_default(),
-        if spec.mix { " --mix" } else { "" },
-        format.name()
-    );
-    let (index, allowed, forbidden) = weft_gen::suite::index(&header, ext, &files, &skipped);
-    for f in &files {
-        let file = format!("{}.{ext}", f.name);
-        if let Err(e) = std::fs::write(dir.join(&file), &f.text) {
-            eprintln!("weft gen: cannot write {file}: {e}");
-            return ExitCode::Internal;
-        }
-    }
-    if let Err(e) = std::fs::write(dir.join("@all"), index) {
-        eprintln!("weft gen: cannot write @all: {e}");
-        return ExitCode::Internal;
-    }
-    let mut msg = format!("generated {} tests in {}", files.len(), dir.display());
-    if model.is_some() {
-        msg.push_str(&format!(" ({allowed} allowed, {forbidden} forbidden)"));
-    }
-    if !skipped.is_empty() {
-        msg.push_str(&format!(
-            "; skipped {} that {} cannot express (reasons in @all)",
-            skipped.len(),
-            format.name()
-        ));
-    }
+    let labeller = model.as_ref().map(|_| &label as &weft_gen::suite::Labeller);
+    let msg = command::write_enumeration(&e, args.out.as_deref(), format, &opts, labeller)?;
     crate::out::line(&msg);
-    ExitCode::Ok
+    Ok(ExitCode::Ok)
 }
 
 /// Whether the cycle's outcome (the condition) is reachable under the model.
@@ -254,71 +140,4 @@ fn verdict(p: &weft_ir::Program, m: &weft_cat::Model) -> Result<&'static str, St
     };
     let r = weft_sim::simulate(p, m, &opts).map_err(|e| e.to_string())?;
     Ok(if r.validated { "allowed" } else { "forbidden" })
-}
-
-/// `weft gen --mutants SRC -o DIR`.
-fn mutants(src: &std::path::Path, out: Option<&std::path::Path>) -> ExitCode {
-    use weft_gen::mutants::gpuharbor_mutants;
-    let Some(out) = out else {
-        eprintln!("weft gen: --mutants needs -o DIR");
-        return ExitCode::BadInput;
-    };
-    let load = |name: &str| -> Option<weft_ir::Program> {
-        let path = src.join(format!("{name}.json"));
-        crate::inputs::load(&path).ok()
-    };
-    let ms = match gpuharbor_mutants(&load) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("weft gen: {}: {e}", src.display());
-            return ExitCode::BadInput;
-        }
-    };
-    let model = match weft_sim::models::load("webgpu") {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("weft gen: cannot load the webgpu model: {}", e.render());
-            return ExitCode::Internal;
-        }
-    };
-    let files = match weft_gen::mutant_suite::files(&load, ms) {
-        Ok(f) => f,
-        Err(errors) => {
-            for e in errors {
-                eprintln!("weft gen: {e}");
-            }
-            return ExitCode::BadInput;
-        }
-    };
-    let written = match weft_gen::mutant_suite::finish(files, &|p| verdict(p, &model)) {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("weft gen: {e}");
-            return ExitCode::Internal;
-        }
-    };
-    if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("weft gen: cannot create {}: {e}", out.display());
-        return ExitCode::Internal;
-    }
-    for f in &written {
-        let meta_text = serde_json::to_string_pretty(&f.meta).unwrap_or_default() + "\n";
-        let r = std::fs::write(out.join(format!("{}.json", f.name)), &f.text)
-            .and_then(|_| std::fs::write(out.join(format!("{}.meta.json", f.name)), meta_text));
-        if let Err(e) = r {
-            eprintln!("weft gen: cannot write {}: {e}", f.name);
-            return ExitCode::Internal;
-        }
-    }
-    let index = weft_gen::mutant_suite::index(&written);
-    if let Err(e) = std::fs::write(out.join("@all"), index) {
-        eprintln!("weft gen: cannot write @all: {e}");
-        return ExitCode::Internal;
-    }
-    crate::out::line(&format!(
-        "wrote {} tests to {}",
-        written.len(),
-        out.display()
-    ));
-    ExitCode::Ok
 }

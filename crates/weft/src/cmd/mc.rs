@@ -61,7 +61,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_seconds)]
     pub(super) timeout: Option<Duration>,
     /// Resident-memory limit (`512M`, `2G`, bytes); past it the exploration stops.
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = weft_mc::mem::parse_size)]
     pub(super) max_memory: Option<u64>,
     /// Most distinct final states listed one per line: past it, they are printed in product
     /// form (`0:r1∈{0,1};`, exact counts; a `Products` line says so), as `weft sim` does.
@@ -119,22 +119,6 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v.is_finite() && v < 1e9 => Ok(Duration::from_secs_f64(v)),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
-}
-
-fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (num, mul) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('M') => (&t[..t.len() - 1], 1 << 20),
-        Some('G') => (&t[..t.len() - 1], 1 << 30),
-        _ => (t, 1),
-    };
-    match num.trim().parse::<u64>() {
-        Ok(v) if v > 0 => v
-            .checked_mul(mul)
-            .ok_or_else(|| format!("`{s}` is too large")),
-        _ => Err(format!("`{s}` is not a size (e.g. 512M, 2G)")),
     }
 }
 

@@ -47,16 +47,10 @@ pub fn run(file: &Path, o: &Opts) -> ExitCode {
     if let Some(lang) = Lang::of_path(file) {
         return run_kernel(file, lang, o);
     }
-    let src = match std::fs::read(file) {
-        Ok(b) => match String::from_utf8(b) {
-            Ok(s) => s,
-            Err(_) => {
-                eprintln!("{}: not UTF-8 text", file.display());
-                return ExitCode::BadInput;
-            }
-        },
-        Err(e) => {
-            eprintln!("{}: cannot read: {e}", file.display());
+    let src = match repair_report::read_litmus(file) {
+        Ok(s) => s,
+        Err(m) => {
+            eprintln!("{m}");
             return ExitCode::BadInput;
         }
     };
@@ -96,7 +90,7 @@ pub fn run(file: &Path, o: &Opts) -> ExitCode {
         written.as_deref(),
         o.json,
     ));
-    exit_code(r.untouched())
+    ExitCode::violation_if(!r.untouched())
 }
 
 /// Writes the repaired text next to the input when there is one: its path, `None` when
@@ -108,31 +102,10 @@ fn write_repaired<Rd, Res>(
 where
     Rd: weft_mc::repair::RepairRound,
 {
-    if !r.changed() {
-        return Ok(None);
-    }
-    let out_path = repair_report::repaired_path(file);
-    write_atomically(&out_path, &r.text).map_err(|e| {
+    repair_report::write_repaired(file, r).map_err(|e| {
         eprintln!("weft: {e}");
         ExitCode::Internal
-    })?;
-    Ok(Some(out_path))
-}
-
-/// 0 when the input was race-free as given, else 1 (races found, repaired or refused).
-fn exit_code(untouched: bool) -> ExitCode {
-    ExitCode::violation_if(!untouched)
-}
-
-/// Writes `text` to `path` through a temporary file (nothing half-written).
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("tmp~");
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("cannot write {}: {e}", path.display())
-        })
+    })
 }
 
 /// Kernel repair: flatten local includes, then explore / edit / re-compile until race-free.
@@ -228,5 +201,5 @@ fn run_kernel(file: &Path, lang: Lang, o: &Opts) -> ExitCode {
         written.as_deref(),
         o.json,
     ));
-    exit_code(r.untouched())
+    ExitCode::violation_if(!r.untouched())
 }

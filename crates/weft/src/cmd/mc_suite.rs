@@ -46,8 +46,7 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let (mut ok, mut error, mut undecided, mut bad) = (0usize, 0usize, 0usize, 0usize);
-    let mut json = Vec::new();
+    let mut tally = weft_mc::suite::SuiteTally::default();
     for f in collect(&args.paths) {
         let path = match f {
             Ok(p) if !is_kernel(&p) => p,
@@ -56,59 +55,31 @@ pub fn run(args: &Args) -> ExitCode {
                     "{}: not a litmus test (kernels are checked one per call)",
                     p.display()
                 );
-                bad += 1;
+                tally.bad += 1;
                 continue;
             }
             Err((p, m)) => {
                 eprintln!("{}: {m}", p.display());
-                bad += 1;
+                tally.bad += 1;
                 continue;
             }
         };
-        let checked = match check_file(args, &path, &model, None) {
-            Ok(c) => c,
-            Err(_) => {
-                bad += 1;
-                continue;
-            }
+        let Ok(checked) = check_file(args, &path, &model, None) else {
+            tally.bad += 1;
+            continue;
         };
         if args.json {
-            let mut v = serde_json::to_value(&checked.report).unwrap_or_default();
-            if let Some(o) = v.as_object_mut() {
-                o.insert("path".into(), path.display().to_string().into());
-            }
-            json.push(v);
+            tally.push_json(&path, &checked.report);
         } else {
             out::print(&format!("{}\n", checked.report.text()));
         }
-        match checked.finish(args) {
-            ExitCode::Ok => ok += 1,
-            ExitCode::Violation => error += 1,
-            ExitCode::BadInput => bad += 1,
-            ExitCode::Internal => undecided += 1,
-        }
+        tally.count(checked.finish(args));
     }
-    if args.json {
-        match serde_json::to_string_pretty(&json) {
-            Ok(s) => out::line(&s),
-            Err(e) => {
-                eprintln!("weft: cannot write JSON: {e}");
-                return ExitCode::Internal;
-            }
-        }
-    } else {
-        out::line(&format!(
-            "Tests: {}, no error: {ok}, error: {error}, undecided: {undecided}, bad input: {bad}",
-            ok + error + undecided + bad
-        ));
+    if !args.json {
+        out::line(&tally.summary());
+    } else if let Err(e) = tally.json().map(|s| out::line(&s)) {
+        eprintln!("weft: cannot write JSON: {e}");
+        return ExitCode::Internal;
     }
-    if bad > 0 {
-        ExitCode::BadInput
-    } else if error > 0 {
-        ExitCode::Violation
-    } else if undecided > 0 {
-        ExitCode::Internal
-    } else {
-        ExitCode::Ok
-    }
+    tally.exit_code()
 }

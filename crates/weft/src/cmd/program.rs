@@ -88,21 +88,8 @@ fn cc_options(r: &RunArgs) -> CcOptions {
 }
 
 fn run_options(r: &RunArgs, mode: Mode) -> Result<RunOptions, Failure> {
-    if let Some(t) = r.timeout {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(Failure::bad_input(format!(
-                "--timeout {t}: expected a positive number of seconds"
-            )));
-        }
-    }
-    Ok(RunOptions {
-        mode: Some(mode),
-        timeout: r.timeout,
-        device: r.device.clone(),
-        max_steps: r.max_steps,
-        schedule: r.schedule.clone(),
-        ..RunOptions::default()
-    })
+    let (device, schedule) = (r.device.clone(), r.schedule.clone());
+    weft_program::outcome::run_options(mode, r.timeout, device, r.max_steps, schedule)
 }
 
 /// Runs the program the command line names; `Err` for bad input or a build failure.
@@ -114,13 +101,11 @@ pub fn launch(words: &[String], r: &RunArgs, o: &RunOptions) -> Result<RunResult
 /// The exit code after a run: 3 for a timeout or a fatal runtime message, the program's own
 /// otherwise; prints how the program ended when it did not end normally.
 fn program_code(res: &RunResult, timeout: Option<f64>) -> i32 {
-    if let Some(m) = res.abnormal(timeout) {
+    let (code, abnormal) = res.status(timeout);
+    if let Some(m) = abnormal {
         eprintln!("weft: {m}");
     }
-    if res.timed_out {
-        return ExitCode::Internal.code();
-    }
-    res.code
+    code
 }
 
 /// `weft exec`.
@@ -155,21 +140,9 @@ pub fn memcheck(a: MemcheckArgs) -> ExitCode {
         Err(f) => return crate::exit::report(&f),
     };
     let code = program_code(&res, a.run.timeout);
-    let Some(rep) = &res.report else {
-        out::print("========= WEFT MEMCHECK\n========= the program made no CUDA call\n========= ERROR SUMMARY: 0 errors\n");
-        std::process::exit(code);
-    };
-    if a.json {
-        out::line(&serde_json::to_string(rep).unwrap_or_default());
-    } else {
-        out::print(&rep.memcheck_text());
-    }
-    let found = !rep.memcheck.is_empty();
-    std::process::exit(if found && !res.timed_out {
-        a.error_exitcode
-    } else {
-        code
-    })
+    let (text, found) = res.memcheck_output(a.json);
+    out::print(&text);
+    std::process::exit(res.checked_status(found, a.error_exitcode, code))
 }
 
 /// The program form of `weft race`: every launch checked; races grouped by source-line pair
@@ -192,23 +165,8 @@ pub fn race(
         Err(f) => return crate::exit::report(&f),
     };
     let code = program_code(&res, r.timeout);
-    let rep = res.report.clone().unwrap_or_default();
-    if json {
-        out::line(&serde_json::to_string(&rep).unwrap_or_default());
-    } else {
-        out::print(&rep.race_text());
-    }
-    // fold from +0.0: an empty `sum` of f64 is -0.0 and printed as "-0.000 s"
-    let secs = rep.launches.iter().fold(0.0_f64, |a, l| a + l.seconds);
-    let warp: u64 = rep.launches.iter().map(|l| l.warp_instructions).sum();
-    eprintln!(
-        "weft: {} launches, {warp} warp-instructions, {secs:.3} s emulating and analysing, {:.3} s in all",
-        rep.launches.len(),
-        res.seconds
-    );
-    std::process::exit(if rep.found() && !res.timed_out {
-        error_exitcode
-    } else {
-        code
-    })
+    let (text, summary, found) = res.race_output(json);
+    out::print(&text);
+    eprintln!("weft: {summary}");
+    std::process::exit(res.checked_status(found, error_exitcode, code))
 }

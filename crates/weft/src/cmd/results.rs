@@ -116,12 +116,7 @@ struct ExportArgs {
 /// Reports `e` on stderr and gives the exit code for it.
 fn fail(e: &StoreError) -> ExitCode {
     let (bad_input, message) = weft_store::render::describe_error(e);
-    eprintln!("weft: {message}");
-    if bad_input {
-        ExitCode::BadInput
-    } else {
-        ExitCode::Internal
-    }
+    crate::exit::report_db(bad_input, &message)
 }
 
 pub fn run(args: Args) -> ExitCode {

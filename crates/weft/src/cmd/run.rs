@@ -77,7 +77,7 @@ fn go(args: Args) -> Result<ExitCode, hw::Failure> {
         None => None,
     };
     let mut status = Status::default();
-    let tests = load_tests(&args.paths, &mut status);
+    let tests = hw::run::load_tests(&args.paths, &mut status);
     for t in &tests {
         let shape = weft_stress::TestShape::of(&t.program);
         stress
@@ -141,29 +141,4 @@ fn go(args: Args) -> Result<ExitCode, hw::Failure> {
         crate::out::line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
     Ok(status.code())
-}
-
-/// Reads and parses the tests named on the command line (directories are walked); prints
-/// one `path[:line:col]: message` line per failure and marks `status.bad`.
-pub fn load_tests(paths: &[PathBuf], status: &mut Status) -> Vec<hw::Test> {
-    let mut out = Vec::new();
-    for arg in paths {
-        let from_dir = arg.is_dir();
-        for f in crate::inputs::collect(std::slice::from_ref(arg)) {
-            match f {
-                Ok(path) => match hw::Test::load(&path, from_dir) {
-                    Ok(t) => out.push(t),
-                    Err(m) => {
-                        eprintln!("{m}");
-                        status.bad = true;
-                    }
-                },
-                Err((p, m)) => {
-                    eprintln!("{}: {m}", p.display());
-                    status.bad = true;
-                }
-            }
-        }
-    }
-    out
 }

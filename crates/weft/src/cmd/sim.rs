@@ -86,15 +86,10 @@ pub fn run(args: Args) -> ExitCode {
         .as_ref()
         .map(|p| (p, false))
         .or(args.expect_races.as_ref().map(|p| (p, true)));
-    let mut by_name: HashMap<String, Vec<(String, bool)>> = HashMap::new();
+    let mut by_name = HashMap::new();
     if let Some((csv, _)) = conformance {
         match weft_sim::expect::read_expected(csv) {
-            Ok(rows) => {
-                for (p, v) in rows {
-                    let name = p.rsplit('/').next().unwrap_or(&p).to_string();
-                    by_name.entry(name).or_default().push((p, v));
-                }
-            }
+            Ok(rows) => by_name = weft_sim::expect::by_name(rows),
             Err(e) => {
                 eprintln!("weft: {e}");
                 return ExitCode::BadInput;
@@ -156,35 +151,18 @@ pub fn run(args: Args) -> ExitCode {
         })
         .collect();
     if let Some(dir) = &args.graph {
-        for (_, _, r) in &results {
-            if let Ok((p, res)) = r {
-                if let Err(e) = crate::graphs::write(
-                    dir,
-                    res.witnesses.iter().enumerate().map(|(i, g)| {
-                        (
-                            format!("{}-{i}.dot", crate::graphs::safe_name(&p.name, "-_.+")),
-                            g.as_str(),
-                        )
-                    }),
-                ) {
-                    eprintln!("weft: cannot write graph: {e}");
-                    return ExitCode::Internal;
-                }
-            }
+        if let Err(e) = write_graphs(dir, &results) {
+            eprintln!("weft: cannot write graph: {e}");
+            return ExitCode::Internal;
         }
     }
     if let Some((_, races)) = conformance {
-        let mut failed = 0;
-        for (path, expected, r) in &results {
+        let judged = results.iter().map(|(path, expected, r)| {
             let r = r.as_ref().map(|(_, res)| res).map_err(|(e, _)| e);
-            let line = weft_sim::expect::judge(path, expected.unwrap_or(true), r, races);
-            if let Some(line) = line {
-                failed += 1;
-                crate::out::line(&line);
-            }
-        }
-        let passed = results.len() - failed;
-        crate::out::line(&format!("{passed} passed, {failed} failed"));
+            (path.as_path(), expected.unwrap_or(true), r)
+        });
+        let (text, failed) = weft_sim::expect::judge_all(judged, races);
+        crate::out::print(&text);
         return if failed > 0 {
             ExitCode::Violation
         } else if bad > 0 {
@@ -194,14 +172,13 @@ pub fn run(args: Args) -> ExitCode {
         };
     }
     if args.json {
-        let items: Vec<serde_json::Value> = results
-            .iter()
-            .map(|(path, _, r)| match r {
-                Ok((_, res)) => weft_sim::report::to_json(path, res),
-                Err((e, _)) => serde_json::json!({ "path": path, "error": e }),
-            })
-            .collect();
-        match serde_json::to_string_pretty(&items) {
+        let items = results.iter().map(|(path, _, r)| {
+            (
+                path.as_path(),
+                r.as_ref().map(|(_, res)| res).map_err(|(e, _)| e),
+            )
+        });
+        match weft_sim::report::json_array(items) {
             Ok(s) => crate::out::line(&s),
             Err(e) => {
                 eprintln!("weft: cannot write JSON: {e}");
@@ -239,4 +216,22 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         ExitCode::Ok
     }
+}
+
+/// `--graph DIR`: the witness graphs of every simulated test.
+fn write_graphs(dir: &std::path::Path, results: &[Outcome]) -> Result<(), String> {
+    for (_, _, r) in results {
+        if let Ok((p, res)) = r {
+            crate::graphs::write(
+                dir,
+                res.witnesses.iter().enumerate().map(|(i, g)| {
+                    (
+                        format!("{}-{i}.dot", crate::graphs::safe_name(&p.name, "-_.+")),
+                        g.as_str(),
+                    )
+                }),
+            )?;
+        }
+    }
+    Ok(())
 }

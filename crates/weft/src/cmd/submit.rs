@@ -44,66 +44,21 @@ pub fn run(args: Args) -> ExitCode {
         );
         return ExitCode::BadInput;
     }
-    let path = match args
-        .db
-        .clone()
-        .map(Ok)
-        .unwrap_or_else(weft_store::Store::default_path)
-    {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("weft: {e}");
-            return ExitCode::BadInput;
-        }
-    };
-    let store = match weft_store::Store::open_existing(&path) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("weft: results database: {e}");
-            return ExitCode::BadInput;
-        }
-    };
     let filter = weft_store::Filter {
         test: args.test.clone(),
         kind: args.kind.clone(),
         since: args.since.clone(),
         ..Default::default()
     };
-    let runs = match store.stored_runs(&filter) {
+    let (path, runs) = match weft_store::read_runs(args.db.clone(), &filter) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("weft: results database: {e}");
-            return ExitCode::Internal;
-        }
+        Err((bad, m)) => return crate::exit::report_db(bad, &m),
     };
     // The campaign's tests: only runs of those (same name and digest) are sent.
-    let tests = match weft_server::client::request(&args.server, "/api/tests", None) {
-        Ok(r) if r.status == 200 => r.body,
-        Ok(r) => {
-            eprintln!(
-                "weft: {}/api/tests answered {}: {}",
-                args.server, r.status, r.body
-            );
-            return ExitCode::Internal;
-        }
-        Err(e) => {
-            eprintln!("weft: cannot reach the server: {e}");
-            return ExitCode::Internal;
-        }
+    let known = match weft_server::client::campaign_tests(&args.server) {
+        Ok(k) => k,
+        Err(f) => return crate::exit::report(&f),
     };
-    let known: std::collections::HashSet<(String, String)> = tests
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|t| {
-                    (
-                        t["name"].as_str().unwrap_or("").to_string(),
-                        t["digest"].as_str().unwrap_or("").to_string(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
     let (keep, skip): (Vec<_>, Vec<_>) = runs
         .into_iter()
         .partition(|r| known.contains(&(r.run.test.name.clone(), r.run.test.digest.clone())));
@@ -124,33 +79,13 @@ pub fn run(args: Args) -> ExitCode {
             crate::out::line(&serde_json::to_string_pretty(&s.body).unwrap_or_default());
             continue;
         }
-        match weft_server::client::request(&args.server, "/api/submissions", Some(&s.body)) {
-            Ok(r) if r.status == 201 || r.status == 200 => {
-                crate::out::line(&format!(
-                    "{}: {} runs {} (submission {})",
-                    s.device,
-                    s.run_ids.len(),
-                    if r.status == 201 {
-                        "stored"
-                    } else {
-                        "already stored"
-                    },
-                    r.body["submission"]
-                ));
-            }
-            Ok(r) => {
-                eprintln!(
-                    "weft: {}: refused ({}): {}",
-                    s.device,
-                    r.status,
-                    r.body["error"].as_str().unwrap_or(&r.body.to_string())
-                );
+        match weft_server::client::send(&args.server, s) {
+            Ok(line) => crate::out::line(&line),
+            Err(f) if f.code == ExitCode::Violation => {
+                eprintln!("weft: {}", f.message);
                 code = ExitCode::Violation;
             }
-            Err(e) => {
-                eprintln!("weft: {e}");
-                return ExitCode::Internal;
-            }
+            Err(f) => return crate::exit::report(&f),
         }
     }
     if subs.is_empty() {

@@ -84,7 +84,7 @@ fn go(args: Args) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::Ok);
     }
     let mut status = Status::default();
-    let tests = super::run::load_tests(&args.paths, &mut status);
+    let tests = weft_hw::run::load_tests(&args.paths, &mut status);
     if tests.is_empty() {
         return Err(Failure::bad_input("no test to tune with"));
     }

@@ -16,8 +16,9 @@
 
 use std::path::PathBuf;
 
+use weft_verify::confirm::RaceRun;
 use weft_verify::load::{verify_file, FileOptions};
-use weft_verify::text::{short_loc, Loc};
+use weft_verify::text::Loc;
 use weft_verify::{Options, SolverKind, VerifyError, WarpMethod};
 
 use crate::exit::ExitCode;
@@ -126,25 +127,15 @@ fn emulator_races(a: &Args) -> Result<Vec<(Loc, Loc)>, String> {
         let out = cmd.output().map_err(|e| e.to_string())?;
         let text = String::from_utf8_lossy(&out.stdout);
         let err = String::from_utf8_lossy(&out.stderr);
-        if let Ok(j) = serde_json::from_str::<serde_json::Value>(text.trim()) {
-            let mut v = Vec::new();
-            for r in j["races"].as_array().into_iter().flatten() {
-                let side = |k: &str| r[k]["line"].as_str().and_then(short_loc);
-                if let (Some(x), Some(y)) = (side("first"), side("second")) {
-                    v.push((x, y));
-                }
+        match weft_verify::confirm::read_race_run(&text, &err) {
+            RaceRun::Races(v) => return Ok(v),
+            RaceRun::Unbound { name, buffer: true } => {
+                extra.extend(["--buffer".to_string(), format!("{name}=1048576")])
             }
-            return Ok(v);
-        }
-        let last = err.lines().last().unwrap_or("no output").to_string();
-        let unbound = last
-            .split_once("parameter `")
-            .and_then(|(_, r)| r.split_once("` is not bound"))
-            .map(|(n, r)| (n.to_string(), r.contains("--buffer")));
-        match unbound {
-            Some((n, true)) => extra.extend(["--buffer".to_string(), format!("{n}=1048576")]),
-            Some((n, false)) => extra.extend(["--arg".to_string(), format!("{n}=1")]),
-            None => return Err(format!("the emulator run failed: {last}")),
+            RaceRun::Unbound { name, .. } => {
+                extra.extend(["--arg".to_string(), format!("{name}=1")])
+            }
+            RaceRun::Failed(last) => return Err(format!("the emulator run failed: {last}")),
         }
     }
     Err("the emulator run failed: too many unbound parameters".to_string())
@@ -178,37 +169,24 @@ pub fn run(a: Args) -> ExitCode {
         unroll_limit: a.unroll_limit.max(1),
         ..Options::default()
     };
-    let mut flags = Vec::new();
-    if a.launch.equality_abstraction {
-        flags.push("--equality-abstraction".to_string());
-    }
-    if a.launch.adversarial_abstraction {
-        flags.push("--adversarial-abstraction".to_string());
-    }
-    if a.launch.only_intra_group {
-        flags.push("--only-intra-group".to_string());
-    }
-    if a.only_inter_group {
-        flags.push("--only-inter-group".to_string());
-    }
-    if a.no_refined_atomics {
-        flags.push("--no-refined-atomics".to_string());
-    }
-    if a.check_overflow {
-        flags.push("--check-overflow".to_string());
-    }
-    if a.assume_no_overflow {
-        flags.push("--assume-no-overflow".to_string());
-    }
-    if a.no_benign_tolerance {
-        flags.push("--no-benign-tolerance".to_string());
-    }
-    if a.launch.check_array_bounds {
-        flags.push("--check-array-bounds".to_string());
-    }
-    if a.launch.no_barrier_access_checks {
-        flags.push("--no-barrier-access-checks".to_string());
-    }
+    // GPUVerify's flags, as the verifier reads them from a kernel's header.
+    let l = &a.launch;
+    let mut flags: Vec<String> = [
+        (l.equality_abstraction, "--equality-abstraction"),
+        (l.adversarial_abstraction, "--adversarial-abstraction"),
+        (l.only_intra_group, "--only-intra-group"),
+        (a.only_inter_group, "--only-inter-group"),
+        (a.no_refined_atomics, "--no-refined-atomics"),
+        (a.check_overflow, "--check-overflow"),
+        (a.assume_no_overflow, "--assume-no-overflow"),
+        (a.no_benign_tolerance, "--no-benign-tolerance"),
+        (l.check_array_bounds, "--check-array-bounds"),
+        (l.no_barrier_access_checks, "--no-barrier-access-checks"),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, f)| f.to_string())
+    .collect();
     if let Some(n) = a.launch.unroll {
         flags.push(format!("--loop-unwind={n}"));
     }
