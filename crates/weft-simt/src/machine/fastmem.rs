@@ -7,6 +7,9 @@
 //! lane-by-lane path of `step`, which reports faults and emits the trace; the result is the
 //! same either way.
 
+// The lane loops (`for_lanes!`) index several per-lane arrays by the lane number.
+#![allow(clippy::needless_range_loop)]
+
 use weft_ir::attrs::MemSpace;
 
 use super::{FULL, WARP};

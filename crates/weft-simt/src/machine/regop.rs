@@ -698,8 +698,8 @@ fn bin_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64) -
                 return;
             }
             (Some(x), Some(y)) => {
-                for l in 0..WARP {
-                    d[l] = f(x.at(l), y.at(l));
+                for (l, v) in d.iter_mut().enumerate() {
+                    *v = f(x.at(l), y.at(l));
                 }
                 return;
             }
