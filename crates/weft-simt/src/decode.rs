@@ -341,6 +341,33 @@ pub enum DOp {
     Trap,
 }
 
+impl DOp {
+    /// Whether the operation only reads and writes registers (moves, arithmetic,
+    /// comparisons, conversions, bit operations, specification queries): the emulator runs
+    /// a straight sequence of them without returning to the scheduler.
+    #[inline(always)]
+    pub fn is_regop(&self) -> bool {
+        matches!(
+            self,
+            DOp::BinFast { .. }
+                | DOp::Mov { .. }
+                | DOp::Un { .. }
+                | DOp::Bin { .. }
+                | DOp::Mad { .. }
+                | DOp::SetpFast { .. }
+                | DOp::Setp { .. }
+                | DOp::Selp { .. }
+                | DOp::Cvt { .. }
+                | DOp::Cvta { .. }
+                | DOp::Bfe { .. }
+                | DOp::Bfi { .. }
+                | DOp::Shf { .. }
+                | DOp::Prmt { .. }
+                | DOp::Query { .. }
+        )
+    }
+}
+
 /// A decoded instruction with its guard.
 #[derive(Clone, Debug)]
 pub struct DInstr {
@@ -869,6 +896,41 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
         });
     }
     Ok(out)
+}
+
+/// The registers a CTA's registers must be cleared for when it is launched: those some
+/// thread may read before writing them (live at the kernel's entry: every path from the
+/// entry, a guarded write counting as no write) and the sources of `shfl` (a lane reads
+/// them from another lane, which may not have written them). Every other register is
+/// written by a thread before the thread reads it, so a value left by the slot's previous
+/// CTA is never observed and clearing it would only cost time.
+pub fn regs_to_clear(k: &Kernel) -> Vec<u32> {
+    if k.code.is_empty() {
+        return Vec::new();
+    }
+    let cfg = weft_ir::analysis::KCfg::new(k);
+    let live = cfg.live_in(k, None, &weft_ir::analysis::RegSet::default());
+    let mut clear = vec![false; k.regs.len()];
+    if let Some(entry) = live.first() {
+        for r in entry.iter() {
+            if let Some(c) = clear.get_mut(r) {
+                *c = true;
+            }
+        }
+    }
+    for ins in &k.code {
+        if let KOp::Shfl {
+            a: Operand::Reg(r), ..
+        } = &ins.op
+        {
+            if let Some(c) = clear.get_mut(r.index()) {
+                *c = true;
+            }
+        }
+    }
+    (0..k.regs.len() as u32)
+        .filter(|&r| clear[r as usize])
+        .collect()
 }
 
 #[cfg(test)]

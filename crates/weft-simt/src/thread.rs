@@ -274,11 +274,11 @@ impl<'k> ThreadProgram<'k> {
                     continue;
                 }
             }
-            if exec_alu::<1>(&ins.op, &mut st.regs, 1, &sp) {
+            if exec_alu::<1, _>(&ins.op, &mut st.regs, 1, &sp) {
                 st.pc += 1;
                 continue;
             }
-            let rv = |regs: &[u64], s: Src| rv_s::<1>(regs, s, 0, &sp);
+            let rv = |regs: &[u64], s: Src| rv_s::<1, _>(regs, s, 0, &sp);
             match &ins.op {
                 DOp::Ld {
                     space,

@@ -87,7 +87,7 @@ pub(super) fn member_gap(
         return 0;
     }
     let l0 = em.trailing_zeros() as usize;
-    (rv(regs, mask, l0, sp) as u32) & live & !em
+    (rv(regs, mask, l0, &sp) as u32) & live & !em
 }
 
 #[cfg(test)]

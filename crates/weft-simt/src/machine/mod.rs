@@ -12,6 +12,7 @@
 //! - `step`: one warp instruction (memory, atomics, barriers, branches, collectives);
 //! - `regop`: register-only instructions over a register file of any lane count;
 //! - `collective`: `shfl.sync`/`vote.sync`/`match.sync` lane semantics;
+//! - `fastmem`: untraced scalar loads and stores routed per warp rather than per lane;
 //! - `trace`: the text trace and the structured access events.
 
 use std::io::Write;
@@ -42,6 +43,7 @@ macro_rules! for_lanes {
 }
 
 mod collective;
+mod fastmem;
 mod regop;
 mod sched;
 mod step;
@@ -151,6 +153,8 @@ enum Stop {
 struct Machine<'a> {
     kernel: &'a Kernel,
     code: Vec<DInstr>,
+    /// Registers cleared when a CTA is launched ([`crate::decode::regs_to_clear`]).
+    clear_regs: Vec<u32>,
     reg_bits: Vec<u16>,
     cfg: LaunchConfig,
     opts: Options,
@@ -384,6 +388,7 @@ fn execute<'a>(
     let mut m = Machine {
         kernel,
         code,
+        clear_regs: crate::decode::regs_to_clear(kernel),
         reg_bits: kernel.regs.iter().map(|r| r.ty.bits).collect(),
         cfg,
         opts: opts.clone(),

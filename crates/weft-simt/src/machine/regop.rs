@@ -5,9 +5,155 @@
 use weft_ir::attrs::TypeKind;
 use weft_ir::kernel::{KBoolOp, KCmp, QueryKind, SpecialReg};
 
-use super::{FULL, WARP};
+use super::{Frame, Machine, FULL, WARP};
 use crate::alu;
 use crate::decode::{DOp, FastBin, Src};
+
+/// What the special registers of one warp read at one instruction.
+#[derive(Clone, Copy)]
+pub(super) struct SpecialCtx {
+    /// Warp index in the CTA.
+    pub wic: u32,
+    pub block: [u32; 3],
+    pub grid: [u32; 3],
+    pub cta_id: [u32; 3],
+    /// Warps per CTA.
+    pub wpc: u32,
+    /// The CTA's resident slot (`%smid`).
+    pub slot: usize,
+    /// Warp-instructions executed so far, this one included (`%clock`).
+    pub steps: u64,
+}
+
+impl SpecialCtx {
+    /// Special register `s` of `lane`.
+    #[inline(always)]
+    pub(super) fn get(&self, s: SpecialReg, lane: usize) -> u64 {
+        let (block, wic) = (self.block, self.wic);
+        let t = wic * 32 + lane as u32;
+        match s {
+            SpecialReg::Tid(0) => u64::from(t % block[0]),
+            SpecialReg::Tid(1) => u64::from((t / block[0]) % block[1]),
+            SpecialReg::Tid(_) => u64::from(t / (block[0] * block[1])),
+            SpecialReg::Ntid(d) => u64::from(block[d.min(2) as usize]),
+            SpecialReg::Ctaid(d) => u64::from(self.cta_id[d.min(2) as usize]),
+            SpecialReg::Nctaid(d) => u64::from(self.grid[d.min(2) as usize]),
+            SpecialReg::Laneid => lane as u64,
+            SpecialReg::Warpid => u64::from(wic),
+            SpecialReg::Nwarpid => u64::from(self.wpc),
+            SpecialReg::LanemaskEq => 1u64 << lane,
+            SpecialReg::LanemaskLe => ((1u64 << (lane + 1)) - 1) & 0xffff_ffff,
+            SpecialReg::LanemaskLt => (1u64 << lane) - 1,
+            SpecialReg::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
+            SpecialReg::LanemaskGt => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
+            SpecialReg::Smid => self.slot as u64,
+            SpecialReg::Nsmid => 1,
+            SpecialReg::Gridid => 0,
+            SpecialReg::Clock => self.steps,
+        }
+    }
+}
+
+impl SpecialCtx {
+    /// Special register `s` of all 32 lanes.
+    #[inline(always)]
+    pub(super) fn lanes(&self, s: SpecialReg) -> [u64; WARP] {
+        let base = self.wic * 32;
+        match s {
+            // A one-dimensional block whose x extent covers the warp: lane l is thread base + l.
+            SpecialReg::Tid(0) if base + 32 <= self.block[0] => {
+                std::array::from_fn(|l| u64::from(base + l as u32))
+            }
+            SpecialReg::Ctaid(_) | SpecialReg::Ntid(_) | SpecialReg::Nctaid(_) => {
+                [self.get(s, 0); WARP]
+            }
+            _ => std::array::from_fn(|l| self.get(s, l)),
+        }
+    }
+}
+
+/// The lanes of `mask` whose guard holds (all of `mask` without a guard).
+#[inline(always)]
+pub(super) fn guard_mask(guard: Option<(u32, bool)>, regs: &[u64], mask: u32) -> u32 {
+    match guard {
+        None => mask,
+        Some((r, neg)) => {
+            let p = &regs[r as usize * WARP..r as usize * WARP + WARP];
+            let mut pm = 0u32;
+            for (l, v) in p.iter().enumerate() {
+                pm |= (((*v & 1 == 1) != neg) as u32) << l;
+            }
+            pm & mask
+        }
+    }
+}
+
+impl Machine<'_> {
+    /// Runs the register-only instruction at `top.pc` and those straight after it, while
+    /// the quantum lasts, without returning to the scheduler: each counts as a
+    /// warp-instruction exactly as [`Machine::exec`] would count it, and the run stops
+    /// before the first other instruction, at the frame's reconvergence point or at the
+    /// end of the code. The frame's pc is left after the last one run; returns the budget
+    /// left.
+    pub(super) fn run_regops(&mut self, w: usize, top: Frame, mut budget: u32) -> u32 {
+        let Machine {
+            code,
+            warps,
+            ctas,
+            cfg,
+            stats,
+            warps_per_cta,
+            steps,
+            ..
+        } = self;
+        let warp = &mut warps[w];
+        let mask = top.mask & warp.live;
+        let mut ctx = SpecialCtx {
+            wic: warp.warp_in_cta,
+            block: cfg.block,
+            grid: cfg.grid,
+            cta_id: ctas[warp.slot].id,
+            wpc: *warps_per_cta as u32,
+            slot: warp.slot,
+            steps: *steps,
+        };
+        let regs = &mut warp.regs[..];
+        let mut pc = top.pc;
+        let mut lanes = 0u64;
+        while let Some(ins) = code.get(pc as usize) {
+            if !ins.op.is_regop() {
+                break;
+            }
+            budget -= 1;
+            ctx.steps += 1;
+            let em = guard_mask(ins.guard, regs, mask);
+            lanes += u64::from(em.count_ones());
+            if let DOp::Mov {
+                dst,
+                src: Src::S(x),
+                bits,
+            } = ins.op
+            {
+                let v = ctx.lanes(x);
+                let d = &mut regs[dst as usize * WARP..dst as usize * WARP + WARP];
+                for_lanes!(em, l, {
+                    d[l] = alu::trunc(v[l], bits);
+                });
+            } else {
+                let sp = |s: SpecialReg, lane: usize| ctx.get(s, lane);
+                exec_alu::<WARP, _>(&ins.op, regs, em, &sp);
+            }
+            pc += 1;
+            if budget == 0 || pc == top.rpc {
+                break;
+            }
+        }
+        *steps = ctx.steps;
+        stats.thread_instrs += lanes;
+        warp.stack.last_mut().expect("frame").pc = pc;
+        budget
+    }
+}
 
 #[inline(always)]
 /// The value of a specification query for one thread, paired with itself (the emulator
@@ -47,16 +193,23 @@ fn query_value(kind: QueryKind, bits: u16, a: &[u64]) -> u64 {
     alu::trunc(v, bits)
 }
 
-pub(super) fn rv(regs: &[u64], s: Src, lane: usize, sp: &dyn Fn(SpecialReg, usize) -> u64) -> u64 {
-    rv_s::<WARP>(regs, s, lane, sp)
-}
-
-/// Operand `s` of `lane` in a register file of `S` lanes per register.
-pub(crate) fn rv_s<const S: usize>(
+#[inline(always)]
+pub(super) fn rv<F: Fn(SpecialReg, usize) -> u64>(
     regs: &[u64],
     s: Src,
     lane: usize,
-    sp: &dyn Fn(SpecialReg, usize) -> u64,
+    sp: &F,
+) -> u64 {
+    rv_s::<WARP, F>(regs, s, lane, sp)
+}
+
+/// Operand `s` of `lane` in a register file of `S` lanes per register.
+#[inline(always)]
+pub(crate) fn rv_s<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    regs: &[u64],
+    s: Src,
+    lane: usize,
+    sp: &F,
 ) -> u64 {
     match s {
         Src::R(r) => regs[r as usize * S + lane],
@@ -69,11 +222,11 @@ pub(crate) fn rv_s<const S: usize>(
 /// operations, specification queries) for the lanes of `em` over a register file holding `S`
 /// lanes per register (`S` = [`WARP`] for the warp emulator, 1 for a single thread, see
 /// [`crate::thread`]); `false` when `op` is not such an instruction (nothing is changed).
-pub(crate) fn exec_alu<const S: usize>(
+pub(crate) fn exec_alu<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     op: &DOp,
     regs: &mut [u64],
     em: u32,
-    sp: &dyn Fn(SpecialReg, usize) -> u64,
+    sp: &F,
 ) -> bool {
     macro_rules! set {
         ($r:expr, $l:expr, $v:expr) => {
@@ -82,24 +235,23 @@ pub(crate) fn exec_alu<const S: usize>(
     }
     match op {
         DOp::Mov { dst, src, bits } => {
-            let (dst, src, bits) = (*dst, *src, *bits);
-            for_lanes!(em, l, {
-                let v = rv_s::<S>(regs, src, l, &sp);
-                set!(dst, l, alu::trunc(v, bits));
-            });
+            let (dst, src, bits) = (*dst as usize, *src, *bits);
+            if bits >= 64 {
+                un_loop_s::<S, _, _>(regs, em, dst, src, &sp, |v| v);
+            } else {
+                let keep = (1u64 << bits) - 1;
+                un_loop_s::<S, _, _>(regs, em, dst, src, &sp, |v| v & keep);
+            }
         }
         DOp::Un { f, dst, a, bits } => {
-            let (f, dst, a, bits) = (*f, *dst, *a, *bits);
-            for_lanes!(em, l, {
-                let v = f(rv_s::<S>(regs, a, l, &sp));
-                set!(dst, l, alu::trunc(v, bits));
-            });
+            let (f, dst, a, bits) = (*f, *dst as usize, *a, *bits);
+            un_loop_s::<S, _, _>(regs, em, dst, a, &sp, |v| alu::trunc(f(v), bits));
         }
         DOp::BinFast { op, dst, a, b } => {
             let (dst, a, b) = (*dst as usize, *a, *b);
             macro_rules! go {
                 ($f:expr) => {
-                    bin_loop_s::<S, _>(regs, em, dst, a, b, &sp, $f)
+                    bin_loop_s::<S, _, _>(regs, em, dst, a, b, &sp, $f)
                 };
             }
             match op {
@@ -168,7 +320,7 @@ pub(crate) fn exec_alu<const S: usize>(
                 }
             macro_rules! go {
                 ($f:expr) => {
-                    bin_loop_s::<S, _>(regs, em, dst, a, b, &sp, $f)
+                    bin_loop_s::<S, _, _>(regs, em, dst, a, b, &sp, $f)
                 };
             }
             match cmp.cmp {
@@ -183,7 +335,7 @@ pub(crate) fn exec_alu<const S: usize>(
         DOp::Bin { f, dst, a, b, bits } => {
             let (f, dst, a, b, bits) = (*f, *dst, *a, *b, *bits);
             for_lanes!(em, l, {
-                let v = f(rv_s::<S>(regs, a, l, &sp), rv_s::<S>(regs, b, l, &sp));
+                let v = f(rv_s::<S, _>(regs, a, l, &sp), rv_s::<S, _>(regs, b, l, &sp));
                 set!(dst, l, alu::trunc(v, bits));
             });
         }
@@ -199,9 +351,9 @@ pub(crate) fn exec_alu<const S: usize>(
             let (mul, add, dst, a, b, c, ff) = (*mul, *add, *dst, *a, *b, *c, *fused_float);
             for_lanes!(em, l, {
                 let (x, y, z) = (
-                    rv_s::<S>(regs, a, l, &sp),
-                    rv_s::<S>(regs, b, l, &sp),
-                    rv_s::<S>(regs, c, l, &sp),
+                    rv_s::<S, _>(regs, a, l, &sp),
+                    rv_s::<S, _>(regs, b, l, &sp),
+                    rv_s::<S, _>(regs, c, l, &sp),
                 );
                 let v = match ff {
                     Some(32) => f32::from_bits(x as u32)
@@ -225,10 +377,10 @@ pub(crate) fn exec_alu<const S: usize>(
         } => {
             let (f, dst, dst2, a, b, combine) = (*f, *dst, *dst2, *a, *b, *combine);
             for_lanes!(em, l, {
-                let mut r = f(rv_s::<S>(regs, a, l, &sp), rv_s::<S>(regs, b, l, &sp));
+                let mut r = f(rv_s::<S, _>(regs, a, l, &sp), rv_s::<S, _>(regs, b, l, &sp));
                 let mut r2 = !r;
                 if let Some((op, p, neg)) = combine {
-                    let q = (rv_s::<S>(regs, p, l, &sp) & 1 == 1) != neg;
+                    let q = (rv_s::<S, _>(regs, p, l, &sp) & 1 == 1) != neg;
                     let comb = |x: bool| match op {
                         KBoolOp::And => x && q,
                         KBoolOp::Or => x || q,
@@ -246,10 +398,10 @@ pub(crate) fn exec_alu<const S: usize>(
         DOp::Selp { dst, a, b, p } => {
             let (dst, a, b, p) = (*dst, *a, *b, *p);
             for_lanes!(em, l, {
-                let v = if rv_s::<S>(regs, p, l, &sp) & 1 == 1 {
-                    rv_s::<S>(regs, a, l, &sp)
+                let v = if rv_s::<S, _>(regs, p, l, &sp) & 1 == 1 {
+                    rv_s::<S, _>(regs, a, l, &sp)
                 } else {
-                    rv_s::<S>(regs, b, l, &sp)
+                    rv_s::<S, _>(regs, b, l, &sp)
                 };
                 set!(dst, l, v);
             });
@@ -263,9 +415,22 @@ pub(crate) fn exec_alu<const S: usize>(
             integral,
             sat,
         } => {
+            if !*sat && dst_ty.kind != TypeKind::Float && src_ty.kind != TypeKind::Float {
+                // Integer to integer: extend from the source width, cut to the destination's
+                // (exactly `alu::convert`'s integer case without saturation).
+                let (sb, db) = (src_ty.bits, dst_ty.bits);
+                if src_ty.kind == TypeKind::Signed {
+                    let f = |v: u64| alu::trunc(alu::sext(v, sb) as u64, db);
+                    un_loop_s::<S, _, _>(regs, em, *dst as usize, *src, &sp, f);
+                } else {
+                    let f = |v: u64| alu::trunc(alu::trunc(v, sb), db);
+                    un_loop_s::<S, _, _>(regs, em, *dst as usize, *src, &sp, f);
+                }
+                return true;
+            }
             for_lanes!(em, l, {
                 let v = alu::convert(
-                    rv_s::<S>(regs, *src, l, &sp),
+                    rv_s::<S, _>(regs, *src, l, &sp),
                     *dst_ty,
                     *src_ty,
                     *rounding,
@@ -276,10 +441,8 @@ pub(crate) fn exec_alu<const S: usize>(
             });
         }
         DOp::Cvta { dst, src, add } => {
-            for_lanes!(em, l, {
-                let v = rv_s::<S>(regs, *src, l, &sp).wrapping_add(*add as u64);
-                set!(*dst, l, v);
-            });
+            let add = *add as u64;
+            un_loop_s::<S, _, _>(regs, em, *dst as usize, *src, &sp, |v| v.wrapping_add(add));
         }
         DOp::Bfe {
             dst,
@@ -290,9 +453,9 @@ pub(crate) fn exec_alu<const S: usize>(
         } => {
             let bits = u32::from(ty.bits);
             for_lanes!(em, l, {
-                let x = rv_s::<S>(regs, *a, l, &sp);
-                let p = (rv_s::<S>(regs, *pos, l, &sp) & 0xff) as u32;
-                let n = (rv_s::<S>(regs, *len, l, &sp) & 0xff) as u32;
+                let x = rv_s::<S, _>(regs, *a, l, &sp);
+                let p = (rv_s::<S, _>(regs, *pos, l, &sp) & 0xff) as u32;
+                let n = (rv_s::<S, _>(regs, *len, l, &sp) & 0xff) as u32;
                 let v = if n == 0 || p >= bits {
                     if ty.kind == TypeKind::Signed && n != 0 && (x >> (bits - 1)) & 1 == 1 {
                         u64::MAX
@@ -320,9 +483,12 @@ pub(crate) fn exec_alu<const S: usize>(
             bits,
         } => {
             for_lanes!(em, l, {
-                let (x, y) = (rv_s::<S>(regs, *a, l, &sp), rv_s::<S>(regs, *b, l, &sp));
-                let p = (rv_s::<S>(regs, *pos, l, &sp) & 0xff) as u32;
-                let n = (rv_s::<S>(regs, *len, l, &sp) & 0xff) as u32;
+                let (x, y) = (
+                    rv_s::<S, _>(regs, *a, l, &sp),
+                    rv_s::<S, _>(regs, *b, l, &sp),
+                );
+                let p = (rv_s::<S, _>(regs, *pos, l, &sp) & 0xff) as u32;
+                let n = (rv_s::<S, _>(regs, *len, l, &sp) & 0xff) as u32;
                 let v = if n == 0 || p >= u32::from(*bits) {
                     y
                 } else {
@@ -342,9 +508,9 @@ pub(crate) fn exec_alu<const S: usize>(
             c,
         } => {
             for_lanes!(em, l, {
-                let pair = ((rv_s::<S>(regs, *b, l, &sp) & 0xffff_ffff) << 32)
-                    | (rv_s::<S>(regs, *a, l, &sp) & 0xffff_ffff);
-                let n = rv_s::<S>(regs, *c, l, &sp) as u32;
+                let pair = ((rv_s::<S, _>(regs, *b, l, &sp) & 0xffff_ffff) << 32)
+                    | (rv_s::<S, _>(regs, *a, l, &sp) & 0xffff_ffff);
+                let n = rv_s::<S, _>(regs, *c, l, &sp) as u32;
                 let n = if *wrap { n & 31 } else { n.min(32) };
                 let v = if *left {
                     (pair << n) >> 32
@@ -356,9 +522,9 @@ pub(crate) fn exec_alu<const S: usize>(
         }
         DOp::Prmt { dst, a, b, sel } => {
             for_lanes!(em, l, {
-                let bytes = ((rv_s::<S>(regs, *b, l, &sp) & 0xffff_ffff) << 32)
-                    | (rv_s::<S>(regs, *a, l, &sp) & 0xffff_ffff);
-                let s = rv_s::<S>(regs, *sel, l, &sp);
+                let bytes = ((rv_s::<S, _>(regs, *b, l, &sp) & 0xffff_ffff) << 32)
+                    | (rv_s::<S, _>(regs, *a, l, &sp) & 0xffff_ffff);
+                let s = rv_s::<S, _>(regs, *sel, l, &sp);
                 let mut v = 0u64;
                 for i in 0..4 {
                     let n = (s >> (4 * i)) & 0xf;
@@ -384,7 +550,10 @@ pub(crate) fn exec_alu<const S: usize>(
             args,
         } => {
             for_lanes!(em, l, {
-                let a: Vec<u64> = args.iter().map(|x| rv_s::<S>(regs, *x, l, &sp)).collect();
+                let a: Vec<u64> = args
+                    .iter()
+                    .map(|x| rv_s::<S, _>(regs, *x, l, &sp))
+                    .collect();
                 let v = query_value(*kind, *bits, &a);
                 set!(*dst, l, v);
             });
@@ -396,10 +565,10 @@ pub(crate) fn exec_alu<const S: usize>(
 
 /// All 32 lanes of operand `s` (registers exist for every lane, active or not).
 #[inline(always)]
-fn lanes_of<const S: usize>(
+fn lanes_of<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     regs: &[u64],
     s: Src,
-    sp: &dyn Fn(SpecialReg, usize) -> u64,
+    sp: &F,
 ) -> [u64; WARP] {
     match s {
         Src::R(r) => {
@@ -412,19 +581,133 @@ fn lanes_of<const S: usize>(
     }
 }
 
+/// An operand of a full-warp lane loop read in place: a register other than the
+/// destination, or an immediate.
+#[derive(Clone, Copy)]
+enum InPlace<'r> {
+    Reg(&'r [u64; WARP]),
+    Imm(u64),
+}
+
+impl InPlace<'_> {
+    #[inline(always)]
+    fn at(self, l: usize) -> u64 {
+        match self {
+            InPlace::Reg(r) => r[l],
+            InPlace::Imm(v) => v,
+        }
+    }
+}
+
+/// Splits a warp register file into register `dst` (mutable) and the registers before and
+/// after it, so that a full-warp loop reads its operands in place, without copies.
+#[inline(always)]
+fn split_dst(regs: &mut [u64], dst: usize) -> (&mut [u64; WARP], &[u64], &[u64]) {
+    let (lo, rest) = regs.split_at_mut(dst * WARP);
+    let (d, hi) = rest.split_at_mut(WARP);
+    (d.try_into().expect("register"), lo, hi)
+}
+
+/// Operand `s` in place (see [`split_dst`]); `None` for the destination itself or a special
+/// register.
+#[inline(always)]
+fn in_place<'r>(s: Src, dst: usize, lo: &'r [u64], hi: &'r [u64]) -> Option<InPlace<'r>> {
+    match s {
+        Src::R(r) => {
+            let r = r as usize;
+            let lanes = match r.cmp(&dst) {
+                std::cmp::Ordering::Less => &lo[r * WARP..r * WARP + WARP],
+                std::cmp::Ordering::Greater => {
+                    &hi[(r - dst - 1) * WARP..(r - dst - 1) * WARP + WARP]
+                }
+                std::cmp::Ordering::Equal => return None,
+            };
+            Some(InPlace::Reg(lanes.try_into().expect("register")))
+        }
+        Src::I(v) => Some(InPlace::Imm(v)),
+        Src::S(_) => None,
+    }
+}
+
+/// `dst = f(a)` on the lanes of `em`, monomorphised per operation.
+#[inline(always)]
+fn un_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64) -> u64>(
+    regs: &mut [u64],
+    em: u32,
+    dst: usize,
+    a: Src,
+    sp: &P,
+    f: F,
+) {
+    if em == FULL && S == WARP {
+        let (d, lo, hi) = split_dst(regs, dst);
+        match in_place(a, dst, lo, hi) {
+            Some(InPlace::Reg(x)) => {
+                for l in 0..WARP {
+                    d[l] = f(x[l]);
+                }
+                return;
+            }
+            Some(InPlace::Imm(v)) => {
+                *d = [f(v); WARP];
+                return;
+            }
+            None => {}
+        }
+    }
+    let av = lanes_of::<S, _>(regs, a, sp);
+    let d: &mut [u64] = &mut regs[dst * S..dst * S + S];
+    if em == FULL && S == WARP {
+        for l in 0..WARP {
+            d[l] = f(av[l]);
+        }
+    } else {
+        let mut m = em;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            d[l] = f(av[l]);
+        }
+    }
+}
+
 /// `dst = f(a, b)` on the lanes of `em`, monomorphised per operation.
 #[inline(always)]
-fn bin_loop_s<const S: usize, F: Fn(u64, u64) -> u64>(
+fn bin_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64) -> u64>(
     regs: &mut [u64],
     em: u32,
     dst: usize,
     a: Src,
     b: Src,
-    sp: &dyn Fn(SpecialReg, usize) -> u64,
+    sp: &P,
     f: F,
 ) {
-    let av = lanes_of::<S>(regs, a, sp);
-    let bv = lanes_of::<S>(regs, b, sp);
+    if em == FULL && S == WARP {
+        let (d, lo, hi) = split_dst(regs, dst);
+        match (in_place(a, dst, lo, hi), in_place(b, dst, lo, hi)) {
+            (Some(InPlace::Reg(x)), Some(InPlace::Reg(y))) => {
+                for l in 0..WARP {
+                    d[l] = f(x[l], y[l]);
+                }
+                return;
+            }
+            (Some(InPlace::Reg(x)), Some(InPlace::Imm(y))) => {
+                for l in 0..WARP {
+                    d[l] = f(x[l], y);
+                }
+                return;
+            }
+            (Some(x), Some(y)) => {
+                for (l, v) in d.iter_mut().enumerate() {
+                    *v = f(x.at(l), y.at(l));
+                }
+                return;
+            }
+            _ => {}
+        }
+    }
+    let av = lanes_of::<S, _>(regs, a, sp);
+    let bv = lanes_of::<S, _>(regs, b, sp);
     let d: &mut [u64] = &mut regs[dst * S..dst * S + S];
     if em == FULL && S == WARP {
         for l in 0..WARP {

@@ -91,7 +91,13 @@ impl<'a> Machine<'a> {
                 mask: live,
                 kind: FrameKind::Base,
             });
-            warp.regs.fill(0);
+            if self.clear_regs.len() == self.reg_bits.len() {
+                warp.regs.fill(0);
+            } else {
+                for &r in &self.clear_regs {
+                    warp.regs[r as usize * WARP..(r as usize + 1) * WARP].fill(0);
+                }
+            }
             warp.local.fill(0);
         }
     }
@@ -337,6 +343,10 @@ impl<'a> Machine<'a> {
                 if let Some(s) = stop {
                     return s;
                 }
+                continue;
+            }
+            if self.code[top.pc as usize].op.is_regop() {
+                budget = self.run_regops(w, top, budget);
                 continue;
             }
             budget -= 1;

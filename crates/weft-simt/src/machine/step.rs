@@ -7,11 +7,12 @@ use weft_ir::attrs::MemSpace;
 use weft_ir::kernel::SpecialReg;
 
 use super::collective::{match_value, member_gap, shfl_source, vote_value};
-use super::regop::{exec_alu, rv};
+use super::fastmem::{self, Mems};
+use super::regop::{exec_alu, guard_mask, rv, SpecialCtx};
 use super::trace::{access_event, emit_access, emit_to, emit_warp, Loc};
 use super::{Frame, FrameKind, Machine, Post, Stop, WState, BARRIERS, FULL, WARP};
 use crate::alu;
-use crate::decode::{DAddr, DOp, TraceKind};
+use crate::decode::{DAddr, DOp, Src, TraceKind};
 use crate::mem::{self, resolve_generic, Region, GLOBAL_BASE};
 use crate::sink::{AccessOp, BranchEvent};
 
@@ -41,19 +42,7 @@ impl<'a> Machine<'a> {
         let ins = &code[pc as usize];
         let warp = &mut warps[w];
         let mask = top.mask & warp.live;
-        let em = match ins.guard {
-            None => mask,
-            Some((r, neg)) => {
-                let base = r as usize * WARP;
-                let mut pm = 0u32;
-                for_lanes!(mask, l, {
-                    if (warp.regs[base + l] & 1 == 1) != neg {
-                        pm |= 1 << l;
-                    }
-                });
-                pm
-            }
-        };
+        let em = guard_mask(ins.guard, &warp.regs, mask);
         stats.thread_instrs += u64::from(em.count_ones());
         let slot = warp.slot;
         let cta = &mut ctas[slot];
@@ -62,29 +51,16 @@ impl<'a> Machine<'a> {
         let grid = cfg.grid;
         let cta_id = cta.id;
         let wpc = warps_per_cta as u32;
-        let sp = move |s: SpecialReg, lane: usize| -> u64 {
-            let t = wic * 32 + lane as u32;
-            match s {
-                SpecialReg::Tid(0) => u64::from(t % block[0]),
-                SpecialReg::Tid(1) => u64::from((t / block[0]) % block[1]),
-                SpecialReg::Tid(_) => u64::from(t / (block[0] * block[1])),
-                SpecialReg::Ntid(d) => u64::from(block[d.min(2) as usize]),
-                SpecialReg::Ctaid(d) => u64::from(cta_id[d.min(2) as usize]),
-                SpecialReg::Nctaid(d) => u64::from(grid[d.min(2) as usize]),
-                SpecialReg::Laneid => lane as u64,
-                SpecialReg::Warpid => u64::from(wic),
-                SpecialReg::Nwarpid => u64::from(wpc),
-                SpecialReg::LanemaskEq => 1u64 << lane,
-                SpecialReg::LanemaskLe => ((1u64 << (lane + 1)) - 1) & 0xffff_ffff,
-                SpecialReg::LanemaskLt => (1u64 << lane) - 1,
-                SpecialReg::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
-                SpecialReg::LanemaskGt => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
-                SpecialReg::Smid => slot as u64,
-                SpecialReg::Nsmid => 1,
-                SpecialReg::Gridid => 0,
-                SpecialReg::Clock => steps,
-            }
+        let ctx = SpecialCtx {
+            wic,
+            block,
+            grid,
+            cta_id,
+            wpc,
+            slot,
+            steps,
         };
+        let sp = move |s: SpecialReg, lane: usize| -> u64 { ctx.get(s, lane) };
         let regs = &mut warp.regs;
         let mut next = pc + 1;
         // Member lanes of a `.sync` warp operation that are not executing it.
@@ -94,7 +70,7 @@ impl<'a> Machine<'a> {
                 regs[$r as usize * WARP + $l] = $v
             };
         }
-        if exec_alu::<WARP>(&ins.op, regs, em, &sp) {
+        if ins.op.is_regop() && exec_alu::<WARP, _>(&ins.op, regs, em, &sp) {
             warp.stack.last_mut().expect("frame").pc = next;
             return Post::None;
         }
@@ -108,6 +84,20 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
+                if let ([Some(d)], false) = (&dst[..], tracing && *tk != TraceKind::None) {
+                    let mems = Mems {
+                        global: &mut global[..],
+                        shared: &mut cta.shared[..],
+                        param: &param[..],
+                    };
+                    let bits = reg_bits[*d as usize];
+                    if em != 0
+                        && fastmem::load(*space, width, *sext, *d, bits, *addr, regs, em, &mems)
+                    {
+                        warp.stack.last_mut().expect("frame").pc = next;
+                        return Post::None;
+                    }
+                }
                 let local_bytes = layout.local_bytes as usize;
                 let gt_base = cta.linear * u64::from(block_threads) + u64::from(wic) * 32;
                 let mut fault = None;
@@ -193,6 +183,24 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
+                if let ([s], false, true) = (&src[..], tracing, em != 0) {
+                    let vals: [u64; WARP] = match *s {
+                        Src::R(r) => regs[r as usize * WARP..(r as usize + 1) * WARP]
+                            .try_into()
+                            .expect("register"),
+                        Src::I(v) => [v; WARP],
+                        Src::S(x) => std::array::from_fn(|l| ctx.get(x, l)),
+                    };
+                    let mut mems = Mems {
+                        global: &mut global[..],
+                        shared: &mut cta.shared[..],
+                        param: &param[..],
+                    };
+                    if fastmem::store(*space, width, *addr, regs, &vals, em, &mut mems) {
+                        warp.stack.last_mut().expect("frame").pc = next;
+                        return Post::None;
+                    }
+                }
                 let local_bytes = layout.local_bytes as usize;
                 let gt_base = cta.linear * u64::from(block_threads) + u64::from(wic) * 32;
                 let mut fault = None;

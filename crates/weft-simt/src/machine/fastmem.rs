@@ -1,0 +1,243 @@
+//! The per-warp fast path of untraced scalar loads and stores: every executing lane's
+//! address is routed and bounds-checked first, for the warp as a whole; when all of them
+//! fall inside one memory (global, the CTA's shared memory, or the param space for loads),
+//! the lanes are read or written without per-lane routing, and a full warp reading
+//! consecutive elements is read as one contiguous block. Anything else (a fault, local
+//! memory, lanes in different memories, a traced access, a vector access) takes the
+//! lane-by-lane path of `step`, which reports faults and emits the trace; the result is the
+//! same either way.
+
+// The lane loops (`for_lanes!`) index several per-lane arrays by the lane number.
+#![allow(clippy::needless_range_loop)]
+
+use weft_ir::attrs::MemSpace;
+
+use super::{FULL, WARP};
+use crate::decode::DAddr;
+use crate::mem::{resolve_generic, Region, GLOBAL_BASE};
+
+/// The memories an access may be routed to, for the executing warp.
+pub(super) struct Mems<'m> {
+    pub global: &'m mut [u8],
+    pub shared: &'m mut [u8],
+    pub param: &'m [u8],
+}
+
+/// The offset of each lane of `em` when every one of them routes to the same memory (not
+/// local memory) and `bytes` bytes at it lie inside that memory; lanes outside `em` are 0.
+#[inline(always)]
+fn warp_offsets(
+    space: MemSpace,
+    addr: DAddr,
+    regs: &[u64],
+    em: u32,
+    bytes: usize,
+    mems: &Mems<'_>,
+    off: &mut [u64; WARP],
+) -> Option<Region> {
+    let base: [u64; WARP] = match addr.base {
+        Some(r) => regs[r as usize * WARP..(r as usize + 1) * WARP]
+            .try_into()
+            .expect("register"),
+        None => [0; WARP],
+    };
+    let lane_addr = |l: usize| base[l].wrapping_add(addr.off as u64);
+    let region = match space {
+        MemSpace::Global | MemSpace::Constant => {
+            let mut bad = false;
+            for_lanes!(em, l, {
+                let a = lane_addr(l);
+                bad |= a < GLOBAL_BASE;
+                off[l] = a.wrapping_sub(GLOBAL_BASE);
+            });
+            if bad {
+                return None;
+            }
+            Region::Global
+        }
+        MemSpace::Shared => {
+            for_lanes!(em, l, {
+                off[l] = lane_addr(l);
+            });
+            Region::Shared
+        }
+        MemSpace::Param => {
+            for_lanes!(em, l, {
+                off[l] = lane_addr(l);
+            });
+            Region::Param
+        }
+        MemSpace::Generic => {
+            let first = resolve_generic(lane_addr(em.trailing_zeros() as usize))?.0;
+            let mut same = true;
+            for_lanes!(em, l, {
+                match resolve_generic(lane_addr(l)) {
+                    Some((r, o)) if r == first => off[l] = o,
+                    _ => same = false,
+                }
+            });
+            if !same {
+                return None;
+            }
+            first
+        }
+        MemSpace::Local => return None,
+    };
+    let len = match region {
+        Region::Global => mems.global.len(),
+        Region::Shared => mems.shared.len(),
+        Region::Param => mems.param.len(),
+        Region::Local => return None,
+    } as u64;
+    let limit = len.checked_sub(bytes as u64)?;
+    let mut out = false;
+    for_lanes!(em, l, {
+        out |= off[l] > limit;
+    });
+    (!out).then_some(region)
+}
+
+/// Whether the 32 lanes' offsets are consecutive elements of `width` bytes.
+#[inline(always)]
+fn consecutive(off: &[u64; WARP], width: u64) -> bool {
+    let mut ok = true;
+    for (l, &o) in off.iter().enumerate() {
+        ok &= o == off[0].wrapping_add(l as u64 * width);
+    }
+    ok
+}
+
+/// Loads `width` bytes at each lane's address into register `dst` (sign-extended when
+/// `sext`, truncated to `dst_bits`) when the warp's addresses allow the fast path; `false`
+/// (nothing done) otherwise.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn load(
+    space: MemSpace,
+    width: usize,
+    sext: bool,
+    dst: u32,
+    dst_bits: u16,
+    addr: DAddr,
+    regs: &mut [u64],
+    em: u32,
+    mems: &Mems<'_>,
+) -> bool {
+    let mut off = [0u64; WARP];
+    let Some(region) = warp_offsets(space, addr, regs, em, width, mems, &mut off) else {
+        return false;
+    };
+    let m: &[u8] = match region {
+        Region::Global => mems.global,
+        Region::Shared => mems.shared,
+        _ => mems.param,
+    };
+    let d = &mut regs[dst as usize * WARP..dst as usize * WARP + WARP];
+    // Sign extension from the access width, then truncation to the register's width.
+    let shift = 64 - (width as u32 * 8).min(64);
+    let keep = if dst_bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << dst_bits) - 1
+    };
+    macro_rules! fix {
+        ($v:expr, $sext:expr) => {
+            if $sext {
+                ((($v << shift) as i64 >> shift) as u64) & keep
+            } else {
+                $v & keep
+            }
+        };
+    }
+    macro_rules! read {
+        ($w:literal, $t:ty, $sext:expr) => {{
+            if addr.base.is_none() {
+                // One address for the whole warp (a parameter or a variable).
+                let o = off[em.trailing_zeros() as usize] as usize;
+                let v = <$t>::from_le_bytes(m[o..o + $w].try_into().expect("width")) as u64;
+                let v = fix!(v, $sext);
+                for_lanes!(em, l, {
+                    d[l] = v;
+                });
+            } else if em == FULL && consecutive(&off, $w) {
+                let o = off[0] as usize;
+                let block = &m[o..o + $w * WARP];
+                for (l, c) in block.chunks_exact($w).enumerate() {
+                    let v = <$t>::from_le_bytes(c.try_into().expect("width")) as u64;
+                    d[l] = fix!(v, $sext);
+                }
+            } else {
+                for_lanes!(em, l, {
+                    let o = off[l] as usize;
+                    let v = <$t>::from_le_bytes(m[o..o + $w].try_into().expect("width")) as u64;
+                    d[l] = fix!(v, $sext);
+                });
+            }
+        }};
+    }
+    macro_rules! lanes {
+        ($w:literal, $t:ty) => {{
+            if sext {
+                read!($w, $t, true)
+            } else {
+                read!($w, $t, false)
+            }
+        }};
+    }
+    match width {
+        1 => lanes!(1, u8),
+        2 => lanes!(2, u16),
+        4 => lanes!(4, u32),
+        8 => lanes!(8, u64),
+        _ => return false,
+    }
+    true
+}
+
+/// Stores the low `width` bytes of each lane's value (`vals`) at its address, lanes in
+/// increasing order, when the warp's addresses allow the fast path (global or shared
+/// memory); `false` (nothing done) otherwise.
+#[inline(always)]
+pub(super) fn store(
+    space: MemSpace,
+    width: usize,
+    addr: DAddr,
+    regs: &[u64],
+    vals: &[u64; WARP],
+    em: u32,
+    mems: &mut Mems<'_>,
+) -> bool {
+    let mut off = [0u64; WARP];
+    let Some(region) = warp_offsets(space, addr, regs, em, width, mems, &mut off) else {
+        return false;
+    };
+    let m: &mut [u8] = match region {
+        Region::Global => mems.global,
+        Region::Shared => mems.shared,
+        _ => return false,
+    };
+    macro_rules! lanes {
+        ($w:literal, $t:ty) => {{
+            if em == FULL && consecutive(&off, $w) {
+                let o = off[0] as usize;
+                let block = &mut m[o..o + $w * WARP];
+                for (l, c) in block.chunks_exact_mut($w).enumerate() {
+                    c.copy_from_slice(&(vals[l] as $t).to_le_bytes());
+                }
+            } else {
+                for_lanes!(em, l, {
+                    let o = off[l] as usize;
+                    m[o..o + $w].copy_from_slice(&(vals[l] as $t).to_le_bytes());
+                });
+            }
+        }};
+    }
+    match width {
+        1 => lanes!(1, u8),
+        2 => lanes!(2, u16),
+        4 => lanes!(4, u32),
+        8 => lanes!(8, u64),
+        _ => return false,
+    }
+    true
+}
