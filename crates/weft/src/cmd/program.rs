@@ -6,7 +6,8 @@
 //! Exit codes: `weft cc` 0, 2 (compile error, unsupported construct), 3 (missing tool or
 //! runtime library); `weft exec` the program's own (128 + N when killed by signal N), 3 when
 //! `--timeout` stopped it or the runtime met an unimplemented API; `race`/`memcheck`: the
-//! `--error-exitcode` (default 1) when something was found, else the program's own.
+//! `--error-exitcode` (default 1) when something was found, else the program's own, or 3 when
+//! no launch ran to its end under the checker (nothing was checked).
 
 use weft_program::{CcOptions, Mode, RunOptions, RunResult};
 
@@ -154,22 +155,15 @@ pub fn memcheck(a: MemcheckArgs) -> ExitCode {
         Ok(res) => res,
         Err(f) => return crate::exit::report(&f),
     };
-    let code = program_code(&res, a.run.timeout);
-    let Some(rep) = &res.report else {
-        out::print("========= WEFT MEMCHECK\n========= the program made no CUDA call\n========= ERROR SUMMARY: 0 errors\n");
-        std::process::exit(code);
-    };
+    program_code(&res, a.run.timeout);
+    let rep = res.report_or_empty("memcheck");
     if a.json {
-        out::line(&serde_json::to_string(rep).unwrap_or_default());
+        out::line(&serde_json::to_string(&rep).unwrap_or_default());
     } else {
         out::print(&rep.memcheck_text());
     }
     let found = !rep.memcheck.is_empty();
-    std::process::exit(if found && !res.timed_out {
-        a.error_exitcode
-    } else {
-        code
-    })
+    std::process::exit(res.checker_code(&rep, found, a.error_exitcode))
 }
 
 /// The program form of `weft race`: every launch checked; races grouped by source-line pair
@@ -191,8 +185,8 @@ pub fn race(
         Ok(res) => res,
         Err(f) => return crate::exit::report(&f),
     };
-    let code = program_code(&res, r.timeout);
-    let rep = res.report.clone().unwrap_or_default();
+    program_code(&res, r.timeout);
+    let rep = res.report_or_empty("race");
     if json {
         out::line(&serde_json::to_string(&rep).unwrap_or_default());
     } else {
@@ -206,9 +200,5 @@ pub fn race(
         rep.launches.len(),
         res.seconds
     );
-    std::process::exit(if rep.found() && !res.timed_out {
-        error_exitcode
-    } else {
-        code
-    })
+    std::process::exit(res.checker_code(&rep, rep.found(), error_exitcode))
 }
