@@ -242,8 +242,10 @@ static __device__ __forceinline__ unsigned int __weft_laneid(void) {
 #include <stdlib.h> /* host code of a .cu file: exit, malloc, free, rand */
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
-/* Device side only: the host side of a CUDA program (clang --cuda-host-only) must not see it. */
-#if !defined(__CUDA_ARCH__) && !(defined(__CUDA__) && !defined(__NVPTX__))
+/* Device side only: the host side of a CUDA program (clang --cuda-host-only) must not see it.
+   (clang defines __NVPTX__ on the host side too, as the auxiliary target's macro, so the
+   host side is told by WEFT_CUDA_HOST_SIDE, set above before anything defines it.) */
+#if !defined(__CUDA_ARCH__) && !defined(WEFT_CUDA_HOST_SIDE)
 #define __CUDA_ARCH__ 700
 #endif
 typedef unsigned int uint;

@@ -55,6 +55,7 @@ fn programs_print_what_their_design_says() {
         "symbols.cu",
         "managed.cu",
         "managed_vars.cu",
+        "cuda_arch.cu",
         "dynshared.cu",
         "errors.cu",
     ] {
