@@ -30,7 +30,18 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+/* clang-19 ignores `managed` in CUDA mode (HIP only): a `__managed__` variable is a
+   `__device__` one whose host shadow lies in the section `weft_managed`, which weft's
+   runtime keeps coherent with the device copy (docs/programs.md, "Managed variables"). */
+#ifdef __CUDA_ARCH__
+#define __managed__ __attribute__((device))
+#else
+#define __managed__ __attribute__((device)) __attribute__((section("weft_managed")))
+#if defined(__CUDA__)
+/* The host side of a .cu file (tested here: later lines define __CUDA_ARCH__ on it too). */
+#define WEFT_CUDA_HOST_SIDE 1
+#endif
+#endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
@@ -231,8 +242,10 @@ static __device__ __forceinline__ unsigned int __weft_laneid(void) {
 #include <stdlib.h> /* host code of a .cu file: exit, malloc, free, rand */
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
-/* Device side only: the host side of a CUDA program (clang --cuda-host-only) must not see it. */
-#if !defined(__CUDA_ARCH__) && !(defined(__CUDA__) && !defined(__NVPTX__))
+/* Device side only: the host side of a CUDA program (clang --cuda-host-only) must not see it.
+   (clang defines __NVPTX__ on the host side too, as the auxiliary target's macro, so the
+   host side is told by WEFT_CUDA_HOST_SIDE, set above before anything defines it.) */
+#if !defined(__CUDA_ARCH__) && !defined(WEFT_CUDA_HOST_SIDE)
 #define __CUDA_ARCH__ 700
 #endif
 typedef unsigned int uint;

@@ -28,6 +28,7 @@ typedef enum cudaError {
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
   cudaErrorAssert = 710,
+  cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999
@@ -266,6 +267,18 @@ template <class T>
 static __host__ cudaError_t cudaLaunchKernel(T *f, dim3 g, dim3 b, void **args, size_t shmem = 0,
                                              cudaStream_t s = 0) {
   return cudaLaunchKernel((const void *)f, g, b, args, shmem, s);
+}
+#endif
+/* __managed__ variables (weft_cuda.h): the bounds of the section that holds their host
+   shadows, given to the runtime before clang's module constructors register the variables
+   (priority 101 runs before them). */
+#if defined(__cplusplus) && defined(WEFT_CUDA_HOST_SIDE)
+extern "C" char __start_weft_managed[] __attribute__((weak, visibility("hidden")));
+extern "C" char __stop_weft_managed[] __attribute__((weak, visibility("hidden")));
+extern "C" void __weftRegisterManagedSection(void *start, void *end);
+static __attribute__((constructor(101), used)) void __weft_managed_section(void) {
+  if (__start_weft_managed != __stop_weft_managed)
+    __weftRegisterManagedSection(__start_weft_managed, __stop_weft_managed);
 }
 #endif
 #endif

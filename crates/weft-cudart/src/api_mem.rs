@@ -276,7 +276,10 @@ fn to_symbol(
             return rt.ret(errors::INVALID_VALUE);
         }
         let kind = if k == 4 { 4 } else { k };
-        rt.memcpy(func, addr + off as u64, s as u64, n as u64, kind)
+        rt.managed_vars_to_device();
+        let e = rt.memcpy(func, addr + off as u64, s as u64, n as u64, kind);
+        rt.managed_vars_to_host();
+        e
     })
 }
 
@@ -295,7 +298,10 @@ fn from_symbol(
         if off as u64 + n as u64 > size || !(k == 2 || k == 3 || k == 4) {
             return rt.ret(errors::INVALID_VALUE);
         }
-        rt.memcpy(func, d as u64, addr + off as u64, n as u64, k)
+        rt.managed_vars_to_device();
+        let e = rt.memcpy(func, d as u64, addr + off as u64, n as u64, k);
+        rt.managed_vars_to_host();
+        e
     })
 }
 

@@ -20,6 +20,7 @@ pub const INVALID_RESOURCE_HANDLE: CudaError = 400;
 pub const ILLEGAL_ADDRESS: CudaError = 700;
 pub const LAUNCH_TIMEOUT: CudaError = 702;
 pub const ASSERT: CudaError = 710;
+pub const MISALIGNED_ADDRESS: CudaError = 716;
 pub const LAUNCH_FAILURE: CudaError = 719;
 pub const UNKNOWN: CudaError = 999;
 
@@ -101,6 +102,11 @@ const TABLE: &[(CudaError, &str, &str)] = &[
     ),
     (ASSERT, "cudaErrorAssert", "device-side assert triggered"),
     (
+        MISALIGNED_ADDRESS,
+        "cudaErrorMisalignedAddress",
+        "misaligned address",
+    ),
+    (
         LAUNCH_FAILURE,
         "cudaErrorLaunchFailure",
         "unspecified launch failure",
@@ -142,6 +148,6 @@ pub fn c_str(s: &'static str) -> *const libc::c_char {
 pub fn is_sticky(e: CudaError) -> bool {
     matches!(
         e,
-        ILLEGAL_ADDRESS | LAUNCH_TIMEOUT | ASSERT | LAUNCH_FAILURE
+        ILLEGAL_ADDRESS | LAUNCH_TIMEOUT | ASSERT | LAUNCH_FAILURE | MISALIGNED_ADDRESS
     )
 }

@@ -146,7 +146,14 @@ impl Runtime {
             ..Options::default()
         };
         let index = self.report.launches.len();
+        if !self.report.begun {
+            // A program that dies during its first launch is told apart from one that
+            // never launched (the report is otherwise written after each launch).
+            self.report.begun = true;
+            self.write_report();
+        }
         self.memory.managed_to_device();
+        self.managed_vars_to_device();
         let mut arena = std::mem::take(&mut self.memory.arena);
         let mut allocs = std::mem::take(&mut self.memory.allocs);
         let mut races = None;
@@ -198,6 +205,7 @@ impl Runtime {
         self.memory.arena = arena;
         self.memory.allocs = allocs;
         self.memory.managed_to_host();
+        self.managed_vars_to_host();
         let outcome = match result {
             Ok(o) => o,
             Err(e) => fatal(&format!("launch of {}: {e}", k.name)),
@@ -301,6 +309,10 @@ impl Runtime {
 fn launch_error(o: &Outcome) -> CudaError {
     for f in &o.findings {
         match f {
+            // A misaligned access is its own error on a GPU (the emulator names it so).
+            Finding::MemoryFault { what, .. } if what.starts_with("misaligned") => {
+                return errors::MISALIGNED_ADDRESS
+            }
             Finding::MemoryFault { .. } => return errors::ILLEGAL_ADDRESS,
             Finding::Trap { .. } => return errors::LAUNCH_FAILURE,
             Finding::AssertionFailed { .. } | Finding::DeviceAssert { .. } => {

@@ -14,6 +14,7 @@
 //! - [`memory`]: the device address space (reserved without host access) and allocations;
 //! - [`runtime`]: the state: modules, kernels, symbols, configuration stack, last error;
 //! - [`launch`]: checking a launch configuration, arguments, running a kernel;
+//! - [`managed`]: `__managed__` variables (host shadow and device copy kept coherent);
 //! - [`memcheck`]: the memory checker's trace sink;
 //! - [`report`]: the run's report (races across launches, memcheck errors);
 //! - [`api`], [`api_mem`], [`api_stream`]: the exported C functions.
@@ -27,6 +28,7 @@ pub mod config;
 pub mod container;
 pub mod errors;
 pub mod launch;
+pub mod managed;
 pub mod memcheck;
 pub mod memory;
 pub mod report;

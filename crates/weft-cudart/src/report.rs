@@ -89,6 +89,11 @@ pub struct ProgramReport {
     pub finished: bool,
     /// A fatal runtime message (an unimplemented API call), when the run ended with one.
     pub fatal: Option<String>,
+    /// Whether a launch passed its configuration check and began running (written before
+    /// the first launch runs, so a program that dies during it is told apart from one that
+    /// never launched).
+    #[serde(default)]
+    pub begun: bool,
 }
 
 fn plural(n: usize) -> &'static str {
@@ -132,6 +137,21 @@ impl ProgramReport {
             }
         }
         out
+    }
+
+    /// Why the run checked nothing, when no launch ran to its end under the checker: the
+    /// report must then not read as a clean one (docs/programs.md, "Nothing checked").
+    pub fn unchecked(&self) -> Option<&'static str> {
+        if !self.launches.is_empty() {
+            return None;
+        }
+        Some(if self.begun && !self.finished {
+            "the program ended during its first launch, before the launch completed"
+        } else if self.finished {
+            "no kernel ran: the program launched none, or none passed its configuration check"
+        } else {
+            "the program ended before it launched a kernel"
+        })
     }
 
     fn launch_line(&self, i: usize) -> String {
@@ -183,10 +203,14 @@ impl ProgramReport {
         if let Some(f) = &self.fatal {
             t.push_str(&format!("the program stopped: {f}\n"));
         }
-        if !self.finished {
+        if !self.finished && self.unchecked().is_none() {
             t.push_str(
                 "the program did not reach its end: only the launches above were analysed\n",
             );
+        }
+        if let Some(why) = self.unchecked() {
+            t.push_str(&format!("nothing was checked: {why}\n"));
+            return t;
         }
         t.push_str(&format!(
             "{} race{}, {} finding{} in {} launch{}; definition {}\n",
@@ -227,8 +251,14 @@ impl ProgramReport {
                 plural(leaks.len())
             ));
         }
-        if !self.finished {
+        if !self.finished && self.unchecked().is_none() {
             t.push_str("========= the program did not reach its end: only what ran was checked\n");
+        }
+        if let Some(why) = self.unchecked() {
+            t.push_str(&format!(
+                "========= no device access was checked: {why} (only the CUDA API calls{} were)\n",
+                if self.finished { " and leaks" } else { "" }
+            ));
         }
         let n = errors.len() + leaks.len();
         t.push_str(&format!(

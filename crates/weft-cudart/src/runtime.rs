@@ -59,6 +59,10 @@ pub struct Runtime {
     /// Emulated device time in nanoseconds.
     pub clock_ns: f64,
     pub report: ProgramReport,
+    /// Bounds of the executables' `weft_managed` sections (crate::managed).
+    pub managed_sections: Vec<(usize, usize)>,
+    /// The `__managed__` variables registered so far.
+    pub managed_vars: Vec<crate::managed::ManagedVar>,
 }
 
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
@@ -128,6 +132,8 @@ pub fn get() -> MutexGuard<'static, Option<Runtime>> {
             events: Vec::new(),
             clock_ns: 0.0,
             report,
+            managed_sections: Vec::new(),
+            managed_vars: Vec::new(),
         });
         // SAFETY: registering a plain `extern "C"` function.
         unsafe {
@@ -287,6 +293,7 @@ impl Runtime {
             }
         };
         self.symbols.insert(host, entry);
+        self.note_managed(host, entry.0, entry.1.min(size));
     }
 
     /// The device range `[addr, addr + n)` with the allocation holding it.

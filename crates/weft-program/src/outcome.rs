@@ -44,38 +44,29 @@ impl RunResult {
         (code, self.abnormal(timeout))
     }
 
-    /// The status of a checking run: `error_exitcode` when something was `found` and the run
-    /// was not stopped by its timeout, else `code` (from [`RunResult::status`]).
-    pub fn checked_status(&self, found: bool, error_exitcode: i32, code: i32) -> i32 {
-        if found && !self.timed_out {
-            error_exitcode
-        } else {
-            code
-        }
+    /// The status of a checking run (`mode` is `race` or `memcheck`): see
+    /// [`RunResult::checker_code`] (3 on timeout, `error_exitcode` on a finding, the
+    /// program's own code when it failed, 3 when no launch was checked to its end).
+    pub fn checked_status(&self, mode: &str, found: bool, error_exitcode: i32) -> i32 {
+        self.checker_code(&self.report_or_empty(mode), found, error_exitcode)
     }
 
     /// `weft memcheck`'s output (JSON or compute-sanitizer's layout) and whether it found
-    /// an error; a program that made no CUDA call has a report of its own.
+    /// an error; a run that checked nothing says so in its report.
     pub fn memcheck_output(&self, json: bool) -> (String, bool) {
-        let Some(rep) = &self.report else {
-            return (
-                "========= WEFT MEMCHECK\n========= the program made no CUDA call\n========= ERROR SUMMARY: 0 errors\n".into(),
-                false,
-            );
-        };
+        let rep = self.report_or_empty("memcheck");
         let text = if json {
-            serde_json::to_string(rep).unwrap_or_default() + "\n"
+            serde_json::to_string(&rep).unwrap_or_default() + "\n"
         } else {
             rep.memcheck_text()
         };
         (text, !rep.memcheck.is_empty())
     }
 
-    /// `weft race`'s output on a program (JSON or text; an empty report for a program that
-    /// made no CUDA call), its summary line for stderr, and whether a race or finding was
+    /// `weft race`'s output on a program (JSON or text; a run that checked nothing says so), its summary line for stderr, and whether a race or finding was
     /// found.
     pub fn race_output(&self, json: bool) -> (String, String, bool) {
-        let rep = self.report.clone().unwrap_or_default();
+        let rep = self.report_or_empty("race");
         let text = if json {
             serde_json::to_string(&rep).unwrap_or_default() + "\n"
         } else {

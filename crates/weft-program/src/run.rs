@@ -70,6 +70,36 @@ impl RunResult {
             format!("the program was killed by signal {s} ({name})")
         })
     }
+
+    /// The runtime's report, or, for a program that made no CUDA call (the runtime never
+    /// started), an empty one that says so (`unchecked`).
+    pub fn report_or_empty(&self, mode: &str) -> ProgramReport {
+        self.report.clone().unwrap_or_else(|| ProgramReport {
+            mode: mode.into(),
+            finished: self.signal.is_none() && !self.timed_out,
+            ..ProgramReport::default()
+        })
+    }
+
+    /// The exit code of `weft race`/`weft memcheck` after this run, given whether the check
+    /// `found` something: 3 on timeout; `error_exitcode` on a finding; the program's own when
+    /// it failed (non-zero, or killed by a signal); 3 ("incomplete") when no launch ran to its
+    /// end under the checker, so that an unchecked run never reads as a clean one; else 0.
+    pub fn checker_code(&self, report: &ProgramReport, found: bool, error_exitcode: i32) -> i32 {
+        if self.timed_out {
+            return 3;
+        }
+        if found {
+            return error_exitcode;
+        }
+        if self.code != 0 {
+            return self.code;
+        }
+        if report.unchecked().is_some() {
+            return 3;
+        }
+        0
+    }
 }
 
 /// Runs `app` with `args`.

@@ -2,8 +2,9 @@
 //! argument buffer as CUDA's runtime does it (the CUDA C++ Programming Guide, "Formatted
 //! Output"): arguments are packed one after another at their natural alignment, integers
 //! narrower than 32 bits travel as 32-bit values, `float` as `double`, `%s` and `%p` as 64-bit
-//! pointers; the conversions are C's (`%d %i %u %x %X %o %c %s %f %F %e %E %g %G %p %%`, the
-//! length modifiers `hh h l ll z j t`, flags `-+ #0`, widths and precisions). The result of
+//! pointers; the conversions are C's (`%d %i %u %x %X %o %c %s %f %F %e %E %g %G %a %A %p %%`,
+//! the length modifiers `hh h l ll z j t`, flags `-+ #0`, widths and precisions, `*` ones
+//! read from the arguments). The result of
 //! the call is the number of arguments read (CUDA's documented return value; `-1` for a null
 //! format). Memory is reached through [`ArgReader`], so this module owns no machine state.
 
@@ -66,10 +67,25 @@ pub fn vprintf(r: &mut dyn ArgReader, fmt: u64, args: u64) -> Result<(String, i3
             }
             i += 1;
         }
-        s.width = digits(&f, &mut i).unwrap_or(0);
+        if f.get(i) == Some(&b'*') {
+            // The width from the next `int` argument; a negative one is `-` and its value.
+            i += 1;
+            let w = take(r, args, &mut off, &mut count, 4)? as u32 as i32;
+            s.left |= w < 0;
+            s.width = w.unsigned_abs() as usize;
+        } else {
+            s.width = digits(&f, &mut i).unwrap_or(0);
+        }
         if f.get(i) == Some(&b'.') {
             i += 1;
-            s.prec = Some(digits(&f, &mut i).unwrap_or(0));
+            if f.get(i) == Some(&b'*') {
+                // A negative precision from the argument is taken as if it were omitted.
+                i += 1;
+                let p = take(r, args, &mut off, &mut count, 4)? as u32 as i32;
+                s.prec = usize::try_from(p).ok();
+            } else {
+                s.prec = Some(digits(&f, &mut i).unwrap_or(0));
+            }
         }
         loop {
             match f.get(i) {
@@ -84,13 +100,7 @@ pub fn vprintf(r: &mut dyn ArgReader, fmt: u64, args: u64) -> Result<(String, i3
             break;
         };
         i += 1;
-        let mut next = |size: usize| -> Result<u64, BadRead> {
-            off = off.div_ceil(size as u64) * size as u64;
-            let a = args.wrapping_add(off);
-            off += size as u64;
-            count += 1;
-            r.read(a, size).ok_or(BadRead(a))
-        };
+        let mut next = |size: usize| take(r, args, &mut off, &mut count, size);
         let int_size = if s.long { 8 } else { 4 };
         let body: Vec<u8> = match conv {
             b'%' => b"%".to_vec(),
@@ -140,11 +150,89 @@ pub fn vprintf(r: &mut dyn ArgReader, fmt: u64, args: u64) -> Result<(String, i3
                 let v = f64::from_bits(next(8)?);
                 float_text(&s, conv, v)
             }
+            b'a' | b'A' => hex_float_text(&s, conv == b'A', f64::from_bits(next(8)?)),
             _ => f[start..i].to_vec(),
         };
         out.extend_from_slice(&body);
     }
     Ok((String::from_utf8_lossy(&out).into_owned(), count))
+}
+
+/// The next argument of `size` bytes, at its natural alignment after `off`.
+fn take(
+    r: &mut dyn ArgReader,
+    args: u64,
+    off: &mut u64,
+    count: &mut i32,
+    size: usize,
+) -> Result<u64, BadRead> {
+    *off = off.div_ceil(size as u64) * size as u64;
+    let a = args.wrapping_add(*off);
+    *off += size as u64;
+    *count += 1;
+    r.read(a, size).ok_or(BadRead(a))
+}
+
+/// C's `%a`/`%A` of `v` (glibc's form): `0x1.8p+1`, the leading hex digit 1 for normal
+/// numbers and 0 for subnormals (exponent -1022), trailing zeros dropped without a precision,
+/// rounding to nearest with ties to even when a precision cuts digits (a carry makes the
+/// leading digit 2, as glibc prints it).
+fn hex_float_text(s: &Spec, upper: bool, v: f64) -> Vec<u8> {
+    let neg = v.is_sign_negative() && !v.is_nan();
+    let a = v.abs();
+    if !a.is_finite() {
+        let t = if a.is_nan() { "nan" } else { "inf" };
+        let t = if upper { t.to_uppercase() } else { t.into() };
+        return pad_num(s, sign_of(s, neg), &t, false);
+    }
+    let bits = a.to_bits();
+    let biased = (bits >> 52) as i64;
+    let mut frac = bits & ((1u64 << 52) - 1);
+    let (mut lead, exp) = match (biased, frac) {
+        (0, 0) => (0u64, 0i64),
+        (0, _) => (0, -1022),
+        _ => (1, biased - 1023),
+    };
+    let digits = match s.prec {
+        None => {
+            let mut d = format!("{frac:013x}");
+            while d.ends_with('0') {
+                d.pop();
+            }
+            d
+        }
+        Some(p) if p >= 13 => format!("{frac:013x}{}", "0".repeat(p - 13)),
+        Some(p) => {
+            let cut = 4 * (13 - p) as u32;
+            let kept = frac >> cut;
+            let rest = frac & ((1u64 << cut) - 1);
+            let half = 1u64 << (cut - 1);
+            let odd = if p == 0 { lead & 1 } else { kept & 1 };
+            let mut kept = kept;
+            if rest > half || (rest == half && odd == 1) {
+                kept += 1;
+                if p == 0 || kept >> (4 * p) != 0 {
+                    lead += 1;
+                    kept &= (1u64 << (4 * p)) - 1;
+                }
+            }
+            frac = kept;
+            if p == 0 {
+                String::new()
+            } else {
+                format!("{frac:0w$x}", w = p)
+            }
+        }
+    };
+    let point = if digits.is_empty() && !s.alt { "" } else { "." };
+    let sign = if exp < 0 { '-' } else { '+' };
+    let body = format!("{lead}{point}{digits}p{sign}{}", exp.unsigned_abs());
+    let (head, body) = if upper {
+        (format!("{}0X", sign_of(s, neg)), body.to_uppercase())
+    } else {
+        (format!("{}0x", sign_of(s, neg)), body)
+    };
+    pad_num(s, &head, &body, s.zero && !s.left)
 }
 
 fn digits(f: &[u8], i: &mut usize) -> Option<usize> {
@@ -448,6 +536,83 @@ mod tests {
             )
             .0,
             "inf -inf NAN"
+        );
+    }
+
+    // Expected texts: glibc's printf on the same format and values (C11 7.21.6.1 `%a`, `*`).
+    #[test]
+    #[allow(clippy::approx_constant)] // 3.14 is a value to print, not pi
+    fn hex_floats() {
+        let d = |x: f64| (8, x.to_bits());
+        assert_eq!(
+            run(
+                "[%a][%a][%a][%a][%a]",
+                &[d(1.0), d(0.5), d(3.14), d(0.0), d(-2.5)]
+            )
+            .0,
+            "[0x1p+0][0x1p-1][0x1.91eb851eb851fp+1][0x0p+0][-0x1.4p+1]"
+        );
+        assert_eq!(
+            run(
+                "[%A][%.0a][%.1a][%.2a][%#a]",
+                &[d(255.75), d(1.5), d(1.03125), d(1.0), d(1.0)]
+            )
+            .0,
+            "[0X1.FF8P+7][0x2p+0][0x1.0p+0][0x1.00p+0][0x1.p+0]"
+        );
+        assert_eq!(
+            run(
+                "[%a][%a][%12a][%-12a|][%012a][%+a][% a]",
+                &[
+                    d(f64::from_bits(1)), // the smallest subnormal
+                    d(1e300),
+                    d(1.0),
+                    d(1.0),
+                    d(1.0),
+                    d(1.0),
+                    d(1.0)
+                ]
+            )
+            .0,
+            "[0x0.0000000000001p-1022][0x1.7e43c8800759cp+996][      0x1p+0][0x1p+0      |][0x0000001p+0][+0x1p+0][ 0x1p+0]"
+        );
+        assert_eq!(
+            run(
+                "[%.0a][%.0a][%.3a][%.15a][%a]",
+                &[d(2.5), d(3.5), d(1.99999), d(0.1), d(f64::INFINITY)]
+            )
+            .0,
+            "[0x1p+1][0x2p+1][0x2.000p+0][0x1.999999999999a00p-4][inf]"
+        );
+    }
+
+    #[test]
+    #[allow(clippy::approx_constant)] // 3.14159 is a value to print, not pi
+    fn star_width_and_precision() {
+        let d = |x: f64| (8, x.to_bits());
+        let neg4 = (-4i32) as u32 as u64;
+        let neg1 = (-1i32) as u32 as u64;
+        // Each `*` reads an `int` argument and counts as one (CUDA's result).
+        assert_eq!(
+            run(
+                "[%*d][%-*d][%*d][%.*f][%.*f][%*.*s]",
+                &[
+                    (4, 5),
+                    (4, 42),
+                    (4, 5),
+                    (4, 42),
+                    (4, neg4),
+                    (4, 7),
+                    (4, 2),
+                    d(3.14159),
+                    (4, neg1),
+                    d(2.5),
+                    (4, 6),
+                    (4, 2),
+                    (8, 0x2000)
+                ]
+            ),
+            ("[   42][42   ][7   ][3.14][2.500000][    ab]".into(), 13)
         );
     }
 

@@ -1,6 +1,7 @@
 // Device printf (issue 26 item 1): each conversion CUDA's printf supports, printed by three
 // threads of one warp in one call (lanes in increasing order), then by thread 0 alone; an
-// assert that holds; printf's result (the number of arguments, CUDA's documented value).
+// assert that holds; printf's result (the number of arguments, CUDA's documented value: a
+// `*` width or precision is an argument too, so the `%a`/`*` line returns 13).
 // The expected output (device_printf.expected) is C's printf of these values; the device
 // output is flushed at the launch's end, after the host's earlier output.
 #include <cassert>
@@ -19,6 +20,9 @@ __global__ void formats(const char *word, int n) {
     printf("%s %p %5s|%.2s|\n", "lit", (void *)0x1000, "ab", "xyz");
     printf("returned %d\n", r);
     printf("no arguments\n");
+    int r2 = printf("%a %A %.1a %010a|%*d|%-*d|%.*f|%*.*s|\n", 1.0, 255.75, 1.03125, -0.5, 5,
+                    42, 4, 7, 2, 3.14159, 6, 2, "xyz");
+    printf("returned %d\n", r2);
   }
 }
 

@@ -47,6 +47,7 @@ mod judge;
 mod setup;
 mod step;
 mod sync;
+mod syscall;
 
 pub use judge::{check_kernel, check_sequence, KAcc};
 pub use setup::describe;
@@ -235,6 +236,9 @@ impl Default for KernelOptions {
 pub enum KernelError {
     /// An instruction the checker does not model, at its source position.
     Unsupported { pos: String, what: String },
+    /// A valid construct the checker does not model (a device `printf` whose format string
+    /// is not a constant): the kernel is fine, the check cannot be done (exit 3).
+    Unmodelled { pos: String, what: String },
     /// The launch cannot be set up (geometry, arguments, memory too large).
     Launch(String),
 }
@@ -242,7 +246,7 @@ pub enum KernelError {
 impl std::fmt::Display for KernelError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            KernelError::Unsupported { pos, what } => {
+            KernelError::Unsupported { pos, what } | KernelError::Unmodelled { pos, what } => {
                 write!(f, "{pos}: not supported by the model checker: {what}")
             }
             KernelError::Launch(m) => write!(f, "{m}"),
@@ -395,6 +399,8 @@ struct Part<'k> {
     /// instructions of one source position share a slot (the compiler's copies of one
     /// textual barrier), slots count from [`BARRIERS`] in the block's barrier area.
     bar_slots: Vec<(u32, u32)>,
+    /// The result of each device `printf` call, by pc ([`syscall::printf_results`]).
+    printf: std::collections::HashMap<u32, u64>,
 }
 
 /// A launch of the exploration: its part, its first thread and first block (in the

@@ -67,6 +67,11 @@ impl<'k> KernelStepper<'k> {
                     what: what.to_string(),
                 });
             }
+            let printf =
+                super::syscall::printf_results(l.kernel).map_err(|pc| KernelError::Unmodelled {
+                    pos: describe(l.kernel, pc),
+                    what: "a device printf whose format string is not a constant string".into(),
+                })?;
             let (bt, nb) = (l.cfg.block_threads(), l.cfg.grid_ctas());
             if bt == 0 || nb == 0 {
                 return Err(KernelError::Launch(
@@ -127,6 +132,7 @@ impl<'k> KernelStepper<'k> {
                 has_warp_ops,
                 masks,
                 bar_slots,
+                printf,
             });
         }
         // Module variables lie after the buffers at the same place for every kernel of one

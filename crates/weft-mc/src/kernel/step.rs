@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use weft_exec::event::EventKind;
 use weft_ir::attrs::FenceKind;
-use weft_ir::kernel::KOp;
+use weft_ir::kernel::{KOp, SysFunc};
 use weft_ir::{MemAttrs, Order, Scope, Span};
 use weft_simt::thread::{AccessKind, Stop, ThreadProgram};
 
@@ -286,7 +286,30 @@ impl<'k> Stepper for KernelStepper<'k> {
                 Stop::Fault { addr, what } => {
                     return self.fault(t, pc, &format!("{what} (address {addr:#x})"))
                 }
-                Stop::Unsupported(what) => return self.fault(t, pc, what),
+                Stop::Unsupported(what) => match &self.part(t).kernel.code[pc as usize].op {
+                    // docs/mc.md, "Device printf and assert" (kernel/syscall.rs).
+                    KOp::SysCall {
+                        func: SysFunc::AssertFail,
+                        ..
+                    } => return Action::AssertFailed(self.span(t, pc)),
+                    KOp::SysCall {
+                        func: SysFunc::Vprintf,
+                        dst,
+                        ..
+                    } => {
+                        let Some(&n) = self.part(t).printf.get(&pc) else {
+                            return self.fault(t, pc, what);
+                        };
+                        if let Some(r) = dst {
+                            if let Some(x) = s.th.regs.get_mut(r.0 as usize) {
+                                *x = n;
+                            }
+                        }
+                        self.part(t).prog.advance(&mut s.th);
+                        resume = false;
+                    }
+                    _ => return self.fault(t, pc, what),
+                },
                 Stop::StepLimit => {
                     return self.fault(
                         t,

@@ -366,6 +366,10 @@ fn run_kernel(args: &Args, file: &Path) -> ExitCode {
             eprintln!("{}: {e}", file.display());
             return ExitCode::BadInput;
         }
+        Err(e @ weft_mc::kernel::KernelError::Unmodelled { .. }) => {
+            eprintln!("{}: {e}", file.display());
+            return ExitCode::Internal;
+        }
         Err(e) => {
             eprintln!("weft: {}: {e}", file.display());
             return ExitCode::BadInput;

@@ -6,7 +6,8 @@
 //! Exit codes: `weft cc` 0, 2 (compile error, unsupported construct), 3 (missing tool or
 //! runtime library); `weft exec` the program's own (128 + N when killed by signal N), 3 when
 //! `--timeout` stopped it or the runtime met an unimplemented API; `race`/`memcheck`: the
-//! `--error-exitcode` (default 1) when something was found, else the program's own.
+//! `--error-exitcode` (default 1) when something was found, else the program's own, or 3 when
+//! no launch ran to its end under the checker (nothing was checked).
 
 use weft_program::{CcOptions, Mode, RunOptions, RunResult};
 
@@ -139,10 +140,10 @@ pub fn memcheck(a: MemcheckArgs) -> ExitCode {
         Ok(res) => res,
         Err(f) => return crate::exit::report(&f),
     };
-    let code = program_code(&res, a.run.timeout);
+    program_code(&res, a.run.timeout);
     let (text, found) = res.memcheck_output(a.json);
     out::print(&text);
-    std::process::exit(res.checked_status(found, a.error_exitcode, code))
+    std::process::exit(res.checked_status("memcheck", found, a.error_exitcode))
 }
 
 /// The program form of `weft race`: every launch checked; races grouped by source-line pair
@@ -164,9 +165,9 @@ pub fn race(
         Ok(res) => res,
         Err(f) => return crate::exit::report(&f),
     };
-    let code = program_code(&res, r.timeout);
+    program_code(&res, r.timeout);
     let (text, summary, found) = res.race_output(json);
     out::print(&text);
     eprintln!("weft: {summary}");
-    std::process::exit(res.checked_status(found, error_exitcode, code))
+    std::process::exit(res.checked_status("race", found, error_exitcode))
 }

@@ -54,6 +54,8 @@ fn programs_print_what_their_design_says() {
         "memcpy_kinds.cu",
         "symbols.cu",
         "managed.cu",
+        "managed_vars.cu",
+        "cuda_arch.cu",
         "dynshared.cu",
         "errors.cu",
     ] {
@@ -456,4 +458,99 @@ fn run_kernel_prints_device_printf_before_the_report() {
         "{out}"
     );
     assert!(out.contains("out (i32 x 2): 2 2\n"), "{out}");
+}
+
+#[test]
+fn a_run_that_launched_nothing_is_not_reported_clean() {
+    // tests/programs/runtime/no_launch.cu: its leading comment gives each case's exit code.
+    let exe = build("no_launch.cu", &[]);
+    let e = exe.to_str().unwrap();
+    let race = |args: &[&str]| {
+        let mut v = vec!["race", "--timeout", "3", "--", e];
+        v.extend_from_slice(args);
+        weft(&v)
+    };
+    let o = race(&[]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("nothing was checked: no kernel ran"), "{out}");
+    assert!(!out.contains("0 races"), "{out}");
+    let o = race(&["launch"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("0 races, 0 findings in 1 launch;"),
+        "{}",
+        stdout(&o)
+    );
+    let o = race(&["fail"]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stdout(&o).contains("nothing was checked"), "{}", stdout(&o));
+    let o = race(&["crash"]);
+    assert_eq!(o.status.code(), Some(128 + 11), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("nothing was checked: the program ended before it launched a kernel"),
+        "{}",
+        stdout(&o)
+    );
+    let o = race(&["spin"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("nothing was checked: the program ended during its first launch"),
+        "{}",
+        stdout(&o)
+    );
+    let o = weft(&["memcheck", "--", e]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("no device access was checked: no kernel ran"),
+        "{out}"
+    );
+    assert!(out.contains("ERROR SUMMARY: 0 errors"), "{out}");
+    let o = weft(&["memcheck", "--", e, "launch"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("no device access"), "{}", stdout(&o));
+}
+
+#[test]
+fn mc_runs_device_printf_and_reports_a_failing_assert() {
+    // tests/programs/runtime/mc_syscalls.cu: its leading comment gives each variant's result.
+    let s = src("mc_syscalls.cu");
+    let mc = |defs: &[&str]| {
+        let mut v = vec![
+            "mc",
+            "--json",
+            s.to_str().unwrap(),
+            "--grid",
+            "1",
+            "--block",
+            "2",
+            "--buffer",
+            "out=2",
+        ];
+        v.extend_from_slice(defs);
+        weft(&v)
+    };
+    let o = mc(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let o = mc(&["-D", "FAIL"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let errs = v["errors"].as_array().unwrap();
+    assert_eq!(errs.len(), 1, "{v}");
+    assert_eq!(errs[0]["kind"], "assertion", "{v}");
+    let line: u64 = marked("mc_syscalls.cu", "fails")
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(errs[0]["lines"][0], line, "{v}");
+    let o = mc(&["-D", "NONCONST"]);
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("not supported by the model checker: a device printf"),
+        "{}",
+        stderr(&o)
+    );
 }
