@@ -586,10 +586,11 @@ impl<C: Clocks> Detector<C> {
             let base = g << 2;
             let lo = (start.max(base) - base) as usize;
             let hi = (end.min(base + 4) - base) as usize;
-            let m = *self.shadow.granule(g);
+            let at = self.shadow.locate(g);
+            let m = *self.shadow.at(at);
             if lo == 0 && hi == 4 && m.flags & SPLIT == 0 {
                 let nm = self.process(m, &cur);
-                *self.shadow.granule(g) = nm;
+                *self.shadow.at(at) = nm;
             } else {
                 let si = self.shadow.split(g);
                 for k in lo..hi {

@@ -76,6 +76,7 @@ impl Default for Shadow {
             exts: Vec::new(),
             free_exts: Vec::new(),
             cache: [(0, 0); CACHE],
+            last: (0, 0),
         }
     }
 }
@@ -89,7 +90,14 @@ pub struct Shadow {
     free_exts: Vec<u32>,
     /// Direct-mapped cache of page indices (page number, index + 1; 0 = empty).
     cache: [(u64, u32); CACHE],
+    /// The page of the last lookup (page number, index + 1; 0 = none): consecutive accesses
+    /// of a warp instruction mostly fall in one page.
+    last: (u64, u32),
 }
+
+/// A granule record's place: page index, index in the page.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot(u32, u32);
 
 /// Entries of the page cache (kernels touch a few arrays in turn).
 const CACHE: usize = 16;
@@ -98,8 +106,19 @@ impl Shadow {
     /// The granule record for granule index `g` (a location key divided by 4).
     #[inline]
     pub fn granule(&mut self, g: u64) -> &mut Meta {
+        let at = self.locate(g);
+        self.at(at)
+    }
+
+    /// Where granule `g`'s record lives (allocating its page): valid until the next page is
+    /// allocated, which only [`Shadow::locate`] does.
+    #[inline]
+    pub fn locate(&mut self, g: u64) -> Slot {
         let page = g >> PAGE_BITS;
         let idx = (g as usize) & (PAGE - 1);
+        if self.last.0 == page && self.last.1 != 0 {
+            return Slot(self.last.1 - 1, idx as u32);
+        }
         let slot = (page as usize ^ (page >> 4) as usize ^ (page >> 20) as usize) % CACHE;
         let (p, i1) = self.cache[slot];
         let pi = if i1 != 0 && p == page {
@@ -113,7 +132,14 @@ impl Shadow {
             self.cache[slot] = (page, i + 1);
             i
         };
-        &mut self.pages[pi as usize][idx]
+        self.last = (page, pi + 1);
+        Slot(pi, idx as u32)
+    }
+
+    /// The record at a located slot.
+    #[inline]
+    pub fn at(&mut self, s: Slot) -> &mut Meta {
+        &mut self.pages[s.0 as usize][s.1 as usize]
     }
 
     /// Splits granule `g` into per-byte records (if not yet) and returns the split index.

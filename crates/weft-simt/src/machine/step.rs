@@ -35,6 +35,7 @@ impl<'a> Machine<'a> {
             stats,
             warps_per_cta,
             steps,
+            track,
             ..
         } = self;
         let (block_threads, warps_per_cta, steps) = (*block_threads, *warps_per_cta, *steps);
@@ -138,6 +139,9 @@ impl<'a> Machine<'a> {
                             fault = Some((l, a, "out-of-bounds load"));
                             break;
                         };
+                        if let Some(tr) = track.as_mut() {
+                            tr.access(region, off, width, cta.linear, slot, wic, true, false);
+                        }
                         if let Some(d) = d {
                             if *sext {
                                 v = alu::sext(v, (width * 8) as u16) as u64;
@@ -229,6 +233,9 @@ impl<'a> Machine<'a> {
                             fault = Some((l, a, "out-of-bounds or invalid store"));
                             break;
                         };
+                        if let Some(tr) = track.as_mut() {
+                            tr.access(region, off, width, cta.linear, slot, wic, false, true);
+                        }
                         if tracing {
                             if let Some(sk) = sink.as_mut() {
                                 sk.access(&access_event(
@@ -305,6 +312,9 @@ impl<'a> Machine<'a> {
                         fault = Some((l, ad, "out-of-bounds atomic"));
                         break;
                     };
+                    if let Some(tr) = track.as_mut() {
+                        tr.access(region, off, width, cta.linear, slot, wic, true, true);
+                    }
                     let after = op.apply_typed(*ty, old, x, y);
                     if let Some(new) = after {
                         mem::write(m, off, width, new);

@@ -1,6 +1,8 @@
-//! The trace sink of the SIMT machine: the text event trace of paper 003 §3.1 written
-//! without the formatting machinery for per-thread events, and the structured access events
-//! a race detector consumes.
+//! The trace sink of the SIMT machine: the text event trace of paper 003 §3.1 and the
+//! structured access events a race detector consumes. The text is formatted by hand into
+//! one block of bytes the machine owns ([`TraceOut`]) and handed to the writer a block at a
+//! time: the per-thread events are most of a trace, so an event costs a few stores, with
+//! no formatting machinery, no call through the writer and no copy per event.
 
 use std::fmt;
 use std::io::Write;
@@ -10,16 +12,162 @@ use crate::decode::TraceKind;
 use crate::mem::Region;
 use crate::sink::{AccessEvent, AccessOp, AccessSpace};
 
-impl<'a> Machine<'a> {
-    pub(super) fn emit(&mut self, args: fmt::Arguments<'_>) {
-        if let Some(t) = self.trace.as_mut() {
-            if self.io_error.is_none() {
-                if let Err(e) = t.write_fmt(args) {
-                    self.io_error = Some(e);
+/// Bytes gathered before they go to the writer.
+const BLOCK: usize = 1 << 16;
+/// The longest event line (name, two 20-digit numbers, a 16-digit address, separators).
+const LINE: usize = 96;
+
+/// The text trace's destination: the writer and the block of bytes not yet written to it.
+pub(super) struct TraceOut<'a> {
+    out: Option<&'a mut dyn Write>,
+    /// `BLOCK + LINE` bytes; `buf[..pos]` is pending.
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl<'a> TraceOut<'a> {
+    pub(super) fn new(out: Option<&'a mut dyn Write>) -> Self {
+        let buf = if out.is_some() {
+            vec![0; BLOCK + LINE]
+        } else {
+            Vec::new()
+        };
+        TraceOut { out, buf, pos: 0 }
+    }
+
+    /// Whether a text trace is being written.
+    #[inline]
+    pub(super) fn is_some(&self) -> bool {
+        self.out.is_some()
+    }
+
+    /// Hands the pending bytes to the writer once a block is full.
+    #[inline]
+    fn settle(&mut self, io_error: &mut Option<std::io::Error>) {
+        if self.pos >= BLOCK {
+            self.drain(io_error);
+        }
+    }
+
+    fn drain(&mut self, io_error: &mut Option<std::io::Error>) {
+        if let Some(out) = self.out.as_mut() {
+            if io_error.is_none() && self.pos > 0 {
+                if let Err(e) = out.write_all(&self.buf[..self.pos]) {
+                    *io_error = Some(e);
                 }
-                self.stats.trace_events += 1;
             }
         }
+        self.pos = 0;
+    }
+
+    /// Writes what is pending and flushes the writer.
+    pub(super) fn finish(&mut self) -> std::io::Result<()> {
+        let mut err = None;
+        self.drain(&mut err);
+        if let Some(e) = err {
+            return Err(e);
+        }
+        match self.out.as_mut() {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, b: u8) {
+        self.buf[self.pos] = b;
+        self.pos += 1;
+    }
+
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        let n = s.len();
+        self.buf[self.pos..self.pos + n].copy_from_slice(s.as_bytes());
+        self.pos += n;
+    }
+
+    /// Appends the decimal digits of `v`, two at a time.
+    #[inline]
+    fn push_dec(&mut self, v: u64) {
+        let mut tmp = [0u8; 20];
+        let mut i = tmp.len();
+        let mut x = v;
+        while x >= 100 {
+            let d = (x % 100) as usize * 2;
+            x /= 100;
+            i -= 2;
+            tmp[i] = DIGITS2[d];
+            tmp[i + 1] = DIGITS2[d + 1];
+        }
+        if x >= 10 {
+            let d = x as usize * 2;
+            i -= 2;
+            tmp[i] = DIGITS2[d];
+            tmp[i + 1] = DIGITS2[d + 1];
+        } else {
+            i -= 1;
+            tmp[i] = b'0' + x as u8;
+        }
+        let n = tmp.len() - i;
+        self.buf[self.pos..self.pos + n].copy_from_slice(&tmp[i..]);
+        self.pos += n;
+    }
+
+    /// Appends the lower-case hex digits of `v` (at least `min` digits).
+    #[inline]
+    fn push_hex(&mut self, v: u64, min: usize) {
+        const D: &[u8; 16] = b"0123456789abcdef";
+        let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
+            .max(min)
+            .max(1);
+        let out = &mut self.buf[self.pos..self.pos + digits];
+        for (k, b) in out.iter_mut().rev().enumerate() {
+            *b = D[((v >> (4 * k)) & 0xf) as usize];
+        }
+        self.pos += digits;
+    }
+}
+
+/// `00`, `01`, ... `99`.
+const DIGITS2: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Formatted events (`if`, `bar`, ...) go through the block like the others.
+impl Write for TraceOut<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if self.pos + b.len() > self.buf.len() {
+            let mut err = None;
+            self.drain(&mut err);
+            if let Some(e) = err {
+                return Err(e);
+            }
+            if b.len() > self.buf.len() {
+                return match self.out.as_mut() {
+                    Some(out) => out.write_all(b).map(|_| b.len()),
+                    None => Ok(b.len()),
+                };
+            }
+        }
+        self.buf[self.pos..self.pos + b.len()].copy_from_slice(b);
+        self.pos += b.len();
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> Machine<'a> {
+    pub(super) fn emit(&mut self, args: fmt::Arguments<'_>) {
+        emit_to(&mut self.trace, &mut self.io_error, &mut self.stats, args);
     }
 }
 
@@ -76,132 +224,81 @@ pub(super) fn access_event(
     }
 }
 
-/// Appends the decimal digits of `v`.
-#[inline]
-fn push_dec(buf: &mut [u8; 96], len: &mut usize, v: u64) {
-    let mut tmp = [0u8; 20];
-    let mut i = tmp.len();
-    let mut x = v;
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (x % 10) as u8;
-        x /= 10;
-        if x == 0 {
-            break;
-        }
-    }
-    let n = tmp.len() - i;
-    buf[*len..*len + n].copy_from_slice(&tmp[i..]);
-    *len += n;
-}
-
-/// Appends the lower-case hex digits of `v` (at least `min` digits).
-#[inline]
-fn push_hex(buf: &mut [u8; 96], len: &mut usize, v: u64, min: usize) {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
-        .max(min)
-        .max(1);
-    for k in (0..digits).rev() {
-        buf[*len] = D[((v >> (4 * k)) & 0xf) as usize];
-        *len += 1;
-    }
-}
-
-#[inline]
-fn push_str(buf: &mut [u8; 96], len: &mut usize, s: &str) {
-    buf[*len..*len + s.len()].copy_from_slice(s.as_bytes());
-    *len += s.len();
-}
-
-/// Writes `NAME T LOC\n` (the `Display` of [`Loc`], without the formatting machinery: the
-/// per-thread events are most of a trace).
+/// Writes `NAME T LOC\n` (the `Display` of [`Loc`]).
 pub(super) fn emit_access(
-    trace: &mut Option<&mut dyn Write>,
+    trace: &mut TraceOut<'_>,
     io_error: &mut Option<std::io::Error>,
     stats: &mut Stats,
     name: &str,
     t: u64,
     loc: &Loc,
 ) {
-    let Some(out) = trace.as_mut() else { return };
-    if io_error.is_some() {
+    if trace.out.is_none() || io_error.is_some() {
         return;
     }
-    let mut buf = [0u8; 96];
-    let mut n = 0;
-    push_str(&mut buf, &mut n, name);
-    push_str(&mut buf, &mut n, " ");
-    push_dec(&mut buf, &mut n, t);
+    trace.push_str(name);
+    trace.push(b' ');
+    trace.push_dec(t);
     match loc.0 {
         Region::Global => {
-            push_str(&mut buf, &mut n, " g:0x");
-            push_hex(&mut buf, &mut n, loc.2, 1);
+            trace.push_str(" g:0x");
+            trace.push_hex(loc.2, 1);
         }
         Region::Shared => {
-            push_str(&mut buf, &mut n, " s");
-            push_dec(&mut buf, &mut n, loc.3);
-            push_str(&mut buf, &mut n, ":0x");
-            push_hex(&mut buf, &mut n, loc.1, 1);
+            trace.push_str(" s");
+            trace.push_dec(loc.3);
+            trace.push_str(":0x");
+            trace.push_hex(loc.1, 1);
         }
         Region::Local => {
-            push_str(&mut buf, &mut n, " l");
-            push_dec(&mut buf, &mut n, loc.4);
-            push_str(&mut buf, &mut n, ":0x");
-            push_hex(&mut buf, &mut n, loc.1, 1);
+            trace.push_str(" l");
+            trace.push_dec(loc.4);
+            trace.push_str(":0x");
+            trace.push_hex(loc.1, 1);
         }
         Region::Param => {
-            push_str(&mut buf, &mut n, " p:0x");
-            push_hex(&mut buf, &mut n, loc.1, 1);
+            trace.push_str(" p:0x");
+            trace.push_hex(loc.1, 1);
         }
     }
-    push_str(&mut buf, &mut n, "\n");
-    if let Err(e) = out.write_all(&buf[..n]) {
-        *io_error = Some(e);
-    }
+    trace.push(b'\n');
     stats.trace_events += 1;
+    trace.settle(io_error);
 }
 
 /// Writes `NAME W MASK\n` with the mask as 8 hex digits.
 pub(super) fn emit_warp(
-    trace: &mut Option<&mut dyn Write>,
+    trace: &mut TraceOut<'_>,
     io_error: &mut Option<std::io::Error>,
     stats: &mut Stats,
     name: &str,
     w: u64,
     mask: u32,
 ) {
-    let Some(out) = trace.as_mut() else { return };
-    if io_error.is_some() {
+    if trace.out.is_none() || io_error.is_some() {
         return;
     }
-    let mut buf = [0u8; 96];
-    let mut n = 0;
-    push_str(&mut buf, &mut n, name);
-    push_str(&mut buf, &mut n, " ");
-    push_dec(&mut buf, &mut n, w);
-    push_str(&mut buf, &mut n, " ");
-    push_hex(&mut buf, &mut n, u64::from(mask), 8);
-    push_str(&mut buf, &mut n, "\n");
-    if let Err(e) = out.write_all(&buf[..n]) {
-        *io_error = Some(e);
-    }
+    trace.push_str(name);
+    trace.push(b' ');
+    trace.push_dec(w);
+    trace.push(b' ');
+    trace.push_hex(u64::from(mask), 8);
+    trace.push(b'\n');
     stats.trace_events += 1;
+    trace.settle(io_error);
 }
 
 pub(super) fn emit_to(
-    trace: &mut Option<&mut dyn Write>,
+    trace: &mut TraceOut<'_>,
     io_error: &mut Option<std::io::Error>,
     stats: &mut Stats,
     args: fmt::Arguments<'_>,
 ) {
-    if let Some(t) = trace.as_mut() {
-        if io_error.is_none() {
-            if let Err(e) = t.write_fmt(args) {
-                *io_error = Some(e);
-            }
-            stats.trace_events += 1;
+    if trace.out.is_some() && io_error.is_none() {
+        if let Err(e) = trace.write_fmt(args) {
+            *io_error = Some(e);
         }
+        stats.trace_events += 1;
     }
 }
 
@@ -218,13 +315,16 @@ mod tests {
             Loc(Region::Param, 8, 0, 0, 0),
         ] {
             let mut out: Vec<u8> = Vec::new();
-            let mut tr: Option<&mut dyn Write> = Some(&mut out);
+            let mut tr = TraceOut::new(Some(&mut out));
             let (mut err, mut st) = (None, Stats::default());
             emit_access(&mut tr, &mut err, &mut st, "relGlb", 1_048_575, &loc);
             emit_warp(&mut tr, &mut err, &mut st, "endi", 32767, 0x0000_ffff);
-            let want = format!("relGlb 1048575 {loc}\nendi 32767 0000ffff\n");
+            emit_to(&mut tr, &mut err, &mut st, format_args!("bar {}\n", 9));
+            tr.finish().unwrap();
+            drop(tr);
+            let want = format!("relGlb 1048575 {loc}\nendi 32767 0000ffff\nbar 9\n");
             assert_eq!(String::from_utf8(out).unwrap(), want);
-            assert_eq!(st.trace_events, 2);
+            assert_eq!(st.trace_events, 3);
         }
     }
 }
