@@ -24,7 +24,7 @@ use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
 use crate::clocks::{Clocks, Geometry};
 use crate::predicate::Regions;
 use crate::report::{Class, Race, RaceKind, Report, Side};
-use crate::shadow::{Ext, Meta, Rec, Shadow, READ_SHARED, SPLIT};
+use crate::shadow::{Ext, IntMap, Meta, Rec, Shadow, READ_SHARED, SPLIT};
 use crate::vc::Vc;
 
 /// Which race definition the analysis applies.
@@ -306,7 +306,7 @@ impl<C: Clocks> Detector<C> {
     }
 
     /// The concurrent entry with the smallest thread index (deterministic reports).
-    fn first_conc(&self, t: u32, set: &HashMap<u32, Rec>) -> Option<(u32, Rec)> {
+    fn first_conc(&self, t: u32, set: &IntMap<u32, Rec>) -> Option<(u32, Rec)> {
         set.iter()
             .filter(|(&u, r)| self.conc(t, u, r.clk))
             .map(|(&u, &r)| (u, r))

@@ -11,6 +11,36 @@
 //! on demand, shared memory per CTA).
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for the integer keys of the per-location maps (thread indices, CTAs, pcs): a
+/// multiply and a fold instead of SipHash, on the path of every concurrent read. The maps
+/// are only searched, or scanned for the smallest key, so their order never shows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        let h = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+/// A map keyed by small integers.
+pub type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// Granules per page.
 const PAGE_BITS: u32 = 8;
@@ -57,14 +87,14 @@ pub struct ScopeSite {
 /// Rarely needed metadata: concurrent plain reads, atomic reads and writes.
 #[derive(Clone, Debug, Default)]
 pub struct Ext {
-    pub reads: HashMap<u32, Rec>,
-    pub atomic_writes: HashMap<u32, Rec>,
-    pub atomic_reads: HashMap<u32, Rec>,
+    pub reads: IntMap<u32, Rec>,
+    pub atomic_writes: IntMap<u32, Rec>,
+    pub atomic_reads: IntMap<u32, Rec>,
     /// Atomic writes for the scope check (`--definition scoped` only): per CTA, per
     /// instruction (with whether it is block-scoped), each thread's latest clock, in thread
     /// order. Nothing is overwritten across threads or instructions, so a later
     /// device-scoped atomic of the same CTA does not hide an earlier block-scoped one.
-    pub atomic_scope: HashMap<u32, HashMap<u32, ScopeSite>>,
+    pub atomic_scope: IntMap<u32, IntMap<u32, ScopeSite>>,
 }
 
 impl Default for Shadow {

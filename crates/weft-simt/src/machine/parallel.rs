@@ -78,11 +78,17 @@ pub(super) struct Track {
     /// Per word of the global arena: [writer CTA + 1, reader CTA + 1 or MULTI, interval
     /// stamp, who].
     global: Vec<[u32; 4]>,
-    /// Per slot, per word of shared memory: [interval stamp, who].
-    shared: Vec<Vec<[u32; 2]>>,
+    /// Per slot, per word of shared memory (slot `s` at `s * shared_words`): [interval
+    /// stamp, who].
+    shared: Vec<[u32; 2]>,
+    shared_words: usize,
     /// Per slot: the stamp of its CTA's current barrier interval (unique in the job).
     stamp: Vec<u32>,
     next_stamp: u32,
+    /// Per slot: the job's step count when its CTA launched.
+    born: Vec<u64>,
+    launched: u64,
+    turns: u64,
     /// An access broke the conditions: the parallel run is void.
     pub(super) conflict: bool,
 }
@@ -112,13 +118,22 @@ impl Track {
     fn new(global_bytes: usize, slots: usize, shared_bytes: usize) -> Self {
         Track {
             global: vec![[0u32; 4]; global_bytes.div_ceil(4)],
-            shared: (0..slots)
-                .map(|_| vec![[0u32; 2]; shared_bytes.div_ceil(4)])
-                .collect(),
+            shared: vec![[0u32; 2]; slots * shared_bytes.div_ceil(4)],
+            shared_words: shared_bytes.div_ceil(4),
             stamp: vec![0; slots],
             next_stamp: 0,
+            born: vec![0; slots],
+            launched: 0,
+            turns: 0,
             conflict: false,
         }
+    }
+
+    /// A CTA launched in slot `slot` when the job had run `steps` warp-instructions.
+    pub(super) fn launch(&mut self, slot: usize, steps: u64) {
+        self.born[slot] = steps;
+        self.launched += 1;
+        self.interval(slot);
     }
 
     /// Slot `slot` starts a new barrier interval (a CTA launched or passed a barrier).
@@ -128,9 +143,10 @@ impl Track {
     }
 
     /// An access of `width` bytes at offset `off` of `region` by warp `warp` of the CTA with
-    /// linear index `cta` in slot `slot`; an atomic is a read and a write.
+    /// linear index `cta` in slot `slot`; an atomic is a read and a write. On the path of
+    /// every lane's access in a parallel job: inlined, no loop state beyond the words.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     pub(super) fn access(
         &mut self,
         region: Region,
@@ -142,37 +158,40 @@ impl Track {
         read: bool,
         write: bool,
     ) {
-        let (first, last) = (
-            (off >> 2) as usize,
-            ((off + width.max(1) as u64 - 1) >> 2) as usize,
-        );
+        let first = (off >> 2) as usize;
+        let end = ((off + width.max(1) as u64 - 1) >> 2) as usize + 1;
         let stamp = self.stamp[slot];
+        let mut bad = false;
         match region {
             Region::Global => {
                 let c = cta as u32 + 1;
-                for cell in &mut self.global[first..=last] {
+                for cell in &mut self.global[first..end] {
                     let [wc, rc, ep, who] = cell;
                     if write {
                         if *wc == 0 {
                             *wc = c;
                         }
-                        self.conflict |= *wc != c || (*rc != 0 && *rc != c);
+                        bad |= *wc != c || (*rc != 0 && *rc != c);
                     }
                     if read {
-                        self.conflict |= *wc != 0 && *wc != c;
-                        *rc = if *rc == 0 || *rc == c { c } else { MULTI };
+                        bad |= *wc != 0 && *wc != c;
+                        if *rc != c {
+                            *rc = if *rc == 0 { c } else { MULTI };
+                        }
                     }
-                    self.conflict |= same_interval(ep, who, stamp, warp, write);
+                    bad |= same_interval(ep, who, stamp, warp, write);
                 }
             }
             Region::Shared => {
-                for cell in &mut self.shared[slot][first..=last] {
+                let base = slot * self.shared_words;
+                for cell in &mut self.shared[base + first..base + end] {
                     let [ep, who] = cell;
-                    self.conflict |= same_interval(ep, who, stamp, warp, write);
+                    bad |= same_interval(ep, who, stamp, warp, write);
                 }
             }
             Region::Local | Region::Param => {}
         }
+        self.conflict |= bad;
     }
 }
 
@@ -208,10 +227,28 @@ struct JobResult {
 impl<'a> Machine<'a> {
     /// Whether a job must stop: another job gave up, or this one broke the conditions
     /// (then it tells the others).
-    pub(super) fn parallel_stop(&self) -> bool {
+    ///
+    /// A CTA that runs far longer than the job's CTAs on average (64 times, and at least
+    /// 2^24 warp-instructions) is taken to wait for a CTA of another job (a flag in global
+    /// memory that its private arena never sees): the job gives up, and the launch runs
+    /// sequentially.
+    pub(super) fn parallel_stop(&mut self) -> bool {
         let Some(feed) = self.feed else { return false };
-        if self.track.as_ref().is_some_and(|t| t.conflict) {
-            feed.abort.store(true, Ordering::Relaxed);
+        let steps = self.steps;
+        if let Some(t) = self.track.as_mut() {
+            t.turns += 1;
+            if t.turns % 1024 == 0 {
+                let budget = (64 * (steps / t.launched.max(1))).max(1 << 24);
+                let stuck = self
+                    .ctas
+                    .iter()
+                    .zip(&t.born)
+                    .any(|(c, &b)| c.active && steps - b > budget);
+                t.conflict |= stuck;
+            }
+            if t.conflict {
+                feed.abort.store(true, Ordering::Relaxed);
+            }
         }
         feed.abort.load(Ordering::Relaxed)
     }

@@ -74,7 +74,7 @@ impl<'a> Machine<'a> {
         cta.mismatch_reported = [false; BARRIERS];
         cta.exit_reported = [false; BARRIERS];
         if let Some(t) = self.track.as_mut() {
-            t.interval(slot);
+            t.launch(slot, self.steps);
         }
         let bt = self.block_threads as usize;
         for w in 0..self.warps_per_cta {

@@ -23,6 +23,12 @@ pub(super) struct TraceOut<'a> {
     /// `BLOCK + LINE` bytes; `buf[..pos]` is pending.
     buf: Vec<u8>,
     pos: usize,
+    /// The decimal digits (left-aligned, `tid_len` of them) of the last thread index
+    /// written, `tid_val` (`u64::MAX`: none): the lanes of a warp instruction are consecutive
+    /// threads, so the next one is mostly an increment of the last digit.
+    tid: [u8; 20],
+    tid_len: usize,
+    tid_val: u64,
 }
 
 impl<'a> TraceOut<'a> {
@@ -32,7 +38,14 @@ impl<'a> TraceOut<'a> {
         } else {
             Vec::new()
         };
-        TraceOut { out, buf, pos: 0 }
+        TraceOut {
+            out,
+            buf,
+            pos: 0,
+            tid: [0; 20],
+            tid_len: 0,
+            tid_val: u64::MAX,
+        }
     }
 
     /// Whether a text trace is being written.
@@ -73,59 +86,90 @@ impl<'a> TraceOut<'a> {
         }
     }
 
+    /// The digits of thread index `t` (all 20 bytes: the first `len` are the number).
     #[inline]
-    fn push(&mut self, b: u8) {
-        self.buf[self.pos] = b;
-        self.pos += 1;
-    }
-
-    #[inline]
-    fn push_str(&mut self, s: &str) {
-        let n = s.len();
-        self.buf[self.pos..self.pos + n].copy_from_slice(s.as_bytes());
-        self.pos += n;
-    }
-
-    /// Appends the decimal digits of `v`, two at a time.
-    #[inline]
-    fn push_dec(&mut self, v: u64) {
-        let mut tmp = [0u8; 20];
-        let mut i = tmp.len();
-        let mut x = v;
-        while x >= 100 {
-            let d = (x % 100) as usize * 2;
-            x /= 100;
-            i -= 2;
-            tmp[i] = DIGITS2[d];
-            tmp[i + 1] = DIGITS2[d + 1];
-        }
-        if x >= 10 {
-            let d = x as usize * 2;
-            i -= 2;
-            tmp[i] = DIGITS2[d];
-            tmp[i + 1] = DIGITS2[d + 1];
+    fn tid_digits(&mut self, t: u64) -> ([u8; 20], usize) {
+        if self.tid_val != u64::MAX && t == self.tid_val + 1 {
+            let mut i = self.tid_len;
+            loop {
+                if i == 0 {
+                    // 9...9 + 1: one more digit.
+                    self.tid.copy_within(0..self.tid_len, 1);
+                    self.tid[0] = b'1';
+                    self.tid_len += 1;
+                    break;
+                }
+                i -= 1;
+                if self.tid[i] == b'9' {
+                    self.tid[i] = b'0';
+                } else {
+                    self.tid[i] += 1;
+                    break;
+                }
+            }
         } else {
-            i -= 1;
-            tmp[i] = b'0' + x as u8;
+            let mut n = 0;
+            put_dec(&mut self.tid, &mut n, t);
+            self.tid_len = n;
         }
-        let n = tmp.len() - i;
-        self.buf[self.pos..self.pos + n].copy_from_slice(&tmp[i..]);
-        self.pos += n;
+        self.tid_val = t;
+        (self.tid, self.tid_len)
     }
 
-    /// Appends the lower-case hex digits of `v` (at least `min` digits).
+    /// The next line's bytes (an event line is at most [`LINE`] bytes; `buf` has them).
     #[inline]
-    fn push_hex(&mut self, v: u64, min: usize) {
-        const D: &[u8; 16] = b"0123456789abcdef";
-        let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
-            .max(min)
-            .max(1);
-        let out = &mut self.buf[self.pos..self.pos + digits];
-        for (k, b) in out.iter_mut().rev().enumerate() {
-            *b = D[((v >> (4 * k)) & 0xf) as usize];
-        }
-        self.pos += digits;
+    fn line(&mut self) -> &mut [u8; LINE] {
+        let p = self.pos;
+        (&mut self.buf[p..p + LINE])
+            .try_into()
+            .expect("LINE bytes past pos")
     }
+}
+
+/// Appends `s` (byte by byte: event names and separators are a few bytes, and a call to
+/// `memcpy` per piece cost more than the stores).
+#[inline(always)]
+fn put_str(line: &mut [u8], n: &mut usize, s: &str) {
+    for &b in s.as_bytes() {
+        line[*n] = b;
+        *n += 1;
+    }
+}
+
+/// Appends the decimal digits of `v`, written in place two at a time.
+#[inline(always)]
+fn put_dec(line: &mut [u8], n: &mut usize, v: u64) {
+    let digits = v.checked_ilog10().map_or(1, |d| d as usize + 1);
+    let mut i = *n + digits;
+    *n = i;
+    let mut x = v;
+    while x >= 100 {
+        let d = (x % 100) as usize * 2;
+        x /= 100;
+        i -= 2;
+        line[i] = DIGITS2[d];
+        line[i + 1] = DIGITS2[d + 1];
+    }
+    if x >= 10 {
+        let d = x as usize * 2;
+        line[i - 2] = DIGITS2[d];
+        line[i - 1] = DIGITS2[d + 1];
+    } else {
+        line[i - 1] = b'0' + x as u8;
+    }
+}
+
+/// Appends the lower-case hex digits of `v` (at least `min` digits).
+#[inline(always)]
+fn put_hex(line: &mut [u8; LINE], n: &mut usize, v: u64, min: usize) {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
+        .max(min)
+        .max(1);
+    for k in 0..digits {
+        line[*n + digits - 1 - k] = D[((v >> (4 * k)) & 0xf) as usize];
+    }
+    *n += digits;
 }
 
 /// `00`, `01`, ... `99`.
@@ -236,32 +280,37 @@ pub(super) fn emit_access(
     if trace.out.is_none() || io_error.is_some() {
         return;
     }
-    trace.push_str(name);
-    trace.push(b' ');
-    trace.push_dec(t);
+    let (digits, len) = trace.tid_digits(t);
+    let line = trace.line();
+    let mut n = 0;
+    put_str(line, &mut n, name);
+    put_str(line, &mut n, " ");
+    line[n..n + 20].copy_from_slice(&digits);
+    n += len;
     match loc.0 {
         Region::Global => {
-            trace.push_str(" g:0x");
-            trace.push_hex(loc.2, 1);
+            put_str(line, &mut n, " g:0x");
+            put_hex(line, &mut n, loc.2, 1);
         }
         Region::Shared => {
-            trace.push_str(" s");
-            trace.push_dec(loc.3);
-            trace.push_str(":0x");
-            trace.push_hex(loc.1, 1);
+            put_str(line, &mut n, " s");
+            put_dec(line, &mut n, loc.3);
+            put_str(line, &mut n, ":0x");
+            put_hex(line, &mut n, loc.1, 1);
         }
         Region::Local => {
-            trace.push_str(" l");
-            trace.push_dec(loc.4);
-            trace.push_str(":0x");
-            trace.push_hex(loc.1, 1);
+            put_str(line, &mut n, " l");
+            put_dec(line, &mut n, loc.4);
+            put_str(line, &mut n, ":0x");
+            put_hex(line, &mut n, loc.1, 1);
         }
         Region::Param => {
-            trace.push_str(" p:0x");
-            trace.push_hex(loc.1, 1);
+            put_str(line, &mut n, " p:0x");
+            put_hex(line, &mut n, loc.1, 1);
         }
     }
-    trace.push(b'\n');
+    put_str(line, &mut n, "\n");
+    trace.pos += n;
     stats.trace_events += 1;
     trace.settle(io_error);
 }
@@ -278,12 +327,15 @@ pub(super) fn emit_warp(
     if trace.out.is_none() || io_error.is_some() {
         return;
     }
-    trace.push_str(name);
-    trace.push(b' ');
-    trace.push_dec(w);
-    trace.push(b' ');
-    trace.push_hex(u64::from(mask), 8);
-    trace.push(b'\n');
+    let line = trace.line();
+    let mut n = 0;
+    put_str(line, &mut n, name);
+    put_str(line, &mut n, " ");
+    put_dec(line, &mut n, w);
+    put_str(line, &mut n, " ");
+    put_hex(line, &mut n, u64::from(mask), 8);
+    put_str(line, &mut n, "\n");
+    trace.pos += n;
     stats.trace_events += 1;
     trace.settle(io_error);
 }
@@ -308,12 +360,42 @@ mod tests {
 
     #[test]
     fn fast_event_encoding_matches_display() {
-        for loc in [
+        let locs = [
             Loc(Region::Global, 0, 0x1_0000_0abc, 3, 7),
             Loc(Region::Shared, 0x1f0, 0, 12, 7),
+            Loc(Region::Shared, 0, 0, 0, 7),
             Loc(Region::Local, 0, 0, 1, 123_456),
+            Loc(Region::Local, u64::MAX, 0, 1, u64::MAX),
             Loc(Region::Param, 8, 0, 0, 0),
-        ] {
+        ];
+        for (i, loc) in locs.iter().enumerate() {
+            for t in [0, 9, 10, 99, 100, 1_048_575, u64::MAX] {
+                let mut out: Vec<u8> = Vec::new();
+                let mut tr = TraceOut::new(Some(&mut out));
+                let (mut err, mut st) = (None, Stats::default());
+                emit_access(&mut tr, &mut err, &mut st, "acqBlk", t, loc);
+                emit_warp(&mut tr, &mut err, &mut st, "endi", t, i as u32);
+                tr.finish().unwrap();
+                drop(tr);
+                let want = format!("acqBlk {t} {loc}\nendi {t} {:08x}\n", i);
+                assert_eq!(String::from_utf8(out).unwrap(), want);
+            }
+        }
+        // Consecutive threads (the cached digits), across digit-count changes.
+        let mut out: Vec<u8> = Vec::new();
+        let mut tr = TraceOut::new(Some(&mut out));
+        let (mut err, mut st) = (None, Stats::default());
+        let mut want = String::new();
+        for start in [0u64, 7, 95, 995, 99_998, 1_048_560, u64::MAX - 3] {
+            for t in start..=start.saturating_add(3).max(start) {
+                emit_access(&mut tr, &mut err, &mut st, "rd", t, &locs[0]);
+                want.push_str(&format!("rd {t} {}\n", locs[0]));
+            }
+        }
+        tr.finish().unwrap();
+        drop(tr);
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        for loc in locs {
             let mut out: Vec<u8> = Vec::new();
             let mut tr = TraceOut::new(Some(&mut out));
             let (mut err, mut st) = (None, Stats::default());
