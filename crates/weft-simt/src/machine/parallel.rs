@@ -293,33 +293,43 @@ impl<'a> Machine<'a> {
             return None;
         }
         // Across jobs: a word written by one job's CTA and touched by another job's CTA.
-        let words = self.global.len().div_ceil(4);
-        for i in 0..words {
-            let mut writer = None;
-            let mut touched = 0;
-            for (j, r) in results.iter().enumerate() {
-                let [wc, rc, _, _] = r.track.global[i];
-                if wc != 0 {
-                    if writer.is_some() {
-                        return None;
-                    }
-                    writer = Some(j);
+        // One pass per job over a word state: 0 untouched, TOUCHED read by some job,
+        // WRITTEN | j written by job j.
+        const TOUCHED: u32 = 1 << 30;
+        const WRITTEN: u32 = 1 << 31;
+        let mut state = vec![0u32; self.global.len().div_ceil(4)];
+        for (j, r) in results.iter().enumerate() {
+            let mut bad = false;
+            for (cell, st) in r.track.global.iter().zip(state.iter_mut()) {
+                let w = cell[0] != 0;
+                if !w && cell[1] == 0 {
+                    continue;
                 }
-                touched += usize::from(wc != 0 || rc != 0);
+                if *st == 0 {
+                    *st = if w { WRITTEN | j as u32 } else { TOUCHED };
+                } else {
+                    bad |= w || *st & WRITTEN != 0;
+                }
             }
-            if writer.is_some() && touched > 1 {
+            if bad {
                 return None;
             }
         }
-        // Merge: each written word from the job that wrote it.
+        // Merge: each written word from the job that wrote it, a run of words at a time.
         let n = self.global.len();
-        for r in &results {
-            for (i, cell) in r.track.global.iter().enumerate() {
-                if cell[0] != 0 {
-                    let (a, b) = (i * 4, (i * 4 + 4).min(n));
-                    self.global[a..b].copy_from_slice(&r.global[a..b]);
-                }
+        let mut i = 0;
+        while i < state.len() {
+            let st = state[i];
+            let mut e = i + 1;
+            while e < state.len() && state[e] == st {
+                e += 1;
             }
+            if st & WRITTEN != 0 {
+                let src = &results[(st & !WRITTEN) as usize].global;
+                let (a, b) = (i * 4, (e * 4).min(n));
+                self.global[a..b].copy_from_slice(&src[a..b]);
+            }
+            i = e;
         }
         let mut stats = Stats::default();
         for r in &results {

@@ -202,6 +202,14 @@ impl Write for TraceOut<'_> {
         }
         self.buf[self.pos..self.pos + b.len()].copy_from_slice(b);
         self.pos += b.len();
+        // Keep `pos < BLOCK` between events: an event line always fits after it.
+        if self.pos >= BLOCK {
+            let mut err = None;
+            self.drain(&mut err);
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
         Ok(b.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -381,6 +389,20 @@ mod tests {
                 assert_eq!(String::from_utf8(out).unwrap(), want);
             }
         }
+        // Formatted events filling blocks, then per-thread events: the block boundary.
+        let mut out: Vec<u8> = Vec::new();
+        let mut tr = TraceOut::new(Some(&mut out));
+        let (mut err, mut st) = (None, Stats::default());
+        let mut want = String::new();
+        for i in 0..3 * BLOCK / 8 {
+            emit_to(&mut tr, &mut err, &mut st, format_args!("bar {i}\n"));
+            want.push_str(&format!("bar {i}\n"));
+            emit_access(&mut tr, &mut err, &mut st, "wr", i as u64, &locs[1]);
+            want.push_str(&format!("wr {i} {}\n", locs[1]));
+        }
+        tr.finish().unwrap();
+        drop(tr);
+        assert_eq!(String::from_utf8(out).unwrap(), want);
         // Consecutive threads (the cached digits), across digit-count changes.
         let mut out: Vec<u8> = Vec::new();
         let mut tr = TraceOut::new(Some(&mut out));
