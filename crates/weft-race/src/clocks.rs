@@ -41,15 +41,25 @@ impl Geometry {
     pub fn warps(&self) -> u32 {
         self.warps_per_cta() * self.ctas
     }
+    /// CTA of thread `t` and its index in the CTA (shifts for power-of-two blocks: this is
+    /// on the path of every access the detector checks).
+    #[inline]
+    fn split(&self, t: u32) -> (u32, u32) {
+        let bt = self.block_threads;
+        if bt & bt.wrapping_sub(1) == 0 && bt != 0 {
+            (t >> bt.trailing_zeros(), t & (bt - 1))
+        } else {
+            (t / bt, t % bt)
+        }
+    }
     #[inline]
     pub fn cta_of(&self, t: u32) -> u32 {
-        t / self.block_threads
+        self.split(t).0
     }
     /// Global warp index and lane of thread `t`.
     #[inline]
     pub fn warp_lane(&self, t: u32) -> (u32, u32) {
-        let b = t / self.block_threads;
-        let i = t % self.block_threads;
+        let (b, i) = self.split(t);
         (b * self.warps_per_cta() + i / 32, i % 32)
     }
     /// Global thread index of `lane` of global warp `w`.

@@ -24,7 +24,7 @@ use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
 use crate::clocks::{Clocks, Geometry};
 use crate::predicate::Regions;
 use crate::report::{Class, Race, RaceKind, Report, Side};
-use crate::shadow::{Ext, Meta, Rec, Shadow, READ_SHARED, SPLIT};
+use crate::shadow::{Ext, IntMap, Meta, Rec, Shadow, READ_SHARED, SPLIT};
 use crate::vc::Vc;
 
 /// Which race definition the analysis applies.
@@ -306,7 +306,7 @@ impl<C: Clocks> Detector<C> {
     }
 
     /// The concurrent entry with the smallest thread index (deterministic reports).
-    fn first_conc(&self, t: u32, set: &HashMap<u32, Rec>) -> Option<(u32, Rec)> {
+    fn first_conc(&self, t: u32, set: &IntMap<u32, Rec>) -> Option<(u32, Rec)> {
         set.iter()
             .filter(|(&u, r)| self.conc(t, u, r.clk))
             .map(|(&u, &r)| (u, r))
@@ -586,10 +586,11 @@ impl<C: Clocks> Detector<C> {
             let base = g << 2;
             let lo = (start.max(base) - base) as usize;
             let hi = (end.min(base + 4) - base) as usize;
-            let m = *self.shadow.granule(g);
+            let at = self.shadow.locate(g);
+            let m = *self.shadow.at(at);
             if lo == 0 && hi == 4 && m.flags & SPLIT == 0 {
                 let nm = self.process(m, &cur);
-                *self.shadow.granule(g) = nm;
+                *self.shadow.at(at) = nm;
             } else {
                 let si = self.shadow.split(g);
                 for k in lo..hi {

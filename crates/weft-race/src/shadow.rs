@@ -11,6 +11,36 @@
 //! on demand, shared memory per CTA).
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for the integer keys of the per-location maps (thread indices, CTAs, pcs): a
+/// multiply and a fold instead of SipHash, on the path of every concurrent read. The maps
+/// are only searched, or scanned for the smallest key, so their order never shows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        let h = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+/// A map keyed by small integers.
+pub type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// Granules per page.
 const PAGE_BITS: u32 = 8;
@@ -57,14 +87,14 @@ pub struct ScopeSite {
 /// Rarely needed metadata: concurrent plain reads, atomic reads and writes.
 #[derive(Clone, Debug, Default)]
 pub struct Ext {
-    pub reads: HashMap<u32, Rec>,
-    pub atomic_writes: HashMap<u32, Rec>,
-    pub atomic_reads: HashMap<u32, Rec>,
+    pub reads: IntMap<u32, Rec>,
+    pub atomic_writes: IntMap<u32, Rec>,
+    pub atomic_reads: IntMap<u32, Rec>,
     /// Atomic writes for the scope check (`--definition scoped` only): per CTA, per
     /// instruction (with whether it is block-scoped), each thread's latest clock, in thread
     /// order. Nothing is overwritten across threads or instructions, so a later
     /// device-scoped atomic of the same CTA does not hide an earlier block-scoped one.
-    pub atomic_scope: HashMap<u32, HashMap<u32, ScopeSite>>,
+    pub atomic_scope: IntMap<u32, IntMap<u32, ScopeSite>>,
 }
 
 impl Default for Shadow {
@@ -76,6 +106,7 @@ impl Default for Shadow {
             exts: Vec::new(),
             free_exts: Vec::new(),
             cache: [(0, 0); CACHE],
+            last: (0, 0),
         }
     }
 }
@@ -89,7 +120,14 @@ pub struct Shadow {
     free_exts: Vec<u32>,
     /// Direct-mapped cache of page indices (page number, index + 1; 0 = empty).
     cache: [(u64, u32); CACHE],
+    /// The page of the last lookup (page number, index + 1; 0 = none): consecutive accesses
+    /// of a warp instruction mostly fall in one page.
+    last: (u64, u32),
 }
+
+/// A granule record's place: page index, index in the page.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot(u32, u32);
 
 /// Entries of the page cache (kernels touch a few arrays in turn).
 const CACHE: usize = 16;
@@ -98,8 +136,19 @@ impl Shadow {
     /// The granule record for granule index `g` (a location key divided by 4).
     #[inline]
     pub fn granule(&mut self, g: u64) -> &mut Meta {
+        let at = self.locate(g);
+        self.at(at)
+    }
+
+    /// Where granule `g`'s record lives (allocating its page): valid until the next page is
+    /// allocated, which only [`Shadow::locate`] does.
+    #[inline]
+    pub fn locate(&mut self, g: u64) -> Slot {
         let page = g >> PAGE_BITS;
         let idx = (g as usize) & (PAGE - 1);
+        if self.last.0 == page && self.last.1 != 0 {
+            return Slot(self.last.1 - 1, idx as u32);
+        }
         let slot = (page as usize ^ (page >> 4) as usize ^ (page >> 20) as usize) % CACHE;
         let (p, i1) = self.cache[slot];
         let pi = if i1 != 0 && p == page {
@@ -113,7 +162,14 @@ impl Shadow {
             self.cache[slot] = (page, i + 1);
             i
         };
-        &mut self.pages[pi as usize][idx]
+        self.last = (page, pi + 1);
+        Slot(pi, idx as u32)
+    }
+
+    /// The record at a located slot.
+    #[inline]
+    pub fn at(&mut self, s: Slot) -> &mut Meta {
+        &mut self.pages[s.0 as usize][s.1 as usize]
     }
 
     /// Splits granule `g` into per-byte records (if not yet) and returns the split index.

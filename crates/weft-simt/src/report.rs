@@ -109,8 +109,13 @@ pub fn stats_line(s: &Stats) -> String {
     } else {
         0.0
     };
+    let cores = if s.parallel_jobs > 1 {
+        format!(", CTAs on {} cores", s.parallel_jobs)
+    } else {
+        String::new()
+    };
     format!(
-        "{} warp-instructions, {} thread-instructions, {} trace events in {:.3} s ({:.1} M warp-instr/s)",
+        "{} warp-instructions, {} thread-instructions, {} trace events in {:.3} s ({:.1} M warp-instr/s{cores})",
         s.warp_instrs,
         s.thread_instrs,
         s.trace_events,

@@ -70,6 +70,10 @@ pub struct RunArgs {
     /// CTAs resident at once.
     #[arg(long, default_value_t = 32)]
     resident: usize,
+    /// Cores to emulate CTAs on; a parallel run that cannot stand for the sequential
+    /// schedule runs again sequentially (docs/perf.md). Default: WEFT_JOBS, else 1.
+    #[arg(long)]
+    jobs: Option<usize>,
     /// Warp-instructions per scheduling quantum.
     #[arg(long, default_value_t = 64)]
     quantum: u32,
@@ -144,6 +148,7 @@ fn run_inner(a: RunArgs) -> Result<ExitCode, Failure> {
         max_resident_ctas: a.resident.max(1),
         quantum: a.quantum.max(1),
         max_steps: a.max_steps,
+        jobs: a.jobs.unwrap_or_else(|| Options::default().jobs).max(1),
         ..Options::default()
     };
     let sink: Option<Box<dyn Write>> = match &a.trace {

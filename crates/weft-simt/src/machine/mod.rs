@@ -44,6 +44,7 @@ macro_rules! for_lanes {
 
 mod collective;
 mod fastmem;
+mod parallel;
 mod regop;
 mod sched;
 mod step;
@@ -172,10 +173,14 @@ struct Machine<'a> {
     /// Device `printf` output so far.
     printed: Vec<Printed>,
     stats: Stats,
-    trace: Option<&'a mut dyn Write>,
+    trace: trace::TraceOut<'a>,
     sink: Option<&'a mut dyn TraceSink>,
     io_error: Option<std::io::Error>,
     steps: u64,
+    /// A parallel job's CTA counter (`parallel`); `None` in a sequential run.
+    feed: Option<&'a parallel::Feed>,
+    /// A parallel job's access record.
+    track: Option<parallel::Track>,
 }
 
 /// The memory of a launch before it runs: each buffer's offset in the global arena, the
@@ -377,63 +382,26 @@ fn execute<'a>(
     trace: Option<&'a mut dyn Write>,
     sink: Option<&'a mut dyn TraceSink>,
 ) -> Result<(Vec<Finding>, bool, Stats, Vec<Printed>), SimtError> {
-    let bt = cfg.block_threads();
     let code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
         pos: kernel.describe_pos(e.pc),
         message: e.message,
     })?;
-    let warps_per_cta = (bt as usize).div_ceil(WARP);
-    let resident = (opts.max_resident_ctas.max(1) as u64).min(cfg.grid_ctas()) as usize;
-    let nregs = kernel.regs.len();
-    let mut m = Machine {
+    let mut m = Machine::new(
         kernel,
         code,
-        clear_regs: crate::decode::regs_to_clear(kernel),
-        reg_bits: kernel.regs.iter().map(|r| r.ty.bits).collect(),
         cfg,
-        opts: opts.clone(),
-        warps_per_cta,
-        block_threads: bt as u32,
-        global: std::mem::take(global),
+        layout,
+        std::mem::take(global),
         param,
-        warps: Vec::with_capacity(resident * warps_per_cta),
-        ctas: Vec::with_capacity(resident),
-        findings: Vec::new(),
-        suppressed: 0,
-        failed_asserts: Vec::new(),
-        printed: Vec::new(),
-        stats: Stats::default(),
+        opts,
         trace,
         sink,
-        io_error: None,
-        steps: 0,
-        layout,
-    };
-    for slot in 0..resident {
-        m.ctas.push(Cta {
-            active: false,
-            linear: 0,
-            id: [0; 3],
-            shared: vec![0; m.layout.shared_bytes as usize],
-            live_threads: 0,
-            warps_done: 0,
-            bars: vec![BarState::default(); BARRIERS],
-            mismatch_reported: [false; BARRIERS],
-            exit_reported: [false; BARRIERS],
-        });
-        for w in 0..warps_per_cta {
-            m.warps.push(Warp {
-                slot,
-                warp_in_cta: w as u32,
-                live: 0,
-                state: WState::Done,
-                stack: Vec::with_capacity(8),
-                regs: vec![0; nregs * WARP],
-                local: vec![0; m.layout.local_bytes as usize * WARP],
-            });
-        }
-    }
+    );
     let start = Instant::now();
+    if let Some(stats) = m.try_parallel(opts.jobs) {
+        *global = std::mem::take(&mut m.global);
+        return Ok((Vec::new(), true, stats, Vec::new()));
+    }
     let completed = m.schedule();
     *global = std::mem::take(&mut m.global);
     let completed = completed?;
@@ -441,9 +409,7 @@ fn execute<'a>(
     if let Some(e) = m.io_error.take() {
         return Err(SimtError::Io(e));
     }
-    if let Some(t) = m.trace.as_mut() {
-        t.flush().map_err(SimtError::Io)?;
-    }
+    m.trace.finish().map_err(SimtError::Io)?;
     if m.suppressed > 0 {
         m.findings.push(Finding::Suppressed {
             count: m.suppressed,
@@ -451,4 +417,76 @@ fn execute<'a>(
     }
     m.stats.warp_instrs = m.steps;
     Ok((m.findings, completed, m.stats, m.printed))
+}
+
+impl<'a> Machine<'a> {
+    /// A machine for the launch, its resident CTA slots empty.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        kernel: &'a Kernel,
+        code: Vec<DInstr>,
+        cfg: LaunchConfig,
+        layout: Layout,
+        global: Vec<u8>,
+        param: Vec<u8>,
+        opts: &Options,
+        trace: Option<&'a mut dyn Write>,
+        sink: Option<&'a mut dyn TraceSink>,
+    ) -> Self {
+        let bt = cfg.block_threads();
+        let warps_per_cta = (bt as usize).div_ceil(WARP);
+        let resident = (opts.max_resident_ctas.max(1) as u64).min(cfg.grid_ctas()) as usize;
+        let nregs = kernel.regs.len();
+        let mut m = Machine {
+            kernel,
+            code,
+            clear_regs: crate::decode::regs_to_clear(kernel),
+            reg_bits: kernel.regs.iter().map(|r| r.ty.bits).collect(),
+            cfg,
+            opts: opts.clone(),
+            warps_per_cta,
+            block_threads: bt as u32,
+            global,
+            param,
+            warps: Vec::with_capacity(resident * warps_per_cta),
+            ctas: Vec::with_capacity(resident),
+            findings: Vec::new(),
+            suppressed: 0,
+            failed_asserts: Vec::new(),
+            printed: Vec::new(),
+            stats: Stats::default(),
+            trace: trace::TraceOut::new(trace),
+            sink,
+            io_error: None,
+            steps: 0,
+            layout,
+            feed: None,
+            track: None,
+        };
+        for slot in 0..resident {
+            m.ctas.push(Cta {
+                active: false,
+                linear: 0,
+                id: [0; 3],
+                shared: vec![0; m.layout.shared_bytes as usize],
+                live_threads: 0,
+                warps_done: 0,
+                bars: vec![BarState::default(); BARRIERS],
+                mismatch_reported: [false; BARRIERS],
+                exit_reported: [false; BARRIERS],
+            });
+            for w in 0..warps_per_cta {
+                m.warps.push(Warp {
+                    slot,
+                    warp_in_cta: w as u32,
+                    live: 0,
+                    state: WState::Done,
+                    stack: Vec::with_capacity(8),
+                    regs: vec![0; nregs * WARP],
+                    local: vec![0; m.layout.local_bytes as usize * WARP],
+                });
+            }
+        }
+        m
+    }
 }

@@ -73,6 +73,9 @@ impl<'a> Machine<'a> {
         }
         cta.mismatch_reported = [false; BARRIERS];
         cta.exit_reported = [false; BARRIERS];
+        if let Some(t) = self.track.as_mut() {
+            t.launch(slot, self.steps);
+        }
         let bt = self.block_threads as usize;
         for w in 0..self.warps_per_cta {
             let lanes = (bt - w * WARP).min(WARP);
@@ -107,8 +110,10 @@ impl<'a> Machine<'a> {
         let total = self.cfg.grid_ctas();
         let mut next = 0u64;
         for slot in 0..self.ctas.len() {
-            self.launch_cta(slot, next);
-            next += 1;
+            let Some(i) = self.take_cta(&mut next, total) else {
+                break;
+            };
+            self.launch_cta(slot, i);
         }
         let mut rng = match self.opts.schedule {
             Schedule::Random(s) => Some(Rng(s)),
@@ -118,6 +123,9 @@ impl<'a> Machine<'a> {
         let mut cursor = 0usize;
         let mut ready: Vec<usize> = Vec::with_capacity(nw);
         loop {
+            if self.feed.is_some() && self.parallel_stop() {
+                return Ok(false);
+            }
             // Pick a warp.
             let (w, quantum) = if let Some(r) = rng.as_mut() {
                 ready.clear();
@@ -198,9 +206,8 @@ impl<'a> Machine<'a> {
                 c.warps_done += 1;
                 if c.warps_done as usize == self.warps_per_cta {
                     c.active = false;
-                    if next < total {
-                        self.launch_cta(slot, next);
-                        next += 1;
+                    if let Some(i) = self.take_cta(&mut next, total) {
+                        self.launch_cta(slot, i);
                     }
                 }
             }
@@ -209,6 +216,17 @@ impl<'a> Machine<'a> {
                 return Ok(false);
             }
         }
+    }
+
+    /// The next CTA to launch: in order, or from a parallel job's shared counter.
+    fn take_cta(&self, next: &mut u64, total: u64) -> Option<u64> {
+        if let Some(f) = self.feed {
+            return f.take();
+        }
+        (*next < total).then(|| {
+            *next += 1;
+            *next - 1
+        })
     }
 
     fn check_barrier(&mut self, slot: usize, id: usize) {
@@ -268,6 +286,9 @@ impl<'a> Machine<'a> {
         }
         if let Some(sk) = self.sink.as_mut() {
             sk.bar(self.ctas[slot].linear, id as u32, b.expected.is_none());
+        }
+        if let Some(t) = self.track.as_mut() {
+            t.interval(slot);
         }
         for &(wi, mask) in &b.waiting {
             let warp = &mut self.warps[wi];

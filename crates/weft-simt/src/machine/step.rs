@@ -36,6 +36,7 @@ impl<'a> Machine<'a> {
             stats,
             warps_per_cta,
             steps,
+            track,
             ..
         } = self;
         let (block_threads, warps_per_cta, steps) = (*block_threads, *warps_per_cta, *steps);
@@ -84,7 +85,10 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
-                if let ([Some(d)], false) = (&dst[..], tracing && *tk != TraceKind::None) {
+                // The per-warp fast path records nothing: not under a parallel job's access
+                // tracking (which validates the job) nor when this access is traced.
+                let untracked = track.is_none() && !(tracing && *tk != TraceKind::None);
+                if let ([Some(d)], true) = (&dst[..], untracked) {
                     let mems = Mems {
                         global: &mut global[..],
                         shared: &mut cta.shared[..],
@@ -128,6 +132,9 @@ impl<'a> Machine<'a> {
                             fault = Some((l, a, "out-of-bounds load"));
                             break;
                         };
+                        if let Some(tr) = track.as_mut() {
+                            tr.access(region, off, width, cta.linear, slot, wic, true, false);
+                        }
                         if let Some(d) = d {
                             if *sext {
                                 v = alu::sext(v, (width * 8) as u16) as u64;
@@ -183,7 +190,7 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
-                if let ([s], false, true) = (&src[..], tracing, em != 0) {
+                if let ([s], false, true, true) = (&src[..], tracing, em != 0, track.is_none()) {
                     let vals: [u64; WARP] = match *s {
                         Src::R(r) => regs[r as usize * WARP..(r as usize + 1) * WARP]
                             .try_into()
@@ -237,6 +244,9 @@ impl<'a> Machine<'a> {
                             fault = Some((l, a, "out-of-bounds or invalid store"));
                             break;
                         };
+                        if let Some(tr) = track.as_mut() {
+                            tr.access(region, off, width, cta.linear, slot, wic, false, true);
+                        }
                         if tracing {
                             if let Some(sk) = sink.as_mut() {
                                 sk.access(&access_event(
@@ -313,6 +323,9 @@ impl<'a> Machine<'a> {
                         fault = Some((l, ad, "out-of-bounds atomic"));
                         break;
                     };
+                    if let Some(tr) = track.as_mut() {
+                        tr.access(region, off, width, cta.linear, slot, wic, true, true);
+                    }
                     let after = op.apply_typed(*ty, old, x, y);
                     if let Some(new) = after {
                         mem::write(m, off, width, new);

@@ -1,6 +1,8 @@
-//! The trace sink of the SIMT machine: the text event trace of paper 003 §3.1 written
-//! without the formatting machinery for per-thread events, and the structured access events
-//! a race detector consumes.
+//! The trace sink of the SIMT machine: the text event trace of paper 003 §3.1 and the
+//! structured access events a race detector consumes. The text is formatted by hand into
+//! one block of bytes the machine owns ([`TraceOut`]) and handed to the writer a block at a
+//! time: the per-thread events are most of a trace, so an event costs a few stores, with
+//! no formatting machinery, no call through the writer and no copy per event.
 
 use std::fmt;
 use std::io::Write;
@@ -10,16 +12,214 @@ use crate::decode::TraceKind;
 use crate::mem::Region;
 use crate::sink::{AccessEvent, AccessOp, AccessSpace};
 
-impl<'a> Machine<'a> {
-    pub(super) fn emit(&mut self, args: fmt::Arguments<'_>) {
-        if let Some(t) = self.trace.as_mut() {
-            if self.io_error.is_none() {
-                if let Err(e) = t.write_fmt(args) {
-                    self.io_error = Some(e);
+/// Bytes gathered before they go to the writer.
+const BLOCK: usize = 1 << 16;
+/// The longest event line (name, two 20-digit numbers, a 16-digit address, separators).
+const LINE: usize = 96;
+
+/// The text trace's destination: the writer and the block of bytes not yet written to it.
+pub(super) struct TraceOut<'a> {
+    out: Option<&'a mut dyn Write>,
+    /// `BLOCK + LINE` bytes; `buf[..pos]` is pending.
+    buf: Vec<u8>,
+    pos: usize,
+    /// The decimal digits (left-aligned, `tid_len` of them) of the last thread index
+    /// written, `tid_val` (`u64::MAX`: none): the lanes of a warp instruction are consecutive
+    /// threads, so the next one is mostly an increment of the last digit.
+    tid: [u8; 20],
+    tid_len: usize,
+    tid_val: u64,
+}
+
+impl<'a> TraceOut<'a> {
+    pub(super) fn new(out: Option<&'a mut dyn Write>) -> Self {
+        let buf = if out.is_some() {
+            vec![0; BLOCK + LINE]
+        } else {
+            Vec::new()
+        };
+        TraceOut {
+            out,
+            buf,
+            pos: 0,
+            tid: [0; 20],
+            tid_len: 0,
+            tid_val: u64::MAX,
+        }
+    }
+
+    /// Whether a text trace is being written.
+    #[inline]
+    pub(super) fn is_some(&self) -> bool {
+        self.out.is_some()
+    }
+
+    /// Hands the pending bytes to the writer once a block is full.
+    #[inline]
+    fn settle(&mut self, io_error: &mut Option<std::io::Error>) {
+        if self.pos >= BLOCK {
+            self.drain(io_error);
+        }
+    }
+
+    fn drain(&mut self, io_error: &mut Option<std::io::Error>) {
+        if let Some(out) = self.out.as_mut() {
+            if io_error.is_none() && self.pos > 0 {
+                if let Err(e) = out.write_all(&self.buf[..self.pos]) {
+                    *io_error = Some(e);
                 }
-                self.stats.trace_events += 1;
             }
         }
+        self.pos = 0;
+    }
+
+    /// Writes what is pending and flushes the writer.
+    pub(super) fn finish(&mut self) -> std::io::Result<()> {
+        let mut err = None;
+        self.drain(&mut err);
+        if let Some(e) = err {
+            return Err(e);
+        }
+        match self.out.as_mut() {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// The digits of thread index `t` (all 20 bytes: the first `len` are the number).
+    #[inline]
+    fn tid_digits(&mut self, t: u64) -> ([u8; 20], usize) {
+        if self.tid_val != u64::MAX && t == self.tid_val + 1 {
+            let mut i = self.tid_len;
+            loop {
+                if i == 0 {
+                    // 9...9 + 1: one more digit.
+                    self.tid.copy_within(0..self.tid_len, 1);
+                    self.tid[0] = b'1';
+                    self.tid_len += 1;
+                    break;
+                }
+                i -= 1;
+                if self.tid[i] == b'9' {
+                    self.tid[i] = b'0';
+                } else {
+                    self.tid[i] += 1;
+                    break;
+                }
+            }
+        } else {
+            let mut n = 0;
+            put_dec(&mut self.tid, &mut n, t);
+            self.tid_len = n;
+        }
+        self.tid_val = t;
+        (self.tid, self.tid_len)
+    }
+
+    /// The next line's bytes (an event line is at most [`LINE`] bytes; `buf` has them).
+    #[inline]
+    fn line(&mut self) -> &mut [u8; LINE] {
+        let p = self.pos;
+        (&mut self.buf[p..p + LINE])
+            .try_into()
+            .expect("LINE bytes past pos")
+    }
+}
+
+/// Appends `s` (byte by byte: event names and separators are a few bytes, and a call to
+/// `memcpy` per piece cost more than the stores).
+#[inline(always)]
+fn put_str(line: &mut [u8], n: &mut usize, s: &str) {
+    for &b in s.as_bytes() {
+        line[*n] = b;
+        *n += 1;
+    }
+}
+
+/// Appends the decimal digits of `v`, written in place two at a time.
+#[inline(always)]
+fn put_dec(line: &mut [u8], n: &mut usize, v: u64) {
+    let digits = v.checked_ilog10().map_or(1, |d| d as usize + 1);
+    let mut i = *n + digits;
+    *n = i;
+    let mut x = v;
+    while x >= 100 {
+        let d = (x % 100) as usize * 2;
+        x /= 100;
+        i -= 2;
+        line[i] = DIGITS2[d];
+        line[i + 1] = DIGITS2[d + 1];
+    }
+    if x >= 10 {
+        let d = x as usize * 2;
+        line[i - 2] = DIGITS2[d];
+        line[i - 1] = DIGITS2[d + 1];
+    } else {
+        line[i - 1] = b'0' + x as u8;
+    }
+}
+
+/// Appends the lower-case hex digits of `v` (at least `min` digits).
+#[inline(always)]
+fn put_hex(line: &mut [u8; LINE], n: &mut usize, v: u64, min: usize) {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
+        .max(min)
+        .max(1);
+    for k in 0..digits {
+        line[*n + digits - 1 - k] = D[((v >> (4 * k)) & 0xf) as usize];
+    }
+    *n += digits;
+}
+
+/// `00`, `01`, ... `99`.
+const DIGITS2: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Formatted events (`if`, `bar`, ...) go through the block like the others.
+impl Write for TraceOut<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if self.pos + b.len() > self.buf.len() {
+            let mut err = None;
+            self.drain(&mut err);
+            if let Some(e) = err {
+                return Err(e);
+            }
+            if b.len() > self.buf.len() {
+                return match self.out.as_mut() {
+                    Some(out) => out.write_all(b).map(|_| b.len()),
+                    None => Ok(b.len()),
+                };
+            }
+        }
+        self.buf[self.pos..self.pos + b.len()].copy_from_slice(b);
+        self.pos += b.len();
+        // Keep `pos < BLOCK` between events: an event line always fits after it.
+        if self.pos >= BLOCK {
+            let mut err = None;
+            self.drain(&mut err);
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> Machine<'a> {
+    pub(super) fn emit(&mut self, args: fmt::Arguments<'_>) {
+        emit_to(&mut self.trace, &mut self.io_error, &mut self.stats, args);
     }
 }
 
@@ -76,132 +276,89 @@ pub(super) fn access_event(
     }
 }
 
-/// Appends the decimal digits of `v`.
-#[inline]
-fn push_dec(buf: &mut [u8; 96], len: &mut usize, v: u64) {
-    let mut tmp = [0u8; 20];
-    let mut i = tmp.len();
-    let mut x = v;
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (x % 10) as u8;
-        x /= 10;
-        if x == 0 {
-            break;
-        }
-    }
-    let n = tmp.len() - i;
-    buf[*len..*len + n].copy_from_slice(&tmp[i..]);
-    *len += n;
-}
-
-/// Appends the lower-case hex digits of `v` (at least `min` digits).
-#[inline]
-fn push_hex(buf: &mut [u8; 96], len: &mut usize, v: u64, min: usize) {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
-        .max(min)
-        .max(1);
-    for k in (0..digits).rev() {
-        buf[*len] = D[((v >> (4 * k)) & 0xf) as usize];
-        *len += 1;
-    }
-}
-
-#[inline]
-fn push_str(buf: &mut [u8; 96], len: &mut usize, s: &str) {
-    buf[*len..*len + s.len()].copy_from_slice(s.as_bytes());
-    *len += s.len();
-}
-
-/// Writes `NAME T LOC\n` (the `Display` of [`Loc`], without the formatting machinery: the
-/// per-thread events are most of a trace).
+/// Writes `NAME T LOC\n` (the `Display` of [`Loc`]).
 pub(super) fn emit_access(
-    trace: &mut Option<&mut dyn Write>,
+    trace: &mut TraceOut<'_>,
     io_error: &mut Option<std::io::Error>,
     stats: &mut Stats,
     name: &str,
     t: u64,
     loc: &Loc,
 ) {
-    let Some(out) = trace.as_mut() else { return };
-    if io_error.is_some() {
+    if trace.out.is_none() || io_error.is_some() {
         return;
     }
-    let mut buf = [0u8; 96];
+    let (digits, len) = trace.tid_digits(t);
+    let line = trace.line();
     let mut n = 0;
-    push_str(&mut buf, &mut n, name);
-    push_str(&mut buf, &mut n, " ");
-    push_dec(&mut buf, &mut n, t);
+    put_str(line, &mut n, name);
+    put_str(line, &mut n, " ");
+    line[n..n + 20].copy_from_slice(&digits);
+    n += len;
     match loc.0 {
         Region::Global => {
-            push_str(&mut buf, &mut n, " g:0x");
-            push_hex(&mut buf, &mut n, loc.2, 1);
+            put_str(line, &mut n, " g:0x");
+            put_hex(line, &mut n, loc.2, 1);
         }
         Region::Shared => {
-            push_str(&mut buf, &mut n, " s");
-            push_dec(&mut buf, &mut n, loc.3);
-            push_str(&mut buf, &mut n, ":0x");
-            push_hex(&mut buf, &mut n, loc.1, 1);
+            put_str(line, &mut n, " s");
+            put_dec(line, &mut n, loc.3);
+            put_str(line, &mut n, ":0x");
+            put_hex(line, &mut n, loc.1, 1);
         }
         Region::Local => {
-            push_str(&mut buf, &mut n, " l");
-            push_dec(&mut buf, &mut n, loc.4);
-            push_str(&mut buf, &mut n, ":0x");
-            push_hex(&mut buf, &mut n, loc.1, 1);
+            put_str(line, &mut n, " l");
+            put_dec(line, &mut n, loc.4);
+            put_str(line, &mut n, ":0x");
+            put_hex(line, &mut n, loc.1, 1);
         }
         Region::Param => {
-            push_str(&mut buf, &mut n, " p:0x");
-            push_hex(&mut buf, &mut n, loc.1, 1);
+            put_str(line, &mut n, " p:0x");
+            put_hex(line, &mut n, loc.1, 1);
         }
     }
-    push_str(&mut buf, &mut n, "\n");
-    if let Err(e) = out.write_all(&buf[..n]) {
-        *io_error = Some(e);
-    }
+    put_str(line, &mut n, "\n");
+    trace.pos += n;
     stats.trace_events += 1;
+    trace.settle(io_error);
 }
 
 /// Writes `NAME W MASK\n` with the mask as 8 hex digits.
 pub(super) fn emit_warp(
-    trace: &mut Option<&mut dyn Write>,
+    trace: &mut TraceOut<'_>,
     io_error: &mut Option<std::io::Error>,
     stats: &mut Stats,
     name: &str,
     w: u64,
     mask: u32,
 ) {
-    let Some(out) = trace.as_mut() else { return };
-    if io_error.is_some() {
+    if trace.out.is_none() || io_error.is_some() {
         return;
     }
-    let mut buf = [0u8; 96];
+    let line = trace.line();
     let mut n = 0;
-    push_str(&mut buf, &mut n, name);
-    push_str(&mut buf, &mut n, " ");
-    push_dec(&mut buf, &mut n, w);
-    push_str(&mut buf, &mut n, " ");
-    push_hex(&mut buf, &mut n, u64::from(mask), 8);
-    push_str(&mut buf, &mut n, "\n");
-    if let Err(e) = out.write_all(&buf[..n]) {
-        *io_error = Some(e);
-    }
+    put_str(line, &mut n, name);
+    put_str(line, &mut n, " ");
+    put_dec(line, &mut n, w);
+    put_str(line, &mut n, " ");
+    put_hex(line, &mut n, u64::from(mask), 8);
+    put_str(line, &mut n, "\n");
+    trace.pos += n;
     stats.trace_events += 1;
+    trace.settle(io_error);
 }
 
 pub(super) fn emit_to(
-    trace: &mut Option<&mut dyn Write>,
+    trace: &mut TraceOut<'_>,
     io_error: &mut Option<std::io::Error>,
     stats: &mut Stats,
     args: fmt::Arguments<'_>,
 ) {
-    if let Some(t) = trace.as_mut() {
-        if io_error.is_none() {
-            if let Err(e) = t.write_fmt(args) {
-                *io_error = Some(e);
-            }
-            stats.trace_events += 1;
+    if trace.out.is_some() && io_error.is_none() {
+        if let Err(e) = trace.write_fmt(args) {
+            *io_error = Some(e);
         }
+        stats.trace_events += 1;
     }
 }
 
@@ -211,20 +368,67 @@ mod tests {
 
     #[test]
     fn fast_event_encoding_matches_display() {
-        for loc in [
+        let locs = [
             Loc(Region::Global, 0, 0x1_0000_0abc, 3, 7),
             Loc(Region::Shared, 0x1f0, 0, 12, 7),
+            Loc(Region::Shared, 0, 0, 0, 7),
             Loc(Region::Local, 0, 0, 1, 123_456),
+            Loc(Region::Local, u64::MAX, 0, 1, u64::MAX),
             Loc(Region::Param, 8, 0, 0, 0),
-        ] {
+        ];
+        for (i, loc) in locs.iter().enumerate() {
+            for t in [0, 9, 10, 99, 100, 1_048_575, u64::MAX] {
+                let mut out: Vec<u8> = Vec::new();
+                let mut tr = TraceOut::new(Some(&mut out));
+                let (mut err, mut st) = (None, Stats::default());
+                emit_access(&mut tr, &mut err, &mut st, "acqBlk", t, loc);
+                emit_warp(&mut tr, &mut err, &mut st, "endi", t, i as u32);
+                tr.finish().unwrap();
+                drop(tr);
+                let want = format!("acqBlk {t} {loc}\nendi {t} {:08x}\n", i);
+                assert_eq!(String::from_utf8(out).unwrap(), want);
+            }
+        }
+        // Formatted events filling blocks, then per-thread events: the block boundary.
+        let mut out: Vec<u8> = Vec::new();
+        let mut tr = TraceOut::new(Some(&mut out));
+        let (mut err, mut st) = (None, Stats::default());
+        let mut want = String::new();
+        for i in 0..3 * BLOCK / 8 {
+            emit_to(&mut tr, &mut err, &mut st, format_args!("bar {i}\n"));
+            want.push_str(&format!("bar {i}\n"));
+            emit_access(&mut tr, &mut err, &mut st, "wr", i as u64, &locs[1]);
+            want.push_str(&format!("wr {i} {}\n", locs[1]));
+        }
+        tr.finish().unwrap();
+        drop(tr);
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        // Consecutive threads (the cached digits), across digit-count changes.
+        let mut out: Vec<u8> = Vec::new();
+        let mut tr = TraceOut::new(Some(&mut out));
+        let (mut err, mut st) = (None, Stats::default());
+        let mut want = String::new();
+        for start in [0u64, 7, 95, 995, 99_998, 1_048_560, u64::MAX - 3] {
+            for t in start..=start.saturating_add(3).max(start) {
+                emit_access(&mut tr, &mut err, &mut st, "rd", t, &locs[0]);
+                want.push_str(&format!("rd {t} {}\n", locs[0]));
+            }
+        }
+        tr.finish().unwrap();
+        drop(tr);
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        for loc in locs {
             let mut out: Vec<u8> = Vec::new();
-            let mut tr: Option<&mut dyn Write> = Some(&mut out);
+            let mut tr = TraceOut::new(Some(&mut out));
             let (mut err, mut st) = (None, Stats::default());
             emit_access(&mut tr, &mut err, &mut st, "relGlb", 1_048_575, &loc);
             emit_warp(&mut tr, &mut err, &mut st, "endi", 32767, 0x0000_ffff);
-            let want = format!("relGlb 1048575 {loc}\nendi 32767 0000ffff\n");
+            emit_to(&mut tr, &mut err, &mut st, format_args!("bar {}\n", 9));
+            tr.finish().unwrap();
+            drop(tr);
+            let want = format!("relGlb 1048575 {loc}\nendi 32767 0000ffff\nbar 9\n");
             assert_eq!(String::from_utf8(out).unwrap(), want);
-            assert_eq!(st.trace_events, 2);
+            assert_eq!(st.trace_events, 3);
         }
     }
 }

@@ -49,6 +49,10 @@ pub struct Options {
     pub max_steps: u64,
     /// At most this many divergence findings are recorded (the rest are counted).
     pub max_reports: usize,
+    /// Cores to run CTAs on (1: sequential). A parallel run is validated and stands for the
+    /// sequential schedule; where it cannot, the launch runs sequentially (`machine::parallel`,
+    /// docs/perf.md). Default: `WEFT_JOBS`, else 1.
+    pub jobs: usize,
 }
 
 impl Default for Options {
@@ -59,6 +63,7 @@ impl Default for Options {
             quantum: 64,
             max_steps: 1 << 32,
             max_reports: 16,
+            jobs: super::parallel::env_jobs(),
         }
     }
 }
@@ -288,6 +293,9 @@ pub struct Stats {
     pub seconds: f64,
     /// Trace events written.
     pub trace_events: u64,
+    /// Cores of a parallel run that was kept (`Options::jobs`); 0 when the launch ran on the
+    /// sequential schedule.
+    pub parallel_jobs: usize,
 }
 
 /// The text one device `printf` call printed.

@@ -1,0 +1,401 @@
+//! CTAs of one launch on several cores (`Options::jobs`, `WEFT_JOBS`): optimistic parallel
+//! execution, validated, with the sequential schedule as the fallback.
+//!
+//! Each job is a machine of its own with a private copy of the global arena; the jobs take
+//! CTAs from one counter and run them with the launch's options. Every job records, per
+//! 4-byte word of global memory, which CTA wrote it and which CTA(s) read it, and, per word
+//! of global and shared memory, which warps of a CTA touched it since the CTA's last barrier
+//! ([`Track`]). The parallel run is kept only when
+//! - no word written by one CTA was read, written or atomically updated by another CTA;
+//! - within a CTA, no word written by one warp was touched by another warp between the same
+//!   two barriers (every barrier of an eligible kernel is a full `bar.sync` of the CTA);
+//! - no job had a finding (divergence, fault, deadlock, step limit, assertion) and all
+//!   warp-instructions together stayed under the step limit.
+//!
+//! Then every warp performs the same actions in every schedule of the launch that respects
+//! its barriers: take the first action where some other schedule differs; it is a read
+//! (equal register state gives equal writes), and the writes it can see there are the same
+//! as here: by no other CTA, by other warps of its CTA only in earlier barrier intervals
+//! (all ordered before it by the barriers, and none in its own interval), and its own warp's
+//! earlier writes. So the final memory and the counters (warp- and thread-instructions) are
+//! the sequential schedule's, whatever its seed, and the merged arena takes each written
+//! word from the job whose CTA wrote it. Otherwise the launch runs again on the sequential
+//! schedule from the untouched arena, so results never depend on `jobs`.
+//!
+//! Not eligible (run sequentially at once): a text trace or structured sink attached (their
+//! event order is the sequential interleaving), device calls (`printf`, `assert`: their
+//! output order), `%clock`/`%smid` (schedule-dependent values), barriers with a thread count
+//! or `bar.arrive` (partial barriers order only some warps), fewer than two CTAs.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use weft_ir::kernel::{Kernel, Operand, SpecialReg};
+
+use super::{Machine, Stats};
+use crate::decode::{DInstr, DOp, Layout};
+use crate::mem::Region;
+
+/// The jobs named by `WEFT_JOBS` (default 1: sequential).
+pub(super) fn env_jobs() -> usize {
+    static JOBS: OnceLock<usize> = OnceLock::new();
+    *JOBS.get_or_init(|| {
+        std::env::var("WEFT_JOBS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .map_or(1, |n| n.max(1))
+    })
+}
+
+/// The CTA counter the jobs share and the flag that stops them all.
+pub(super) struct Feed {
+    next: AtomicU64,
+    total: u64,
+    abort: AtomicBool,
+}
+
+impl Feed {
+    /// The next CTA to run, if any is left and no job gave up.
+    pub(super) fn take(&self) -> Option<u64> {
+        if self.abort.load(Ordering::Relaxed) {
+            return None;
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        (i < self.total).then_some(i)
+    }
+}
+
+/// `who` of a word: the warp (index in the CTA + 1) that touched it in this interval, or
+/// [`MANY`] readers; [`WROTE`] when it was written in this interval.
+const WROTE: u32 = 1 << 31;
+const MANY: u32 = WROTE - 1;
+/// More than one CTA read the word.
+const MULTI: u32 = u32::MAX;
+
+/// One job's record of the accesses of its CTAs.
+pub(super) struct Track {
+    /// Per word of the global arena: [writer CTA + 1, reader CTA + 1 or MULTI, interval
+    /// stamp, who].
+    global: Vec<[u32; 4]>,
+    /// Per slot, per word of shared memory (slot `s` at `s * shared_words`): [interval
+    /// stamp, who].
+    shared: Vec<[u32; 2]>,
+    shared_words: usize,
+    /// Per slot: the stamp of its CTA's current barrier interval (unique in the job).
+    stamp: Vec<u32>,
+    next_stamp: u32,
+    /// Per slot: the job's step count when its CTA launched.
+    born: Vec<u64>,
+    launched: u64,
+    turns: u64,
+    /// An access broke the conditions: the parallel run is void.
+    pub(super) conflict: bool,
+}
+
+/// The interval check of one word; true on a conflict.
+#[inline(always)]
+fn same_interval(ep: &mut u32, who: &mut u32, stamp: u32, warp: u32, write: bool) -> bool {
+    let me = warp + 1;
+    let w = if write { WROTE } else { 0 };
+    if *ep != stamp {
+        *ep = stamp;
+        *who = me | w;
+        return false;
+    }
+    if *who & !WROTE == me {
+        *who |= w;
+        return false;
+    }
+    if write || *who & WROTE != 0 {
+        return true;
+    }
+    *who = MANY;
+    false
+}
+
+impl Track {
+    fn new(global_bytes: usize, slots: usize, shared_bytes: usize) -> Self {
+        Track {
+            global: vec![[0u32; 4]; global_bytes.div_ceil(4)],
+            shared: vec![[0u32; 2]; slots * shared_bytes.div_ceil(4)],
+            shared_words: shared_bytes.div_ceil(4),
+            stamp: vec![0; slots],
+            next_stamp: 0,
+            born: vec![0; slots],
+            launched: 0,
+            turns: 0,
+            conflict: false,
+        }
+    }
+
+    /// A CTA launched in slot `slot` when the job had run `steps` warp-instructions.
+    pub(super) fn launch(&mut self, slot: usize, steps: u64) {
+        self.born[slot] = steps;
+        self.launched += 1;
+        self.interval(slot);
+    }
+
+    /// Slot `slot` starts a new barrier interval (a CTA launched or passed a barrier).
+    pub(super) fn interval(&mut self, slot: usize) {
+        self.next_stamp += 1;
+        self.stamp[slot] = self.next_stamp;
+    }
+
+    /// An access of `width` bytes at offset `off` of `region` by warp `warp` of the CTA with
+    /// linear index `cta` in slot `slot`; an atomic is a read and a write. On the path of
+    /// every lane's access in a parallel job: inlined, no loop state beyond the words.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn access(
+        &mut self,
+        region: Region,
+        off: u64,
+        width: usize,
+        cta: u64,
+        slot: usize,
+        warp: u32,
+        read: bool,
+        write: bool,
+    ) {
+        let first = (off >> 2) as usize;
+        let end = ((off + width.max(1) as u64 - 1) >> 2) as usize + 1;
+        let stamp = self.stamp[slot];
+        let mut bad = false;
+        match region {
+            Region::Global => {
+                let c = cta as u32 + 1;
+                for cell in &mut self.global[first..end] {
+                    let [wc, rc, ep, who] = cell;
+                    if write {
+                        if *wc == 0 {
+                            *wc = c;
+                        }
+                        bad |= *wc != c || (*rc != 0 && *rc != c);
+                    }
+                    if read {
+                        bad |= *wc != 0 && *wc != c;
+                        if *rc != c {
+                            *rc = if *rc == 0 { c } else { MULTI };
+                        }
+                    }
+                    bad |= same_interval(ep, who, stamp, warp, write);
+                }
+            }
+            Region::Shared => {
+                let base = slot * self.shared_words;
+                for cell in &mut self.shared[base + first..base + end] {
+                    let [ep, who] = cell;
+                    bad |= same_interval(ep, who, stamp, warp, write);
+                }
+            }
+            Region::Local | Region::Param => {}
+        }
+        self.conflict |= bad;
+    }
+}
+
+/// Whether the launch may run on several cores at all (see the module comment).
+fn eligible(kernel: &Kernel, code: &[DInstr], ctas: u64) -> bool {
+    if ctas < 2 || ctas >= u64::from(u32::MAX) {
+        return false;
+    }
+    let partial_or_call = code.iter().any(|i| match &i.op {
+        DOp::Bar { count, arrive, .. } => count.is_some() || *arrive,
+        DOp::Sys { .. } => true,
+        _ => false,
+    });
+    let schedule_dependent = kernel.code.iter().any(|i| {
+        i.op.operands().iter().any(|o| {
+            matches!(
+                o,
+                Operand::Special(SpecialReg::Clock) | Operand::Special(SpecialReg::Smid)
+            )
+        })
+    });
+    !partial_or_call && !schedule_dependent
+}
+
+/// What a job hands back: its arena, its record, its counters.
+struct JobResult {
+    global: Vec<u8>,
+    track: Track,
+    steps: u64,
+    stats: Stats,
+}
+
+impl<'a> Machine<'a> {
+    /// Whether a job must stop: another job gave up, or this one broke the conditions
+    /// (then it tells the others).
+    ///
+    /// A CTA that runs far longer than the job's CTAs on average (64 times, and at least
+    /// 2^24 warp-instructions) is taken to wait for a CTA of another job (a flag in global
+    /// memory that its private arena never sees): the job gives up, and the launch runs
+    /// sequentially.
+    pub(super) fn parallel_stop(&mut self) -> bool {
+        let Some(feed) = self.feed else { return false };
+        let steps = self.steps;
+        if let Some(t) = self.track.as_mut() {
+            t.turns += 1;
+            if t.turns % 1024 == 0 {
+                let budget = (64 * (steps / t.launched.max(1))).max(1 << 24);
+                let stuck = self
+                    .ctas
+                    .iter()
+                    .zip(&t.born)
+                    .any(|(c, &b)| c.active && steps - b > budget);
+                t.conflict |= stuck;
+            }
+            if t.conflict {
+                feed.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        feed.abort.load(Ordering::Relaxed)
+    }
+
+    /// Runs this launch's CTAs on `jobs` cores when it is eligible and the run validates:
+    /// `Some(stats)` with the merged arena in `self.global`; `None` leaves the arena
+    /// untouched for the sequential run.
+    pub(super) fn try_parallel(&mut self, jobs: usize) -> Option<Stats> {
+        if jobs < 2
+            || self.trace.is_some()
+            || self.sink.is_some()
+            || !eligible(self.kernel, &self.code, self.cfg.grid_ctas())
+        {
+            return None;
+        }
+        let start = Instant::now();
+        let feed = Feed {
+            next: AtomicU64::new(0),
+            total: self.cfg.grid_ctas(),
+            abort: AtomicBool::new(false),
+        };
+        let jobs = jobs.min(self.cfg.grid_ctas() as usize);
+        let spec = Spec {
+            kernel: self.kernel,
+            code: &self.code,
+            cfg: self.cfg,
+            layout: &self.layout,
+            global: &self.global,
+            param: &self.param,
+            opts: &self.opts,
+        };
+        let results: Vec<Option<JobResult>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..jobs).map(|_| s.spawn(|| spec.run_job(&feed))).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().ok().flatten())
+                .collect()
+        });
+        let results: Vec<JobResult> = results.into_iter().collect::<Option<_>>()?;
+        let steps: u64 = results.iter().map(|r| r.steps).sum();
+        if steps >= self.opts.max_steps || results.iter().any(|r| r.track.conflict) {
+            return None;
+        }
+        // Across jobs: a word written by one job's CTA and touched by another job's CTA.
+        // One pass per job over a word state: 0 untouched, TOUCHED read by some job,
+        // WRITTEN | j written by job j.
+        const TOUCHED: u32 = 1 << 30;
+        const WRITTEN: u32 = 1 << 31;
+        let mut state = vec![0u32; self.global.len().div_ceil(4)];
+        for (j, r) in results.iter().enumerate() {
+            let mut bad = false;
+            for (cell, st) in r.track.global.iter().zip(state.iter_mut()) {
+                let w = cell[0] != 0;
+                if !w && cell[1] == 0 {
+                    continue;
+                }
+                if *st == 0 {
+                    *st = if w { WRITTEN | j as u32 } else { TOUCHED };
+                } else {
+                    bad |= w || *st & WRITTEN != 0;
+                }
+            }
+            if bad {
+                return None;
+            }
+        }
+        // Merge: each written word from the job that wrote it, a run of words at a time.
+        let n = self.global.len();
+        let mut i = 0;
+        while i < state.len() {
+            let st = state[i];
+            let mut e = i + 1;
+            while e < state.len() && state[e] == st {
+                e += 1;
+            }
+            if st & WRITTEN != 0 {
+                let src = &results[(st & !WRITTEN) as usize].global;
+                let (a, b) = (i * 4, (e * 4).min(n));
+                self.global[a..b].copy_from_slice(&src[a..b]);
+            }
+            i = e;
+        }
+        let mut stats = Stats::default();
+        for r in &results {
+            stats.thread_instrs += r.stats.thread_instrs;
+        }
+        stats.warp_instrs = steps;
+        stats.parallel_jobs = jobs;
+        self.steps = steps;
+        stats.seconds = start.elapsed().as_secs_f64();
+        Some(stats)
+    }
+}
+
+/// What every job starts from (the parts of the launch that can be shared across threads).
+struct Spec<'s> {
+    kernel: &'s Kernel,
+    code: &'s [DInstr],
+    cfg: super::LaunchConfig,
+    layout: &'s Layout,
+    global: &'s [u8],
+    param: &'s [u8],
+    opts: &'s super::Options,
+}
+
+impl Spec<'_> {
+    /// One job: a machine for the launch on a copy of the arena, taking CTAs from `feed`.
+    fn run_job(&self, feed: &Feed) -> Option<JobResult> {
+        let layout = Layout {
+            var_addr: self.layout.var_addr.clone(),
+            shared_bytes: self.layout.shared_bytes,
+            local_bytes: self.layout.local_bytes,
+            global_var_bytes: self.layout.global_var_bytes,
+        };
+        let mut m = Machine::new(
+            self.kernel,
+            self.code.to_vec(),
+            self.cfg,
+            layout,
+            self.global.to_vec(),
+            self.param.to_vec(),
+            self.opts,
+            None,
+            None,
+        );
+        let slots = m.ctas.len();
+        m.track = Some(Track::new(
+            m.global.len(),
+            slots,
+            m.layout.shared_bytes as usize,
+        ));
+        m.feed = Some(feed);
+        let completed = m.schedule();
+        let ok = matches!(completed, Ok(true))
+            && m.findings.is_empty()
+            && m.suppressed == 0
+            && m.printed.is_empty()
+            && !m.track.as_ref().is_some_and(|t| t.conflict);
+        if !ok {
+            feed.abort.store(true, Ordering::Relaxed);
+            return None;
+        }
+        Some(JobResult {
+            global: std::mem::take(&mut m.global),
+            track: m.track.take()?,
+            steps: m.steps,
+            stats: m.stats.clone(),
+        })
+    }
+}

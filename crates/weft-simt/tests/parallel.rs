@@ -1,0 +1,253 @@
+//! CTAs on several cores (`Options::jobs`): every committed kernel of `tests/kernels/` gives
+//! the same buffers, findings, completion and counters with two and three jobs as on the
+//! sequential schedule, under round-robin and seeded schedules; the launches that the
+//! design says validate (CTAs that share no written word, barrier-ordered warps) do run in
+//! parallel, and those that must not (global atomics shared by CTAs, intra-CTA races,
+//! device calls, findings) fall back to the sequential schedule.
+
+use std::path::Path;
+
+use weft_ir::kernel::Kernel;
+use weft_simt::{run, Arg, Buffer, ElemType, LaunchConfig, Options, Outcome, Schedule};
+
+fn kernel(name: &str) -> Kernel {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../tests/kernels/{name}/kernel.ptx"));
+    let text = std::fs::read_to_string(&p).unwrap();
+    let m = weft_ptx::parse(&text).unwrap();
+    weft_ptx::lower_kernel(&m, None).unwrap()
+}
+
+/// `n` i32 elements: `f(i)`.
+fn buf(name: &str, n: usize, f: impl Fn(usize) -> u64) -> Buffer {
+    let mut b = Buffer::zeroed(name, ElemType::I32, n);
+    for i in 0..n {
+        b.set_bits(i, f(i));
+    }
+    b
+}
+
+fn launch(grid: [u32; 3], block: [u32; 3]) -> LaunchConfig {
+    LaunchConfig { grid, block }
+}
+
+/// One launch of a committed kernel: name, shape, arguments, buffers, and whether the
+/// design says a parallel run validates.
+struct Case {
+    name: &'static str,
+    cfg: LaunchConfig,
+    args: Vec<Arg>,
+    buffers: Vec<Buffer>,
+    parallel: bool,
+}
+
+fn rand(seed: u64, max: u64) -> impl Fn(usize) -> u64 {
+    move |i| {
+        let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        (z ^ (z >> 31)) % max
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let b1 = |x| [x, 1, 1];
+    vec![
+        Case {
+            // Each CTA reduces its own slice in shared memory between barriers.
+            name: "tree_reduction",
+            cfg: launch(b1(16), b1(128)),
+            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
+            buffers: vec![buf("in", 2048, rand(1, 1000)), buf("out", 16, |_| 0)],
+            parallel: true,
+        },
+        Case {
+            name: "inclusive_scan",
+            cfg: launch(b1(8), b1(256)),
+            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
+            buffers: vec![buf("in", 2048, rand(4, 100)), buf("out", 2048, |_| 0)],
+            parallel: true,
+        },
+        Case {
+            name: "transpose",
+            cfg: launch([4, 2, 1], [16, 16, 1]),
+            args: vec![
+                Arg::Buffer(0),
+                Arg::Buffer(1),
+                Arg::Scalar(64),
+                Arg::Scalar(32),
+            ],
+            buffers: vec![
+                buf("in", 2048, |i| f32::to_bits(i as f32) as u64),
+                buf("out", 2048, |_| 0),
+            ],
+            parallel: true,
+        },
+        Case {
+            name: "warp_reduction",
+            cfg: launch(b1(4), b1(128)),
+            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
+            buffers: vec![buf("in", 512, rand(2, 1000)), buf("out", 16, |_| 0)],
+            parallel: true,
+        },
+        Case {
+            // Every CTA adds into one global word: CTAs share it, sequential.
+            name: "atomic_reduction",
+            cfg: launch(b1(4), b1(256)),
+            args: vec![Arg::Buffer(0), Arg::Buffer(1), Arg::Scalar(1000)],
+            buffers: vec![buf("in", 1000, rand(3, 1000)), buf("total", 1, |_| 0)],
+            parallel: false,
+        },
+        Case {
+            name: "histogram",
+            cfg: launch(b1(8), b1(128)),
+            args: vec![Arg::Buffer(0), Arg::Buffer(1), Arg::Scalar(3000)],
+            buffers: vec![buf("in", 3000, rand(5, 1000)), buf("hist", 16, |_| 0)],
+            parallel: false,
+        },
+        Case {
+            // A global spin lock taken by every CTA.
+            name: "lock_dot_fenced",
+            cfg: launch(b1(8), b1(64)),
+            args: (0..4).map(Arg::Buffer).chain([Arg::Scalar(1000)]).collect(),
+            buffers: vec![
+                buf("a", 1000, rand(6, 50)),
+                buf("b", 1000, rand(7, 50)),
+                buf("c", 1, |_| 0),
+                buf("mutex", 1, |_| 0),
+            ],
+            parallel: false,
+        },
+        Case {
+            name: "work_queue",
+            cfg: launch(b1(4), b1(64)),
+            args: vec![
+                Arg::Buffer(0),
+                Arg::Buffer(1),
+                Arg::Scalar(256),
+                Arg::Scalar(16),
+            ],
+            buffers: vec![buf("out", 256, |_| 0), buf("counter", 1, |_| 0)],
+            parallel: false,
+        },
+        Case {
+            // Device printf: output order is the schedule's.
+            name: "device_calls",
+            cfg: launch(b1(2), b1(64)),
+            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
+            buffers: vec![buf("in", 128, |i| i as u64), buf("out", 128, |_| 0)],
+            parallel: false,
+        },
+        Case {
+            // A barrier divergence finding in one CTA of four.
+            name: "barrier_divergence_warp",
+            cfg: launch(b1(4), b1(64)),
+            args: vec![Arg::Buffer(0)],
+            buffers: vec![buf("out", 256, |_| 0)],
+            parallel: false,
+        },
+    ]
+}
+
+fn run_case(c: &Case, schedule: Schedule, jobs: usize) -> Outcome {
+    let k = kernel(c.name);
+    let opts = Options {
+        schedule,
+        max_resident_ctas: 3,
+        quantum: 8,
+        jobs,
+        ..Options::default()
+    };
+    run(&k, c.cfg, &c.args, c.buffers.clone(), &opts, None).unwrap()
+}
+
+fn same(a: &Outcome, b: &Outcome, what: &str) {
+    assert_eq!(a.completed, b.completed, "{what}: completed");
+    assert_eq!(a.findings, b.findings, "{what}: findings");
+    assert_eq!(a.printed, b.printed, "{what}: printf");
+    assert_eq!(
+        a.stats.warp_instrs, b.stats.warp_instrs,
+        "{what}: warp-instrs"
+    );
+    assert_eq!(
+        a.stats.thread_instrs, b.stats.thread_instrs,
+        "{what}: thread-instrs"
+    );
+    for (x, y) in a.buffers.iter().zip(&b.buffers) {
+        assert_eq!(x.data, y.data, "{what}: buffer {}", x.name);
+    }
+}
+
+#[test]
+fn parallel_runs_equal_the_sequential_schedule() {
+    for c in cases() {
+        for schedule in [Schedule::RoundRobin, Schedule::Random(7)] {
+            let seq = run_case(&c, schedule, 1);
+            assert_eq!(seq.stats.parallel_jobs, 0);
+            for jobs in [2, 3] {
+                let par = run_case(&c, schedule, jobs);
+                let what = format!("{} {schedule:?} jobs {jobs}", c.name);
+                same(&seq, &par, &what);
+                let kept = par.stats.parallel_jobs > 1;
+                assert_eq!(kept, c.parallel, "{what}: parallel run kept");
+            }
+        }
+    }
+}
+
+/// Warp 1 of each CTA reads a shared word that warp 0 writes with no barrier between:
+/// the value it reads depends on the warp interleaving.
+const INTRA_CTA_RACE: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry racy(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<3>;
+  .shared .align 4 .b32 flag;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra WRITER;
+  ld.shared.u32 %r3, [flag];
+  bra DONE;
+WRITER:
+  mov.u32 %r3, 7;
+  st.shared.u32 [flag], %r3;
+DONE:
+  mov.u32 %r4, %ntid.x;
+  mad.lo.u32 %r5, %r2, %r4, %r1;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+"#;
+
+#[test]
+fn a_race_between_warps_of_one_cta_runs_sequentially() {
+    let m = weft_ptx::parse(INTRA_CTA_RACE).unwrap();
+    let k = weft_ptx::lower_kernel(&m, None).unwrap();
+    let cfg = launch([4, 1, 1], [64, 1, 1]);
+    for schedule in [
+        Schedule::RoundRobin,
+        Schedule::Random(3),
+        Schedule::Random(4),
+    ] {
+        let go = |jobs| {
+            let opts = Options {
+                schedule,
+                quantum: 1,
+                jobs,
+                ..Options::default()
+            };
+            let out = vec![buf("out", 256, |_| 0)];
+            run(&k, cfg, &[Arg::Buffer(0)], out, &opts, None).unwrap()
+        };
+        let (seq, par) = (go(1), go(2));
+        same(&seq, &par, &format!("racy {schedule:?}"));
+        assert_eq!(par.stats.parallel_jobs, 0);
+    }
+}
