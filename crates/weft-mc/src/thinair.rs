@@ -15,7 +15,7 @@
 //! location counts only under PTX (its coherence covers morally strong pairs only). The check
 //! over-approximates (it ignores values and the model), hence "may miss".
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
 use weft_ir::{Expr, LocId, Program, Reg, Stmt, StmtKind, Value};
 
@@ -281,25 +281,26 @@ pub fn dep_cycles(p: &Program, one_location: bool) -> Vec<DepCycle> {
             }
         }
     }
-    // A path from `from` back to `to`; unless `one_location`, it must touch a second
-    // location (a cycle on one location is already forbidden by per-location coherence).
+    // A simple path from `from` back to `to` (an execution's (po ∪ rf) cycle can be taken
+    // simple: each read has one source); unless `one_location`, the cycle must touch a
+    // second location (a cycle on one location is already forbidden by per-location
+    // coherence). A walk may touch a second location and come back, where every simple
+    // cycle through the edge stays on one location: before 2026-11-29 such walks counted,
+    // and the lock tests' loops on their lock variable were flagged.
     let reaches = |from: usize, to: usize| {
         let other = |x: usize| acc[x].loc.is_none() || acc[x].loc != acc[to].loc;
-        let start = (from, one_location || other(from));
-        let mut seen = BTreeSet::from([start]);
-        let mut queue = VecDeque::from([start]);
-        while let Some((x, ok)) = queue.pop_front() {
-            for &y in &succ[x] {
-                let ok = ok || other(y);
-                if y == to && ok {
-                    return true;
-                }
-                if seen.insert((y, ok)) {
-                    queue.push_back((y, ok));
-                }
-            }
-        }
-        false
+        let mut on_path = vec![false; acc.len()];
+        on_path[from] = true;
+        let mut budget = SEARCH_BUDGET;
+        simple_path(
+            &succ,
+            &other,
+            from,
+            to,
+            one_location || other(from),
+            &mut on_path,
+            &mut budget,
+        )
     };
     let mut out = BTreeSet::new();
     for (wi, w) in acc.iter().enumerate() {
@@ -318,4 +319,44 @@ pub fn dep_cycles(p: &Program, one_location: bool) -> Vec<DepCycle> {
         }
     }
     out.into_iter().collect()
+}
+
+/// Most steps of the simple-path search per dependency edge; past it the edge counts as on
+/// a cycle (the note over-approximates rather than misses one).
+const SEARCH_BUDGET: u32 = 200_000;
+
+/// Whether a simple path leads from `x` to `to` over `succ` (vertices on the current path
+/// are marked in `on_path`) on which some vertex satisfies `other` (already so when `ok`).
+fn simple_path(
+    succ: &[Vec<usize>],
+    other: &dyn Fn(usize) -> bool,
+    x: usize,
+    to: usize,
+    ok: bool,
+    on_path: &mut [bool],
+    budget: &mut u32,
+) -> bool {
+    for &y in &succ[x] {
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        let ok = ok || other(y);
+        if y == to {
+            if ok {
+                return true;
+            }
+            continue;
+        }
+        if on_path[y] {
+            continue;
+        }
+        on_path[y] = true;
+        let found = simple_path(succ, other, y, to, ok, on_path, budget);
+        on_path[y] = false;
+        if found {
+            return true;
+        }
+    }
+    false
 }
