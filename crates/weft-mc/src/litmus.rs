@@ -673,6 +673,11 @@ pub fn check_litmus(
             *c *= sym.size();
         }
     }
+    if let (Some(sym), Some((k, w))) = (&symmetry, sym_witness) {
+        if acc.error_witness.is_none() {
+            rebuild_witness(p, name, cat, opts, w.permuted(sym.thread_map(k)), &mut acc);
+        }
+    }
     let (states, terms, _) = table.finish(opts.max_states, &|v| value_text(p, v));
     let mut sim = SimResult {
         name: p.name.clone(),
@@ -707,31 +712,6 @@ pub fn check_litmus(
         Some(Quantifier::Forall) => sim.negative == 0,
         None => true,
     };
-    if let Some((k, w)) = sym_witness.filter(|_| acc.error_witness.is_none()) {
-        // The witness is an image of a representative: rebuild it exactly by replaying its
-        // permuted rf/co choices without symmetry.
-        let again = McOptions {
-            guide: Some(w.permuted(symmetry.as_ref().expect("set").thread_map(k))),
-            symmetry: false,
-            timeout: None,
-            ..opts.clone()
-        };
-        if let Ok(r) = check_litmus(p, name, cat, &again) {
-            acc.witnesses = r
-                .witness_text
-                .clone()
-                .map(|t| (r.sim.witnesses.first().cloned().unwrap_or_default(), t))
-                .into_iter()
-                .collect();
-            acc.error_witness = r.witness_text.filter(|_| {
-                p.condition.as_ref().is_some_and(|c| {
-                    matches!(c.quantifier, Quantifier::NotExists | Quantifier::Forall)
-                })
-            });
-            acc.error_graph = acc.error_witness.as_ref().and(r.witness_graph.clone());
-            acc.witness_graph = r.witness_graph;
-        }
-    }
     let witness_text = acc
         .error_witness
         .clone()
@@ -822,4 +802,38 @@ fn expand_symmetric(
         }
     }
     witness.map(|(_, k, w)| (k, w))
+}
+
+/// The witness `w` (the image of a representative under a thread symmetry) rebuilt as an
+/// execution of its own: the program explored again without symmetry, guided by `w`.
+fn rebuild_witness(
+    p: &Program,
+    name: &str,
+    cat: &Model,
+    opts: &McOptions,
+    w: WitnessGraph,
+    acc: &mut Acc,
+) {
+    let again = McOptions {
+        guide: Some(w),
+        symmetry: false,
+        timeout: None,
+        ..opts.clone()
+    };
+    let Ok(r) = check_litmus(p, name, cat, &again) else {
+        return;
+    };
+    acc.witnesses = r
+        .witness_text
+        .clone()
+        .map(|t| (r.sim.witnesses.first().cloned().unwrap_or_default(), t))
+        .into_iter()
+        .collect();
+    let error = p
+        .condition
+        .as_ref()
+        .is_some_and(|c| matches!(c.quantifier, Quantifier::NotExists | Quantifier::Forall));
+    acc.error_witness = r.witness_text.filter(|_| error);
+    acc.error_graph = acc.error_witness.as_ref().and(r.witness_graph.clone());
+    acc.witness_graph = r.witness_graph;
 }
