@@ -1,7 +1,8 @@
 //! Measuring `weft mc` on one litmus test without the whole CLI (docs/perf.md's LB-22 rows):
-//! `cargo run --release -p weft-mc --example mc_litmus -- MODEL FILE [THREADS] [MAX_STATES]`
-//! explores FILE under MODEL (native for rc11/scoped-rc11/sc) and streams herd7's block to
-//! stdout, as `weft mc` prints it, then the executions explored.
+//! `cargo run --release -p weft-mc --example mc_litmus -- MODEL FILE [THREADS] [MAX_STATES]
+//! [nosym]` explores FILE under MODEL (native for rc11/scoped-rc11/sc) and streams herd7's
+//! block to stdout, as `weft mc` prints it, then the executions explored, the graphs built
+//! and the thread symmetry used (`nosym`: none).
 
 use std::io::Write;
 
@@ -32,6 +33,7 @@ fn main() {
     let opts = weft_mc::McOptions {
         threads: args.get(3).and_then(|t| t.parse().ok()).unwrap_or(1),
         max_states: Some(args.get(4).and_then(|t| t.parse().ok()).unwrap_or(100_000)),
+        symmetry: args.get(5).is_none_or(|a| a != "nosym"),
         ..weft_mc::McOptions::default()
     };
     match weft_mc::check_litmus(&p, &args[1], &cat, &opts) {
@@ -39,6 +41,10 @@ fn main() {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let _ = r.sim.herd_write(&p, &mut out);
             let _ = writeln!(out, "Executions explored: {}", r.counts.complete);
+            let _ = writeln!(out, "Graphs: {}", r.counts.graphs);
+            if let Some(s) = &r.symmetry {
+                let _ = writeln!(out, "Symmetry: {s}");
+            }
         }
         Err(e) => {
             eprintln!("{e}");

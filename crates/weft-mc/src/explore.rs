@@ -137,6 +137,10 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// No-Thin-Air: a read in a write's prefix may still be revisited by it when no event
     /// of the prefix after the read depends on it (address, data or control).
     pub porf_cycles: bool,
+    /// Thread symmetry (`crate::symmetry`): the members' leading stores are added before
+    /// any read, and a member's first write is placed only coherence-after its class
+    /// predecessor's, so one execution per orbit is built.
+    pub symmetry: Option<&'a crate::symmetry::Symmetry>,
     stop: AtomicBool,
     /// Complete executions seen, when (po ∪ rf) cycles are explored (that extension is
     /// complete but not optimal: an execution may be reached twice, and is counted once).
@@ -167,6 +171,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             limits,
             rf_mode: false,
             porf_cycles: false,
+            symmetry: None,
             stop: AtomicBool::new(false),
             seen: Default::default(),
             stopped: std::sync::Mutex::new(None),
@@ -255,9 +260,12 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         loop {
             // The lowest-numbered running thread that can move (a thread awaiting a value
             // no write provides yet lets the others go first).
-            let mut chosen = None;
+            let mut chosen = self.leading_store(&g);
             let mut waiting = Vec::new();
             for t in 0..g.th.len() {
+                if chosen.is_some() {
+                    break;
+                }
                 if g.th[t].status != Status::Running {
                     continue;
                 }
@@ -446,6 +454,27 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         }
     }
 
+    /// Under symmetry: the lowest class member that has read nothing yet and whose next
+    /// event is a store (its leading stores go before every read, so no revisit can
+    /// delete them and their coherence order is final).
+    fn leading_store(&self, g: &Graph<P::State>) -> Option<(usize, P::State, Action)> {
+        let sym = self.symmetry?;
+        for t in 0..g.th.len() {
+            if !sym.member[t]
+                || g.th[t].status != Status::Running
+                || g.th[t].nodes.iter().any(|n| n.is_read())
+            {
+                continue;
+            }
+            let mut st = g.th[t].state.clone();
+            let a = self.prog.next(t, &mut st);
+            if matches!(&a, Action::Event(ev) if ev.kind == EventKind::Write) {
+                return Some((t, st, a));
+            }
+        }
+        None
+    }
+
     fn cell_id(&self, c: weft_exec::event::Cell) -> u32 {
         self.cells
             .binary_search(&c)
@@ -472,10 +501,20 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             .and_then(|r| r.rf)
             .map(|s| g.co_pos(cell, s))
             .filter(|&p| p <= len);
-        let (lowest, len) = match rmw_slot {
+        let (mut lowest, len) = match rmw_slot {
             Some(p) => (p, p),
             None => (lowest, len),
         };
+        // Symmetry: a class member's first write goes after its predecessor's.
+        if let Some(p) = self
+            .symmetry
+            .filter(|_| w.1 == 0)
+            .and_then(|s| s.pred[w.0 as usize])
+        {
+            if let Some(i) = g.co[cell as usize].iter().position(|e| *e == (p as u32, 0)) {
+                lowest = lowest.max(i + 1);
+            }
+        }
         // The last placement takes the graph itself instead of a copy.
         let mut owned = Some(g);
         for pos in (lowest..=len).rev() {

@@ -14,7 +14,8 @@
 //! `weft mc` prints: serialisable reports, their text and verdict), [`repair_report`] (what
 //! `weft mc --repair` prints), [`suite`] (the tally of `weft mc` over several tests), [`states`] (final states in a compact table, product
 //! form past `max_states`), [`thinair`] (potential (po ∪ rf) cycles through a
-//! dependency, which the explorer does not build: the per-test note).
+//! dependency, which the explorer does not build: the per-test note), [`symmetry`]
+//! (interchangeable threads: one execution per orbit, states expanded).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
 //! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
@@ -36,6 +37,7 @@ pub mod report;
 pub mod states;
 pub mod step;
 pub mod suite;
+pub mod symmetry;
 pub mod thinair;
 pub mod witness;
 

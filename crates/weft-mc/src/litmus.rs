@@ -51,6 +51,10 @@ pub struct McOptions {
     /// form (`SimResult::terms`; `None`: always listed). Memory does not depend on it: the
     /// states are kept in a compact table ([`crate::states`]) either way.
     pub max_states: Option<u64>,
+    /// Build one execution per orbit of interchangeable threads ([`crate::symmetry`]) and
+    /// expand the final states over the group (on by default; repair turns it off, since
+    /// it needs every racing pair as its own threads see it).
+    pub symmetry: bool,
 }
 
 impl Default for McOptions {
@@ -66,6 +70,7 @@ impl Default for McOptions {
             rf_mode: false,
             guide: None,
             max_states: None,
+            symmetry: true,
         }
     }
 }
@@ -99,6 +104,8 @@ pub struct McResult {
     /// Under a model without No-Thin-Air: the dependency edges on a potential (po ∪ rf)
     /// cycle, whose executions the explorer does not build (the result may miss them).
     pub dep_cycles: Vec<crate::thinair::DepCycle>,
+    /// The thread symmetry used (a line for the report), when one was.
+    pub symmetry: Option<String>,
 }
 
 /// Two racing accesses, each named by (thread, source line, source column); `a` < `b`.
@@ -155,6 +162,9 @@ pub struct Acc {
     unmatched: u64,
     /// Racing statement pairs (native checks).
     races: std::collections::BTreeSet<RaceSite>,
+    /// Under symmetry: each distinct final state of a representative, its executions and
+    /// the first representative that ended in it.
+    sym: std::collections::HashMap<Vec<i64>, (u64, WitnessGraph)>,
 }
 
 fn has_assert_failure<S>(g: &Graph<S>) -> bool {
@@ -192,6 +202,8 @@ struct LitmusJudge<'a> {
     guide: Option<&'a WitnessGraph>,
     /// The final states of every worker (one lock per complete execution).
     table: std::sync::Mutex<StateTable>,
+    /// Thread symmetry: states are kept per representative and expanded at the end.
+    sym: Option<&'a crate::symmetry::Symmetry>,
 }
 
 fn value_text(p: &Program, v: i64) -> String {
@@ -439,6 +451,24 @@ impl LitmusJudge<'_> {
                 }
             },
         }
+        if let Some(sym) = self.sym {
+            // Programs with symmetry are straight-line loads and stores: no assertion, no
+            // undefined behaviour; flags (a property of the orbit) count for every image.
+            acc.consistent += sym.size();
+            for f in &flags {
+                *acc.flags.entry(f.clone()).or_default() += sym.size();
+            }
+            if !flags.is_empty() && acc.error_witness.is_none() {
+                acc.error_witness = Some(crate::witness::interleaving(self.p, g, &self.init));
+                acc.error_graph = Some(WitnessGraph::of(g));
+            }
+            let vals: Vec<i64> = self.cols.iter().map(|t| self.term_value(g, t)).collect();
+            acc.sym
+                .entry(vals)
+                .or_insert_with(|| (0, WitnessGraph::of(g)))
+                .0 += 1;
+            return;
+        }
         acc.consistent += 1;
         if has_assert_failure(g) {
             acc.assert_failed += 1;
@@ -511,6 +541,9 @@ impl LitmusJudge<'_> {
             a.witness_graph = b.witness_graph;
         }
         a.unmatched += b.unmatched;
+        for (k, (n, w)) in b.sym {
+            a.sym.entry(k).or_insert((0, w)).0 += n;
+        }
         a.positive += b.positive;
         a.negative += b.negative;
         for (k, v) in b.flags {
@@ -584,6 +617,13 @@ pub fn check_litmus(
             name.strip_suffix(".cat").unwrap_or(name),
             "rc11" | "scoped-rc11" | "sc" | "tso"
         );
+    let relaxed = matches!(
+        check,
+        Consistency::Native(Native::Rc11 | Native::ScopedRc11)
+    ) && native::relaxed_only(p);
+    let symmetry = (opts.symmetry && relaxed && !opts.rf_mode && opts.guide.is_none())
+        .then(|| crate::symmetry::Symmetry::of(p, &cols))
+        .flatten();
     let judge = LitmusJudge {
         p,
         stepper: &stepper,
@@ -594,14 +634,12 @@ pub fn check_litmus(
         ncells: all.len(),
         keep: opts.keep_witnesses.max(1),
         stop_on_first: opts.stop_on_first,
-        relaxed: matches!(
-            check,
-            Consistency::Native(Native::Rc11 | Native::ScopedRc11)
-        ) && native::relaxed_only(p),
+        relaxed,
         cells: all.clone(),
         rf_mode: opts.rf_mode,
         guide: opts.guide.as_ref(),
         table: std::sync::Mutex::new(StateTable::new(cols.len())),
+        sym: symmetry.as_ref(),
     };
     let limits = Limits {
         deadline: opts.timeout.map(|d| start + d),
@@ -611,16 +649,35 @@ pub fn check_litmus(
     let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
     ex.rf_mode = opts.rf_mode;
     ex.porf_cycles = porf_cycles;
+    ex.symmetry = symmetry.as_ref();
     let out = crate::explore::in_pool(opts.threads, || ex.run())
         .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
-    let acc = out.acc;
+    let mut acc = out.acc;
     if let Some(e) = acc.error {
         return Err(McError::Model(e));
     }
-    let table = std::mem::replace(
+    let mut table = std::mem::replace(
         &mut *judge.table.lock().unwrap_or_else(|e| e.into_inner()),
         StateTable::new(0),
     );
+    let mut counts = out.counts;
+    let mut sym_witness = None;
+    if let Some(sym) = &symmetry {
+        sym_witness = expand_symmetric(sym, p, &cols, &mut acc, &mut table);
+        for c in [
+            &mut counts.complete,
+            &mut counts.blocked,
+            &mut counts.cut,
+            &mut counts.faults,
+        ] {
+            *c *= sym.size();
+        }
+    }
+    if let (Some(sym), Some((k, w))) = (&symmetry, sym_witness) {
+        if acc.error_witness.is_none() {
+            rebuild_witness(p, name, cat, opts, w.permuted(sym.thread_map(k)), &mut acc);
+        }
+    }
     let (states, terms, _) = table.finish(opts.max_states, &|v| value_text(p, v));
     let mut sim = SimResult {
         name: p.name.clone(),
@@ -634,15 +691,15 @@ pub fn check_litmus(
         positive: acc.positive,
         negative: acc.negative,
         flags: acc.flags,
-        candidates: out.counts.complete,
+        candidates: counts.complete,
         filtered: acc.filtered,
         consistent: acc.consistent,
         undefined: acc.undefined,
         undefined_by: acc.undefined_by,
         assert_failed: acc.assert_failed,
-        cut_traces: out.counts.cut as usize,
-        fault_traces: out.counts.faults as usize,
-        fault_message: out.counts.fault_message.clone(),
+        cut_traces: counts.cut as usize,
+        fault_traces: counts.faults as usize,
+        fault_message: counts.fault_message.clone(),
         hung_skeletons: acc.hung,
         converged: true,
         timed_out: out.stopped == Some(Stopped::Timeout),
@@ -669,7 +726,7 @@ pub fn check_litmus(
     sim.seconds = start.elapsed().as_secs_f64();
     Ok(McResult {
         sim,
-        counts: out.counts,
+        counts,
         rejected: acc.rejected,
         hung: acc.hung,
         checker: match check {
@@ -677,6 +734,7 @@ pub fn check_litmus(
             Consistency::Cat(_) => "cat",
         },
         stopped: out.stopped,
+        symmetry: symmetry.as_ref().map(|s| s.describe(p)),
         witness_text,
         rf_classes: acc.rf_classes,
         races: acc.races.into_iter().collect(),
@@ -688,4 +746,94 @@ pub fn check_litmus(
             Vec::new()
         },
     })
+}
+
+/// Expands the representatives' final states over the symmetry group into `table`, with
+/// the condition's verdict per image. Returns the first image that witnesses the
+/// condition (or violates it, for `~exists`/`forall`): the permutation and the
+/// representative's rf/co choices.
+fn expand_symmetric(
+    sym: &crate::symmetry::Symmetry,
+    p: &Program,
+    cols: &[Term],
+    acc: &mut Acc,
+    table: &mut StateTable,
+) -> Option<(usize, WitnessGraph)> {
+    let mut reps: Vec<(Vec<i64>, (u64, WitnessGraph))> =
+        std::mem::take(&mut acc.sym).into_iter().collect();
+    reps.sort_by(|a, b| a.0.cmp(&b.0));
+    let quant = p.condition.as_ref().map(|c| c.quantifier);
+    let mut witness: Option<(bool, usize, WitnessGraph)> = None;
+    for (vals, (count, w)) in reps {
+        for (k, img) in sym.images(&vals).enumerate() {
+            let mut value = |t: &Term| match cols.iter().position(|c| c == t) {
+                Some(i) => img[i],
+                None => match t {
+                    Term::Int(i) => *i,
+                    Term::Addr(l) => addr_of(*l),
+                    _ => 0,
+                },
+            };
+            let sat = p
+                .condition
+                .as_ref()
+                .map(|cd| cd.prop.eval(&mut value))
+                .unwrap_or(false);
+            if sat {
+                acc.positive += count;
+            } else {
+                acc.negative += count;
+            }
+            table.add(&img, sat, count);
+            let error = match quant {
+                Some(Quantifier::NotExists) => sat,
+                Some(Quantifier::Forall) => !sat,
+                _ => false,
+            };
+            let wit = match quant {
+                Some(Quantifier::Forall) => !sat,
+                Some(_) => sat,
+                None => true,
+            };
+            // An error witness wins over a plain witness of the condition.
+            if (wit || error) && witness.as_ref().is_none_or(|(e, _, _)| error && !e) {
+                witness = Some((error, k, w.clone()));
+            }
+        }
+    }
+    witness.map(|(_, k, w)| (k, w))
+}
+
+/// The witness `w` (the image of a representative under a thread symmetry) rebuilt as an
+/// execution of its own: the program explored again without symmetry, guided by `w`.
+fn rebuild_witness(
+    p: &Program,
+    name: &str,
+    cat: &Model,
+    opts: &McOptions,
+    w: WitnessGraph,
+    acc: &mut Acc,
+) {
+    let again = McOptions {
+        guide: Some(w),
+        symmetry: false,
+        timeout: None,
+        ..opts.clone()
+    };
+    let Ok(r) = check_litmus(p, name, cat, &again) else {
+        return;
+    };
+    acc.witnesses = r
+        .witness_text
+        .clone()
+        .map(|t| (r.sim.witnesses.first().cloned().unwrap_or_default(), t))
+        .into_iter()
+        .collect();
+    let error = p
+        .condition
+        .as_ref()
+        .is_some_and(|c| matches!(c.quantifier, Quantifier::NotExists | Quantifier::Forall));
+    acc.error_witness = r.witness_text.filter(|_| error);
+    acc.error_graph = acc.error_witness.as_ref().and(r.witness_graph.clone());
+    acc.witness_graph = r.witness_graph;
 }

@@ -675,7 +675,12 @@ pub fn repair_litmus(
     loop {
         let p = parse(&text).map_err(RepairError::Parse)?;
         let lang = Lang::of_arch(p.arch);
-        let r = check_litmus(&p, model_name, model, opts).map_err(RepairError::Check)?;
+        // Every racing pair as its own threads see it: no symmetry reduction.
+        let opts = McOptions {
+            symmetry: false,
+            ..opts.clone()
+        };
+        let r = check_litmus(&p, model_name, model, &opts).map_err(RepairError::Check)?;
         let racy = r
             .sim
             .flags

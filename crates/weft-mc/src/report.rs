@@ -111,6 +111,8 @@ pub struct LitmusReport {
     pub seconds: f64,
     pub states: Vec<StateRow>,
     pub stopped: Option<Stopped>,
+    /// The thread symmetry used: one execution built per orbit, states expanded.
+    pub symmetry: Option<String>,
     pub test: String,
     pub undefined_by: BTreeMap<String, u64>,
     pub validated: bool,
@@ -216,6 +218,7 @@ impl LitmusReport {
                 })
                 .collect(),
             stopped: r.stopped,
+            symmetry: r.symmetry.clone(),
             test: r.sim.name.clone(),
             undefined_by: r.sim.undefined_by.clone(),
             validated: r.sim.validated,
@@ -235,10 +238,15 @@ impl LitmusReport {
         format!("{}\n", pretty_sorted(self))
     }
 
-    /// 1 on an error, 3 when stopped early without one or when nothing was explored to
-    /// its end, else 0.
+    /// 1 on an error, 3 when stopped early without one, when nothing was explored to its
+    /// end, or when no error was found but executions may be missing (a dependency cycle
+    /// the explorer does not build under a model without No-Thin-Air: "no errors" and an
+    /// unobserved outcome are then not established), else 0.
     pub fn exit_code(&self) -> ExitCode {
-        if self.executions.vacuous && self.stopped.is_none() {
+        if (self.executions.vacuous || !self.dependency_cycles.is_empty())
+            && self.errors.is_empty()
+            && self.stopped.is_none()
+        {
             return ExitCode::Internal;
         }
         verdict(!self.errors.is_empty(), self.stopped.as_ref())
@@ -268,6 +276,9 @@ impl LitmusReport {
             "Graphs: {} (revisits {}, max events {}), checker: {}, mode: {}",
             x.graphs, x.revisits, x.max_events, self.checker, self.mode
         );
+        if let Some(s) = &self.symmetry {
+            let _ = writeln!(o, "Symmetry: {s}");
+        }
         if let Some(classes) = x.rf_classes {
             let _ = writeln!(
                 o,

@@ -15,9 +15,9 @@
 //! location counts only under PTX (its coherence covers morally strong pairs only). The check
 //! over-approximates (it ignores values and the model), hence "may miss".
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
-use weft_ir::{Expr, LocId, Program, Reg, Stmt, StmtKind, Value};
+use weft_ir::{code, Expr, LocId, Program, Reg, Stmt, StmtKind, Value};
 
 /// How a write depends on a read of its thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -81,6 +81,10 @@ struct Access {
     col: u32,
     write: bool,
     loc: Option<u32>,
+    /// Executed at most once, in program order with the thread's other such accesses: a
+    /// top-level statement outside every loop (no `while`, no label a later jump goes
+    /// back to).
+    once: bool,
     /// For a write: the reads (indices into the access list) it depends on, and how.
     deps: BTreeSet<(usize, DepKind)>,
 }
@@ -97,6 +101,10 @@ struct Walk<'p> {
     /// Reads every later event depends on by control (loops, jumps), and those of the
     /// enclosing branches.
     sticky: Taint,
+    /// Statements inside a loop made of a label and a later jump back to it.
+    looped: std::collections::HashSet<*const Stmt>,
+    /// Nesting depth of `if`/`while` statements around the current one.
+    depth: u32,
     /// Accesses by statement (one entry per statement and role, across passes).
     index: BTreeMap<(*const Stmt, bool), usize>,
     out: &'p mut Vec<Access>,
@@ -122,6 +130,7 @@ impl Walk<'_> {
 
     fn access(&mut self, s: &Stmt, write: bool, loc: Option<u32>) -> usize {
         let out = &mut *self.out;
+        let once = self.depth == 0 && !self.looped.contains(&(s as *const Stmt));
         *self
             .index
             .entry((s as *const Stmt, write))
@@ -132,6 +141,7 @@ impl Walk<'_> {
                     col: s.span.col,
                     write,
                     loc,
+                    once,
                     deps: BTreeSet::new(),
                 });
                 out.len() - 1
@@ -205,12 +215,14 @@ impl Walk<'_> {
             } => {
                 let inner: Taint = ctrl.union(&self.expr(cond)).copied().collect();
                 let (taint, points) = (self.taint.clone(), self.points.clone());
+                self.depth += 1;
                 self.block(then_branch, &inner);
                 let (t1, p1) = (
                     std::mem::replace(&mut self.taint, taint),
                     std::mem::replace(&mut self.points, points),
                 );
                 self.block(else_branch, &inner);
+                self.depth -= 1;
                 for (a, b) in self.taint.iter_mut().zip(t1) {
                     a.extend(b);
                 }
@@ -226,6 +238,7 @@ impl Walk<'_> {
                 body,
             } => {
                 // Twice: values carried around the loop reach the second pass.
+                self.depth += 1;
                 for _ in 0..2 {
                     self.block(prelude, &ctrl);
                     let c = self.expr(cond);
@@ -233,6 +246,7 @@ impl Walk<'_> {
                     let inner: Taint = ctrl.union(&self.sticky).copied().collect();
                     self.block(body, &inner);
                 }
+                self.depth -= 1;
             }
             StmtKind::Assume(c) | StmtKind::Assert(c) => {
                 let t = self.expr(c);
@@ -263,6 +277,8 @@ pub fn dep_cycles(p: &Program, one_location: bool) -> Vec<DepCycle> {
                 })
                 .collect(),
             sticky: Taint::new(),
+            looped: looped_stmts(&th.code),
+            depth: 0,
             index: BTreeMap::new(),
             out: &mut acc,
         };
@@ -281,25 +297,28 @@ pub fn dep_cycles(p: &Program, one_location: bool) -> Vec<DepCycle> {
             }
         }
     }
-    // A path from `from` back to `to`; unless `one_location`, it must touch a second
-    // location (a cycle on one location is already forbidden by per-location coherence).
+    // A simple path from `from` back to `to` (an execution's (po ∪ rf) cycle can be taken
+    // simple: each read has one source); unless `one_location`, the cycle must touch a
+    // second location (a cycle on one location is already forbidden by per-location
+    // coherence). A walk may touch a second location and come back, where every simple
+    // cycle through the edge stays on one location: before 2026-11-29 such walks counted,
+    // and the lock tests' loops on their lock variable were flagged.
     let reaches = |from: usize, to: usize| {
         let other = |x: usize| acc[x].loc.is_none() || acc[x].loc != acc[to].loc;
-        let start = (from, one_location || other(from));
-        let mut seen = BTreeSet::from([start]);
-        let mut queue = VecDeque::from([start]);
-        while let Some((x, ok)) = queue.pop_front() {
-            for &y in &succ[x] {
-                let ok = ok || other(y);
-                if y == to && ok {
-                    return true;
-                }
-                if seen.insert((y, ok)) {
-                    queue.push_back((y, ok));
-                }
-            }
-        }
-        false
+        let mut on_path = vec![false; acc.len()];
+        on_path[from] = true;
+        let mut search = Search {
+            succ: &succ,
+            other: &other,
+            to,
+            on_path,
+            path: vec![from],
+            budget: SEARCH_BUDGET,
+            // Under a model with per-location coherence for every access, a cycle whose
+            // reads-from edges close a cycle on one location is forbidden already.
+            feasible: &|path: &[usize]| one_location || !one_location_cycle(&acc, path),
+        };
+        search.from(from, one_location || other(from))
     };
     let mut out = BTreeSet::new();
     for (wi, w) in acc.iter().enumerate() {
@@ -318,4 +337,149 @@ pub fn dep_cycles(p: &Program, one_location: bool) -> Vec<DepCycle> {
         }
     }
     out.into_iter().collect()
+}
+
+/// Most steps of the simple-path search per dependency edge; past it the edge counts as on
+/// a cycle (the note over-approximates rather than misses one).
+const SEARCH_BUDGET: u32 = 200_000;
+
+/// The search for a simple path back to `to`.
+struct Search<'a> {
+    succ: &'a [Vec<usize>],
+    /// Whether a vertex is on a second location (the path must touch one).
+    other: &'a dyn Fn(usize) -> bool,
+    to: usize,
+    on_path: Vec<bool>,
+    /// The path so far, from the write whose dependency edge closes the cycle.
+    path: Vec<usize>,
+    budget: u32,
+    /// Whether a whole cycle (the path, ending at `to`) may be an execution's.
+    feasible: &'a dyn Fn(&[usize]) -> bool,
+}
+
+impl Search<'_> {
+    /// Whether a simple path leads from `x` to `to` on which some vertex satisfies `other`
+    /// (already so when `ok`) and whose cycle is feasible.
+    fn from(&mut self, x: usize, ok: bool) -> bool {
+        for &y in &self.succ[x] {
+            if self.budget == 0 {
+                return true;
+            }
+            self.budget -= 1;
+            let ok = ok || (self.other)(y);
+            if y == self.to {
+                self.path.push(y);
+                let found = ok && (self.feasible)(&self.path);
+                self.path.pop();
+                if found {
+                    return true;
+                }
+                continue;
+            }
+            if self.on_path[y] {
+                continue;
+            }
+            self.on_path[y] = true;
+            self.path.push(y);
+            let found = self.from(y, ok);
+            self.path.pop();
+            self.on_path[y] = false;
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Whether the cycle `path` (from a write back to the read it depends on) contains, among
+/// its accesses executed once, a cycle of program order and its reads-from edges on one
+/// location: every execution with the cycle's reads-from edges then breaks per-location
+/// coherence. (Two threads each incrementing `x` under a lock: a cycle through the lock
+/// and both increments needs each increment to read the other's write.)
+fn one_location_cycle(acc: &[Access], path: &[usize]) -> bool {
+    let nodes: Vec<usize> = path
+        .iter()
+        .copied()
+        .filter(|&i| acc[i].once && acc[i].loc.is_some())
+        .collect();
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if acc[a].thread != acc[b].thread && nodes.contains(&a) && nodes.contains(&b) {
+            edges.push((a, b));
+        }
+    }
+    for &a in &nodes {
+        for &b in &nodes {
+            if a < b && acc[a].thread == acc[b].thread && acc[a].loc == acc[b].loc {
+                edges.push((a, b));
+            }
+        }
+    }
+    edges.retain(|&(a, b)| acc[a].loc == acc[b].loc);
+    // A cycle among `nodes` over `edges` (depth-first search, colours).
+    let mut colour: BTreeMap<usize, u8> = BTreeMap::new();
+    fn visit(x: usize, edges: &[(usize, usize)], colour: &mut BTreeMap<usize, u8>) -> bool {
+        colour.insert(x, 1);
+        for &(a, b) in edges {
+            if a != x {
+                continue;
+            }
+            match colour.get(&b) {
+                Some(1) => return true,
+                Some(_) => {}
+                None => {
+                    if visit(b, edges, colour) {
+                        return true;
+                    }
+                }
+            }
+        }
+        colour.insert(x, 2);
+        false
+    }
+    nodes
+        .iter()
+        .any(|&x| !colour.contains_key(&x) && visit(x, &edges, &mut colour))
+}
+
+/// The statements of `code` (and of the blocks inside it) between a label and a later jump
+/// back to it: they may run more than once.
+fn looped_stmts(code: &[Stmt]) -> std::collections::HashSet<*const Stmt> {
+    let mut out = std::collections::HashSet::new();
+    fn all(code: &[Stmt], out: &mut std::collections::HashSet<*const Stmt>) {
+        code::walk(code, &mut |s| {
+            out.insert(s as *const Stmt);
+        });
+    }
+    fn block(code: &[Stmt], out: &mut std::collections::HashSet<*const Stmt>) {
+        for (j, s) in code.iter().enumerate() {
+            if let StmtKind::Jump { target, .. } = &s.kind {
+                let back = code[..=j]
+                    .iter()
+                    .position(|l| matches!(&l.kind, StmtKind::Label(n) if n == target));
+                if let Some(i) = back {
+                    all(&code[i..=j], out);
+                }
+            }
+            match &s.kind {
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    block(then_branch, out);
+                    block(else_branch, out);
+                }
+                StmtKind::While { prelude, body, .. } => {
+                    block(prelude, out);
+                    block(body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    block(code, &mut out);
+    out
 }

@@ -140,7 +140,10 @@ fn coherence_family_gives_herd7_states() {
         .collect();
     entries.sort();
     for f in entries {
-        let herd = std::fs::read_to_string(f.with_extension("rc11.herd7")).unwrap();
+        // CO-4 and CO-5 have no herd7 output (hours): tests/symmetry.rs derives theirs.
+        let Ok(herd) = std::fs::read_to_string(f.with_extension("rc11.herd7")) else {
+            continue;
+        };
         let p = weft_litmus::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
         let cat = weft_exec::models::load("rc11").unwrap();
         let r = check_litmus(&p, "rc11", &cat, &McOptions::default()).unwrap();

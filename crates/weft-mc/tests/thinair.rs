@@ -4,11 +4,12 @@
 //!   test's design; a test with no row has none);
 //! - every row of `tests/mc/dat3m-known.tsv` (Dat3M's verdicts, the anchor, differ from
 //!   `weft mc`'s there because executions with such a cycle are missing) gets the note under
-//!   its model;
-//! - models with No-Thin-Air (`rc11`) never get it.
+//!   its model, and exits 3 (undecided) unless an error was found (1);
+//! - models with No-Thin-Air (`rc11`) never get it; plain load buffering exits 0.
 
 use std::path::{Path, PathBuf};
 
+use weft_ir::exit::ExitCode;
 use weft_mc::{check_litmus, McOptions};
 
 fn root() -> PathBuf {
@@ -93,6 +94,15 @@ fn every_known_thin_air_row_gets_the_note_and_rc11_never_does() {
         let cat = weft_exec::models::load(model).unwrap();
         let r = check_litmus(&p, model, &cat, &McOptions::default()).unwrap();
         assert!(!r.dep_cycles.is_empty(), "{model} {path}: no note");
+        // Dat3M's verdict differs because executions are missing: no definitive "no
+        // errors" (exit 3); an error that was found stays definitive (exit 1).
+        let report = weft_mc::report::LitmusReport::new(&r, &p, model, false, None, None, 2);
+        let want = if report.errors.is_empty() {
+            ExitCode::Internal
+        } else {
+            ExitCode::Violation
+        };
+        assert_eq!(report.exit_code(), want, "{model} {path}");
         let rc11 = weft_exec::models::load("rc11").unwrap();
         let r = check_litmus(&p, "rc11", &rc11, &McOptions::default());
         if let Ok(r) = r {
@@ -106,4 +116,6 @@ fn every_known_thin_air_row_gets_the_note_and_rc11_never_does() {
     let cat = weft_exec::models::load("vulkan").unwrap();
     let r = check_litmus(&lb, "vulkan", &cat, &McOptions::default()).unwrap();
     assert!(r.dep_cycles.is_empty(), "{:?}", r.dep_cycles);
+    let report = weft_mc::report::LitmusReport::new(&r, &lb, "vulkan", false, None, None, 2);
+    assert_eq!(report.exit_code(), ExitCode::Ok);
 }

@@ -147,6 +147,20 @@ impl WitnessGraph {
         w
     }
 
+    /// The same choices with every thread `t` renamed `map[t]` (the image of an execution
+    /// under a thread symmetry, `crate::symmetry`).
+    pub(crate) fn permuted(&self, map: &[usize]) -> WitnessGraph {
+        let m = |e: EvId| (map[e.0 as usize] as u32, e.1);
+        WitnessGraph {
+            rf: self.rf.iter().map(|(r, w)| (m(*r), w.map(m))).collect(),
+            co: self
+                .co
+                .iter()
+                .map(|(c, ws)| (*c, ws.iter().map(|e| m(*e)).collect()))
+                .collect(),
+        }
+    }
+
     /// Whether graph `g` agrees with the witness. A read whose witness source is not in the
     /// graph yet is pending (a later write will revisit it), and events added after the
     /// first pending read may still be deleted by that revisit, so only the events added

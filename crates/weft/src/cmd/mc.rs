@@ -247,6 +247,7 @@ pub(super) fn check_file(
         rf_mode: args.rf,
         guide,
         max_states: Some(args.max_states),
+        symmetry: true,
     };
     let r = match check_litmus(&p, &args.model, model, &opts) {
         Ok(r) => r,
