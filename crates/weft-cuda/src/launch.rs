@@ -289,6 +289,10 @@ impl LaunchSpec {
                 }
                 s.expect = Some(Expectation::Xfail(kind.to_string()));
                 seen = true;
+            } else if text == "not_checked" {
+                // weft's own label (tests/verify/): no error, but something GPUVerify checks
+                // that `weft verify` does not, so its verdict is "not checked" (exit 3).
+                seen = true;
             } else if text.starts_with('-') && !flags_seen && s.expected_messages.is_empty() {
                 // GPUVerify's convention: one flags line; later lines are expected messages
                 // even when they start with `--` ("--num_groups and --global_size are ...").

@@ -235,6 +235,7 @@ pub fn verify_file(
                 undecided: 0,
                 checks: 0,
                 notes: notes.clone(),
+                not_checked: Vec::new(),
                 time_ms: 0,
             })
             .collect());
@@ -275,6 +276,15 @@ pub fn verify_file(
                         r2.findings[0].message
                     ));
                 }
+            }
+        }
+        // GPUVerify's flags that ignore annotations ignore postconditions too.
+        if !o.ignore_assumes {
+            r.not_checked = crate::unchecked::postconditions(&text, &o.contracts, &r.kernel);
+            if !r.not_checked.is_empty()
+                && matches!(r.verdict, Verdict::Verified | Verdict::Bounded)
+            {
+                r.verdict = Verdict::Incomplete;
             }
         }
         reports.push(r);

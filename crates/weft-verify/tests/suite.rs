@@ -2,7 +2,8 @@
 //! verdict (`//pass`, `//xfail:RACE`, `//xfail:BARRIER_DIVERGENCE`, `//xfail:ASSERT`,
 //! `//xfail:ARRAY_BOUNDS`, `//xfail:MEMORY`: a null-pointer access or a write to constant
 //! memory, `//xfail:INVARIANT`: a loop invariant that fails or is not at the loop head,
-//! `//xfail:UNINITIALISED`: a read of an uninitialised local variable), derived
+//! `//xfail:UNINITIALISED`: a read of an uninitialised local variable, `//not_checked`: no
+//! error, but something GPUVerify checks that weft deliberately does not, exit 3), derived
 //! by hand (the reason is the kernel's third line) or taken from paper 002. Kernels where
 //! weft is known to disagree are listed, with weft's verdict and the reason, in
 //! `tests/verify/known.tsv`; the test checks those keep weft's recorded verdict, so a fix (or a
@@ -41,6 +42,7 @@ fn label_of(text: &str) -> String {
         "xfail:MEMORY" => "memory".into(),
         "xfail:INVARIANT" => "invariant".into(),
         "xfail:UNINITIALISED" => "uninitialised".into(),
+        "not_checked" => "incomplete".into(),
         other => panic!("unknown label {other}"),
     }
 }
@@ -60,6 +62,7 @@ fn outcome(path: &Path) -> String {
                 Verdict::Verified => "verified".into(),
                 Verdict::Bounded => "bounded".into(),
                 Verdict::Unknown => "unknown".into(),
+                Verdict::Incomplete => "incomplete".into(),
                 Verdict::Errors => {
                     // The most severe kind found: assertion, divergence, race.
                     let has = |k: &str| r.findings.iter().any(|f| f.kind == k);
