@@ -2,6 +2,9 @@
 # weft verify against the labels of GPUVerify-style test-suite kernels (issues 15 and 27's
 # acceptance measurement; the kernels are public but not part of this repository).
 # usage: [JOBS=N] [TIMEOUT=S] scripts/verify-gpuverify-suite.sh DIR [WEFT]
+#   WEFT: the weft binary (`weft verify`), or weft-verify's `verify_file` example (same
+#   library call and exit codes, without building the whole CLI: `cargo build --release -p
+#   weft-verify --example verify_file`, WEFT=target/release/examples/verify_file)
 #   DIR: GPUVerify's repository, its testsuite/ folder, or any folder of labelled kernels
 #   (searched recursively for .cu and .cl files). To get the whole suite (Ms-PL):
 #     git clone --depth 1 https://github.com/mc-imperial/gpuverify ~/.cache/weft/gpuverify
@@ -33,7 +36,10 @@ one() {
     *) return ;;
   esac
   t0=$(date +%s.%N)
-  timeout "$limit" "$weft" verify --solver-timeout 20 "$f" >/dev/null 2>&1
+  case "$weft" in
+    *verify_file) timeout "$limit" "$weft" --solver-timeout 20 "$f" >/dev/null 2>&1 ;;
+    *) timeout "$limit" "$weft" verify --solver-timeout 20 "$f" >/dev/null 2>&1 ;;
+  esac
   rc=$?
   t1=$(date +%s.%N)
   verdict=not-accepted

@@ -129,6 +129,9 @@ pub struct LaunchSpec {
     /// Headers force-included after weft's shims (`-include`): an engine's own definitions
     /// (the verifier's annotation sinks). Never read from a kernel's header lines.
     pub force_includes: Vec<std::path::PathBuf>,
+    /// Further compiler arguments an engine asks for (the verifier's `-mllvm
+    /// -trap-unreachable`). Never read from a kernel's header lines.
+    pub compiler_args: Vec<String>,
     /// `--unroll N` / `--loop-unwind=N`: loop bound for bounded engines.
     pub unroll: Option<u32>,
     /// `--local NAME=SIZE`: bytes of work-group-local memory for an OpenCL `__local`
@@ -360,6 +363,7 @@ impl LaunchSpec {
             force_includes: join(&base.force_includes, &cli.force_includes, |p| {
                 p.display().to_string()
             }),
+            compiler_args: join(&base.compiler_args, &cli.compiler_args, Clone::clone),
             unroll: cli.unroll.or(base.unroll),
             locals: join(&base.locals, &cli.locals, |(n, _)| n.clone()),
             opencl_std: cli.opencl_std.or(base.opencl_std),
