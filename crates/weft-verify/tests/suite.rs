@@ -219,3 +219,50 @@ fn gpuverify_kernels() {
         bad.join("\n")
     );
 }
+
+/// `tests/verify/gpuverify-suite/ci-subset.txt`: a fixed subset of GPUVerify's whole suite
+/// (kept in `tests/verify/gpuverify-suite/`, run whole by `scripts/verify-gpuverify-suite.sh`),
+/// checked with GPUVerify's labels: `//pass` must verify, `//xfail` must give an error.
+#[test]
+fn gpuverify_suite_subset() {
+    if !weft_verify::smt::available(weft_verify::SolverKind::Z3)
+        || weft_cuda::Compiler::detect_for(weft_cuda::Language::Cuda).is_err()
+    {
+        eprintln!("skipped: z3 or clang-19 missing (scripts/deps.sh installs them)");
+        return;
+    }
+    let dir = suite_dir().join("gpuverify-suite");
+    let list = std::fs::read_to_string(dir.join("ci-subset.txt")).unwrap();
+    let files: Vec<PathBuf> = list
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| dir.join(l))
+        .collect();
+    assert!(files.len() >= 8, "{} kernels listed", files.len());
+    let bad: Vec<String> = files
+        .par_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let first = text.lines().next().unwrap_or("").trim();
+            let want_error = first.to_ascii_lowercase().starts_with("//xfail:");
+            let got = outcome(p);
+            let ok = if want_error {
+                !matches!(
+                    got.as_str(),
+                    "verified" | "bounded" | "unknown" | "incomplete"
+                ) && !got.starts_with("unsupported")
+                    && !got.starts_with("tool")
+            } else {
+                got == "verified"
+            };
+            (!ok).then(|| format!("{}: label {first}, weft says {got}", p.display()))
+        })
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
