@@ -551,6 +551,7 @@ pub fn compile_options(spec: &LaunchSpec, line_tables: bool) -> CompileOptions {
         o.extra_args.push("-include".into());
         o.extra_args.push(h.display().to_string());
     }
+    o.extra_args.extend(spec.compiler_args.iter().cloned());
     o
 }
 

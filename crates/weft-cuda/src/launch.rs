@@ -129,6 +129,9 @@ pub struct LaunchSpec {
     /// Headers force-included after weft's shims (`-include`): an engine's own definitions
     /// (the verifier's annotation sinks). Never read from a kernel's header lines.
     pub force_includes: Vec<std::path::PathBuf>,
+    /// Further compiler arguments an engine asks for (the verifier's `-mllvm
+    /// -trap-unreachable`). Never read from a kernel's header lines.
+    pub compiler_args: Vec<String>,
     /// `--unroll N` / `--loop-unwind=N`: loop bound for bounded engines.
     pub unroll: Option<u32>,
     /// `--local NAME=SIZE`: bytes of work-group-local memory for an OpenCL `__local`
@@ -289,6 +292,10 @@ impl LaunchSpec {
                 }
                 s.expect = Some(Expectation::Xfail(kind.to_string()));
                 seen = true;
+            } else if text == "not_checked" {
+                // weft's own label (tests/verify/): no error, but something GPUVerify checks
+                // that `weft verify` does not, so its verdict is "not checked" (exit 3).
+                seen = true;
             } else if text.starts_with('-') && !flags_seen && s.expected_messages.is_empty() {
                 // GPUVerify's convention: one flags line; later lines are expected messages
                 // even when they start with `--` ("--num_groups and --global_size are ...").
@@ -356,6 +363,7 @@ impl LaunchSpec {
             force_includes: join(&base.force_includes, &cli.force_includes, |p| {
                 p.display().to_string()
             }),
+            compiler_args: join(&base.compiler_args, &cli.compiler_args, Clone::clone),
             unroll: cli.unroll.or(base.unroll),
             locals: join(&base.locals, &cli.locals, |(n, _)| n.clone()),
             opencl_std: cli.opencl_std.or(base.opencl_std),

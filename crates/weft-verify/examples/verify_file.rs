@@ -1,16 +1,32 @@
 //! Verifies one kernel file and prints one TSV line: file, verdict, finding kinds, seconds,
 //! checks (for the measurements of `scripts/bench-verify.sh` without building the whole CLI).
 //!
-//! `verify_file FILE [--lockstep|--no-lockstep] [--two-pass] [--json]`
+//! `verify_file FILE [--lockstep|--no-lockstep] [--two-pass] [--solver-timeout S] [--json]`;
+//! exits as `weft verify` does (0 verified, 1 possible errors, 2 bad input, 3 undecided or
+//! something not checked).
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
-        eprintln!("usage: verify_file KERNEL.cu [--lockstep|--no-lockstep] [--two-pass] [--json]");
+    // The file: the argument that is neither an option nor `--solver-timeout`'s value.
+    let path = args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--solver-timeout"));
+    let Some((_, path)) = path else {
+        eprintln!(
+            "usage: verify_file KERNEL.cu [--lockstep|--no-lockstep] [--two-pass] [--solver-timeout S] [--json]"
+        );
         std::process::exit(2);
     };
     let mut o = weft_verify::Options::default();
     let mut fo = weft_verify::load::FileOptions::default();
-    for a in &args {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--solver-timeout" {
+            if let Some(v) = it.next().and_then(|v| v.parse::<u64>().ok()) {
+                o.timeout_ms = v * 1000;
+            }
+            continue;
+        }
         match a.as_str() {
             "--lockstep" => fo.lockstep = Some(true),
             "--no-lockstep" => fo.lockstep = Some(false),
@@ -43,6 +59,9 @@ fn main() {
                 kinds.join(","),
                 r.checks
             );
+            // The exit status `weft verify` gives (0 verified, 1 errors, 3 undecided or
+            // something not checked), so that scripts can use this in its place.
+            std::process::exit(weft_verify::text::exit_code(&rs).code());
         }
         Err(e) => {
             println!(

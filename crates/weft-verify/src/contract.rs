@@ -40,6 +40,8 @@ pub struct Callee {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Contracts {
     pub callees: Vec<Callee>,
+    /// The kernels defined in the file: name and the 1-based lines of their body's braces.
+    pub kernels: Vec<(String, usize, usize)>,
 }
 
 impl Contracts {
@@ -130,7 +132,7 @@ fn only_annotations(body: &str) -> bool {
 
 /// The source with comments and preprocessor lines (with their continuations) replaced by
 /// spaces, byte for byte (newlines kept).
-fn code_text(src: &str) -> String {
+pub(crate) fn code_text(src: &str) -> String {
     let mut t = crate::placement::strip_comments(src);
     let mut i = 0;
     let mut line_start = true;
@@ -180,7 +182,10 @@ pub fn scan(src: &str) -> Contracts {
                     let kernel = has_word(head, "__kernel")
                         || has_word(head, "kernel")
                         || has_word(head, "__global__");
-                    if !kernel {
+                    if kernel {
+                        out.kernels
+                            .push((name, line_of(i), line_of(j.min(b.len()))));
+                    } else {
                         let body = &s[i + 1..j.min(b.len())];
                         out.callees.push(Callee {
                             spec: name.starts_with("__spec"),

@@ -11,6 +11,7 @@
 //! - [`header`]: the annotation header (`__assert`, `__requires`, `__invariant`, ...).
 //! - [`text`]: the reports as `weft verify` prints them, and their exit status.
 //! - [`confirm`]: what a `weft race --json` run of the same launch said (`--confirm`).
+//! - [`unchecked`]: what weft deliberately does not check that GPUVerify does ("not checked").
 
 pub mod alu;
 pub mod confirm;
@@ -23,6 +24,7 @@ pub mod placement;
 pub mod smt;
 pub mod term;
 pub mod text;
+pub mod unchecked;
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -183,6 +185,9 @@ pub enum Verdict {
     Bounded,
     /// The solver could not decide some check (timeout): not verified.
     Unknown,
+    /// No error found, but a property GPUVerify checks was deliberately not checked
+    /// ([`Report::not_checked`]): not verified (exit 3).
+    Incomplete,
 }
 
 /// The result for one kernel.
@@ -194,6 +199,9 @@ pub struct Report {
     pub undecided: usize,
     pub checks: usize,
     pub notes: Vec<String>,
+    /// What was deliberately not checked, each "WHAT (line N)" (`weft verify` prints "not
+    /// checked: WHAT"); with no error, the verdict is [`Verdict::Incomplete`].
+    pub not_checked: Vec<String>,
     pub time_ms: u128,
 }
 
@@ -279,6 +287,7 @@ pub fn verify(k: &Kernel, o: &Options, names: &Names) -> Result<Report, VerifyEr
         undecided,
         checks,
         notes,
+        not_checked: Vec::new(),
         time_ms: t0.elapsed().as_millis(),
     })
 }

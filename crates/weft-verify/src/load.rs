@@ -49,6 +49,19 @@ pub fn verify_file(
         kernel: fo.kernel.clone(),
         defines: fo.defines.clone(),
         force_includes: vec![annotation_header()?],
+        // Undefined behaviour must not make code vanish: an access through a null pointer
+        // stays an access (`-fno-delete-null-pointer-checks`: clang would delete the branch
+        // that makes it), reported as a null-pointer access; other code clang finds
+        // unreachable (an out-of-bounds access, a call through an invalid function pointer)
+        // becomes a `trap`, reported where reachable (the one after a failed `assert`'s call,
+        // which does not return, is the assertion's).
+        compiler_args: [
+            "-fno-delete-null-pointer-checks",
+            "-mllvm",
+            "-trap-unreachable",
+        ]
+        .map(String::from)
+        .to_vec(),
         ..weft_cuda::LaunchSpec::default()
     };
     // Postconditions of functions with a body are moved to their return
@@ -235,6 +248,7 @@ pub fn verify_file(
                 undecided: 0,
                 checks: 0,
                 notes: notes.clone(),
+                not_checked: Vec::new(),
                 time_ms: 0,
             })
             .collect());
@@ -275,6 +289,15 @@ pub fn verify_file(
                         r2.findings[0].message
                     ));
                 }
+            }
+        }
+        // GPUVerify's flags that ignore annotations ignore postconditions too.
+        if !o.ignore_assumes {
+            r.not_checked = crate::unchecked::postconditions(&text, &o.contracts, &r.kernel);
+            if !r.not_checked.is_empty()
+                && matches!(r.verdict, Verdict::Verified | Verdict::Bounded)
+            {
+                r.verdict = Verdict::Incomplete;
             }
         }
         reports.push(r);

@@ -6,13 +6,14 @@ use weft_ir::exit::ExitCode;
 
 use crate::{Finding, Report, Verdict};
 
-/// 1 when a report has errors, 3 when one is undecided (solver timeout), else 0.
+/// 1 when a report has errors, 3 when one is undecided (solver timeout) or has no error but
+/// something not checked, else 0.
 pub fn exit_code(reports: &[Report]) -> ExitCode {
     let mut code = ExitCode::Ok;
     for r in reports {
         match r.verdict {
             Verdict::Errors => code = code.max(ExitCode::Violation),
-            Verdict::Unknown => code = ExitCode::Internal,
+            Verdict::Unknown | Verdict::Incomplete => code = ExitCode::Internal,
             _ => {}
         }
     }
@@ -82,6 +83,12 @@ pub fn text(reports: &[Report], confirmation: &dyn Fn(&Finding) -> Option<String
                 "{}: not verified: the solver could not decide {} check(s) (timeout) ({t:.2} s)\n",
                 r.kernel, r.undecided
             )),
+            Verdict::Incomplete => s.push_str(&format!(
+                "{}: not verified: no possible error found, but {} propert{} not checked ({t:.2} s)\n",
+                r.kernel,
+                r.not_checked.len(),
+                if r.not_checked.len() == 1 { "y is" } else { "ies are" }
+            )),
             Verdict::Errors => {
                 s.push_str(&format!(
                     "{}: {} possible error(s) ({t:.2} s)\n",
@@ -98,6 +105,9 @@ pub fn text(reports: &[Report], confirmation: &dyn Fn(&Finding) -> Option<String
                     }
                 }
             }
+        }
+        for n in &r.not_checked {
+            s.push_str(&format!("  not checked: {n}\n"));
         }
         for n in &r.notes {
             s.push_str(&format!("  note: {n}\n"));

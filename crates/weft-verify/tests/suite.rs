@@ -2,7 +2,8 @@
 //! verdict (`//pass`, `//xfail:RACE`, `//xfail:BARRIER_DIVERGENCE`, `//xfail:ASSERT`,
 //! `//xfail:ARRAY_BOUNDS`, `//xfail:MEMORY`: a null-pointer access or a write to constant
 //! memory, `//xfail:INVARIANT`: a loop invariant that fails or is not at the loop head,
-//! `//xfail:UNINITIALISED`: a read of an uninitialised local variable), derived
+//! `//xfail:UNINITIALISED`: a read of an uninitialised local variable, `//not_checked`: no
+//! error, but something GPUVerify checks that weft deliberately does not, exit 3), derived
 //! by hand (the reason is the kernel's third line) or taken from paper 002. Kernels where
 //! weft is known to disagree are listed, with weft's verdict and the reason, in
 //! `tests/verify/known.tsv`; the test checks those keep weft's recorded verdict, so a fix (or a
@@ -41,6 +42,7 @@ fn label_of(text: &str) -> String {
         "xfail:MEMORY" => "memory".into(),
         "xfail:INVARIANT" => "invariant".into(),
         "xfail:UNINITIALISED" => "uninitialised".into(),
+        "not_checked" => "incomplete".into(),
         other => panic!("unknown label {other}"),
     }
 }
@@ -60,6 +62,7 @@ fn outcome(path: &Path) -> String {
                 Verdict::Verified => "verified".into(),
                 Verdict::Bounded => "bounded".into(),
                 Verdict::Unknown => "unknown".into(),
+                Verdict::Incomplete => "incomplete".into(),
                 Verdict::Errors => {
                     // The most severe kind found: assertion, divergence, race.
                     let has = |k: &str| r.findings.iter().any(|f| f.kind == k);
@@ -202,6 +205,53 @@ fn gpuverify_kernels() {
             } else if want_error {
                 !matches!(got.as_str(), "verified" | "bounded" | "unknown")
                     && !got.starts_with("unsupported")
+                    && !got.starts_with("tool")
+            } else {
+                got == "verified"
+            };
+            (!ok).then(|| format!("{}: label {first}, weft says {got}", p.display()))
+        })
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// `tests/verify/gpuverify-suite/ci-subset.txt`: a fixed subset of GPUVerify's whole suite
+/// (kept in `tests/verify/gpuverify-suite/`, run whole by `scripts/verify-gpuverify-suite.sh`),
+/// checked with GPUVerify's labels: `//pass` must verify, `//xfail` must give an error.
+#[test]
+fn gpuverify_suite_subset() {
+    if !weft_verify::smt::available(weft_verify::SolverKind::Z3)
+        || weft_cuda::Compiler::detect_for(weft_cuda::Language::Cuda).is_err()
+    {
+        eprintln!("skipped: z3 or clang-19 missing (scripts/deps.sh installs them)");
+        return;
+    }
+    let dir = suite_dir().join("gpuverify-suite");
+    let list = std::fs::read_to_string(dir.join("ci-subset.txt")).unwrap();
+    let files: Vec<PathBuf> = list
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| dir.join(l))
+        .collect();
+    assert!(files.len() >= 8, "{} kernels listed", files.len());
+    let bad: Vec<String> = files
+        .par_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let first = text.lines().next().unwrap_or("").trim();
+            let want_error = first.to_ascii_lowercase().starts_with("//xfail:");
+            let got = outcome(p);
+            let ok = if want_error {
+                !matches!(
+                    got.as_str(),
+                    "verified" | "bounded" | "unknown" | "incomplete"
+                ) && !got.starts_with("unsupported")
                     && !got.starts_with("tool")
             } else {
                 got == "verified"

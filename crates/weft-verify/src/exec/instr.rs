@@ -501,7 +501,23 @@ impl Exec<'_> {
                     }
                 }
             }
-            KOp::Fence { .. } | KOp::Nop | KOp::Bra { .. } | KOp::Exit | KOp::Trap => {}
+            KOp::Fence { .. } | KOp::Nop | KOp::Bra { .. } | KOp::Exit => {}
+            // A reachable trap: code clang compiled as unreachable (undefined behaviour,
+            // `-trap-unreachable`), an indirect call matching no function, or `__trap()`.
+            KOp::Trap => {
+                // After a failed `assert` (its sink store, then the call that does not
+                // return): reported as the assertion.
+                if pc > 0 {
+                    if let KOp::St { addr, .. } = &self.k.code[pc - 1].op {
+                        if self.sink(addr) == Some(ASSERT_SINK) {
+                            return Ok(());
+                        }
+                    }
+                }
+                let what = "trap (undefined behaviour clang compiled as unreachable: a null or out-of-bounds access, a call through an invalid function pointer; or an explicit trap)";
+                let v = self.c.or(&en[0], &en[1]);
+                self.add_check(CheckKind::Memory { pc, what }, v, vec![]);
+            }
             // Device `printf` only reads memory (not an access of the race check) and its
             // result is arbitrary here; a failed device `assert` is treated as `trap` is.
             KOp::SysCall { dst, .. } => {

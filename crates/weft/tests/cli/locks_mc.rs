@@ -44,7 +44,9 @@ fn weft_mc_flags_the_unfenced_locks_and_passes_the_fenced_ones() {
         // Exit code 1 when an error was found; with none, 3 when the no-thin-air note says
         // executions with a dependency cycle were not built (the verdict is undecided, as
         // docs/mc.md says: vulkan has no No-Thin-Air axiom), else 0.
-        let cycles = v["dependency_cycles"].as_array().is_some_and(|c| !c.is_empty());
+        let cycles = v["dependency_cycles"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty());
         let want = match (kinds.is_empty(), cycles) {
             (false, _) => 1,
             (true, true) => 3,

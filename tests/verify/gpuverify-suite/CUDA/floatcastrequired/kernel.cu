@@ -1,0 +1,10 @@
+//pass
+//--blockDim=64 --gridDim=64 --no-inline
+
+#include "cuda.h"
+
+__global__ void foo() {
+
+  float x = __exp10f(2);
+
+}

@@ -1,0 +1,6 @@
+//pass
+//--blockDim=2 --gridDim=1
+
+__global__ void foo(char **argument)
+{
+}

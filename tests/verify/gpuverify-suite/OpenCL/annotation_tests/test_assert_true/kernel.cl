@@ -1,0 +1,8 @@
+//pass
+//--local_size=64 --num_groups=64 --no-inline
+
+
+__kernel void foo()
+{
+  __assert(true);
+}

@@ -1,0 +1,17 @@
+//pass
+//--local_size=64 --num_groups=64
+
+
+void bar(int x)
+{
+  __requires(__implies(__enabled(), x < 100));
+}
+
+
+__kernel void foo(int y)
+{
+  __assume(y < 100);
+
+  bar(y);
+
+}

@@ -1,0 +1,10 @@
+//pass
+//--local_size=64 --num_groups=64 --no-inline
+
+
+__kernel void foo() {
+  int x, y, z;
+  x = 0;
+  y = 1;
+  z = x ^ y;
+}

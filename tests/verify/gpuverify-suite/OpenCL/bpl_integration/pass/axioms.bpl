@@ -1,0 +1,1 @@
+axiom (forall x, y : bv32 :: f(x, y) == g(x, y));

@@ -1,0 +1,12 @@
+//pass
+//--local_size=64 --num_groups=64 --no-inline
+
+
+__kernel void foo() {
+
+ int*p;
+ int a;
+
+ p = &a;
+
+}

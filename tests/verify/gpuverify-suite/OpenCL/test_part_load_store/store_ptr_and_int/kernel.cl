@@ -1,0 +1,12 @@
+//pass
+//--local_size=1024 --num_groups=2
+
+struct a {
+  __global int *p;
+  int i;
+};
+
+__kernel void foo(__global int *p, __global struct a *q) {
+  q[get_global_id(0)].i = 42;
+  q[get_global_id(0)].p = p;
+}

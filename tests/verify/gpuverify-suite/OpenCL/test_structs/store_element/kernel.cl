@@ -1,0 +1,11 @@
+//pass
+//--local_size=2048 --num_groups=64
+
+struct s {
+  int a;
+  int b;
+};
+
+__kernel void foo(__global int *p, struct s q) {
+  q.b = p[get_global_id(0)];
+}
