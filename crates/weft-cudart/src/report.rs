@@ -25,6 +25,11 @@ pub struct LaunchRecord {
     pub findings: Vec<String>,
     pub warp_instructions: u64,
     pub seconds: f64,
+    /// Race mode: the schedules the launch was checked under (`rr` or a seed; the first is
+    /// the run whose memory and output the program saw; ` (did not complete)` after one
+    /// that stopped early).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedules: Vec<String>,
 }
 
 /// One access of a race.
