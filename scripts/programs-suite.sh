@@ -16,4 +16,4 @@ if [ "${1:-}" = outside ]; then
   tests=(programs_suite::outside_programs_precision_and_recall
     programs_scor::scor_programs_with_default_options)
 fi
-exec cargo test -p weft --test cli "${tests[@]}" -- --exact --include-ignored --nocapture --test-threads 1
+exec cargo test -p weft --test cli -- --exact --include-ignored --nocapture --test-threads 1 "${tests[@]}"

@@ -8,7 +8,7 @@
 //! | `WEFT_CUDART_REPORT` | file the run's report (JSON) is written to after every launch and at exit |
 //! | `WEFT_CUDART_DEFINITION` | race definition: `scoped` (default) or `barracuda` |
 //! | `WEFT_CUDART_SCHEDULE` | `rr` (default) or a seed |
-//! | `WEFT_CUDART_SCHEDULES` | race mode: schedules per launch (`N`: the first, then N-1 seeds, on every launch); unset: [`AUTO_EXTRA_SEEDS`] more on launches of at most [`AUTO_THREADS`] threads |
+//! | `WEFT_CUDART_SCHEDULES` | race mode: schedules per launch (`N`: the first, then N-1 seeds, on every launch); unset: 4 on launches of at most 256 threads, 1 above ([`race_schedules`]) |
 //! | `WEFT_CUDART_MAX_STEPS` | warp-instructions per launch before it is stopped (a livelock) |
 //! | `WEFT_CUDART_INITCHECK` | `1`: memcheck reports reads of uninitialised device memory |
 //! | `WEFT_CUDART_LEAKCHECK` | `0`: memcheck does not report leaks at exit |
@@ -81,26 +81,13 @@ impl Device {
     }
 }
 
-/// Race mode's default: a launch of at most this many threads is also checked under
-/// [`AUTO_EXTRA_SEEDS`] seeded schedules, so that two blocks or warps competing for a lock
-/// or a flag are seen in both orders (the first schedule, round-robin by default, always
-/// starts block 0's warp 0). Larger launches run the first schedule only.
-pub const AUTO_THREADS: u64 = 256;
-
-/// Seeded schedules added to a small launch by default (after `rr`: seeds 1, 2, ...;
-/// after a seed S: S+1, ...).
-pub const AUTO_EXTRA_SEEDS: u32 = 3;
-
 /// The schedules a launch of `threads` threads is checked under in race mode: `first`,
 /// then seeds (after `rr`: 1, 2, ...; after a seed S: S+1, ...), `n` in all with
-/// `--schedules n`, or by default [`AUTO_EXTRA_SEEDS`] more when `threads` is at most
-/// [`AUTO_THREADS`].
+/// `--schedules n`, or by default `weft_race::session::default_schedules(threads)` (4 for a
+/// launch of at most 256 threads, so that two blocks or warps competing for a lock or a
+/// flag are seen in both orders; 1 above).
 pub fn race_schedules(first: Schedule, n: Option<u32>, threads: u64) -> Vec<Schedule> {
-    let n = n.unwrap_or(if threads <= AUTO_THREADS {
-        1 + AUTO_EXTRA_SEEDS
-    } else {
-        1
-    });
+    let n = n.unwrap_or_else(|| weft_race::session::default_schedules(threads));
     (0..u64::from(n))
         .map(|i| match (first, i) {
             (s, 0) => s,

@@ -455,6 +455,24 @@ fn small_launches_are_checked_under_more_schedules_by_default() {
             assert_eq!(lines, [u0.as_str(), u1.as_str()], "{r}");
         }
     }
+    // The kernel alone follows the same default.
+    let s = src("lock_order.cu");
+    let kernel = [
+        s.to_str().unwrap(),
+        "--grid",
+        "2",
+        "--block",
+        "1",
+        "--buffer",
+        "balance=1",
+    ];
+    for (extra, code) in [(&[][..], 1), (&["--schedules", "1"][..], 0)] {
+        let mut args = vec!["race"];
+        args.extend_from_slice(&kernel);
+        args.extend_from_slice(extra);
+        let o = weft(&args);
+        assert_eq!(o.status.code(), Some(code), "{extra:?}: {}", stdout(&o));
+    }
 }
 
 /// Kernels taking structs by value (`tests/programs/runtime/struct_param.cu`): clang reads
