@@ -8,6 +8,7 @@
 //! | `WEFT_CUDART_REPORT` | file the run's report (JSON) is written to after every launch and at exit |
 //! | `WEFT_CUDART_DEFINITION` | race definition: `scoped` (default) or `barracuda` |
 //! | `WEFT_CUDART_SCHEDULE` | `rr` (default) or a seed |
+//! | `WEFT_CUDART_SCHEDULES` | race mode: schedules per launch (`N`: the first, then N-1 seeds, on every launch); unset: 4 on launches of at most 256 threads, 1 above ([`race_schedules`]) |
 //! | `WEFT_CUDART_MAX_STEPS` | warp-instructions per launch before it is stopped (a livelock) |
 //! | `WEFT_CUDART_INITCHECK` | `1`: memcheck reports reads of uninitialised device memory |
 //! | `WEFT_CUDART_LEAKCHECK` | `0`: memcheck does not report leaks at exit |
@@ -80,6 +81,22 @@ impl Device {
     }
 }
 
+/// The schedules a launch of `threads` threads is checked under in race mode: `first`,
+/// then seeds (after `rr`: 1, 2, ...; after a seed S: S+1, ...), `n` in all with
+/// `--schedules n`, or by default `weft_race::session::default_schedules(threads)` (4 for a
+/// launch of at most 256 threads, so that two blocks or warps competing for a lock or a
+/// flag are seen in both orders; 1 above).
+pub fn race_schedules(first: Schedule, n: Option<u32>, threads: u64) -> Vec<Schedule> {
+    let n = n.unwrap_or_else(|| weft_race::session::default_schedules(threads));
+    (0..u64::from(n))
+        .map(|i| match (first, i) {
+            (s, 0) => s,
+            (Schedule::RoundRobin, i) => Schedule::Random(i),
+            (Schedule::Random(s), i) => Schedule::Random(s.wrapping_add(i)),
+        })
+        .collect()
+}
+
 /// Everything the environment says.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -87,6 +104,8 @@ pub struct Config {
     pub report: Option<String>,
     pub definition: Definition,
     pub schedule: Schedule,
+    /// Race mode: schedules each launch is checked under (`None`: the default rule).
+    pub schedules: Option<u32>,
     pub max_steps: u64,
     pub initcheck: bool,
     pub leakcheck: bool,
@@ -115,6 +134,17 @@ impl Config {
                     .map_err(|_| format!("WEFT_CUDART_SCHEDULE: `{s}` is not rr or a seed"))?,
             ),
         };
+        let schedules = match var("WEFT_CUDART_SCHEDULES") {
+            None => None,
+            Some(s) => match s.parse::<u32>() {
+                Ok(n) if n >= 1 => Some(n),
+                _ => {
+                    return Err(format!(
+                        "WEFT_CUDART_SCHEDULES: `{s}` is not a number of schedules (1 or more)"
+                    ))
+                }
+            },
+        };
         let max_steps = match var("WEFT_CUDART_MAX_STEPS") {
             None => 1 << 32,
             Some(s) => s
@@ -126,6 +156,7 @@ impl Config {
             report: var("WEFT_CUDART_REPORT"),
             definition,
             schedule,
+            schedules,
             max_steps,
             initcheck: var("WEFT_CUDART_INITCHECK").as_deref() == Some("1"),
             leakcheck: var("WEFT_CUDART_LEAKCHECK").as_deref() != Some("0"),

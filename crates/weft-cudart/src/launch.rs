@@ -2,7 +2,8 @@
 //! large dimensions and too much shared memory), the argument bytes placed at the PTX
 //! parameters' offsets, module variables and dynamic shared memory laid out, managed memory
 //! copied in and out, and the kernel run on the SIMT emulator — with BARRACUDA's detector
-//! (race mode) or the memory checker (memcheck mode) listening to its trace.
+//! (race mode, under one or more schedules: extra ones on a copy of device memory) or the
+//! memory checker (memcheck mode) listening to its trace.
 
 use std::sync::Arc;
 
@@ -10,9 +11,9 @@ use weft_ir::kernel::Kernel;
 use weft_ir::MemSpace;
 use weft_race::{Compressed, Detector, Geometry};
 use weft_simt::decode::Layout;
-use weft_simt::{Finding, LaunchConfig, Options, Outcome, TraceSink};
+use weft_simt::{Finding, LaunchConfig, Options, Outcome, Schedule, SimtError, TraceSink};
 
-use crate::config::Mode;
+use crate::config::{self, Mode};
 use crate::errors::{self, CudaError};
 use crate::memcheck::Memcheck;
 use crate::report::{LaunchRecord, MemError, ProgramRace, RaceSide};
@@ -157,27 +158,15 @@ impl Runtime {
         let mut arena = std::mem::take(&mut self.memory.arena);
         let mut allocs = std::mem::take(&mut self.memory.allocs);
         let mut races = None;
+        let mut schedules = Vec::new();
         let mut memerrs = Vec::new();
         let result = match self.config.mode {
             Mode::Exec => weft_simt::run_in_arena(&k, cfg, layout, &mut arena, param, &opts, None),
             Mode::Race => {
-                let geo = Geometry {
-                    block_threads: cfg.block_threads() as u32,
-                    ctas: cfg.grid_ctas() as u32,
-                };
-                let mut det: Detector<Compressed> = Detector::new(&k, geo, self.config.definition);
-                let r = weft_simt::run_in_arena(
-                    &k,
-                    cfg,
-                    layout,
-                    &mut arena,
-                    param,
-                    &opts,
-                    Some(&mut det as &mut dyn TraceSink),
-                );
-                let mut rep = det.finish();
-                rep.resolve(|pc| k.describe_pos(pc as usize));
-                races = Some(rep.by_lines());
+                let (r, rs, names) =
+                    self.run_raced(&k, cfg, module, c.shared, &mut arena, param, &opts);
+                races = Some(rs);
+                schedules = names;
                 r
             }
             Mode::Memcheck => {
@@ -213,12 +202,85 @@ impl Runtime {
         print_device_output(&outcome);
         self.clock_ns += outcome.stats.warp_instrs as f64 / f64::from(self.config.device.sms);
         let err = launch_error(&outcome);
-        self.record(index, &k, c, &outcome, err, races, memerrs);
+        self.record(index, &k, c, &outcome, err, (races, schedules), memerrs);
         if err != errors::SUCCESS {
             self.sticky = err;
             self.last_error = err;
         }
         errors::SUCCESS
+    }
+
+    /// A launch in race mode: run under its first schedule on `arena` (the memory the
+    /// program goes on with; its printf output is the launch's), then, when that run
+    /// completed, under each further schedule of [`config::race_schedules`] on a copy of the
+    /// memory as it was before the launch, whose output and findings are dropped: only the
+    /// races it shows that the first did not (by kind, space and line pair) are added. An
+    /// extra run is cut after 64 times the first run's warp-instructions (at least 2^20):
+    /// a schedule under which a spin loop starves its partner shows the races of its prefix
+    /// only. Returns the first run's result, the races, and the schedules analysed.
+    #[allow(clippy::too_many_arguments)]
+    fn run_raced(
+        &self,
+        k: &Kernel,
+        cfg: LaunchConfig,
+        module: usize,
+        dynamic_shared: u64,
+        arena: &mut Vec<u8>,
+        param: Vec<u8>,
+        opts: &Options,
+    ) -> (
+        Result<Outcome, SimtError>,
+        Vec<weft_race::Race>,
+        Vec<String>,
+    ) {
+        let geo = Geometry {
+            block_threads: cfg.block_threads() as u32,
+            ctas: cfg.grid_ctas() as u32,
+        };
+        let threads = cfg.block_threads() * cfg.grid_ctas();
+        let scheds = config::race_schedules(opts.schedule, self.config.schedules, threads);
+        let before = (scheds.len() > 1).then(|| (arena.clone(), param.clone()));
+        let run = |arena: &mut Vec<u8>, param: Vec<u8>, o: &Options| {
+            let mut det: Detector<Compressed> = Detector::new(k, geo, self.config.definition);
+            let layout = self.layout(module, k, dynamic_shared);
+            let sink = Some(&mut det as &mut dyn TraceSink);
+            let r = weft_simt::run_in_arena(k, cfg, layout, arena, param, o, sink);
+            let mut rep = det.finish();
+            rep.resolve(|pc| k.describe_pos(pc as usize));
+            (r, rep.by_lines())
+        };
+        let (first, mut races) = run(arena, param, opts);
+        let mut names = vec![schedule_name(opts.schedule)];
+        let steps = match (&first, &before) {
+            (Ok(o), Some(_)) if o.completed => o.stats.warp_instrs,
+            _ => return (first, races, names),
+        };
+        let (mem, par) = before.expect("copies");
+        for &s in &scheds[1..] {
+            let o = Options {
+                schedule: s,
+                max_steps: opts.max_steps.min(steps.saturating_mul(64).max(1 << 20)),
+                ..opts.clone()
+            };
+            let (r, extra) = run(&mut mem.clone(), par.clone(), &o);
+            let mut name = schedule_name(s);
+            if !r.as_ref().is_ok_and(|x| x.completed) {
+                name.push_str(" (did not complete)");
+            }
+            names.push(name);
+            for x in extra {
+                let known = races.iter().any(|r| {
+                    r.kind == x.kind
+                        && r.space == x.space
+                        && r.first.line == x.first.line
+                        && r.second.line == x.second.line
+                });
+                if !known {
+                    races.push(x);
+                }
+            }
+        }
+        (first, races, names)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -229,7 +291,7 @@ impl Runtime {
         c: CallConfig,
         o: &Outcome,
         err: CudaError,
-        races: Option<Vec<weft_race::Race>>,
+        (races, schedules): (Option<Vec<weft_race::Race>>, Vec<String>),
         memerrs: Vec<MemError>,
     ) {
         let findings: Vec<String> = o.findings.iter().map(|f| f.to_string()).collect();
@@ -275,6 +337,7 @@ impl Runtime {
             },
             warp_instructions: o.stats.warp_instrs,
             seconds: o.stats.seconds,
+            schedules,
         });
         if let Some(rs) = races {
             let rs = rs
@@ -302,6 +365,14 @@ impl Runtime {
             self.report.add_races(index, rs);
         }
         self.write_report();
+    }
+}
+
+/// `rr` or the seed.
+fn schedule_name(s: Schedule) -> String {
+    match s {
+        Schedule::RoundRobin => "rr".into(),
+        Schedule::Random(x) => x.to_string(),
     }
 }
 

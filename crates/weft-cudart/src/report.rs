@@ -25,6 +25,11 @@ pub struct LaunchRecord {
     pub findings: Vec<String>,
     pub warp_instructions: u64,
     pub seconds: f64,
+    /// Race mode: the schedules the launch was checked under (`rr` or a seed; the first is
+    /// the run whose memory and output the program saw; ` (did not complete)` after one
+    /// that stopped early).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedules: Vec<String>,
 }
 
 /// One access of a race.
@@ -213,16 +218,37 @@ impl ProgramReport {
             return t;
         }
         t.push_str(&format!(
-            "{} race{}, {} finding{} in {} launch{}; definition {}\n",
+            "{} race{}, {} finding{} in {} launch{}; definition {}{}\n",
             self.races.len(),
             plural(self.races.len()),
             findings.len(),
             plural(findings.len()),
             self.launches.len(),
             if self.launches.len() == 1 { "" } else { "es" },
-            self.definition
+            self.definition,
+            self.extra_schedules()
         ));
         t
+    }
+
+    /// `; K of N launches also under schedules 1,2,3` when some launch was checked under
+    /// more than its first schedule (empty otherwise).
+    fn extra_schedules(&self) -> String {
+        let multi: Vec<&LaunchRecord> = self
+            .launches
+            .iter()
+            .filter(|l| l.schedules.len() > 1)
+            .collect();
+        match multi.first() {
+            None => String::new(),
+            Some(l) => format!(
+                "; {} of {} launch{} also under schedules {}",
+                multi.len(),
+                self.launches.len(),
+                if self.launches.len() == 1 { "" } else { "es" },
+                l.schedules[1..].join(",")
+            ),
+        }
     }
 
     /// `weft memcheck`'s text, in compute-sanitizer's layout.

@@ -27,6 +27,9 @@ pub struct RunOptions {
     pub definition: Option<String>,
     /// `rr` or a seed.
     pub schedule: Option<String>,
+    /// Race mode: schedules per launch (`None`: the runtime's default rule,
+    /// `weft_cudart::config::race_schedules`).
+    pub schedules: Option<u32>,
     pub max_steps: Option<u64>,
     pub initcheck: bool,
     pub leakcheck: bool,
@@ -137,6 +140,9 @@ pub fn run_program(app: &Path, args: &[String], o: &RunOptions) -> Result<RunRes
     }
     if let Some(s) = &o.schedule {
         cmd.env("WEFT_CUDART_SCHEDULE", s);
+    }
+    if let Some(n) = o.schedules {
+        cmd.env("WEFT_CUDART_SCHEDULES", n.to_string());
     }
     if let Some(s) = o.max_steps {
         cmd.env("WEFT_CUDART_MAX_STEPS", s.to_string());

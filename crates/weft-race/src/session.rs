@@ -55,6 +55,25 @@ pub fn schedules(first: &str, n: u32) -> Result<Vec<Schedule>, String> {
         .collect())
 }
 
+/// A launch of at most this many threads is checked, by default, under
+/// [`SMALL_LAUNCH_SCHEDULES`] schedules: the first (round-robin unless named) always starts
+/// block 0's warp 0, and a race that needs another block or warp to win a lock or a flag
+/// first is only seen in another order. Larger launches run one schedule (their cost is
+/// unchanged).
+pub const SMALL_LAUNCH_THREADS: u64 = 256;
+
+/// Schedules of a small launch by default: the first, then three seeds.
+pub const SMALL_LAUNCH_SCHEDULES: u32 = 4;
+
+/// The default number of schedules for a launch of `threads` threads.
+pub fn default_schedules(threads: u64) -> u32 {
+    if threads <= SMALL_LAUNCH_THREADS {
+        SMALL_LAUNCH_SCHEDULES
+    } else {
+        1
+    }
+}
+
 /// Where the trace of each run comes from.
 pub trait TraceSource {
     /// `emulator`, `instrumented-ptx`, `instrumented-ptx-cuda` (the report's `trace`).
@@ -177,7 +196,7 @@ pub fn is_arrive_pairing(kernel: &Kernel, f: &Finding) -> bool {
 }
 
 /// Threads in a launch.
-fn threads(launch: LaunchConfig) -> u64 {
+pub fn threads(launch: LaunchConfig) -> u64 {
     launch.grid_ctas() * launch.block_threads()
 }
 

@@ -12,7 +12,7 @@ use weft_ir::attrs::{DataType, RmwOp};
 use weft_ir::kernel::{AnnotKind, Kernel, MatchMode, ShflMode, SpecialReg, VoteMode};
 
 use crate::decode::{decode, DInstr, DOp, Layout, Src};
-use crate::machine::{exec_alu, lay_out, route, rv_s, Arg, LaunchConfig, SimtError};
+use crate::machine::{exec_alu, lay_out, misaligned, route, rv_s, Arg, LaunchConfig, SimtError};
 use crate::mem::{self, Buffer, Region};
 
 /// A kernel decoded and laid out for single-thread stepping.
@@ -290,6 +290,12 @@ impl<'k> ThreadProgram<'k> {
                 } => {
                     let base = addr_of(&st.regs, addr.base, addr.off);
                     let w = *width as usize;
+                    if misaligned(*space, base, w * dst.len()) {
+                        return Stop::Fault {
+                            addr: base,
+                            what: "misaligned load",
+                        };
+                    }
                     let mut elems = Vec::new();
                     let mut region = None;
                     for (k, d) in dst.iter().enumerate() {
@@ -348,6 +354,12 @@ impl<'k> ThreadProgram<'k> {
                 } => {
                     let base = addr_of(&st.regs, addr.base, addr.off);
                     let w = *width as usize;
+                    if misaligned(*space, base, w * src.len()) {
+                        return Stop::Fault {
+                            addr: base,
+                            what: "misaligned store",
+                        };
+                    }
                     let mut elems = Vec::new();
                     let mut region = None;
                     for (k, s) in src.iter().enumerate() {
@@ -400,6 +412,12 @@ impl<'k> ThreadProgram<'k> {
                 } => {
                     let ad = addr_of(&st.regs, addr.base, addr.off);
                     let w = (ty.bits / 8) as usize;
+                    if misaligned(*space, ad, w) {
+                        return Stop::Fault {
+                            addr: ad,
+                            what: "misaligned atomic",
+                        };
+                    }
                     let (x, y) = (rv(&st.regs, *a), b.map_or(0, |b| rv(&st.regs, b)));
                     match route(*space, ad) {
                         Some((rg @ (Region::Global | Region::Shared), off)) => {

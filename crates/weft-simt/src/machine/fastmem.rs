@@ -3,9 +3,9 @@
 //! fall inside one memory (global, the CTA's shared memory, or the param space for loads),
 //! the lanes are read or written without per-lane routing, and a full warp reading
 //! consecutive elements is read as one contiguous block. Anything else (a fault, local
-//! memory, lanes in different memories, a traced access, a vector access) takes the
-//! lane-by-lane path of `step`, which reports faults and emits the trace; the result is the
-//! same either way.
+//! memory, lanes in different memories, a misaligned lane, a traced access, a vector
+//! access) takes the lane-by-lane path of `step`, which reports faults and emits the trace;
+//! the result is the same either way.
 
 // The lane loops (`for_lanes!`) index several per-lane arrays by the lane number.
 #![allow(clippy::needless_range_loop)]
@@ -42,6 +42,16 @@ fn warp_offsets(
         None => [0; WARP],
     };
     let lane_addr = |l: usize| base[l].wrapping_add(addr.off as u64);
+    // A misaligned lane faults: `step`'s lane-by-lane path reports it.
+    if space != MemSpace::Param && bytes > 1 {
+        let mut low = 0u64;
+        for_lanes!(em, l, {
+            low |= lane_addr(l) & (bytes as u64 - 1);
+        });
+        if low != 0 {
+            return None;
+        }
+    }
     let region = match space {
         MemSpace::Global | MemSpace::Constant => {
             let mut bad = false;

@@ -54,7 +54,7 @@ mod types;
 
 pub use collective::{match_value, shfl_source, vote_value};
 pub(crate) use regop::{exec_alu, rv_s};
-pub(crate) use step::route;
+pub(crate) use step::{misaligned, route};
 pub use types::{
     Arg, Finding, LaunchConfig, Options, Outcome, Printed, Schedule, SimtError, Site, Stats,
 };

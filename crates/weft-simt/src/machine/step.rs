@@ -107,6 +107,16 @@ impl<'a> Machine<'a> {
                 let mut fault = None;
                 for_lanes!(em, l, {
                     let base = lane_addr(regs, *addr, l);
+                    let vbytes = width * dst.len();
+                    if misaligned(*space, base, vbytes) {
+                        if let (true, Some(sk)) = (tracing && *tk != TraceKind::None, sink.as_mut())
+                        {
+                            let ev = misaligned_event(*space, base, cta.linear, gt_base + l as u64);
+                            sk.access(&ev(pc, AccessOp::Load, *tk, vbytes as u8, 0));
+                        }
+                        fault = Some((l, base, "misaligned load"));
+                        break;
+                    }
                     for (k, d) in dst.iter().enumerate() {
                         let a = base.wrapping_add((k * width) as u64);
                         let Some((region, off)) = route(*space, a) else {
@@ -213,6 +223,15 @@ impl<'a> Machine<'a> {
                 let mut fault = None;
                 for_lanes!(em, l, {
                     let base = lane_addr(regs, *addr, l);
+                    let vbytes = width * src.len();
+                    if misaligned(*space, base, vbytes) {
+                        if let (true, Some(sk)) = (tracing, sink.as_mut()) {
+                            let ev = misaligned_event(*space, base, cta.linear, gt_base + l as u64);
+                            sk.access(&ev(pc, AccessOp::Store, *tk, vbytes as u8, 0));
+                        }
+                        fault = Some((l, base, "misaligned store"));
+                        break;
+                    }
                     for (k, s) in src.iter().enumerate() {
                         let a = base.wrapping_add((k * width) as u64);
                         let v = rv(regs, *s, l, &sp);
@@ -304,6 +323,14 @@ impl<'a> Machine<'a> {
                 // Lanes in order: atomics of one warp instruction are serialised by lane.
                 for_lanes!(em, l, {
                     let ad = lane_addr(regs, *addr, l);
+                    if misaligned(*space, ad, width) {
+                        if let (true, Some(sk)) = (tracing, sink.as_mut()) {
+                            let ev = misaligned_event(*space, ad, cta.linear, gt_base + l as u64);
+                            sk.access(&ev(pc, AccessOp::Atomic(*op), *tk, width as u8, 0));
+                        }
+                        fault = Some((l, ad, "misaligned atomic"));
+                        break;
+                    }
                     let (x, y) = (rv(regs, *a, l, &sp), b.map_or(0, |b| rv(regs, b, l, &sp)));
                     let (m, region, off): (&mut [u8], Region, u64) = match route(*space, ad) {
                         Some((Region::Global, off)) => (&mut global[..], Region::Global, off),
@@ -585,6 +612,26 @@ fn lane_addr(regs: &[u64], a: DAddr, lane: usize) -> u64 {
         Some(r) => regs[r as usize * WARP + lane].wrapping_add(a.off as u64),
         None => a.off as u64,
     }
+}
+
+/// Whether an access of `bytes` bytes (a vector's whole size) at `a` is misaligned: on a
+/// GPU such a global, shared or local access faults (`cudaErrorMisalignedAddress`). The
+/// param space, laid out by the compiler, is not checked.
+#[inline(always)]
+pub(crate) fn misaligned(space: MemSpace, a: u64, bytes: usize) -> bool {
+    space != MemSpace::Param && bytes > 1 && !a.is_multiple_of(bytes as u64)
+}
+
+/// The event of a misaligned access at `a` (what the sink sees before the fault), its
+/// region as routed (an address that routes nowhere counts as global).
+fn misaligned_event(
+    space: MemSpace,
+    a: u64,
+    cta: u64,
+    tid: u64,
+) -> impl Fn(u32, AccessOp, TraceKind, u8, u64) -> crate::sink::AccessEvent {
+    let (region, off) = route(space, a).unwrap_or((Region::Global, a));
+    move |pc, op, tk, w, v| access_event(region, off, a, cta, tid, pc, op, tk, w, v)
 }
 
 #[inline(always)]

@@ -151,13 +151,17 @@ pub fn memcheck(a: MemcheckArgs) -> ExitCode {
 pub fn race(
     words: &[String],
     r: &RunArgs,
-    definition: &str,
+    (definition, schedules): (&str, Option<u32>),
     json: bool,
     error_exitcode: i32,
 ) -> ExitCode {
+    if schedules == Some(0) {
+        return crate::exit::report(&Failure::bad_input("--schedules 0: expected 1 or more"));
+    }
     let res = run_options(r, Mode::Race)
         .map(|o| RunOptions {
             definition: Some(definition.to_string()),
+            schedules,
             ..o
         })
         .and_then(|o| launch(words, r, &o));

@@ -40,8 +40,10 @@ pub struct Args {
     #[arg(long, default_value = "rr")]
     schedule: String,
     /// Runs to check: the first schedule, then seeds 1, 2, ... (after a seed S: S+1, ...).
-    #[arg(long, default_value_t = 1)]
-    schedules: u32,
+    /// Default: 4 for a launch of at most 256 threads (for a whole program, on a copy of
+    /// device memory: the program sees the first run's), else 1; 1 with --backend cuda.
+    #[arg(long)]
+    schedules: Option<u32>,
     /// Race definition: `scoped` (default: lock-step warps with scoped RC11's mutual scope
     /// inclusion for synchronisation and atomics, so a block-scoped atomic or fence used
     /// between blocks is reported) or `barracuda` (paper 003's original definition).
@@ -92,7 +94,8 @@ pub fn run(a: Args) -> ExitCode {
             include: a.launch.include_dirs.clone(),
             define: a.launch.defines.clone(),
         };
-        return crate::cmd::program::race(&words, &r, &a.definition, a.json, a.error_exitcode);
+        let how = (a.definition.as_str(), a.schedules);
+        return crate::cmd::program::race(&words, &r, how, a.json, a.error_exitcode);
     }
     let Some(file) = a.file.clone() else {
         eprintln!("weft: race: expected a kernel file or `-- ./app ARGS...`");
@@ -131,6 +134,15 @@ fn program_words(a: &Args) -> Option<Vec<String>> {
     .then_some(words)
 }
 
+/// `--schedules`, or its default for this launch (one run on a GPU, whose hardware
+/// schedules the warps itself).
+fn schedule_count(a: &Args, launch: weft_simt::LaunchConfig) -> u32 {
+    a.schedules.unwrap_or(match a.backend {
+        KernelBackend::Cuda => 1,
+        KernelBackend::Emu => session::default_schedules(session::threads(launch)),
+    })
+}
+
 fn run_kernel(a: Args, file: PathBuf) -> ExitCode {
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t > 0.0) {
@@ -161,7 +173,8 @@ fn inner(mut a: Args, file_path: PathBuf) -> Result<ExitCode, Failure> {
     let p = prepare(&file_path, &a.launch)?;
     session::check_launch(p.launch)?;
     let opts = SessionOptions {
-        schedules: session::schedules(&a.schedule, a.schedules).map_err(Failure::bad_input)?,
+        schedules: session::schedules(&a.schedule, schedule_count(&a, p.launch))
+            .map_err(Failure::bad_input)?,
         definition,
         resident: a.resident,
         quantum: a.quantum,

@@ -21,6 +21,7 @@ mod mc_cli;
 mod mc_kernels;
 mod mc_repair_kernels;
 mod programs;
+mod programs_scor;
 mod programs_suite;
 mod race_cli;
 mod race_suite;
