@@ -2,10 +2,13 @@
 //! execution, validated, with the sequential schedule as the fallback.
 //!
 //! Each job is a machine of its own with a private copy of the global arena; the jobs take
-//! CTAs from one counter and run them with the launch's options. Every job records, per
-//! 4-byte word of global memory, which CTA wrote it and which CTA(s) read it, and, per word
-//! of global and shared memory, which warps of a CTA touched it since the CTA's last barrier
-//! ([`Track`]). The parallel run is kept only when
+//! CTAs from one counter and run them with the launch's options. Every job logs its global
+//! accesses as runs of words, one per warp, CTA and barrier interval, a warp's consecutive
+//! accesses extending its last run (a warp reading or writing a contiguous block, the
+//! per-warp fast path included, logs one run), and records per word of shared memory which
+//! warps of the CTA touched it since the CTA's last barrier ([`Track`]). After the jobs,
+//! one sort and one sweep over all runs ([`spans_conflict`]) check the global conditions,
+//! and the merge copies each written run. The parallel run is kept only when
 //! - no word written by one CTA was read, written or atomically updated by another CTA;
 //! - within a CTA, no word written by one warp was touched by another warp between the same
 //!   two barriers (every barrier of an eligible kernel is a full `bar.sync` of the CTA);
@@ -66,18 +69,29 @@ impl Feed {
     }
 }
 
-/// `who` of a word: the warp (index in the CTA + 1) that touched it in this interval, or
-/// [`MANY`] readers; [`WROTE`] when it was written in this interval.
+/// `who` of a shared word: the warp (index in the CTA + 1) that touched it in this
+/// interval, or [`MANY`] readers; [`WROTE`] when it was written in this interval.
 const WROTE: u32 = 1 << 31;
 const MANY: u32 = WROTE - 1;
-/// More than one CTA read the word.
-const MULTI: u32 = u32::MAX;
+
+/// A run of global-memory words `[start, end)` (byte offsets, word-aligned) that warp
+/// `warp` of CTA `cta` accessed in its barrier interval `stamp`; `write` when any access of
+/// the run wrote (an atomic is a read and a write). Consecutive accesses of one warp
+/// extend the last run, so a warp reading or writing a contiguous block logs one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Span {
+    start: u64,
+    end: u64,
+    cta: u32,
+    stamp: u32,
+    warp: u32,
+    write: bool,
+}
 
 /// One job's record of the accesses of its CTAs.
 pub(super) struct Track {
-    /// Per word of the global arena: [writer CTA + 1, reader CTA + 1 or MULTI, interval
-    /// stamp, who].
-    global: Vec<[u32; 4]>,
+    /// The global-memory runs, in the order the job made them.
+    spans: Vec<Span>,
     /// Per slot, per word of shared memory (slot `s` at `s * shared_words`): [interval
     /// stamp, who].
     shared: Vec<[u32; 2]>,
@@ -93,7 +107,7 @@ pub(super) struct Track {
     pub(super) conflict: bool,
 }
 
-/// The interval check of one word; true on a conflict.
+/// The interval check of one shared word; true on a conflict.
 #[inline(always)]
 fn same_interval(ep: &mut u32, who: &mut u32, stamp: u32, warp: u32, write: bool) -> bool {
     let me = warp + 1;
@@ -115,9 +129,9 @@ fn same_interval(ep: &mut u32, who: &mut u32, stamp: u32, warp: u32, write: bool
 }
 
 impl Track {
-    fn new(global_bytes: usize, slots: usize, shared_bytes: usize) -> Self {
+    fn new(slots: usize, shared_bytes: usize) -> Self {
         Track {
-            global: vec![[0u32; 4]; global_bytes.div_ceil(4)],
+            spans: Vec::new(),
             shared: vec![[0u32; 2]; slots * shared_bytes.div_ceil(4)],
             shared_words: shared_bytes.div_ceil(4),
             stamp: vec![0; slots],
@@ -142,6 +156,35 @@ impl Track {
         self.stamp[slot] = self.next_stamp;
     }
 
+    /// Global bytes `[off, off + len)` accessed by warp `warp` of CTA `cta` in slot `slot`:
+    /// extends the last run when it is the same warp's and adjoins or overlaps it.
+    #[inline(always)]
+    fn global(&mut self, off: u64, len: u64, cta: u64, slot: usize, warp: u32, write: bool) {
+        let start = off & !3;
+        let end = (off + len.max(1) + 3) & !3;
+        let (cta, stamp) = (cta as u32, self.stamp[slot]);
+        if let Some(l) = self.spans.last_mut() {
+            if l.cta == cta
+                && l.warp == warp
+                && l.stamp == stamp
+                && l.write == write
+                && start >= l.start
+                && start <= l.end
+            {
+                l.end = l.end.max(end);
+                return;
+            }
+        }
+        self.spans.push(Span {
+            start,
+            end,
+            cta,
+            stamp,
+            warp,
+            write,
+        });
+    }
+
     /// An access of `width` bytes at offset `off` of `region` by warp `warp` of the CTA with
     /// linear index `cta` in slot `slot`; an atomic is a read and a write. On the path of
     /// every lane's access in a parallel job: inlined, no loop state beyond the words.
@@ -155,44 +198,117 @@ impl Track {
         cta: u64,
         slot: usize,
         warp: u32,
-        read: bool,
+        _read: bool,
         write: bool,
     ) {
-        let first = (off >> 2) as usize;
-        let end = ((off + width.max(1) as u64 - 1) >> 2) as usize + 1;
-        let stamp = self.stamp[slot];
-        let mut bad = false;
         match region {
-            Region::Global => {
-                let c = cta as u32 + 1;
-                for cell in &mut self.global[first..end] {
-                    let [wc, rc, ep, who] = cell;
-                    if write {
-                        if *wc == 0 {
-                            *wc = c;
-                        }
-                        bad |= *wc != c || (*rc != 0 && *rc != c);
-                    }
-                    if read {
-                        bad |= *wc != 0 && *wc != c;
-                        if *rc != c {
-                            *rc = if *rc == 0 { c } else { MULTI };
-                        }
-                    }
-                    bad |= same_interval(ep, who, stamp, warp, write);
-                }
-            }
+            Region::Global => self.global(off, width as u64, cta, slot, warp, write),
             Region::Shared => {
+                let first = (off >> 2) as usize;
+                let end = ((off + width.max(1) as u64 - 1) >> 2) as usize + 1;
+                let stamp = self.stamp[slot];
                 let base = slot * self.shared_words;
+                let mut bad = false;
                 for cell in &mut self.shared[base + first..base + end] {
                     let [ep, who] = cell;
                     bad |= same_interval(ep, who, stamp, warp, write);
                 }
+                self.conflict |= bad;
             }
             Region::Local | Region::Param => {}
         }
-        self.conflict |= bad;
     }
+
+    /// A whole warp's contiguous block `[off, off + len)` of `region` (the per-warp fast
+    /// path): one run for global memory, every word for shared memory.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn block(
+        &mut self,
+        region: Region,
+        off: u64,
+        len: u64,
+        cta: u64,
+        slot: usize,
+        warp: u32,
+        write: bool,
+    ) {
+        match region {
+            Region::Global => self.global(off, len, cta, slot, warp, write),
+            _ => self.access(region, off, len as usize, cta, slot, warp, !write, write),
+        }
+    }
+}
+
+/// The furthest-reaching run seen so far (its end and owner) and the furthest-reaching one
+/// of another owner: whether a run still open at an offset belongs to an owner other than a
+/// given one, whatever the number of runs (a word read by every CTA costs one entry).
+#[derive(Clone, Copy)]
+struct Top {
+    first: (u64, u32),
+    second: u64,
+}
+
+impl Top {
+    const NONE: Top = Top {
+        first: (0, 0),
+        second: 0,
+    };
+
+    /// Whether a run ending after `at` has an owner other than `who`.
+    #[inline]
+    fn other(&self, at: u64, who: u32) -> bool {
+        (self.first.0 > at && self.first.1 != who) || self.second > at
+    }
+
+    #[inline]
+    fn add(&mut self, end: u64, who: u32) {
+        if self.first.0 == 0 || self.first.1 == who {
+            self.first = (self.first.0.max(end), who);
+        } else if end > self.first.0 {
+            self.second = self.first.0;
+            self.first = (end, who);
+        } else {
+            self.second = self.second.max(end);
+        }
+    }
+}
+
+/// Whether the runs of all jobs (each with its job) break the conditions of the module
+/// comment: two runs that share a word, one of them a write, of different CTAs, or of
+/// different warps of one CTA in the same barrier interval. `stamps[j]`: the interval
+/// stamps job `j` handed out. Sorted by start (in place: the merge uses the order too),
+/// each run is compared with the earlier runs still open at its start, through the two
+/// furthest-reaching ones of distinct owners: CTAs over all runs, warps per CTA interval.
+fn spans_conflict(spans: &mut [(Span, u32)], stamps: &[u32]) -> bool {
+    spans.sort_unstable_by_key(|s| s.0.start);
+    let mut base = Vec::with_capacity(stamps.len());
+    let mut total = 0usize;
+    for &n in stamps {
+        base.push(total);
+        total += n as usize + 1;
+    }
+    // Per CTA interval (job, stamp): its writes and reads, owned by warps.
+    let mut groups = vec![(Top::NONE, Top::NONE); total];
+    let (mut writes, mut reads) = (Top::NONE, Top::NONE);
+    for (s, j) in spans.iter() {
+        let g = &mut groups[base[*j as usize] + s.stamp as usize];
+        if writes.other(s.start, s.cta)
+            || (s.write && reads.other(s.start, s.cta))
+            || g.0.other(s.start, s.warp)
+            || (s.write && g.1.other(s.start, s.warp))
+        {
+            return true;
+        }
+        if s.write {
+            writes.add(s.end, s.cta);
+            g.0.add(s.end, s.warp);
+        } else {
+            reads.add(s.end, s.cta);
+            g.1.add(s.end, s.warp);
+        }
+    }
+    false
 }
 
 /// Whether the launch may run on several cores at all (see the module comment).
@@ -292,44 +408,25 @@ impl<'a> Machine<'a> {
         if steps >= self.opts.max_steps || results.iter().any(|r| r.track.conflict) {
             return None;
         }
-        // Across jobs: a word written by one job's CTA and touched by another job's CTA.
-        // One pass per job over a word state: 0 untouched, TOUCHED read by some job,
-        // WRITTEN | j written by job j.
-        const TOUCHED: u32 = 1 << 30;
-        const WRITTEN: u32 = 1 << 31;
-        let mut state = vec![0u32; self.global.len().div_ceil(4)];
-        for (j, r) in results.iter().enumerate() {
-            let mut bad = false;
-            for (cell, st) in r.track.global.iter().zip(state.iter_mut()) {
-                let w = cell[0] != 0;
-                if !w && cell[1] == 0 {
-                    continue;
-                }
-                if *st == 0 {
-                    *st = if w { WRITTEN | j as u32 } else { TOUCHED };
-                } else {
-                    bad |= w || *st & WRITTEN != 0;
-                }
-            }
-            if bad {
-                return None;
-            }
+        // Every job's runs together: no CTA's write shares a word with another CTA's
+        // access, nor a warp's with another warp's in the same barrier interval.
+        let mut spans: Vec<(Span, u32)> = Vec::new();
+        let mut results = results;
+        for (j, r) in results.iter_mut().enumerate() {
+            spans.extend(r.track.spans.drain(..).map(|s| (s, j as u32)));
         }
-        // Merge: each written word from the job that wrote it, a run of words at a time.
-        let n = self.global.len();
-        let mut i = 0;
-        while i < state.len() {
-            let st = state[i];
-            let mut e = i + 1;
-            while e < state.len() && state[e] == st {
-                e += 1;
+        let stamps: Vec<u32> = results.iter().map(|r| r.track.next_stamp).collect();
+        if spans_conflict(&mut spans, &stamps) {
+            return None;
+        }
+        // Merge: each written run from the job whose CTA wrote it (written words are the
+        // writing CTA's alone).
+        let n = self.global.len() as u64;
+        for (sp, j) in &spans {
+            if sp.write {
+                let (a, b) = (sp.start.min(n) as usize, sp.end.min(n) as usize);
+                self.global[a..b].copy_from_slice(&results[*j as usize].global[a..b]);
             }
-            if st & WRITTEN != 0 {
-                let src = &results[(st & !WRITTEN) as usize].global;
-                let (a, b) = (i * 4, (e * 4).min(n));
-                self.global[a..b].copy_from_slice(&src[a..b]);
-            }
-            i = e;
         }
         let mut stats = Stats::default();
         for r in &results {
@@ -375,11 +472,7 @@ impl Spec<'_> {
             None,
         );
         let slots = m.ctas.len();
-        m.track = Some(Track::new(
-            m.global.len(),
-            slots,
-            m.layout.shared_bytes as usize,
-        ));
+        m.track = Some(Track::new(slots, m.layout.shared_bytes as usize));
         m.feed = Some(feed);
         let completed = m.schedule();
         let ok = matches!(completed, Ok(true))
