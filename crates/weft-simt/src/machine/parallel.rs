@@ -277,11 +277,10 @@ impl Top {
 /// Whether the runs of all jobs (each with its job) break the conditions of the module
 /// comment: two runs that share a word, one of them a write, of different CTAs, or of
 /// different warps of one CTA in the same barrier interval. `stamps[j]`: the interval
-/// stamps job `j` handed out. Sorted by start (in place: the merge uses the order too),
-/// each run is compared with the earlier runs still open at its start, through the two
+/// stamps job `j` handed out. The runs come sorted by start ([`merge_sorted`]); each run is
+/// compared with the earlier runs still open at its start, through the two
 /// furthest-reaching ones of distinct owners: CTAs over all runs, warps per CTA interval.
-fn spans_conflict(spans: &mut [(Span, u32)], stamps: &[u32]) -> bool {
-    spans.sort_unstable_by_key(|s| s.0.start);
+fn spans_conflict(spans: &[(Span, u32)], stamps: &[u32]) -> bool {
     let mut base = Vec::with_capacity(stamps.len());
     let mut total = 0usize;
     for &n in stamps {
@@ -309,6 +308,28 @@ fn spans_conflict(spans: &mut [(Span, u32)], stamps: &[u32]) -> bool {
         }
     }
     false
+}
+
+/// The runs of all jobs, each with its job, in order of start: each job sorted its own
+/// (on its core, [`Spec::run_job`]); here the sorted lists are merged.
+fn merge_sorted(results: &[JobResult]) -> Vec<(Span, u32)> {
+    let total = results.iter().map(|r| r.track.spans.len()).sum();
+    let mut out = Vec::with_capacity(total);
+    let mut at = vec![0usize; results.len()];
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        for (j, r) in results.iter().enumerate() {
+            if let Some(s) = r.track.spans.get(at[j]) {
+                if best.is_none_or(|(b, _)| s.start < b) {
+                    best = Some((s.start, j));
+                }
+            }
+        }
+        let Some((_, j)) = best else { break };
+        out.push((results[j].track.spans[at[j]], j as u32));
+        at[j] += 1;
+    }
+    out
 }
 
 /// Whether the launch may run on several cores at all (see the module comment).
@@ -410,13 +431,9 @@ impl<'a> Machine<'a> {
         }
         // Every job's runs together: no CTA's write shares a word with another CTA's
         // access, nor a warp's with another warp's in the same barrier interval.
-        let mut spans: Vec<(Span, u32)> = Vec::new();
-        let mut results = results;
-        for (j, r) in results.iter_mut().enumerate() {
-            spans.extend(r.track.spans.drain(..).map(|s| (s, j as u32)));
-        }
+        let spans = merge_sorted(&results);
         let stamps: Vec<u32> = results.iter().map(|r| r.track.next_stamp).collect();
-        if spans_conflict(&mut spans, &stamps) {
+        if spans_conflict(&spans, &stamps) {
             return None;
         }
         // Merge: each written run from the job whose CTA wrote it (written words are the
@@ -484,9 +501,11 @@ impl Spec<'_> {
             feed.abort.store(true, Ordering::Relaxed);
             return None;
         }
+        let mut track = m.track.take()?;
+        track.spans.sort_unstable_by_key(|s| s.start);
         Some(JobResult {
             global: std::mem::take(&mut m.global),
-            track: m.track.take()?,
+            track,
             steps: m.steps,
             stats: m.stats.clone(),
         })
