@@ -231,24 +231,33 @@ fn a_race_between_warps_of_one_cta_runs_sequentially() {
     let m = weft_ptx::parse(INTRA_CTA_RACE).unwrap();
     let k = weft_ptx::lower_kernel(&m, None).unwrap();
     let cfg = launch([4, 1, 1], [64, 1, 1]);
-    for schedule in [
-        Schedule::RoundRobin,
-        Schedule::Random(3),
-        Schedule::Random(4),
-    ] {
-        let go = |jobs| {
-            let opts = Options {
-                schedule,
-                quantum: 1,
-                jobs,
-                ..Options::default()
+    // One resident CTA: a CTA's race is seen when the next CTA takes its slot, not only
+    // at the job's end.
+    for resident in [32, 1] {
+        for schedule in [
+            Schedule::RoundRobin,
+            Schedule::Random(3),
+            Schedule::Random(4),
+        ] {
+            let go = |jobs| {
+                let opts = Options {
+                    schedule,
+                    quantum: 1,
+                    jobs,
+                    max_resident_ctas: resident,
+                    ..Options::default()
+                };
+                let out = vec![buf("out", 256, |_| 0)];
+                run(&k, cfg, &[Arg::Buffer(0)], out, &opts, None).unwrap()
             };
-            let out = vec![buf("out", 256, |_| 0)];
-            run(&k, cfg, &[Arg::Buffer(0)], out, &opts, None).unwrap()
-        };
-        let (seq, par) = (go(1), go(2));
-        same(&seq, &par, &format!("racy {schedule:?}"));
-        assert_eq!(par.stats.parallel_jobs, 0);
+            let (seq, par) = (go(1), go(2));
+            same(
+                &seq,
+                &par,
+                &format!("racy {schedule:?} resident {resident}"),
+            );
+            assert_eq!(par.stats.parallel_jobs, 0);
+        }
     }
 }
 
@@ -363,5 +372,37 @@ fn shared_global_words_keep_or_drop_the_parallel_run() {
                 "{name} {schedule:?}: kept"
             );
         }
+    }
+}
+
+/// Only CTA 0's warps race on their shared word, and each job holds one CTA at a time: the
+/// race is seen when the next CTA takes the slot (the end of CTA 0's barrier interval).
+#[test]
+fn a_race_in_one_cta_of_many_runs_sequentially() {
+    let text = INTRA_CTA_RACE.replace(
+        "  ld.shared.u32 %r3, [flag];\n",
+        "  setp.ne.u32 %p2, %r2, 0;\n  mov.u32 %r3, 0;\n  @%p2 bra DONE;\n  ld.shared.u32 %r3, [flag];\n",
+    );
+    let m = weft_ptx::parse(&text).unwrap();
+    let k = weft_ptx::lower_kernel(&m, None).unwrap();
+    let cfg = launch([64, 1, 1], [64, 1, 1]);
+    for schedule in [Schedule::RoundRobin, Schedule::Random(3)] {
+        let go = |jobs| {
+            let opts = Options {
+                schedule,
+                quantum: 1,
+                jobs,
+                max_resident_ctas: 1,
+                ..Options::default()
+            };
+            let out = vec![buf("out", 64 * 64, |_| 0)];
+            run(&k, cfg, &[Arg::Buffer(0)], out, &opts, None).unwrap()
+        };
+        let (seq, par) = (go(1), go(2));
+        same(&seq, &par, &format!("racy CTA 0 {schedule:?}"));
+        assert_eq!(
+            par.stats.parallel_jobs, 0,
+            "{schedule:?}: parallel run dropped"
+        );
     }
 }
