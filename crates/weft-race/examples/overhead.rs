@@ -8,7 +8,8 @@
 //! its PTX (`weft cc`'s or clang's output for tests/kernels/ptx-smoke/vector_add.cu; `-`
 //! leaves it out); MODE `plain`, `trace`, `race` or `jobs` runs only that one (for
 //! callgrind's instruction counts; the others print as 0); `WEFT_BENCH=NAME` runs only
-//! that kernel.
+//! that kernel; `WEFT_MATMUL=matmul.ptx` adds tests/programs/matmul's kernel
+//! (`WEFT_MATMUL_N`^3, default 64^3).
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -104,6 +105,37 @@ fn main() {
                 buf("a", ElemType::F32, n, |i| u64::from((i as f32).to_bits())),
                 buf("b", ElemType::F32, n, |_| u64::from(1f32.to_bits())),
                 buf("c", ElemType::F32, n, |_| 0),
+            ],
+        });
+    }
+    // The tiled matrix product of tests/programs/matmul (its PTX: `weft ptx
+    // tests/programs/matmul/matmul.cu`), N x N x N with N = `WEFT_MATMUL_N` (default 64):
+    // every shared word read by the 8 threads of a tile row or column (concurrent reads).
+    if let Ok(p) = std::env::var("WEFT_MATMUL") {
+        let n: usize = std::env::var("WEFT_MATMUL_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(64);
+        let f = |i: usize, k: usize| u64::from((((i * k) % 5) as f32 - 2.0).to_bits());
+        benches.push(Bench {
+            name: "matmul",
+            kernel: kernel(Path::new(&p)),
+            cfg: LaunchConfig {
+                grid: [n as u32 / 8, n as u32 / 8, 1],
+                block: [8, 8, 1],
+            },
+            args: vec![
+                Arg::Buffer(0),
+                Arg::Buffer(1),
+                Arg::Buffer(2),
+                Arg::Scalar(n as u64),
+                Arg::Scalar(n as u64),
+                Arg::Scalar(n as u64),
+            ],
+            buffers: vec![
+                buf("A", ElemType::F32, n * n, |i| f(i, 7)),
+                buf("B", ElemType::F32, n * n, |i| f(i, 3)),
+                buf("C", ElemType::F32, n * n, |_| 0),
             ],
         });
     }

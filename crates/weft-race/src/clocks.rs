@@ -80,8 +80,26 @@ impl Geometry {
     }
 }
 
+/// What one thread knows, looked up once for the several queries of one access (the
+/// location's last write and reads): clocks only change at `endi`, branches, barriers and
+/// acquires, never between the checks of one access.
+pub trait ClockView {
+    /// `C_t(t)`.
+    fn own(&self) -> u32;
+    /// `C_t(u)`.
+    fn knows(&self, u: u32) -> u32;
+    /// Whether `c@u` is concurrent with thread `t` now (`u != t` and `c > C_t(u)`).
+    fn conc(&self, u: u32, c: u32) -> bool;
+}
+
 /// The per-thread clock state of the analysis.
 pub trait Clocks {
+    /// Thread `t`'s knowledge, borrowed ([`Clocks::view`]).
+    type View<'a>: ClockView
+    where
+        Self: 'a;
+    /// Thread `t`'s clock, for several [`ClockView::knows`] queries.
+    fn view(&self, t: u32) -> Self::View<'_>;
     fn new(geo: Geometry) -> Self
     where
         Self: Sized;
@@ -258,7 +276,58 @@ impl Compressed {
     }
 }
 
+/// Thread `t`'s knowledge in [`Compressed`]: its group, warp and CTA looked up once.
+pub struct CompressedView<'a> {
+    geo: Geometry,
+    g: Option<&'a Group>,
+    t: u32,
+    wt: u32,
+    ct: u32,
+}
+
+impl ClockView for CompressedView<'_> {
+    #[inline]
+    fn own(&self) -> u32 {
+        self.g.map_or(0, |g| g.own)
+    }
+    #[inline]
+    fn knows(&self, u: u32) -> u32 {
+        let Some(g) = self.g else { return 0 };
+        let (cu, iu) = self.geo.split(u);
+        let wu = cu * self.geo.warps_per_cta() + iu / 32;
+        let base = if u == self.t {
+            g.own
+        } else if wu == self.wt {
+            g.lane_clock(iu % 32)
+        } else if cu == self.ct {
+            g.block_clk
+        } else {
+            0
+        };
+        match &g.sparse {
+            Some(s) => base.max(s.get(u, cu)),
+            None => base,
+        }
+    }
+    #[inline]
+    fn conc(&self, u: u32, c: u32) -> bool {
+        u != self.t && c > self.knows(u)
+    }
+}
+
 impl Clocks for Compressed {
+    type View<'a> = CompressedView<'a>;
+    #[inline]
+    fn view(&self, t: u32) -> CompressedView<'_> {
+        let (ct, i) = self.geo.split(t);
+        CompressedView {
+            geo: self.geo,
+            g: self.group_of(t),
+            t,
+            wt: ct * self.geo.warps_per_cta() + i / 32,
+            ct,
+        }
+    }
     fn active(&self, w: u32) -> u32 {
         self.top(w).map_or(0, |g| g.mask)
     }
@@ -597,7 +666,32 @@ impl Full {
     }
 }
 
+/// Thread `t`'s row of [`Full`].
+pub struct FullView<'a> {
+    row: &'a [u32],
+    t: u32,
+}
+
+impl ClockView for FullView<'_> {
+    fn own(&self) -> u32 {
+        self.row[self.t as usize]
+    }
+    fn knows(&self, u: u32) -> u32 {
+        self.row[u as usize]
+    }
+    fn conc(&self, u: u32, c: u32) -> bool {
+        u != self.t && c > self.knows(u)
+    }
+}
+
 impl Clocks for Full {
+    type View<'a> = FullView<'a>;
+    fn view(&self, t: u32) -> FullView<'_> {
+        FullView {
+            row: &self.c[t as usize],
+            t,
+        }
+    }
     fn active(&self, w: u32) -> u32 {
         self.top(w)
     }

@@ -21,10 +21,10 @@ use weft_ir::kernel::Kernel;
 use weft_simt::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
 
 use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
-use crate::clocks::{Clocks, Geometry};
+use crate::clocks::{ClockView, Clocks, Geometry};
 use crate::predicate::Regions;
 use crate::report::{Class, Race, RaceKind, Report, Side};
-use crate::shadow::{Ext, IntMap, Meta, Rec, Shadow, READ_SHARED, SPLIT};
+use crate::shadow::{Meta, Rec, Shadow, TidSet, READ_SHARED, SPLIT};
 use crate::vc::Vc;
 
 /// Which race definition the analysis applies.
@@ -305,24 +305,57 @@ impl<C: Clocks> Detector<C> {
         }
     }
 
-    /// The concurrent entry with the smallest thread index (deterministic reports).
-    fn first_conc(&self, t: u32, set: &IntMap<u32, Rec>) -> Option<(u32, Rec)> {
-        set.iter()
-            .filter(|(&u, r)| self.conc(t, u, r.clk))
-            .map(|(&u, &r)| (u, r))
-            .min_by_key(|&(u, _)| u)
+    fn classify(&self, t: u32, c: &Conflict) -> (RaceKind, Class) {
+        let (wt, _) = self.geo.warp_lane(t);
+        let (wu, _) = self.geo.warp_lane(c.tid);
+        let mut kind = c.kind;
+        let class = if wt == wu {
+            if !self.clocks.same_instruction(t, c.tid, c.clk) {
+                kind = RaceKind::BranchOrdering;
+            }
+            Class::Divergence
+        } else if self.geo.cta_of(t) == self.geo.cta_of(c.tid) {
+            Class::IntraBlock
+        } else {
+            Class::InterBlock
+        };
+        if kind != RaceKind::BranchOrdering && kind != RaceKind::AtomicScope {
+            if let Some(v) = self.narrow.get(&t) {
+                if v.get(c.tid, self.geo.cta_of(c.tid)) >= c.clk {
+                    kind = RaceKind::FenceScope;
+                }
+            }
+        }
+        (kind, class)
     }
+}
 
+/// The borrows one access's shadow check needs: thread `t`'s clock view (looked up once),
+/// the shadow memory, the conflicts found so far and the current instruction's writes.
+struct Pass<'a, C: Clocks + 'a> {
+    view: C::View<'a>,
+    clocks: &'a C,
+    shadow: &'a mut Shadow,
+    found: &'a mut Vec<Conflict>,
+    log: &'a [(u32, u64, u8, u64)],
+    def: Definition,
+    geo: Geometry,
+}
+
+impl<'a, C: Clocks> Pass<'a, C> {
+    /// The concurrent entry of `set` with the smallest thread index (deterministic reports).
     #[inline]
-    fn conc(&self, t: u32, u: u32, c: u32) -> bool {
-        u != t && c > self.clocks.knows(t, u)
+    fn first_conc(view: &C::View<'a>, set: &TidSet) -> Option<(u32, Rec)> {
+        set.first(|u, r| view.conc(u, r.clk))
     }
 
     /// Checks and updates one location record.
+    #[inline]
     fn process(&mut self, mut m: Meta, cur: &Cur) -> Meta {
         let t = cur.t;
+        let view = &self.view;
         // Plain write.
-        if m.w_clk > 0 && self.conc(t, m.w_tid, m.w_clk) {
+        if m.w_clk > 0 && view.conc(m.w_tid, m.w_clk) {
             let same_value = cur.write
                 && !cur.atomic
                 && self.clocks.same_instruction(t, m.w_tid, m.w_clk)
@@ -353,7 +386,7 @@ impl<C: Clocks> Detector<C> {
             } else {
                 RaceKind::ReadWrite
             };
-            if m.r_clk > 0 && self.conc(t, m.r_tid, m.r_clk) {
+            if m.r_clk > 0 && view.conc(m.r_tid, m.r_clk) {
                 self.found.push(Conflict {
                     tid: m.r_tid,
                     clk: m.r_clk,
@@ -363,91 +396,8 @@ impl<C: Clocks> Detector<C> {
                 });
             }
         }
-        if m.ext != 0 {
-            let ext = std::mem::take(self.shadow.ext(m.ext));
-            if cur.write && m.flags & READ_SHARED != 0 {
-                let kind = if cur.atomic {
-                    RaceKind::AtomicPlain
-                } else {
-                    RaceKind::ReadWrite
-                };
-                if let Some((u, r)) = self.first_conc(t, &ext.reads) {
-                    self.found.push(Conflict {
-                        tid: u,
-                        clk: r.clk,
-                        pc: r.pc,
-                        kind,
-                        access: "read",
-                    });
-                }
-            }
-            if !cur.atomic {
-                if let Some((u, r)) = self.first_conc(t, &ext.atomic_writes) {
-                    self.found.push(Conflict {
-                        tid: u,
-                        clk: r.clk,
-                        pc: r.pc,
-                        kind: RaceKind::AtomicPlain,
-                        access: "atomic",
-                    });
-                }
-                if cur.write {
-                    if let Some((u, r)) = self.first_conc(t, &ext.atomic_reads) {
-                        self.found.push(Conflict {
-                            tid: u,
-                            clk: r.clk,
-                            pc: r.pc,
-                            kind: RaceKind::AtomicPlain,
-                            access: "acquire",
-                        });
-                    }
-                }
-            } else if cur.write && self.def == Definition::Scoped {
-                // A block-scoped atomic races with every concurrent atomic write of another
-                // CTA, a device-scoped one with the block-scoped ones. One conflict per
-                // instruction of the other side (its lowest concurrent thread), so every
-                // pair of lines is reported, in a deterministic order; each (CTA,
-                // instruction) is scanned in thread order only up to its first concurrent
-                // write.
-                let b = self.geo.cta_of(t);
-                let mut hits: Vec<(u32, Rec)> = Vec::new();
-                for (&c, sites) in &ext.atomic_scope {
-                    if c == b {
-                        continue;
-                    }
-                    for (&pc, site) in sites {
-                        if !(site.block || cur.block_atomic) {
-                            continue;
-                        }
-                        let Some((&u, &clk)) =
-                            site.clk.iter().find(|(&u, &clk)| self.conc(t, u, clk))
-                        else {
-                            continue;
-                        };
-                        let r = Rec {
-                            clk,
-                            pc,
-                            block: site.block,
-                        };
-                        match hits.iter_mut().find(|h| h.1.pc == pc) {
-                            Some(h) if h.0 > u => *h = (u, r),
-                            Some(_) => {}
-                            None => hits.push((u, r)),
-                        }
-                    }
-                }
-                hits.sort_by_key(|h| (h.0, h.1.pc));
-                for (u, r) in hits {
-                    self.found.push(Conflict {
-                        tid: u,
-                        clk: r.clk,
-                        pc: r.pc,
-                        kind: RaceKind::AtomicScope,
-                        access: "atomic",
-                    });
-                }
-            }
-            *self.shadow.ext(m.ext) = ext;
+        if m.ext != 0 && (cur.write || !cur.atomic) {
+            self.check_ext(&m, cur);
         }
         // Updates.
         let rec = Rec {
@@ -466,13 +416,13 @@ impl<C: Clocks> Detector<C> {
         } else if !cur.atomic {
             if m.flags & READ_SHARED != 0 {
                 self.shadow.ext(m.ext).reads.insert(t, rec);
-            } else if m.r_clk == 0 || m.r_tid == t || !self.conc(t, m.r_tid, m.r_clk) {
+            } else if m.r_clk == 0 || m.r_tid == t || !self.view.conc(m.r_tid, m.r_clk) {
                 m.r_tid = t;
                 m.r_clk = cur.e;
                 m.r_pc = cur.pc;
             } else {
                 if m.ext == 0 {
-                    m.ext = self.shadow.new_ext(Ext::default());
+                    m.ext = self.shadow.new_empty_ext();
                 }
                 let old = Rec {
                     clk: m.r_clk,
@@ -487,16 +437,17 @@ impl<C: Clocks> Detector<C> {
             }
         } else {
             if m.ext == 0 {
-                m.ext = self.shadow.new_ext(Ext::default());
+                m.ext = self.shadow.new_empty_ext();
             }
             let scoped = self.def == Definition::Scoped;
+            let cta = self.geo.cta_of(t);
             let e = self.shadow.ext(m.ext);
             if cur.write {
                 e.atomic_writes.insert(t, rec);
                 if scoped {
                     let site = e
                         .atomic_scope
-                        .entry(self.geo.cta_of(t))
+                        .entry(cta)
                         .or_default()
                         .entry(cur.pc)
                         .or_default();
@@ -510,28 +461,93 @@ impl<C: Clocks> Detector<C> {
         m
     }
 
-    fn classify(&self, t: u32, c: &Conflict) -> (RaceKind, Class) {
-        let (wt, _) = self.geo.warp_lane(t);
-        let (wu, _) = self.geo.warp_lane(c.tid);
-        let mut kind = c.kind;
-        let class = if wt == wu {
-            if !self.clocks.same_instruction(t, c.tid, c.clk) {
-                kind = RaceKind::BranchOrdering;
-            }
-            Class::Divergence
-        } else if self.geo.cta_of(t) == self.geo.cta_of(c.tid) {
-            Class::IntraBlock
-        } else {
-            Class::InterBlock
-        };
-        if kind != RaceKind::BranchOrdering && kind != RaceKind::AtomicScope {
-            if let Some(v) = self.narrow.get(&t) {
-                if v.get(c.tid, self.geo.cta_of(c.tid)) >= c.clk {
-                    kind = RaceKind::FenceScope;
-                }
+    /// The checks against the extension of `m` (concurrent reads, atomics).
+    fn check_ext(&mut self, m: &Meta, cur: &Cur) {
+        let t = cur.t;
+        let view = &self.view;
+        let ext = self.shadow.ext_ref(m.ext);
+        let found = &mut *self.found;
+        if cur.write && m.flags & READ_SHARED != 0 {
+            let kind = if cur.atomic {
+                RaceKind::AtomicPlain
+            } else {
+                RaceKind::ReadWrite
+            };
+            if let Some((u, r)) = Self::first_conc(view, &ext.reads) {
+                found.push(Conflict {
+                    tid: u,
+                    clk: r.clk,
+                    pc: r.pc,
+                    kind,
+                    access: "read",
+                });
             }
         }
-        (kind, class)
+        if !cur.atomic {
+            if let Some((u, r)) = Self::first_conc(view, &ext.atomic_writes) {
+                found.push(Conflict {
+                    tid: u,
+                    clk: r.clk,
+                    pc: r.pc,
+                    kind: RaceKind::AtomicPlain,
+                    access: "atomic",
+                });
+            }
+            if cur.write {
+                if let Some((u, r)) = Self::first_conc(view, &ext.atomic_reads) {
+                    found.push(Conflict {
+                        tid: u,
+                        clk: r.clk,
+                        pc: r.pc,
+                        kind: RaceKind::AtomicPlain,
+                        access: "acquire",
+                    });
+                }
+            }
+        } else if cur.write && self.def == Definition::Scoped {
+            // A block-scoped atomic races with every concurrent atomic write of another
+            // CTA, a device-scoped one with the block-scoped ones. One conflict per
+            // instruction of the other side (its lowest concurrent thread), so every
+            // pair of lines is reported, in a deterministic order; each (CTA,
+            // instruction) is scanned in thread order only up to its first concurrent
+            // write.
+            let b = self.geo.cta_of(t);
+            let mut hits: Vec<(u32, Rec)> = Vec::new();
+            for (&c, sites) in &ext.atomic_scope {
+                if c == b {
+                    continue;
+                }
+                for (&pc, site) in sites {
+                    if !(site.block || cur.block_atomic) {
+                        continue;
+                    }
+                    let Some((&u, &clk)) = site.clk.iter().find(|(&u, &clk)| view.conc(u, clk))
+                    else {
+                        continue;
+                    };
+                    let r = Rec {
+                        clk,
+                        pc,
+                        block: site.block,
+                    };
+                    match hits.iter_mut().find(|h| h.1.pc == pc) {
+                        Some(h) if h.0 > u => *h = (u, r),
+                        Some(_) => {}
+                        None => hits.push((u, r)),
+                    }
+                }
+            }
+            hits.sort_by_key(|h| (h.0, h.1.pc));
+            for (u, r) in hits {
+                found.push(Conflict {
+                    tid: u,
+                    clk: r.clk,
+                    pc: r.pc,
+                    kind: RaceKind::AtomicScope,
+                    access: "atomic",
+                });
+            }
+        }
     }
 }
 
@@ -564,46 +580,67 @@ impl<C: Clocks> Detector<C> {
             (AccessOp::Atomic(_), _) => (true, true, "atomic"),
         };
         let atomic = sync || matches!(ev.op, AccessOp::Atomic(_));
-        let cur = Cur {
-            t,
-            e: self.clocks.own(t),
-            pc: ev.pc,
-            read,
-            write,
-            atomic,
-            block_atomic: info.block_scope_atomic,
-            key,
-            width: ev.width.max(1),
-            value: ev.value,
-        };
-        let _ = cur.read;
-        // The shadow check (before this access's own acquire takes effect).
-        self.found.clear();
-        let start = key;
-        let end = key + u64::from(cur.width);
-        let mut g = start >> 2;
-        while g << 2 < end {
-            let base = g << 2;
-            let lo = (start.max(base) - base) as usize;
-            let hi = (end.min(base + 4) - base) as usize;
-            let at = self.shadow.locate(g);
-            let m = *self.shadow.at(at);
-            if lo == 0 && hi == 4 && m.flags & SPLIT == 0 {
-                let nm = self.process(m, &cur);
-                *self.shadow.at(at) = nm;
-            } else {
-                let si = self.shadow.split(g);
-                for k in lo..hi {
-                    let bm = *self.shadow.byte(si, k);
-                    let nm = self.process(bm, &cur);
-                    *self.shadow.byte(si, k) = nm;
+        let cur = {
+            let Detector {
+                clocks,
+                shadow,
+                found,
+                log,
+                def,
+                geo,
+                ..
+            } = self;
+            let mut pass: Pass<'_, C> = Pass {
+                view: clocks.view(t),
+                clocks,
+                shadow,
+                found,
+                log,
+                def: *def,
+                geo: *geo,
+            };
+            let cur = Cur {
+                t,
+                e: pass.view.own(),
+                pc: ev.pc,
+                read,
+                write,
+                atomic,
+                block_atomic: info.block_scope_atomic,
+                key,
+                width: ev.width.max(1),
+                value: ev.value,
+            };
+            let _ = cur.read;
+            // The shadow check (before this access's own acquire takes effect).
+            pass.found.clear();
+            let start = key;
+            let end = key + u64::from(cur.width);
+            let mut g = start >> 2;
+            while g << 2 < end {
+                let base = g << 2;
+                let lo = (start.max(base) - base) as usize;
+                let hi = (end.min(base + 4) - base) as usize;
+                let at = pass.shadow.locate(g);
+                let m = *pass.shadow.at(at);
+                if lo == 0 && hi == 4 && m.flags & SPLIT == 0 {
+                    let nm = pass.process(m, &cur);
+                    *pass.shadow.at(at) = nm;
+                } else {
+                    let si = pass.shadow.split(g);
+                    for k in lo..hi {
+                        let bm = *pass.shadow.byte(si, k);
+                        let nm = pass.process(bm, &cur);
+                        *pass.shadow.byte(si, k) = nm;
+                    }
+                    if lo == 0 && hi == 4 && write && !atomic {
+                        pass.shadow.try_unsplit(g);
+                    }
                 }
-                if lo == 0 && hi == 4 && write && !atomic {
-                    self.shadow.try_unsplit(g);
-                }
+                g += 1;
             }
-            g += 1;
-        }
+            cur
+        };
         if !self.found.is_empty() {
             let mut seen: Vec<(u32, u32)> = Vec::new();
             let found = std::mem::take(&mut self.found);

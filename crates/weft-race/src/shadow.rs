@@ -84,17 +84,113 @@ pub struct ScopeSite {
     pub clk: BTreeMap<u32, u32>,
 }
 
+/// Threads' records at one location (concurrent reads, atomics since the last plain write):
+/// while few, a vector sorted by thread (a short scan is cheaper than hashing, and the
+/// first concurrent entry in order is the one with the smallest thread index); past
+/// [`SMALL`] entries, a hash map. Cleared sets keep their allocation (the extensions are
+/// reused, [`Shadow::free_ext`]), so steady state allocates nothing per access.
+#[derive(Clone, Debug)]
+pub enum TidSet {
+    Small(Vec<(u32, Rec)>),
+    Big(IntMap<u32, Rec>),
+}
+
+/// Entries a [`TidSet`] keeps in its sorted vector.
+const SMALL: usize = 32;
+
+impl Default for TidSet {
+    fn default() -> Self {
+        TidSet::Small(Vec::new())
+    }
+}
+
+impl TidSet {
+    /// Sets thread `t`'s record.
+    #[inline]
+    pub fn insert(&mut self, t: u32, r: Rec) {
+        match self {
+            TidSet::Small(v) => {
+                // Lanes arrive mostly in increasing thread order: search from the end.
+                let mut i = v.len();
+                while i > 0 && v[i - 1].0 > t {
+                    i -= 1;
+                }
+                if i > 0 && v[i - 1].0 == t {
+                    v[i - 1].1 = r;
+                } else if v.len() < SMALL {
+                    v.insert(i, (t, r));
+                } else {
+                    let mut m: IntMap<u32, Rec> = v.iter().copied().collect();
+                    m.insert(t, r);
+                    *self = TidSet::Big(m);
+                }
+            }
+            TidSet::Big(m) => {
+                m.insert(t, r);
+            }
+        }
+    }
+
+    /// The entry with the smallest thread index for which `pick` holds.
+    #[inline]
+    pub fn first(&self, mut pick: impl FnMut(u32, &Rec) -> bool) -> Option<(u32, Rec)> {
+        match self {
+            TidSet::Small(v) => v.iter().find(|(u, r)| pick(*u, r)).copied(),
+            TidSet::Big(m) => m
+                .iter()
+                .filter(|(&u, r)| pick(u, r))
+                .map(|(&u, &r)| (u, r))
+                .min_by_key(|&(u, _)| u),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        match self {
+            TidSet::Small(v) => v.is_empty(),
+            TidSet::Big(m) => m.is_empty(),
+        }
+    }
+
+    /// Empties the set, keeping a small vector's allocation.
+    pub fn clear(&mut self) {
+        match self {
+            TidSet::Small(v) => v.clear(),
+            TidSet::Big(_) => *self = TidSet::default(),
+        }
+    }
+
+    /// Entries the set has room for (the report's shadow bytes).
+    pub fn capacity(&self) -> usize {
+        match self {
+            TidSet::Small(v) => v.capacity(),
+            TidSet::Big(m) => m.capacity(),
+        }
+    }
+}
+
 /// Rarely needed metadata: concurrent plain reads, atomic reads and writes.
 #[derive(Clone, Debug, Default)]
 pub struct Ext {
-    pub reads: IntMap<u32, Rec>,
-    pub atomic_writes: IntMap<u32, Rec>,
-    pub atomic_reads: IntMap<u32, Rec>,
+    pub reads: TidSet,
+    pub atomic_writes: TidSet,
+    pub atomic_reads: TidSet,
     /// Atomic writes for the scope check (`--definition scoped` only): per CTA, per
     /// instruction (with whether it is block-scoped), each thread's latest clock, in thread
     /// order. Nothing is overwritten across threads or instructions, so a later
     /// device-scoped atomic of the same CTA does not hide an earlier block-scoped one.
     pub atomic_scope: IntMap<u32, IntMap<u32, ScopeSite>>,
+}
+
+impl Ext {
+    /// Empties the extension for reuse, keeping the small sets' allocations.
+    fn clear(&mut self) {
+        self.reads.clear();
+        self.atomic_writes.clear();
+        self.atomic_reads.clear();
+        if !self.atomic_scope.is_empty() {
+            self.atomic_scope = IntMap::default();
+        }
+    }
 }
 
 impl Default for Shadow {
@@ -217,6 +313,7 @@ impl Shadow {
         }
     }
 
+    /// A new extension holding `e` (a freed one reused when there is one).
     pub fn new_ext(&mut self, e: Ext) -> u32 {
         if let Some(i) = self.free_exts.pop() {
             self.exts[i as usize] = e;
@@ -227,13 +324,34 @@ impl Shadow {
         }
     }
 
+    /// A new empty extension: a freed one (already cleared, its sets' allocations kept)
+    /// when there is one.
+    #[inline]
+    pub fn new_empty_ext(&mut self) -> u32 {
+        if let Some(i) = self.free_exts.pop() {
+            i + 1
+        } else {
+            self.exts.push(Ext::default());
+            self.exts.len() as u32
+        }
+    }
+
+    #[inline]
     pub fn ext(&mut self, id: u32) -> &mut Ext {
         &mut self.exts[(id - 1) as usize]
     }
 
+    /// The extension `id`, read-only.
+    #[inline]
+    pub fn ext_ref(&self, id: u32) -> &Ext {
+        &self.exts[(id - 1) as usize]
+    }
+
+    /// Frees extension `id` (0: none) for reuse.
+    #[inline]
     pub fn free_ext(&mut self, id: u32) {
         if id != 0 {
-            self.exts[(id - 1) as usize] = Ext::default();
+            self.exts[(id - 1) as usize].clear();
             self.free_exts.push(id - 1);
         }
     }

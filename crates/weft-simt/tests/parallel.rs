@@ -231,23 +231,178 @@ fn a_race_between_warps_of_one_cta_runs_sequentially() {
     let m = weft_ptx::parse(INTRA_CTA_RACE).unwrap();
     let k = weft_ptx::lower_kernel(&m, None).unwrap();
     let cfg = launch([4, 1, 1], [64, 1, 1]);
-    for schedule in [
-        Schedule::RoundRobin,
-        Schedule::Random(3),
-        Schedule::Random(4),
-    ] {
+    // One resident CTA: a CTA's race is seen when the next CTA takes its slot, not only
+    // at the job's end.
+    for resident in [32, 1] {
+        for schedule in [
+            Schedule::RoundRobin,
+            Schedule::Random(3),
+            Schedule::Random(4),
+        ] {
+            let go = |jobs| {
+                let opts = Options {
+                    schedule,
+                    quantum: 1,
+                    jobs,
+                    max_resident_ctas: resident,
+                    ..Options::default()
+                };
+                let out = vec![buf("out", 256, |_| 0)];
+                run(&k, cfg, &[Arg::Buffer(0)], out, &opts, None).unwrap()
+            };
+            let (seq, par) = (go(1), go(2));
+            same(
+                &seq,
+                &par,
+                &format!("racy {schedule:?} resident {resident}"),
+            );
+            assert_eq!(par.stats.parallel_jobs, 0);
+        }
+    }
+}
+
+/// A kernel over a module array `words[4]` (initially 5, 6, 7, 8) in global memory: warp 0
+/// of CTA `c` stores `c + 1` to `words[W]` (when `W` is given), warp 1 loads `words[R]`, and
+/// every thread writes what it holds to `out`. `W` and `R` are PTX expressions in `%r2`
+/// (the CTA index) selecting the word.
+fn global_words(write: Option<&str>, read: &str) -> Kernel {
+    let store = match write {
+        Some(w) => format!(
+            "  {w}\n  mul.wide.u32 %rd5, %r6, 4;\n  add.s64 %rd6, %rd4, %rd5;\n  add.u32 %r3, %r2, 1;\n  st.global.u32 [%rd6], %r3;\n"
+        ),
+        None => "  mov.u32 %r3, 1;\n".to_string(),
+    };
+    let text = format!(
+        r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.global .align 4 .b32 words[4] = {{5, 6, 7, 8}};
+.visible .entry words_kernel(.param .u64 out)
+{{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<10>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd4, words;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra WRITER;
+  {read}
+  mul.wide.u32 %rd5, %r7, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  ld.global.u32 %r3, [%rd6];
+  bra DONE;
+WRITER:
+{store}DONE:
+  mov.u32 %r4, %ntid.x;
+  mad.lo.u32 %r5, %r2, %r4, %r1;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}}
+"#
+    );
+    let m = weft_ptx::parse(&text).unwrap();
+    weft_ptx::lower_kernel(&m, None).unwrap()
+}
+
+/// Global-memory words shared between CTAs or between warps of one CTA: the parallel run
+/// is kept exactly when no CTA's write shares a word with another CTA's access and no
+/// warp's write shares one with another warp of its CTA (no barrier here), and it always
+/// equals the sequential schedule.
+#[test]
+fn shared_global_words_keep_or_drop_the_parallel_run() {
+    let cases: [(&str, Option<&str>, &str, bool); 5] = [
+        // Every CTA's warp 1 reads word 0, nobody writes: kept.
+        ("read-only word", None, "mov.u32 %r7, 0;", true),
+        // CTA c's warp 0 writes word c, its warp 1 reads word c: two warps of one CTA.
+        (
+            "warps of one CTA",
+            Some("mov.u32 %r6, %r2;"),
+            "mov.u32 %r7, %r2;",
+            false,
+        ),
+        // CTA c writes word c, reads word (c + 1) % 4: another CTA's write.
+        (
+            "another CTA's word",
+            Some("mov.u32 %r6, %r2;"),
+            "add.u32 %r8, %r2, 1;\n  and.b32 %r7, %r8, 3;",
+            false,
+        ),
+        // Every CTA writes word 0: write-write across CTAs.
+        (
+            "one word for all",
+            Some("mov.u32 %r6, 0;"),
+            "mov.u32 %r7, 1;",
+            false,
+        ),
+        // CTA c writes word c (c < 2) and reads word c + 2: disjoint words.
+        (
+            "disjoint words",
+            Some("mov.u32 %r6, %r2;"),
+            "add.u32 %r7, %r2, 2;",
+            true,
+        ),
+    ];
+    for (name, write, read, kept) in cases {
+        let k = global_words(write, read);
+        let cfg = launch(
+            [if kept && write.is_some() { 2 } else { 4 }, 1, 1],
+            [64, 1, 1],
+        );
+        for schedule in [Schedule::RoundRobin, Schedule::Random(5)] {
+            let go = |jobs| {
+                let opts = Options {
+                    schedule,
+                    quantum: 1,
+                    jobs,
+                    ..Options::default()
+                };
+                let out = vec![buf("out", 256, |_| 0)];
+                run(&k, cfg, &[Arg::Buffer(0)], out, &opts, None).unwrap()
+            };
+            let (seq, par) = (go(1), go(2));
+            same(&seq, &par, &format!("{name} {schedule:?}"));
+            assert_eq!(
+                par.stats.parallel_jobs > 1,
+                kept,
+                "{name} {schedule:?}: kept"
+            );
+        }
+    }
+}
+
+/// Only CTA 0's warps race on their shared word, and each job holds one CTA at a time: the
+/// race is seen when the next CTA takes the slot (the end of CTA 0's barrier interval).
+#[test]
+fn a_race_in_one_cta_of_many_runs_sequentially() {
+    let text = INTRA_CTA_RACE.replace(
+        "  ld.shared.u32 %r3, [flag];\n",
+        "  setp.ne.u32 %p2, %r2, 0;\n  mov.u32 %r3, 0;\n  @%p2 bra DONE;\n  ld.shared.u32 %r3, [flag];\n",
+    );
+    let m = weft_ptx::parse(&text).unwrap();
+    let k = weft_ptx::lower_kernel(&m, None).unwrap();
+    let cfg = launch([64, 1, 1], [64, 1, 1]);
+    for schedule in [Schedule::RoundRobin, Schedule::Random(3)] {
         let go = |jobs| {
             let opts = Options {
                 schedule,
                 quantum: 1,
                 jobs,
+                max_resident_ctas: 1,
                 ..Options::default()
             };
-            let out = vec![buf("out", 256, |_| 0)];
+            let out = vec![buf("out", 64 * 64, |_| 0)];
             run(&k, cfg, &[Arg::Buffer(0)], out, &opts, None).unwrap()
         };
         let (seq, par) = (go(1), go(2));
-        same(&seq, &par, &format!("racy {schedule:?}"));
-        assert_eq!(par.stats.parallel_jobs, 0);
+        same(&seq, &par, &format!("racy CTA 0 {schedule:?}"));
+        assert_eq!(
+            par.stats.parallel_jobs, 0,
+            "{schedule:?}: parallel run dropped"
+        );
     }
 }

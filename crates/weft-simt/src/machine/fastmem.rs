@@ -5,13 +5,16 @@
 //! consecutive elements is read as one contiguous block. Anything else (a fault, local
 //! memory, lanes in different memories, a misaligned lane, a traced access, a vector
 //! access) takes the lane-by-lane path of `step`, which reports faults and emits the trace;
-//! the result is the same either way.
+//! the result is the same either way. Under a parallel job's access tracking the fast path
+//! records what it accessed ([`Rec`]): a contiguous warp block as one run, otherwise lane
+//! by lane.
 
 // The lane loops (`for_lanes!`) index several per-lane arrays by the lane number.
 #![allow(clippy::needless_range_loop)]
 
 use weft_ir::attrs::MemSpace;
 
+use super::parallel::Track;
 use super::{FULL, WARP};
 use crate::decode::DAddr;
 use crate::mem::{resolve_generic, Region, GLOBAL_BASE};
@@ -21,6 +24,38 @@ pub(super) struct Mems<'m> {
     pub global: &'m mut [u8],
     pub shared: &'m mut [u8],
     pub param: &'m [u8],
+}
+
+/// A parallel job's record and who is accessing: (record, CTA linear index, slot, warp in
+/// the CTA).
+pub(super) type Rec<'t> = Option<(&'t mut Track, u64, usize, u32)>;
+
+/// Records the warp's accesses (`off` of the lanes of `em`, `width` bytes each) in a
+/// parallel job's record: one block when `uniform` (one address) or a full warp of
+/// consecutive elements, lane by lane otherwise.
+#[inline(always)]
+fn record(rec: Rec<'_>, region: Region, off: &[u64; WARP], em: u32, width: usize, write: bool) {
+    let Some((tr, cta, slot, warp)) = rec else {
+        return;
+    };
+    if region == Region::Param {
+        return;
+    }
+    if em == FULL && consecutive(off, width as u64) {
+        tr.block(
+            region,
+            off[0],
+            (width * WARP) as u64,
+            cta,
+            slot,
+            warp,
+            write,
+        );
+    } else {
+        for_lanes!(em, l, {
+            tr.access(region, off[l], width, cta, slot, warp, !write, write);
+        });
+    }
 }
 
 /// The offset of each lane of `em` when every one of them routes to the same memory (not
@@ -132,11 +167,16 @@ pub(super) fn load(
     regs: &mut [u64],
     em: u32,
     mems: &Mems<'_>,
+    rec: Rec<'_>,
 ) -> bool {
     let mut off = [0u64; WARP];
     let Some(region) = warp_offsets(space, addr, regs, em, width, mems, &mut off) else {
         return false;
     };
+    if !matches!(width, 1 | 2 | 4 | 8) {
+        return false;
+    }
+    record(rec, region, &off, em, width, false);
     let m: &[u8] = match region {
         Region::Global => mems.global,
         Region::Shared => mems.shared,
@@ -207,6 +247,7 @@ pub(super) fn load(
 /// Stores the low `width` bytes of each lane's value (`vals`) at its address, lanes in
 /// increasing order, when the warp's addresses allow the fast path (global or shared
 /// memory); `false` (nothing done) otherwise.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn store(
     space: MemSpace,
@@ -216,16 +257,21 @@ pub(super) fn store(
     vals: &[u64; WARP],
     em: u32,
     mems: &mut Mems<'_>,
+    rec: Rec<'_>,
 ) -> bool {
     let mut off = [0u64; WARP];
     let Some(region) = warp_offsets(space, addr, regs, em, width, mems, &mut off) else {
         return false;
     };
+    if !matches!(width, 1 | 2 | 4 | 8) {
+        return false;
+    }
     let m: &mut [u8] = match region {
         Region::Global => mems.global,
         Region::Shared => mems.shared,
         _ => return false,
     };
+    record(rec, region, &off, em, width, true);
     macro_rules! lanes {
         ($w:literal, $t:ty) => {{
             if em == FULL && consecutive(&off, $w) {

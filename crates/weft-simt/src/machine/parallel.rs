@@ -2,10 +2,13 @@
 //! execution, validated, with the sequential schedule as the fallback.
 //!
 //! Each job is a machine of its own with a private copy of the global arena; the jobs take
-//! CTAs from one counter and run them with the launch's options. Every job records, per
-//! 4-byte word of global memory, which CTA wrote it and which CTA(s) read it, and, per word
-//! of global and shared memory, which warps of a CTA touched it since the CTA's last barrier
-//! ([`Track`]). The parallel run is kept only when
+//! CTAs from one counter and run them with the launch's options. Every job logs its global
+//! accesses as runs of words, one per warp, CTA and barrier interval, a warp's consecutive
+//! accesses extending its last run (a warp reading or writing a contiguous block, the
+//! per-warp fast path included, logs one run), and logs its shared-memory runs per CTA
+//! barrier interval, checked when the interval ends ([`Track`]). After the jobs,
+//! one sort and one sweep over all runs ([`spans_conflict`]) check the global conditions,
+//! and the merge copies each written run. The parallel run is kept only when
 //! - no word written by one CTA was read, written or atomically updated by another CTA;
 //! - within a CTA, no word written by one warp was touched by another warp between the same
 //!   two barriers (every barrier of an eligible kernel is a full `bar.sync` of the CTA);
@@ -66,22 +69,29 @@ impl Feed {
     }
 }
 
-/// `who` of a word: the warp (index in the CTA + 1) that touched it in this interval, or
-/// [`MANY`] readers; [`WROTE`] when it was written in this interval.
-const WROTE: u32 = 1 << 31;
-const MANY: u32 = WROTE - 1;
-/// More than one CTA read the word.
-const MULTI: u32 = u32::MAX;
+/// A run of global-memory words `[start, end)` (byte offsets, word-aligned) that warp
+/// `warp` of CTA `cta` accessed in its barrier interval `stamp`; `write` when any access of
+/// the run wrote (an atomic is a read and a write). Consecutive accesses of one warp
+/// extend the last run, so a warp reading or writing a contiguous block logs one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Span {
+    start: u64,
+    end: u64,
+    cta: u32,
+    stamp: u32,
+    warp: u32,
+    write: bool,
+}
 
 /// One job's record of the accesses of its CTAs.
 pub(super) struct Track {
-    /// Per word of the global arena: [writer CTA + 1, reader CTA + 1 or MULTI, interval
-    /// stamp, who].
-    global: Vec<[u32; 4]>,
-    /// Per slot, per word of shared memory (slot `s` at `s * shared_words`): [interval
-    /// stamp, who].
-    shared: Vec<[u32; 2]>,
-    shared_words: usize,
+    /// The global-memory runs, in the order the job made them (merged per warp and kind
+    /// when they pass `spans_limit`, [`compact`]).
+    spans: Vec<Span>,
+    spans_limit: usize,
+    /// Per slot: the shared-memory runs of its CTA's current barrier interval (checked
+    /// when the interval ends, [`Track::interval`], [`Track::finish`]).
+    shared: Vec<Vec<Span>>,
     /// Per slot: the stamp of its CTA's current barrier interval (unique in the job).
     stamp: Vec<u32>,
     next_stamp: u32,
@@ -93,33 +103,12 @@ pub(super) struct Track {
     pub(super) conflict: bool,
 }
 
-/// The interval check of one word; true on a conflict.
-#[inline(always)]
-fn same_interval(ep: &mut u32, who: &mut u32, stamp: u32, warp: u32, write: bool) -> bool {
-    let me = warp + 1;
-    let w = if write { WROTE } else { 0 };
-    if *ep != stamp {
-        *ep = stamp;
-        *who = me | w;
-        return false;
-    }
-    if *who & !WROTE == me {
-        *who |= w;
-        return false;
-    }
-    if write || *who & WROTE != 0 {
-        return true;
-    }
-    *who = MANY;
-    false
-}
-
 impl Track {
-    fn new(global_bytes: usize, slots: usize, shared_bytes: usize) -> Self {
+    fn new(slots: usize) -> Self {
         Track {
-            global: vec![[0u32; 4]; global_bytes.div_ceil(4)],
-            shared: vec![[0u32; 2]; slots * shared_bytes.div_ceil(4)],
-            shared_words: shared_bytes.div_ceil(4),
+            spans: Vec::new(),
+            spans_limit: COMPACT,
+            shared: vec![Vec::new(); slots],
             stamp: vec![0; slots],
             next_stamp: 0,
             born: vec![0; slots],
@@ -136,10 +125,49 @@ impl Track {
         self.interval(slot);
     }
 
-    /// Slot `slot` starts a new barrier interval (a CTA launched or passed a barrier).
+    /// Slot `slot` starts a new barrier interval (a CTA launched or passed a barrier): the
+    /// shared-memory runs of the interval that ended are checked.
     pub(super) fn interval(&mut self, slot: usize) {
+        let runs = &mut self.shared[slot];
+        if !runs.is_empty() {
+            self.conflict |= runs_conflict(runs);
+            runs.clear();
+        }
         self.next_stamp += 1;
         self.stamp[slot] = self.next_stamp;
+    }
+
+    /// Global bytes `[off, off + len)` accessed by warp `warp` of CTA `cta` in slot `slot`.
+    #[inline(always)]
+    fn global(&mut self, off: u64, len: u64, cta: u64, slot: usize, warp: u32, write: bool) {
+        let stamp = self.stamp[slot];
+        log_run(&mut self.spans, off, len, cta as u32, stamp, warp, write);
+        if self.spans.len() >= self.spans_limit {
+            self.conflict |= !compact(&mut self.spans);
+            self.spans_limit = (2 * self.spans.len()).max(COMPACT);
+        }
+    }
+
+    /// Shared bytes `[off, off + len)` accessed by warp `warp` of the CTA in slot `slot`.
+    #[inline(always)]
+    fn shared_run(&mut self, off: u64, len: u64, slot: usize, warp: u32, write: bool) {
+        let runs = &mut self.shared[slot];
+        log_run(runs, off, len, 0, 0, warp, write);
+        // A long interval (a loop without barriers): merge each warp's runs.
+        if runs.len() >= COMPACT && runs.len().is_power_of_two() {
+            self.conflict |= !compact(runs);
+        }
+    }
+
+    /// Checks the shared-memory runs of every slot's last interval (the job's end).
+    fn finish(&mut self) {
+        for slot in 0..self.shared.len() {
+            let runs = &mut self.shared[slot];
+            if !runs.is_empty() {
+                self.conflict |= runs_conflict(runs);
+                runs.clear();
+            }
+        }
     }
 
     /// An access of `width` bytes at offset `off` of `region` by warp `warp` of the CTA with
@@ -155,44 +183,205 @@ impl Track {
         cta: u64,
         slot: usize,
         warp: u32,
-        read: bool,
+        _read: bool,
         write: bool,
     ) {
-        let first = (off >> 2) as usize;
-        let end = ((off + width.max(1) as u64 - 1) >> 2) as usize + 1;
-        let stamp = self.stamp[slot];
-        let mut bad = false;
         match region {
-            Region::Global => {
-                let c = cta as u32 + 1;
-                for cell in &mut self.global[first..end] {
-                    let [wc, rc, ep, who] = cell;
-                    if write {
-                        if *wc == 0 {
-                            *wc = c;
-                        }
-                        bad |= *wc != c || (*rc != 0 && *rc != c);
-                    }
-                    if read {
-                        bad |= *wc != 0 && *wc != c;
-                        if *rc != c {
-                            *rc = if *rc == 0 { c } else { MULTI };
-                        }
-                    }
-                    bad |= same_interval(ep, who, stamp, warp, write);
-                }
-            }
-            Region::Shared => {
-                let base = slot * self.shared_words;
-                for cell in &mut self.shared[base + first..base + end] {
-                    let [ep, who] = cell;
-                    bad |= same_interval(ep, who, stamp, warp, write);
-                }
-            }
+            Region::Global => self.global(off, width as u64, cta, slot, warp, write),
+            Region::Shared => self.shared_run(off, width as u64, slot, warp, write),
             Region::Local | Region::Param => {}
         }
-        self.conflict |= bad;
     }
+
+    /// A whole warp's contiguous block `[off, off + len)` of `region` (the per-warp fast
+    /// path): one run.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn block(
+        &mut self,
+        region: Region,
+        off: u64,
+        len: u64,
+        cta: u64,
+        slot: usize,
+        warp: u32,
+        write: bool,
+    ) {
+        match region {
+            Region::Global => self.global(off, len, cta, slot, warp, write),
+            Region::Shared => self.shared_run(off, len, slot, warp, write),
+            Region::Local | Region::Param => {}
+        }
+    }
+}
+
+/// Logs bytes `[off, off + len)` (widened to whole words) accessed by warp `warp` of CTA
+/// `cta` in interval `stamp`: extends the last run when it is the same warp's, of the same
+/// kind, and the bytes adjoin or overlap it (a warp's lanes in order, a contiguous block).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn log_run(runs: &mut Vec<Span>, off: u64, len: u64, cta: u32, stamp: u32, warp: u32, write: bool) {
+    let start = off & !3;
+    let end = (off + len.max(1) + 3) & !3;
+    if let Some(l) = runs.last_mut() {
+        if l.cta == cta
+            && l.warp == warp
+            && l.stamp == stamp
+            && l.write == write
+            && start >= l.start
+            && start <= l.end
+        {
+            l.end = l.end.max(end);
+            return;
+        }
+    }
+    runs.push(Span {
+        start,
+        end,
+        cta,
+        stamp,
+        warp,
+        write,
+    });
+}
+
+/// Runs logged before a job merges them ([`compact`]).
+const COMPACT: usize = 1 << 16;
+/// Runs a job may hold after merging; beyond, it gives up (the launch runs sequentially).
+const MAX_RUNS: usize = 1 << 22;
+
+/// Merges the runs of each (CTA, interval, warp, kind) that overlap or adjoin (the words
+/// each of them covers stay the same, so the checks' outcome does not change); false when
+/// more than [`MAX_RUNS`] remain.
+fn compact(runs: &mut Vec<Span>) -> bool {
+    runs.sort_unstable_by_key(|s| (s.cta, s.stamp, s.warp, s.write, s.start));
+    let mut n = 0;
+    for i in 0..runs.len() {
+        let r = runs[i];
+        if n > 0 {
+            let l = &mut runs[n - 1];
+            if (l.cta, l.stamp, l.warp, l.write) == (r.cta, r.stamp, r.warp, r.write)
+                && r.start <= l.end
+            {
+                l.end = l.end.max(r.end);
+                continue;
+            }
+        }
+        runs[n] = r;
+        n += 1;
+    }
+    runs.truncate(n);
+    n <= MAX_RUNS
+}
+
+/// Whether runs of one CTA interval (shared memory) share a word, one of them a write,
+/// between different warps (sorted by start, then one sweep as in [`spans_conflict`]).
+fn runs_conflict(runs: &mut [Span]) -> bool {
+    runs.sort_unstable_by_key(|s| s.start);
+    let (mut writes, mut reads) = (Top::NONE, Top::NONE);
+    for s in runs.iter() {
+        if writes.other(s.start, s.warp) || (s.write && reads.other(s.start, s.warp)) {
+            return true;
+        }
+        if s.write {
+            writes.add(s.end, s.warp);
+        } else {
+            reads.add(s.end, s.warp);
+        }
+    }
+    false
+}
+
+/// The furthest-reaching run seen so far (its end and owner) and the furthest-reaching one
+/// of another owner: whether a run still open at an offset belongs to an owner other than a
+/// given one, whatever the number of runs (a word read by every CTA costs one entry).
+#[derive(Clone, Copy)]
+struct Top {
+    first: (u64, u32),
+    second: u64,
+}
+
+impl Top {
+    const NONE: Top = Top {
+        first: (0, 0),
+        second: 0,
+    };
+
+    /// Whether a run ending after `at` has an owner other than `who`.
+    #[inline]
+    fn other(&self, at: u64, who: u32) -> bool {
+        (self.first.0 > at && self.first.1 != who) || self.second > at
+    }
+
+    #[inline]
+    fn add(&mut self, end: u64, who: u32) {
+        if self.first.0 == 0 || self.first.1 == who {
+            self.first = (self.first.0.max(end), who);
+        } else if end > self.first.0 {
+            self.second = self.first.0;
+            self.first = (end, who);
+        } else {
+            self.second = self.second.max(end);
+        }
+    }
+}
+
+/// Whether the runs of all jobs (each with its job) break the conditions of the module
+/// comment: two runs that share a word, one of them a write, of different CTAs, or of
+/// different warps of one CTA in the same barrier interval. `stamps[j]`: the interval
+/// stamps job `j` handed out. The runs come sorted by start ([`merge_sorted`]); each run is
+/// compared with the earlier runs still open at its start, through the two
+/// furthest-reaching ones of distinct owners: CTAs over all runs, warps per CTA interval.
+fn spans_conflict(spans: &[(Span, u32)], stamps: &[u32]) -> bool {
+    let mut base = Vec::with_capacity(stamps.len());
+    let mut total = 0usize;
+    for &n in stamps {
+        base.push(total);
+        total += n as usize + 1;
+    }
+    // Per CTA interval (job, stamp): its writes and reads, owned by warps.
+    let mut groups = vec![(Top::NONE, Top::NONE); total];
+    let (mut writes, mut reads) = (Top::NONE, Top::NONE);
+    for (s, j) in spans.iter() {
+        let g = &mut groups[base[*j as usize] + s.stamp as usize];
+        if writes.other(s.start, s.cta)
+            || (s.write && reads.other(s.start, s.cta))
+            || g.0.other(s.start, s.warp)
+            || (s.write && g.1.other(s.start, s.warp))
+        {
+            return true;
+        }
+        if s.write {
+            writes.add(s.end, s.cta);
+            g.0.add(s.end, s.warp);
+        } else {
+            reads.add(s.end, s.cta);
+            g.1.add(s.end, s.warp);
+        }
+    }
+    false
+}
+
+/// The runs of all jobs, each with its job, in order of start: each job sorted its own
+/// (on its core, [`Spec::run_job`]); here the sorted lists are merged.
+fn merge_sorted(results: &[JobResult]) -> Vec<(Span, u32)> {
+    let total = results.iter().map(|r| r.track.spans.len()).sum();
+    let mut out = Vec::with_capacity(total);
+    let mut at = vec![0usize; results.len()];
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        for (j, r) in results.iter().enumerate() {
+            if let Some(s) = r.track.spans.get(at[j]) {
+                if best.is_none_or(|(b, _)| s.start < b) {
+                    best = Some((s.start, j));
+                }
+            }
+        }
+        let Some((_, j)) = best else { break };
+        out.push((results[j].track.spans[at[j]], j as u32));
+        at[j] += 1;
+    }
+    out
 }
 
 /// Whether the launch may run on several cores at all (see the module comment).
@@ -292,44 +481,21 @@ impl<'a> Machine<'a> {
         if steps >= self.opts.max_steps || results.iter().any(|r| r.track.conflict) {
             return None;
         }
-        // Across jobs: a word written by one job's CTA and touched by another job's CTA.
-        // One pass per job over a word state: 0 untouched, TOUCHED read by some job,
-        // WRITTEN | j written by job j.
-        const TOUCHED: u32 = 1 << 30;
-        const WRITTEN: u32 = 1 << 31;
-        let mut state = vec![0u32; self.global.len().div_ceil(4)];
-        for (j, r) in results.iter().enumerate() {
-            let mut bad = false;
-            for (cell, st) in r.track.global.iter().zip(state.iter_mut()) {
-                let w = cell[0] != 0;
-                if !w && cell[1] == 0 {
-                    continue;
-                }
-                if *st == 0 {
-                    *st = if w { WRITTEN | j as u32 } else { TOUCHED };
-                } else {
-                    bad |= w || *st & WRITTEN != 0;
-                }
-            }
-            if bad {
-                return None;
-            }
+        // Every job's runs together: no CTA's write shares a word with another CTA's
+        // access, nor a warp's with another warp's in the same barrier interval.
+        let spans = merge_sorted(&results);
+        let stamps: Vec<u32> = results.iter().map(|r| r.track.next_stamp).collect();
+        if spans_conflict(&spans, &stamps) {
+            return None;
         }
-        // Merge: each written word from the job that wrote it, a run of words at a time.
-        let n = self.global.len();
-        let mut i = 0;
-        while i < state.len() {
-            let st = state[i];
-            let mut e = i + 1;
-            while e < state.len() && state[e] == st {
-                e += 1;
+        // Merge: each written run from the job whose CTA wrote it (written words are the
+        // writing CTA's alone).
+        let n = self.global.len() as u64;
+        for (sp, j) in &spans {
+            if sp.write {
+                let (a, b) = (sp.start.min(n) as usize, sp.end.min(n) as usize);
+                self.global[a..b].copy_from_slice(&results[*j as usize].global[a..b]);
             }
-            if st & WRITTEN != 0 {
-                let src = &results[(st & !WRITTEN) as usize].global;
-                let (a, b) = (i * 4, (e * 4).min(n));
-                self.global[a..b].copy_from_slice(&src[a..b]);
-            }
-            i = e;
         }
         let mut stats = Stats::default();
         for r in &results {
@@ -375,11 +541,7 @@ impl Spec<'_> {
             None,
         );
         let slots = m.ctas.len();
-        m.track = Some(Track::new(
-            m.global.len(),
-            slots,
-            m.layout.shared_bytes as usize,
-        ));
+        m.track = Some(Track::new(slots));
         m.feed = Some(feed);
         let completed = m.schedule();
         let ok = matches!(completed, Ok(true))
@@ -391,11 +553,104 @@ impl Spec<'_> {
             feed.abort.store(true, Ordering::Relaxed);
             return None;
         }
+        let mut track = m.track.take()?;
+        track.finish();
+        if track.conflict {
+            feed.abort.store(true, Ordering::Relaxed);
+            return None;
+        }
+        track.spans.sort_unstable_by_key(|s| s.start);
         Some(JobResult {
             global: std::mem::take(&mut m.global),
-            track: m.track.take()?,
+            track,
             steps: m.steps,
             stats: m.stats.clone(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(start: u64, end: u64, cta: u32, stamp: u32, warp: u32, write: bool) -> Span {
+        Span {
+            start,
+            end,
+            cta,
+            stamp,
+            warp,
+            write,
+        }
+    }
+
+    #[test]
+    fn runs_conflict_between_warps_only_with_a_write() {
+        // Warp 0 writes words 0-3, warp 1 reads words 4-7: disjoint.
+        let mut a = vec![run(0, 16, 0, 0, 0, true), run(16, 32, 0, 0, 1, false)];
+        assert!(!runs_conflict(&mut a));
+        // Warp 1 reads word 3, which warp 0 wrote.
+        let mut b = vec![run(0, 16, 0, 0, 0, true), run(12, 16, 0, 0, 1, false)];
+        assert!(runs_conflict(&mut b));
+        // The same warp reads what it wrote; two warps read one word.
+        let mut c = vec![
+            run(0, 16, 0, 0, 0, true),
+            run(4, 8, 0, 0, 0, false),
+            run(64, 68, 0, 0, 1, false),
+            run(64, 68, 0, 0, 2, false),
+        ];
+        assert!(!runs_conflict(&mut c));
+        // A write inside a long read of another warp that started earlier.
+        let mut d = vec![run(0, 400, 0, 0, 1, false), run(200, 204, 0, 0, 2, true)];
+        assert!(runs_conflict(&mut d));
+    }
+
+    #[test]
+    fn spans_conflict_across_ctas_and_within_an_interval() {
+        let stamps = [3];
+        // CTA 0 and CTA 1 read one word; CTA 0 writes its own words.
+        let ok = [
+            (run(0, 4, 0, 1, 0, false), 0),
+            (run(0, 4, 1, 2, 0, false), 0),
+            (run(8, 16, 0, 1, 0, true), 0),
+        ];
+        assert!(!spans_conflict(&ok, &stamps));
+        // CTA 1 reads a word CTA 0 wrote.
+        let cross = [
+            (run(0, 8, 0, 1, 0, true), 0),
+            (run(4, 8, 1, 2, 0, false), 0),
+        ];
+        assert!(spans_conflict(&cross, &stamps));
+        // Two warps of CTA 0 in one interval, one writing; in two intervals it is fine.
+        let same = [
+            (run(0, 8, 0, 1, 0, true), 0),
+            (run(4, 8, 0, 1, 1, false), 0),
+        ];
+        assert!(spans_conflict(&same, &stamps));
+        let apart = [
+            (run(0, 8, 0, 1, 0, true), 0),
+            (run(4, 8, 0, 3, 1, false), 0),
+        ];
+        assert!(!spans_conflict(&apart, &stamps));
+    }
+
+    #[test]
+    fn compact_merges_each_warps_runs_and_keeps_the_words() {
+        let mut r = vec![
+            run(0, 8, 0, 1, 0, false),
+            run(100, 104, 0, 1, 1, false),
+            run(8, 16, 0, 1, 0, false),
+            run(4, 12, 0, 1, 0, true),
+            run(0, 4, 0, 1, 0, false),
+        ];
+        assert!(compact(&mut r));
+        assert_eq!(
+            r,
+            vec![
+                run(0, 16, 0, 1, 0, false),
+                run(4, 12, 0, 1, 0, true),
+                run(100, 104, 0, 1, 1, false),
+            ]
+        );
     }
 }

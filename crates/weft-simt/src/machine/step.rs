@@ -85,18 +85,21 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
-                // The per-warp fast path records nothing: not under a parallel job's access
-                // tracking (which validates the job) nor when this access is traced.
-                let untracked = track.is_none() && !(tracing && *tk != TraceKind::None);
-                if let ([Some(d)], true) = (&dst[..], untracked) {
+                // The per-warp fast path emits no trace events: not when this access is
+                // traced (a parallel job's access record it keeps itself).
+                let untraced = !(tracing && *tk != TraceKind::None);
+                if let ([Some(d)], true) = (&dst[..], untraced) {
                     let mems = Mems {
                         global: &mut global[..],
                         shared: &mut cta.shared[..],
                         param: &param[..],
                     };
                     let bits = reg_bits[*d as usize];
+                    let rec = track.as_mut().map(|t| (t, cta.linear, slot, wic));
                     if em != 0
-                        && fastmem::load(*space, width, *sext, *d, bits, *addr, regs, em, &mems)
+                        && fastmem::load(
+                            *space, width, *sext, *d, bits, *addr, regs, em, &mems, rec,
+                        )
                     {
                         warp.stack.last_mut().expect("frame").pc = next;
                         return Post::None;
@@ -200,7 +203,7 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
-                if let ([s], false, true, true) = (&src[..], tracing, em != 0, track.is_none()) {
+                if let ([s], false, true) = (&src[..], tracing, em != 0) {
                     let vals: [u64; WARP] = match *s {
                         Src::R(r) => regs[r as usize * WARP..(r as usize + 1) * WARP]
                             .try_into()
@@ -213,7 +216,8 @@ impl<'a> Machine<'a> {
                         shared: &mut cta.shared[..],
                         param: &param[..],
                     };
-                    if fastmem::store(*space, width, *addr, regs, &vals, em, &mut mems) {
+                    let rec = track.as_mut().map(|t| (t, cta.linear, slot, wic));
+                    if fastmem::store(*space, width, *addr, regs, &vals, em, &mut mems, rec) {
                         warp.stack.last_mut().expect("frame").pc = next;
                         return Post::None;
                     }
