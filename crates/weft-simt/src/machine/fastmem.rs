@@ -100,11 +100,12 @@ fn warp_offsets(
 /// Whether the 32 lanes' offsets are consecutive elements of `width` bytes.
 #[inline(always)]
 fn consecutive(off: &[u64; WARP], width: u64) -> bool {
-    let mut ok = true;
+    // Differences or-ed together: vectorises without 64-bit lane comparisons.
+    let mut diff = 0u64;
     for (l, &o) in off.iter().enumerate() {
-        ok &= o == off[0].wrapping_add(l as u64 * width);
+        diff |= o ^ off[0].wrapping_add(l as u64 * width);
     }
-    ok
+    diff == 0
 }
 
 /// Loads `width` bytes at each lane's address into register `dst` (sign-extended when
