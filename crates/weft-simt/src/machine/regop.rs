@@ -286,18 +286,18 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
                 FastBin::And => go!(|x: u64, y: u64| x & y),
                 FastBin::Or => go!(|x: u64, y: u64| x | y),
                 FastBin::Xor => go!(|x: u64, y: u64| x ^ y),
-                FastBin::Shl32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                FastBin::Shl32 => go!(|x: u64, y: u64| if y & 0xffff_ffff >= 32 {
                     0
                 } else {
-                    ((x as u32) << (y as u32)) as u64
+                    (x << (y & 31)) & 0xffff_ffff
                 }),
                 FastBin::Shl64 => {
                     go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x << (y as u32) })
                 }
-                FastBin::ShrU32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                FastBin::ShrU32 => go!(|x: u64, y: u64| if y & 0xffff_ffff >= 32 {
                     0
                 } else {
-                    ((x as u32) >> (y as u32)) as u64
+                    (x & 0xffff_ffff) >> (y & 31)
                 }),
                 FastBin::ShrS32 => {
                     go!(|x: u64, y: u64| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
@@ -364,28 +364,49 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
         }
         DOp::SetpFast { cmp, dst, a, b } => {
             let (dst, a, b) = (*dst as usize, *a, *b);
-            macro_rules! by_class {
-                    ($op:tt) => {
-                        match cmp.class {
-                            0 => go!(|x: u64, y: u64| u64::from((x as u32 as i32) $op (y as u32 as i32))),
-                            1 => go!(|x: u64, y: u64| u64::from((x as u32) $op (y as u32))),
-                            2 => go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64))),
-                            _ => go!(|x: u64, y: u64| u64::from(x $op y)),
-                        }
-                    };
-                }
             macro_rules! go {
                 ($f:expr) => {
                     bin_loop_s::<S, _, _>(regs, em, dst, a, b, &sp, $f)
                 };
             }
-            match cmp.cmp {
-                KCmp::Eq => by_class!(==),
-                KCmp::Ne => by_class!(!=),
-                KCmp::Lt => by_class!(<),
-                KCmp::Le => by_class!(<=),
-                KCmp::Gt => by_class!(>),
-                _ => by_class!(>=),
+            // 32-bit classes: both operands mapped to values below 2^32 in the order of the
+            // type (s32: sign bit flipped; u32/b32: as zero-extended), then compared by the
+            // sign of their 64-bit difference, which cannot overflow; pure arithmetic, so
+            // the lane loop vectorises.
+            macro_rules! small {
+                ($k:expr) => {{
+                    let k: u64 = $k;
+                    let m = |x: u64| (x ^ k) & 0xffff_ffff;
+                    match cmp.cmp {
+                        KCmp::Eq => go!(|x: u64, y: u64| (m(x) ^ m(y)).wrapping_sub(1) >> 63),
+                        KCmp::Ne => {
+                            go!(|x: u64, y: u64| ((m(x) ^ m(y)).wrapping_sub(1) >> 63) ^ 1)
+                        }
+                        KCmp::Lt => go!(|x: u64, y: u64| m(x).wrapping_sub(m(y)) >> 63),
+                        KCmp::Le => go!(|x: u64, y: u64| (m(y).wrapping_sub(m(x)) >> 63) ^ 1),
+                        KCmp::Gt => go!(|x: u64, y: u64| m(y).wrapping_sub(m(x)) >> 63),
+                        _ => go!(|x: u64, y: u64| (m(x).wrapping_sub(m(y)) >> 63) ^ 1),
+                    }
+                }};
+            }
+            macro_rules! wide {
+                ($op:tt) => {
+                    if cmp.class == 2 {
+                        go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64)))
+                    } else {
+                        go!(|x: u64, y: u64| u64::from(x $op y))
+                    }
+                };
+            }
+            match (cmp.class, cmp.cmp) {
+                (0, _) => small!(0x8000_0000),
+                (1, _) => small!(0),
+                (_, KCmp::Eq) => wide!(==),
+                (_, KCmp::Ne) => wide!(!=),
+                (_, KCmp::Lt) => wide!(<),
+                (_, KCmp::Le) => wide!(<=),
+                (_, KCmp::Gt) => wide!(>),
+                _ => wide!(>=),
             }
         }
         DOp::Bin { f, dst, a, b, bits } => {
@@ -699,9 +720,14 @@ fn un_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64) -> u64>
         let (d, lo, hi) = split_dst(regs, dst);
         match in_place(a, dst, lo, hi) {
             Some(InPlace::Reg(x)) => {
+                // Computed into a local array first: the compiler cannot tell that `d`
+                // and the operand rows (split from one slice) do not overlap, and would not
+                // vectorise a loop storing into `d` directly.
+                let mut out = [0u64; WARP];
                 for l in 0..WARP {
-                    d[l] = f(x[l]);
+                    out[l] = f(x[l]);
                 }
+                *d = out;
                 return;
             }
             Some(InPlace::Imm(v)) => {
@@ -741,22 +767,29 @@ fn bin_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64) -
     if em == FULL && S == WARP {
         let (d, lo, hi) = split_dst(regs, dst);
         match (in_place(a, dst, lo, hi), in_place(b, dst, lo, hi)) {
+            // Into a local array first (see `un_loop_s`).
             (Some(InPlace::Reg(x)), Some(InPlace::Reg(y))) => {
+                let mut out = [0u64; WARP];
                 for l in 0..WARP {
-                    d[l] = f(x[l], y[l]);
+                    out[l] = f(x[l], y[l]);
                 }
+                *d = out;
                 return;
             }
             (Some(InPlace::Reg(x)), Some(InPlace::Imm(y))) => {
+                let mut out = [0u64; WARP];
                 for l in 0..WARP {
-                    d[l] = f(x[l], y);
+                    out[l] = f(x[l], y);
                 }
+                *d = out;
                 return;
             }
             (Some(x), Some(y)) => {
-                for (l, v) in d.iter_mut().enumerate() {
+                let mut out = [0u64; WARP];
+                for (l, v) in out.iter_mut().enumerate() {
                     *v = f(x.at(l), y.at(l));
                 }
+                *d = out;
                 return;
             }
             _ => {}
@@ -793,15 +826,18 @@ fn tern_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64, 
         let (d, lo, hi) = split_dst(regs, dst);
         let [a, b, c] = src.map(|s| in_place(s, dst, lo, hi));
         if let (Some(x), Some(y), Some(z)) = (a, b, c) {
+            // Into a local array first (see `un_loop_s`).
+            let mut out = [0u64; WARP];
             if let (InPlace::Reg(x), InPlace::Reg(y), InPlace::Reg(z)) = (x, y, z) {
                 for l in 0..WARP {
-                    d[l] = f(x[l], y[l], z[l]);
+                    out[l] = f(x[l], y[l], z[l]);
                 }
             } else {
-                for (l, v) in d.iter_mut().enumerate() {
+                for (l, v) in out.iter_mut().enumerate() {
                     *v = f(x.at(l), y.at(l), z.at(l));
                 }
             }
+            *d = out;
             return;
         }
     }
@@ -931,6 +967,48 @@ mod tests {
             }
         }
         assert!(checked >= 30, "only {checked} fast forms checked");
+    }
+
+    /// Every fast integer `setp` computes what `alu::compare` computes.
+    #[test]
+    fn fast_compare_forms_agree_with_alu() {
+        use crate::decode::fast_cmp;
+        let mut checked = 0;
+        for ty in types() {
+            for cmp in [KCmp::Eq, KCmp::Ne, KCmp::Lt, KCmp::Le, KCmp::Gt, KCmp::Ge] {
+                let Some(fast) = fast_cmp(cmp, ty) else {
+                    continue;
+                };
+                let f = alu::compare(cmp, ty).expect("a fast form has a general one");
+                let op = DOp::SetpFast {
+                    cmp: fast,
+                    dst: 3,
+                    a: Src::R(0),
+                    b: Src::R(1),
+                };
+                for &x in &SAMPLES {
+                    for &y in &SAMPLES {
+                        let (x, y) = (alu::trunc(x, ty.bits), alu::trunc(y, ty.bits));
+                        let want = u64::from(f(x, y));
+                        assert_eq!(run1(&op, x, y, 0), want, "{cmp:?} {ty:?} {x:#x} {y:#x}");
+                        let lanes = run32(&op, ty.bits, 64, x, y, 0);
+                        for (l, &got) in lanes.iter().enumerate() {
+                            let (a, b) = (
+                                alu::trunc(x.rotate_left(l as u32), ty.bits),
+                                alu::trunc(y ^ l as u64, ty.bits),
+                            );
+                            assert_eq!(got, u64::from(f(a, b)), "{cmp:?} {ty:?} lane {l}");
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(
+            checked,
+            6 * 6,
+            "s32, u32, b32, s64, u64, b64, each comparison"
+        );
     }
 
     /// Every fast `mad` form computes the general form's `add(mul(a, b), c)`.
