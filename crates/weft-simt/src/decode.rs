@@ -90,6 +90,36 @@ pub enum FastBin {
     MaxS32,
     MinU32,
     MaxU32,
+    /// IEEE `add`/`sub`/`mul` on f32 and f64 (round to nearest, as [`alu::binary`]).
+    AddF32,
+    SubF32,
+    MulF32,
+    AddF64,
+    SubF64,
+    MulF64,
+}
+
+/// Integer `mad` forms with a monomorphised lane loop: `mad.lo` at 32 and 64 bits and
+/// `mad.wide` from 32 bits (exactly [`alu::binary`]'s multiply, then its add at the
+/// result's width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastMad {
+    Lo32,
+    Lo64,
+    WideU32,
+    WideS32,
+}
+
+/// The fast form of `mad` with `mode` on `ty`, if there is one.
+pub fn fast_mad(mode: KBinOp, ty: DataType) -> Option<FastMad> {
+    use TypeKind::*;
+    match (mode, ty.kind, ty.bits) {
+        (KBinOp::Mul, Signed | Unsigned | Bits, 32) => Some(FastMad::Lo32),
+        (KBinOp::Mul, Signed | Unsigned | Bits, 64) => Some(FastMad::Lo64),
+        (KBinOp::MulWide, Unsigned | Bits, 32) => Some(FastMad::WideU32),
+        (KBinOp::MulWide, Signed, 32) => Some(FastMad::WideS32),
+        _ => None,
+    }
 }
 
 /// Integer comparisons with a monomorphised lane loop: the comparison and the operand class.
@@ -127,6 +157,12 @@ pub fn fast_bin(op: KBinOp, ty: DataType) -> Option<FastBin> {
         (KBinOp::And, _) if int || ty.kind == Pred => And,
         (KBinOp::Or, _) if int || ty.kind == Pred => Or,
         (KBinOp::Xor, _) if int || ty.kind == Pred => Xor,
+        (KBinOp::Add, 32) if ty.kind == Float => AddF32,
+        (KBinOp::Sub, 32) if ty.kind == Float => SubF32,
+        (KBinOp::Mul, 32) if ty.kind == Float => MulF32,
+        (KBinOp::Add, 64) if ty.kind == Float => AddF64,
+        (KBinOp::Sub, 64) if ty.kind == Float => SubF64,
+        (KBinOp::Mul, 64) if ty.kind == Float => MulF64,
         _ if !int => return None,
         (KBinOp::Add, 32) => Add32,
         (KBinOp::Add, 64) => Add64,
@@ -176,6 +212,14 @@ pub enum DOp {
         a: Src,
         b: Src,
         bits: u16,
+    },
+    /// An integer `mad` with a fast form.
+    MadFast {
+        op: FastMad,
+        dst: u32,
+        a: Src,
+        b: Src,
+        c: Src,
     },
     Mad {
         mul: BinFn,
@@ -354,6 +398,7 @@ impl DOp {
                 | DOp::Un { .. }
                 | DOp::Bin { .. }
                 | DOp::Mad { .. }
+                | DOp::MadFast { .. }
                 | DOp::SetpFast { .. }
                 | DOp::Setp { .. }
                 | DOp::Selp { .. }
@@ -541,6 +586,20 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
                 } else {
                     ty.bits
                 },
+            },
+            KOp::Mad {
+                mode,
+                ty,
+                dst,
+                a,
+                b,
+                c,
+            } if fast_mad(*mode, *ty).is_some() => DOp::MadFast {
+                op: fast_mad(*mode, *ty).expect("checked"),
+                dst: dst.0,
+                a: src(a),
+                b: src(b),
+                c: src(c),
             },
             KOp::Mad {
                 mode,
@@ -954,7 +1013,11 @@ mod tests {
             kind: TypeKind::Float,
             bits: 32,
         };
-        assert!(fast_bin(KBinOp::Add, f32t).is_none());
+        assert!(fast_bin(KBinOp::Add, f32t).is_some());
+        assert!(fast_bin(KBinOp::Div, f32t).is_none());
         assert!(fast_bin(KBinOp::Div, DataType::S32).is_none());
+        assert!(fast_mad(KBinOp::Mul, DataType::S32).is_some());
+        assert!(fast_mad(KBinOp::MulHi, DataType::S32).is_none());
+        assert!(fast_mad(KBinOp::Mul, f32t).is_none());
     }
 }

@@ -135,21 +135,26 @@ fn warp_offsets(
         Region::Local => return None,
     } as u64;
     let limit = len.checked_sub(bytes as u64)?;
-    let mut out = false;
+    // `off > limit` without 64-bit unsigned comparisons (which the lane loop could not
+    // vectorise): with `limit` below 2^63 (a slice length), `limit - off` wraps to a value
+    // with the top bit set exactly when `off > limit` and `off < 2^63`; offsets of 2^63 and
+    // above have the top bit set themselves.
+    let mut out = 0u64;
     for_lanes!(em, l, {
-        out |= off[l] > limit;
+        out |= limit.wrapping_sub(off[l]) | off[l];
     });
-    (!out).then_some(region)
+    (out >> 63 == 0).then_some(region)
 }
 
 /// Whether the 32 lanes' offsets are consecutive elements of `width` bytes.
 #[inline(always)]
 fn consecutive(off: &[u64; WARP], width: u64) -> bool {
-    let mut ok = true;
+    // Differences or-ed together: vectorises without 64-bit lane comparisons.
+    let mut diff = 0u64;
     for (l, &o) in off.iter().enumerate() {
-        ok &= o == off[0].wrapping_add(l as u64 * width);
+        diff |= o ^ off[0].wrapping_add(l as u64 * width);
     }
-    ok
+    diff == 0
 }
 
 /// Loads `width` bytes at each lane's address into register `dst` (sign-extended when
@@ -296,4 +301,69 @@ pub(super) fn store(
         _ => return false,
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4-byte global load takes the fast path exactly when every executing lane's
+    /// access lies inside the 64-byte arena: at offset 60 it does, at 61, just past the
+    /// end, at 2^63 and at the top of the address space it does not (the lane-by-lane path
+    /// then reports the fault).
+    #[test]
+    fn bounds_check_at_the_edges() {
+        let mut global = [7u8; 64];
+        let mut shared = [0u8; 0];
+        let param = [0u8; 0];
+        let addr = DAddr {
+            base: Some(0),
+            off: 0,
+        };
+        for (last, fast) in [
+            (60u64, true),
+            (61, false),
+            (64, false),
+            (1 << 63, false),
+            (u64::MAX - GLOBAL_BASE, false),
+        ] {
+            let mut regs = vec![0u64; 2 * WARP];
+            for l in 0..WARP {
+                regs[l] = GLOBAL_BASE + if l == 5 { last } else { 4 * (l as u64 % 16) };
+            }
+            let mems = Mems {
+                global: &mut global[..],
+                shared: &mut shared[..],
+                param: &param[..],
+            };
+            let got = load(
+                MemSpace::Global,
+                4,
+                false,
+                1,
+                32,
+                addr,
+                &mut regs,
+                FULL,
+                &mems,
+            );
+            assert_eq!(got, fast, "lane 5 at offset {last:#x}");
+            if fast {
+                assert_eq!(regs[WARP + 5], 0x0707_0707);
+            }
+            // Lane 5 not executing: the others are all inside.
+            let got = load(
+                MemSpace::Global,
+                4,
+                false,
+                1,
+                32,
+                addr,
+                &mut regs,
+                !(1 << 5),
+                &mems,
+            );
+            assert!(got);
+        }
+    }
 }

@@ -7,7 +7,7 @@ use weft_ir::kernel::{KBoolOp, KCmp, QueryKind, SpecialReg};
 
 use super::{Frame, Machine, FULL, WARP};
 use crate::alu;
-use crate::decode::{DOp, FastBin, Src};
+use crate::decode::{DOp, FastBin, FastMad, Src};
 
 /// What the special registers of one warp read at one instruction.
 #[derive(Clone, Copy)]
@@ -81,7 +81,10 @@ pub(super) fn guard_mask(guard: Option<(u32, bool)>, regs: &[u64], mask: u32) ->
             let p = &regs[r as usize * WARP..r as usize * WARP + WARP];
             let mut pm = 0u32;
             for (l, v) in p.iter().enumerate() {
-                pm |= (((*v & 1 == 1) != neg) as u32) << l;
+                pm |= ((*v & 1) as u32) << l;
+            }
+            if neg {
+                pm = !pm;
             }
             pm & mask
         }
@@ -95,6 +98,7 @@ impl Machine<'_> {
     /// before the first other instruction, at the frame's reconvergence point or at the
     /// end of the code. The frame's pc is left after the last one run; returns the budget
     /// left.
+    #[inline(always)]
     pub(super) fn run_regops(&mut self, w: usize, top: Frame, mut budget: u32) -> u32 {
         let Machine {
             code,
@@ -141,7 +145,7 @@ impl Machine<'_> {
                 });
             } else {
                 let sp = |s: SpecialReg, lane: usize| ctx.get(s, lane);
-                exec_alu::<WARP, _>(&ins.op, regs, em, &sp);
+                exec_alu_inline::<WARP, _>(&ins.op, regs, em, &sp);
             }
             pc += 1;
             if budget == 0 || pc == top.rpc {
@@ -228,6 +232,18 @@ pub(crate) fn exec_alu<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     em: u32,
     sp: &F,
 ) -> bool {
+    exec_alu_inline::<S, F>(op, regs, em, sp)
+}
+
+/// [`exec_alu`], inlined into the warp emulator's straight run of register-only
+/// instructions (no call per instruction).
+#[inline(always)]
+pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
     macro_rules! set {
         ($r:expr, $l:expr, $v:expr) => {
             regs[$r as usize * S + $l] = $v
@@ -270,18 +286,18 @@ pub(crate) fn exec_alu<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
                 FastBin::And => go!(|x: u64, y: u64| x & y),
                 FastBin::Or => go!(|x: u64, y: u64| x | y),
                 FastBin::Xor => go!(|x: u64, y: u64| x ^ y),
-                FastBin::Shl32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                FastBin::Shl32 => go!(|x: u64, y: u64| if y & 0xffff_ffff >= 32 {
                     0
                 } else {
-                    ((x as u32) << (y as u32)) as u64
+                    (x << (y & 31)) & 0xffff_ffff
                 }),
                 FastBin::Shl64 => {
                     go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x << (y as u32) })
                 }
-                FastBin::ShrU32 => go!(|x: u64, y: u64| if y as u32 >= 32 {
+                FastBin::ShrU32 => go!(|x: u64, y: u64| if y & 0xffff_ffff >= 32 {
                     0
                 } else {
-                    ((x as u32) >> (y as u32)) as u64
+                    (x & 0xffff_ffff) >> (y & 31)
                 }),
                 FastBin::ShrS32 => {
                     go!(|x: u64, y: u64| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
@@ -304,32 +320,93 @@ pub(crate) fn exec_alu<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
                 }
                 FastBin::MinU32 => go!(|x: u64, y: u64| (x as u32).min(y as u32) as u64),
                 FastBin::MaxU32 => go!(|x: u64, y: u64| (x as u32).max(y as u32) as u64),
+                FastBin::AddF32 => go!(|x: u64, y: u64| (f32::from_bits(x as u32)
+                    + f32::from_bits(y as u32))
+                .to_bits() as u64),
+                FastBin::SubF32 => go!(|x: u64, y: u64| (f32::from_bits(x as u32)
+                    - f32::from_bits(y as u32))
+                .to_bits() as u64),
+                FastBin::MulF32 => go!(|x: u64, y: u64| (f32::from_bits(x as u32)
+                    * f32::from_bits(y as u32))
+                .to_bits() as u64),
+                FastBin::AddF64 => {
+                    go!(|x: u64, y: u64| (f64::from_bits(x) + f64::from_bits(y)).to_bits())
+                }
+                FastBin::SubF64 => {
+                    go!(|x: u64, y: u64| (f64::from_bits(x) - f64::from_bits(y)).to_bits())
+                }
+                FastBin::MulF64 => {
+                    go!(|x: u64, y: u64| (f64::from_bits(x) * f64::from_bits(y)).to_bits())
+                }
+            }
+        }
+        DOp::MadFast { op, dst, a, b, c } => {
+            let (dst, a, b, c) = (*dst as usize, *a, *b, *c);
+            macro_rules! go {
+                ($f:expr) => {
+                    tern_loop_s::<S, _, _>(regs, em, dst, [a, b, c], &sp, $f)
+                };
+            }
+            match op {
+                FastMad::Lo32 => go!(|x: u64, y: u64, z: u64| (x as u32)
+                    .wrapping_mul(y as u32)
+                    .wrapping_add(z as u32)
+                    as u64),
+                FastMad::Lo64 => go!(|x: u64, y: u64, z: u64| x.wrapping_mul(y).wrapping_add(z)),
+                FastMad::WideU32 => go!(|x: u64, y: u64, z: u64| ((x as u32 as u64)
+                    * (y as u32 as u64))
+                    .wrapping_add(z)),
+                FastMad::WideS32 => go!(|x: u64, y: u64, z: u64| (((x as u32 as i32 as i64)
+                    * (y as u32 as i32 as i64))
+                    as u64)
+                    .wrapping_add(z)),
             }
         }
         DOp::SetpFast { cmp, dst, a, b } => {
             let (dst, a, b) = (*dst as usize, *a, *b);
-            macro_rules! by_class {
-                    ($op:tt) => {
-                        match cmp.class {
-                            0 => go!(|x: u64, y: u64| u64::from((x as u32 as i32) $op (y as u32 as i32))),
-                            1 => go!(|x: u64, y: u64| u64::from((x as u32) $op (y as u32))),
-                            2 => go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64))),
-                            _ => go!(|x: u64, y: u64| u64::from(x $op y)),
-                        }
-                    };
-                }
             macro_rules! go {
                 ($f:expr) => {
                     bin_loop_s::<S, _, _>(regs, em, dst, a, b, &sp, $f)
                 };
             }
-            match cmp.cmp {
-                KCmp::Eq => by_class!(==),
-                KCmp::Ne => by_class!(!=),
-                KCmp::Lt => by_class!(<),
-                KCmp::Le => by_class!(<=),
-                KCmp::Gt => by_class!(>),
-                _ => by_class!(>=),
+            // 32-bit classes: both operands mapped to values below 2^32 in the order of the
+            // type (s32: sign bit flipped; u32/b32: as zero-extended), then compared by the
+            // sign of their 64-bit difference, which cannot overflow; pure arithmetic, so
+            // the lane loop vectorises.
+            macro_rules! small {
+                ($k:expr) => {{
+                    let k: u64 = $k;
+                    let m = |x: u64| (x ^ k) & 0xffff_ffff;
+                    match cmp.cmp {
+                        KCmp::Eq => go!(|x: u64, y: u64| (m(x) ^ m(y)).wrapping_sub(1) >> 63),
+                        KCmp::Ne => {
+                            go!(|x: u64, y: u64| ((m(x) ^ m(y)).wrapping_sub(1) >> 63) ^ 1)
+                        }
+                        KCmp::Lt => go!(|x: u64, y: u64| m(x).wrapping_sub(m(y)) >> 63),
+                        KCmp::Le => go!(|x: u64, y: u64| (m(y).wrapping_sub(m(x)) >> 63) ^ 1),
+                        KCmp::Gt => go!(|x: u64, y: u64| m(y).wrapping_sub(m(x)) >> 63),
+                        _ => go!(|x: u64, y: u64| (m(x).wrapping_sub(m(y)) >> 63) ^ 1),
+                    }
+                }};
+            }
+            macro_rules! wide {
+                ($op:tt) => {
+                    if cmp.class == 2 {
+                        go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64)))
+                    } else {
+                        go!(|x: u64, y: u64| u64::from(x $op y))
+                    }
+                };
+            }
+            match (cmp.class, cmp.cmp) {
+                (0, _) => small!(0x8000_0000),
+                (1, _) => small!(0),
+                (_, KCmp::Eq) => wide!(==),
+                (_, KCmp::Ne) => wide!(!=),
+                (_, KCmp::Lt) => wide!(<),
+                (_, KCmp::Le) => wide!(<=),
+                (_, KCmp::Gt) => wide!(>),
+                _ => wide!(>=),
             }
         }
         DOp::Bin { f, dst, a, b, bits } => {
@@ -643,9 +720,14 @@ fn un_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64) -> u64>
         let (d, lo, hi) = split_dst(regs, dst);
         match in_place(a, dst, lo, hi) {
             Some(InPlace::Reg(x)) => {
+                // Computed into a local array first: the compiler cannot tell that `d`
+                // and the operand rows (split from one slice) do not overlap, and would not
+                // vectorise a loop storing into `d` directly.
+                let mut out = [0u64; WARP];
                 for l in 0..WARP {
-                    d[l] = f(x[l]);
+                    out[l] = f(x[l]);
                 }
+                *d = out;
                 return;
             }
             Some(InPlace::Imm(v)) => {
@@ -685,22 +767,29 @@ fn bin_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64) -
     if em == FULL && S == WARP {
         let (d, lo, hi) = split_dst(regs, dst);
         match (in_place(a, dst, lo, hi), in_place(b, dst, lo, hi)) {
+            // Into a local array first (see `un_loop_s`).
             (Some(InPlace::Reg(x)), Some(InPlace::Reg(y))) => {
+                let mut out = [0u64; WARP];
                 for l in 0..WARP {
-                    d[l] = f(x[l], y[l]);
+                    out[l] = f(x[l], y[l]);
                 }
+                *d = out;
                 return;
             }
             (Some(InPlace::Reg(x)), Some(InPlace::Imm(y))) => {
+                let mut out = [0u64; WARP];
                 for l in 0..WARP {
-                    d[l] = f(x[l], y);
+                    out[l] = f(x[l], y);
                 }
+                *d = out;
                 return;
             }
             (Some(x), Some(y)) => {
-                for (l, v) in d.iter_mut().enumerate() {
+                let mut out = [0u64; WARP];
+                for (l, v) in out.iter_mut().enumerate() {
                     *v = f(x.at(l), y.at(l));
                 }
+                *d = out;
                 return;
             }
             _ => {}
@@ -720,5 +809,259 @@ fn bin_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64) -
             m &= m - 1;
             d[l] = f(av[l], bv[l]);
         }
+    }
+}
+
+/// `dst = f(a, b, c)` on the lanes of `em`, monomorphised per operation.
+#[inline(always)]
+fn tern_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64, u64) -> u64>(
+    regs: &mut [u64],
+    em: u32,
+    dst: usize,
+    src: [Src; 3],
+    sp: &P,
+    f: F,
+) {
+    if em == FULL && S == WARP {
+        let (d, lo, hi) = split_dst(regs, dst);
+        let [a, b, c] = src.map(|s| in_place(s, dst, lo, hi));
+        if let (Some(x), Some(y), Some(z)) = (a, b, c) {
+            // Into a local array first (see `un_loop_s`).
+            let mut out = [0u64; WARP];
+            if let (InPlace::Reg(x), InPlace::Reg(y), InPlace::Reg(z)) = (x, y, z) {
+                for l in 0..WARP {
+                    out[l] = f(x[l], y[l], z[l]);
+                }
+            } else {
+                for (l, v) in out.iter_mut().enumerate() {
+                    *v = f(x.at(l), y.at(l), z.at(l));
+                }
+            }
+            *d = out;
+            return;
+        }
+    }
+    let [av, bv, cv] = src.map(|s| lanes_of::<S, _>(regs, s, sp));
+    let d: &mut [u64] = &mut regs[dst * S..dst * S + S];
+    if em == FULL && S == WARP {
+        for l in 0..WARP {
+            d[l] = f(av[l], bv[l], cv[l]);
+        }
+    } else {
+        let mut m = em;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            d[l] = f(av[l], bv[l], cv[l]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::{fast_bin, fast_mad};
+    use weft_ir::attrs::DataType;
+    use weft_ir::kernel::KBinOp;
+
+    /// Bit patterns around the edges of 8/16/32/64-bit arithmetic, shifts and floats.
+    const SAMPLES: [u64; 14] = [
+        0,
+        1,
+        2,
+        31,
+        32,
+        63,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffff,
+        0x3f80_0000,           // 1.0f32
+        0x7fc0_0000,           // a quiet f32 NaN
+        0x4000_0000_0000_0000, // 2.0f64
+        0x8000_0000_0000_0001,
+        u64::MAX,
+    ];
+
+    fn types() -> Vec<DataType> {
+        let mut v = Vec::new();
+        for kind in [
+            TypeKind::Signed,
+            TypeKind::Unsigned,
+            TypeKind::Bits,
+            TypeKind::Float,
+        ] {
+            for bits in [8, 16, 32, 64] {
+                v.push(DataType { kind, bits });
+            }
+        }
+        v.push(DataType::PRED);
+        v
+    }
+
+    /// Runs `op` on one lane with registers 0..3 holding `x`, `y`, `z`; register 3's value.
+    fn run1(op: &DOp, x: u64, y: u64, z: u64) -> u64 {
+        let mut regs = [x, y, z, 0];
+        let sp = |_: SpecialReg, _: usize| 0;
+        assert!(exec_alu::<1, _>(op, &mut regs, 1, &sp));
+        regs[3]
+    }
+
+    /// The same on a full warp with 32 different lane values (zero-extended from `bits`,
+    /// `z` from `zbits`), register operands only.
+    fn run32(op: &DOp, bits: u16, zbits: u16, x: u64, y: u64, z: u64) -> [u64; WARP] {
+        let mut regs = vec![0u64; 4 * WARP];
+        for l in 0..WARP {
+            regs[l] = alu::trunc(x.rotate_left(l as u32), bits);
+            regs[WARP + l] = alu::trunc(y ^ l as u64, bits);
+            regs[2 * WARP + l] = alu::trunc(z.wrapping_add(l as u64), zbits);
+        }
+        let sp = |_: SpecialReg, _: usize| 0;
+        assert!(exec_alu::<WARP, _>(op, &mut regs, FULL, &sp));
+        regs[3 * WARP..].try_into().expect("register")
+    }
+
+    /// Every fast binary form computes what `alu::binary` computes (truncated to the
+    /// type's width, as the general form does), on one lane and on a full warp.
+    #[test]
+    fn fast_binary_forms_agree_with_alu() {
+        use KBinOp::*;
+        let ops = [
+            Add, Sub, Mul, And, Or, Xor, Shl, Shr, MulWide, Min, Max, Div, Rem, MulHi,
+        ];
+        let mut checked = 0;
+        for ty in types() {
+            for op in ops {
+                let Some(fast) = fast_bin(op, ty) else {
+                    continue;
+                };
+                let f = alu::binary(op, ty).expect("a fast form has a general one");
+                let bits = if op == MulWide { ty.bits * 2 } else { ty.bits };
+                let (a, b) = (Src::R(0), Src::R(1));
+                let fast = DOp::BinFast {
+                    op: fast,
+                    dst: 3,
+                    a,
+                    b,
+                };
+                let slow = DOp::Bin {
+                    f,
+                    dst: 3,
+                    a,
+                    b,
+                    bits,
+                };
+                for &x in &SAMPLES {
+                    for &y in &SAMPLES {
+                        // Registers hold values zero-extended from their type's width.
+                        let (x, y) = (alu::trunc(x, ty.bits), alu::trunc(y, ty.bits));
+                        let want = alu::trunc(f(x, y), bits);
+                        assert_eq!(run1(&fast, x, y, 0), want, "{op:?} {ty:?} {x:#x} {y:#x}");
+                        assert_eq!(
+                            run32(&fast, ty.bits, 64, x, y, 0),
+                            run32(&slow, ty.bits, 64, x, y, 0),
+                            "{op:?} {ty:?}"
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 30, "only {checked} fast forms checked");
+    }
+
+    /// Every fast integer `setp` computes what `alu::compare` computes.
+    #[test]
+    fn fast_compare_forms_agree_with_alu() {
+        use crate::decode::fast_cmp;
+        let mut checked = 0;
+        for ty in types() {
+            for cmp in [KCmp::Eq, KCmp::Ne, KCmp::Lt, KCmp::Le, KCmp::Gt, KCmp::Ge] {
+                let Some(fast) = fast_cmp(cmp, ty) else {
+                    continue;
+                };
+                let f = alu::compare(cmp, ty).expect("a fast form has a general one");
+                let op = DOp::SetpFast {
+                    cmp: fast,
+                    dst: 3,
+                    a: Src::R(0),
+                    b: Src::R(1),
+                };
+                for &x in &SAMPLES {
+                    for &y in &SAMPLES {
+                        let (x, y) = (alu::trunc(x, ty.bits), alu::trunc(y, ty.bits));
+                        let want = u64::from(f(x, y));
+                        assert_eq!(run1(&op, x, y, 0), want, "{cmp:?} {ty:?} {x:#x} {y:#x}");
+                        let lanes = run32(&op, ty.bits, 64, x, y, 0);
+                        for (l, &got) in lanes.iter().enumerate() {
+                            let (a, b) = (
+                                alu::trunc(x.rotate_left(l as u32), ty.bits),
+                                alu::trunc(y ^ l as u64, ty.bits),
+                            );
+                            assert_eq!(got, u64::from(f(a, b)), "{cmp:?} {ty:?} lane {l}");
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(
+            checked,
+            6 * 6,
+            "s32, u32, b32, s64, u64, b64, each comparison"
+        );
+    }
+
+    /// Every fast `mad` form computes the general form's `add(mul(a, b), c)`.
+    #[test]
+    fn fast_mad_forms_agree_with_alu() {
+        let mut checked = 0;
+        for ty in types() {
+            for mode in [KBinOp::Mul, KBinOp::MulWide, KBinOp::MulHi] {
+                let Some(fast) = fast_mad(mode, ty) else {
+                    continue;
+                };
+                let mul = alu::binary(mode, ty).expect("multiply");
+                let wide = DataType {
+                    bits: if mode == KBinOp::MulWide {
+                        ty.bits * 2
+                    } else {
+                        ty.bits
+                    },
+                    ..ty
+                };
+                let add = alu::binary(KBinOp::Add, wide).expect("add");
+                let (a, b, c) = (Src::R(0), Src::R(1), Src::R(2));
+                let fast = DOp::MadFast {
+                    op: fast,
+                    dst: 3,
+                    a,
+                    b,
+                    c,
+                };
+                let slow = DOp::Mad {
+                    mul,
+                    add,
+                    dst: 3,
+                    a,
+                    b,
+                    c,
+                    fused_float: None,
+                };
+                for &x in &SAMPLES {
+                    for &y in &SAMPLES {
+                        for &z in &SAMPLES[..6] {
+                            let (x, y) = (alu::trunc(x, ty.bits), alu::trunc(y, ty.bits));
+                            let z = alu::trunc(z ^ y, wide.bits);
+                            let want = add(mul(x, y), z);
+                            assert_eq!(run1(&fast, x, y, z), want, "{mode:?} {ty:?}");
+                            let (b, wb) = (ty.bits, wide.bits);
+                            assert_eq!(run32(&fast, b, wb, x, y, z), run32(&slow, b, wb, x, y, z));
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 9, "s/u/b 32 and 64 mad.lo, s/u/b 32 mad.wide");
     }
 }

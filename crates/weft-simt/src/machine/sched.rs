@@ -26,6 +26,20 @@ impl Rng {
     }
 }
 
+/// Whether the warp step runs its AVX2 build: the processor has AVX2, POPCNT and BMI1 and
+/// `WEFT_SIMT_BASELINE` is not set (set, it runs the baseline x86-64 build, so that tests
+/// can check both on one machine). Decided once per process.
+#[cfg(target_arch = "x86_64")]
+fn use_avx2() -> bool {
+    static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *USE.get_or_init(|| {
+        std::env::var_os("WEFT_SIMT_BASELINE").is_none()
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+    })
+}
+
 impl<'a> Machine<'a> {
     pub(super) fn site(&self, w: usize, pc: u32) -> Site {
         let warp = &self.warps[w];
@@ -314,8 +328,27 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Runs warp `w` for up to `quantum` warp-instructions.
+    /// Runs warp `w` for up to `quantum` warp-instructions: the same code compiled for
+    /// AVX2 (with POPCNT and BMI1) where the processor has them: wider lane loops, one
+    /// instruction for lane counts; the results are the same.
     fn run_warp(&mut self, w: usize, quantum: u32) -> Stop {
+        #[cfg(target_arch = "x86_64")]
+        if use_avx2() {
+            // SAFETY: the processor supports AVX2, POPCNT and BMI1 (checked by `use_avx2`),
+            // the only requirement of calling a function compiled with those features.
+            return unsafe { self.run_warp_avx2(w, quantum) };
+        }
+        self.run_warp_body(w, quantum)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1")]
+    fn run_warp_avx2(&mut self, w: usize, quantum: u32) -> Stop {
+        self.run_warp_body(w, quantum)
+    }
+
+    #[inline(always)]
+    fn run_warp_body(&mut self, w: usize, quantum: u32) -> Stop {
         let tracing = self.trace.is_some() || self.sink.is_some();
         let mut budget = quantum;
         while budget > 0 {
@@ -403,6 +436,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Executes the instruction at the top frame's pc; `Some` ends the warp's turn.
+    #[inline(always)]
     fn exec(&mut self, w: usize, top: Frame) -> Option<Stop> {
         let post = self.exec_inner(w, top);
         match post {

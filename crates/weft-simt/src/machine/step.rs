@@ -17,6 +17,7 @@ use crate::mem::{self, resolve_generic, Region, GLOBAL_BASE};
 use crate::sink::{AccessOp, BranchEvent};
 
 impl<'a> Machine<'a> {
+    #[inline(always)]
     pub(super) fn exec_inner(&mut self, w: usize, top: Frame) -> Post {
         let pc = top.pc;
         let tracing = self.trace.is_some() || self.sink.is_some();
@@ -61,7 +62,7 @@ impl<'a> Machine<'a> {
             slot,
             steps,
         };
-        let sp = move |s: SpecialReg, lane: usize| -> u64 { ctx.get(s, lane) };
+        let sp = |s: SpecialReg, lane: usize| -> u64 { ctx.get(s, lane) };
         let regs = &mut warp.regs;
         let mut next = pc + 1;
         // Member lanes of a `.sync` warp operation that are not executing it.
