@@ -346,6 +346,7 @@ mod tests {
                 &mut regs,
                 FULL,
                 &mems,
+                None,
             );
             assert_eq!(got, fast, "lane 5 at offset {last:#x}");
             if fast {
@@ -362,6 +363,7 @@ mod tests {
                 &mut regs,
                 !(1 << 5),
                 &mems,
+                None,
             );
             assert!(got);
         }
