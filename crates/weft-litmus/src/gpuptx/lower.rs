@@ -346,15 +346,14 @@ impl CellLowerer<'_> {
             }
             "membar" => {
                 let scope = match m.quals.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-                    ["cta"] => Scope::Cta,
-                    ["gl"] | ["gpu"] => Scope::Gpu,
-                    ["sys"] => Scope::System,
-                    _ => {
-                        return Err(m.err(format!(
-                            "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
-                            quote(&m.word)
-                        )))
-                    }
+                    [s] => weft_ptx::quals::membar_scope_by_name(s),
+                    _ => None,
+                };
+                let Some(scope) = scope else {
+                    return Err(m.err(format!(
+                        "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
+                        quote(&m.word)
+                    )));
                 };
                 Ok(StmtKind::Fence(Fence {
                     kind: FenceKind::Membar,

@@ -263,15 +263,14 @@ impl Parser {
             }
             "membar" => {
                 let scope = match m.quals {
-                    ["cta"] => Scope::Cta,
-                    ["gl"] | ["gpu"] => Scope::Gpu,
-                    ["sys"] => Scope::System,
-                    _ => {
-                        return Err(m.err(format!(
-                            "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
-                            quote(m.word)
-                        )))
-                    }
+                    [s] => weft_ptx::quals::membar_scope_by_name(s),
+                    _ => None,
+                };
+                let Some(scope) = scope else {
+                    return Err(m.err(format!(
+                        "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
+                        quote(m.word)
+                    )));
                 };
                 Ok(StmtKind::Fence(Fence {
                     kind: FenceKind::Membar,
