@@ -588,17 +588,15 @@ impl ThreadGen<'_> {
             DpKind::Data => {
                 *value = if gpu {
                     // PTX operands are registers or constants: `add` first.
-                    Expr::Reg(self.assign(
-                        DataType::S32,
-                        Expr::bin(BinOp::Add, dep, Expr::Int(v)),
-                    ))
+                    Expr::Reg(self.assign(DataType::S32, Expr::bin(BinOp::Add, dep, Expr::Int(v))))
                 } else {
                     Expr::bin(BinOp::Add, Expr::Int(v), dep)
                 };
             }
             DpKind::Ctrl => {
                 if gpu {
-                    let sum = self.assign(DataType::S32, Expr::bin(BinOp::Add, Expr::Reg(src), dep));
+                    let sum =
+                        self.assign(DataType::S32, Expr::bin(BinOp::Add, Expr::Reg(src), dep));
                     let pr = self.assign(
                         DataType::PRED,
                         Expr::bin(BinOp::Eq, Expr::Reg(sum), Expr::Int(expect)),
