@@ -245,20 +245,7 @@ pub fn build(
     opts: &BuildOptions,
 ) -> Result<Program, BuildError> {
     let mut lay = c.layout();
-    let n = c.edges.len();
-    // An exchange (`Rmw`) is atomic: the unannotated accesses of its location become
-    // relaxed atomics, so no location mixes plain and atomic accesses.
-    let mut rmw_loc = vec![false; lay.nlocs];
-    for (i, e) in c.edges.iter().enumerate() {
-        if e.kind == Kind::Rmw {
-            rmw_loc[lay.events[i].loc] = true;
-        }
-    }
-    for ev in &mut lay.events {
-        if rmw_loc[ev.loc] && ev.ann.is_none() {
-            ev.ann = Some(Ann::Rlx);
-        }
-    }
+    relax_exchange_locations(c, &mut lay);
     let mut p = Program::new(target.arch(), name);
     p.doc.push(c.text());
     p.meta = meta(c, &lay, opts);
@@ -281,7 +268,54 @@ pub fn build(
         check_webgpu(c, &lay)?;
     }
     let places = placements(c, &lay, target, opts)?;
-    // Shared memory is per CTA: every thread touching a shared location must share a CTA.
+    if gpu {
+        check_shared_ctas(&lay, &places)?;
+    }
+    let mut read_regs: Vec<(usize, Reg, i64)> = Vec::new();
+    for (ti, t) in lay.threads.iter().enumerate() {
+        let mut th = Thread::new(format!("P{ti}"));
+        th.placement = places[ti].clone();
+        if target == Target::C || target == Target::OpenCl {
+            th.params = thread_params(t, &lay, target, &atomic_loc);
+        }
+        let mut g = ThreadGen {
+            c,
+            lay: &lay,
+            target,
+            opts,
+            th,
+            blocks: vec![(Vec::new(), None)],
+            ev_reg: vec![None; c.edges.len()],
+            guard: None,
+            nregs: 0,
+        };
+        for (k, &i) in t.iter().enumerate() {
+            g.event(ti, t, k, i, &mut read_regs)?;
+        }
+        p.threads.push(g.finish());
+    }
+    p.condition = Some(condition(&lay, read_regs));
+    Ok(p)
+}
+
+/// An exchange (`Rmw`) is atomic: the unannotated accesses of its location become relaxed
+/// atomics, so no location mixes plain and atomic accesses.
+fn relax_exchange_locations(c: &Cycle, lay: &mut Layout) {
+    let mut rmw_loc = vec![false; lay.nlocs];
+    for (i, e) in c.edges.iter().enumerate() {
+        if e.kind == Kind::Rmw {
+            rmw_loc[lay.events[i].loc] = true;
+        }
+    }
+    for ev in &mut lay.events {
+        if rmw_loc[ev.loc] && ev.ann.is_none() {
+            ev.ann = Some(Ann::Rlx);
+        }
+    }
+}
+
+/// Shared memory is per CTA: every thread touching a shared location must share a CTA.
+fn check_shared_ctas(lay: &Layout, places: &[Placement]) -> Result<(), BuildError> {
     for l in 0..lay.nlocs {
         if lay.regions[l] == Region::Shared {
             let ts: Vec<usize> = lay
@@ -292,7 +326,7 @@ pub fn build(
                 .collect();
             for &a in &ts {
                 for &b in &ts {
-                    if a != b && !places[a].same_instance(&places[b], Scope::Cta) && gpu {
+                    if a != b && !places[a].same_instance(&places[b], Scope::Cta) {
                         return Err(BuildError(format!(
                             "location {} is in shared memory but threads P{a} and P{b} are in different CTAs",
                             loc_name(l)
@@ -302,272 +336,38 @@ pub fn build(
             }
         }
     }
-    let mut read_regs: Vec<(usize, Reg, i64)> = Vec::new();
-    for (ti, t) in lay.threads.iter().enumerate() {
-        let mut th = Thread::new(format!("P{ti}"));
-        th.placement = places[ti].clone();
-        let mut used: Vec<usize> = t.iter().map(|&i| lay.events[i].loc).collect();
-        used.sort();
-        used.dedup();
-        if target == Target::C || target == Target::OpenCl {
-            let mut names: Vec<usize> = used.clone();
-            names.sort_by_key(|l| std::cmp::Reverse(loc_name(*l)));
-            for l in names {
-                th.params.push(Param {
-                    name: loc_name(l),
-                    loc: LocId(l as u32),
-                    space: if target == Target::OpenCl {
-                        Some(if lay.regions[l] == Region::Shared {
-                            MemSpace::Shared
-                        } else {
-                            MemSpace::Global
-                        })
-                    } else {
-                        None
-                    },
-                    atomic: atomic_loc[l],
-                    volatile: !atomic_loc[l] && target == Target::C,
-                    base: "int".into(),
-                });
-            }
-        }
-        // Code, innermost block last (control dependencies nest the rest of the thread).
-        let mut blocks: Vec<(Vec<Stmt>, Option<Expr>)> = vec![(Vec::new(), None)];
-        let mut ev_reg: Vec<Option<Reg>> = vec![None; n];
-        let mut guard: Option<Guard> = None;
-        let mut nregs = 0u32;
-        let new_reg = |th: &mut Thread, nregs: &mut u32, ty: DataType| -> Reg {
-            let name = format!("r{}", *nregs);
-            *nregs += 1;
-            th.regs.push(RegDecl {
-                name,
-                ty: Some(ty),
-                init: None,
-                temp: false,
-            });
-            Reg(th.regs.len() as u32 - 1)
-        };
-        for (k, &i) in t.iter().enumerate() {
-            let ev = &lay.events[i];
-            let inc: Option<&Edge> = if k > 0 {
-                Some(&c.edges[t[k - 1]])
+    Ok(())
+}
+
+/// The parameters of a C or OpenCL thread: the locations its events touch, in reverse name
+/// order.
+fn thread_params(t: &[usize], lay: &Layout, target: Target, atomic_loc: &[bool]) -> Vec<Param> {
+    let mut used: Vec<usize> = t.iter().map(|&i| lay.events[i].loc).collect();
+    used.sort();
+    used.dedup();
+    used.sort_by_key(|l| std::cmp::Reverse(loc_name(*l)));
+    used.into_iter()
+        .map(|l| Param {
+            name: loc_name(l),
+            loc: LocId(l as u32),
+            space: if target == Target::OpenCl {
+                Some(if lay.regions[l] == Region::Shared {
+                    MemSpace::Shared
+                } else {
+                    MemSpace::Global
+                })
             } else {
                 None
-            };
-            let loc = LocId(ev.loc as u32);
-            let mut addr = Expr::Addr(loc);
-            let mut value = Expr::Int(ev.value);
-            if let Some(e) = inc {
-                match e.kind {
-                    Kind::Fence(f, _) => {
-                        let mut attrs = MemAttrs::with_order(fence_order(f));
-                        let kind = if f == FenceName::Membar {
-                            FenceKind::Membar
-                        } else {
-                            FenceKind::Fence
-                        };
-                        if gpu {
-                            attrs.scope = Some(e.quals.scope.unwrap_or(opts.default_scope));
-                        }
-                        if target == Target::Vulkan {
-                            attrs.vulkan.sem_classes = vec![0];
-                        }
-                        let stmt = if f == FenceName::Bar {
-                            if target == Target::C {
-                                return Err(BuildError("C has no execution barriers".into()));
-                            }
-                            // A CTA/workgroup barrier; WebGPU's storage barrier covers
-                            // storage (global) memory with acquire-release semantics.
-                            let (battrs, spaces) = if target == Target::WebGpu {
-                                (
-                                    MemAttrs::scoped(Order::AcqRel, Scope::Cta),
-                                    vec![MemSpace::Global],
-                                )
-                            } else {
-                                (MemAttrs::default(), Vec::new())
-                            };
-                            StmtKind::Barrier(weft_ir::Barrier {
-                                kind: weft_ir::BarrierKind::Sync,
-                                scope: Scope::Cta,
-                                id: Expr::Int(0),
-                                operands: Vec::new(),
-                                attrs: battrs,
-                                spaces,
-                            })
-                        } else {
-                            StmtKind::Fence(Fence {
-                                kind,
-                                attrs,
-                                spaces: Vec::new(),
-                            })
-                        };
-                        push(&mut blocks, stmt, guard);
-                    }
-                    Kind::Dp(dk, _) => {
-                        let src = ev_reg[t[k - 1]].expect("dependency from a read");
-                        // C: `r & 128` as diy7 writes it; GPU: a false dependency that
-                        // ptxas cannot fold (paper 000 Fig. 13).
-                        let mask = if gpu { 0x8000_0000 } else { 128 };
-                        let dep = if gpu {
-                            let d = new_reg(&mut th, &mut nregs, DataType::B32);
-                            push(
-                                &mut blocks,
-                                StmtKind::Assign {
-                                    dst: d,
-                                    value: Expr::bin(BinOp::And, Expr::Reg(src), Expr::Int(mask)),
-                                },
-                                guard,
-                            );
-                            Expr::Reg(d)
-                        } else {
-                            Expr::bin(BinOp::And, Expr::Reg(src), Expr::Int(mask))
-                        };
-                        match dk {
-                            DpKind::Addr => {
-                                if gpu {
-                                    let a = new_reg(&mut th, &mut nregs, DataType::B64);
-                                    push(
-                                        &mut blocks,
-                                        StmtKind::Assign {
-                                            dst: a,
-                                            value: Expr::bin(BinOp::Add, Expr::Addr(loc), dep),
-                                        },
-                                        guard,
-                                    );
-                                    addr = Expr::Reg(a);
-                                } else {
-                                    addr = Expr::bin(BinOp::Add, Expr::Addr(loc), dep);
-                                }
-                            }
-                            DpKind::Data => {
-                                if gpu {
-                                    // PTX operands are registers or constants: `add` first.
-                                    let v = new_reg(&mut th, &mut nregs, DataType::S32);
-                                    push(
-                                        &mut blocks,
-                                        StmtKind::Assign {
-                                            dst: v,
-                                            value: Expr::bin(BinOp::Add, dep, Expr::Int(ev.value)),
-                                        },
-                                        guard,
-                                    );
-                                    value = Expr::Reg(v);
-                                } else {
-                                    value = Expr::bin(BinOp::Add, Expr::Int(ev.value), dep);
-                                }
-                            }
-                            DpKind::Ctrl => {
-                                let expect = lay.events[t[k - 1]].value;
-                                if gpu {
-                                    let sum = new_reg(&mut th, &mut nregs, DataType::S32);
-                                    push(
-                                        &mut blocks,
-                                        StmtKind::Assign {
-                                            dst: sum,
-                                            value: Expr::bin(BinOp::Add, Expr::Reg(src), dep),
-                                        },
-                                        guard,
-                                    );
-                                    let pr = new_reg(&mut th, &mut nregs, DataType::PRED);
-                                    push(
-                                        &mut blocks,
-                                        StmtKind::Assign {
-                                            dst: pr,
-                                            value: Expr::bin(
-                                                BinOp::Eq,
-                                                Expr::Reg(sum),
-                                                Expr::Int(expect),
-                                            ),
-                                        },
-                                        guard,
-                                    );
-                                    guard = Some(Guard {
-                                        reg: pr,
-                                        negated: false,
-                                    });
-                                } else {
-                                    blocks.push((
-                                        Vec::new(),
-                                        Some(Expr::bin(
-                                            BinOp::Eq,
-                                            Expr::Reg(src),
-                                            Expr::Int(expect),
-                                        )),
-                                    ));
-                                }
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let mut attrs = access_attrs(ev, target, opts, &lay)?;
-            if k > 0 && c.edges[t[k - 1]].kind == Kind::Rmw {
-                // The write of an exchange was emitted with its read.
-                continue;
-            }
-            if c.edges[i].kind == Kind::Rmw {
-                let w = &lay.events[(i + 1) % n];
-                attrs.order = exchange_order(c_order(ev.ann), c_order(w.ann));
-                if target == Target::WebGpu {
-                    attrs.order = Order::Relaxed;
-                }
-                let r = new_reg(&mut th, &mut nregs, DataType::S32);
-                ev_reg[i] = Some(r);
-                read_regs.push((ti, r, ev.value));
-                push(
-                    &mut blocks,
-                    StmtKind::Rmw(Rmw {
-                        dst: Some(r),
-                        addr,
-                        op: RmwOp::Exch,
-                        args: vec![Expr::Int(w.value)],
-                        attrs,
-                        fail_order: None,
-                    }),
-                    guard,
-                );
-                continue;
-            }
-            match ev.dir {
-                Dir::R => {
-                    let r = new_reg(&mut th, &mut nregs, DataType::S32);
-                    ev_reg[i] = Some(r);
-                    read_regs.push((ti, r, ev.value));
-                    push(
-                        &mut blocks,
-                        StmtKind::Load(Load {
-                            dst: r,
-                            addr,
-                            attrs,
-                        }),
-                        guard,
-                    );
-                }
-                Dir::W => push(
-                    &mut blocks,
-                    StmtKind::Store(Store { addr, value, attrs }),
-                    guard,
-                ),
-            }
-        }
-        while blocks.len() > 1 {
-            let (body, cond) = blocks.pop().unwrap();
-            let cond = cond.unwrap_or(Expr::Int(1));
-            push(
-                &mut blocks,
-                StmtKind::If {
-                    cond,
-                    then_branch: body,
-                    else_branch: Vec::new(),
-                },
-                None,
-            );
-        }
-        th.code = blocks.pop().unwrap().0;
-        p.threads.push(th);
-    }
-    // Condition: final values of locations written twice, then every read.
+            },
+            atomic: atomic_loc[l],
+            volatile: !atomic_loc[l] && target == Target::C,
+            base: "int".into(),
+        })
+        .collect()
+}
+
+/// The condition: final values of locations written twice, then every read.
+fn condition(lay: &Layout, read_regs: Vec<(usize, Reg, i64)>) -> Condition {
     let mut atoms: Vec<Prop> = Vec::new();
     for (l, f) in lay.finals.iter().enumerate() {
         if let Some(v) = f {
@@ -589,11 +389,250 @@ pub fn build(
         ));
     }
     let prop = atoms.into_iter().reduce(Prop::and).unwrap_or(Prop::True);
-    p.condition = Some(Condition {
+    Condition {
         quantifier: Quantifier::Exists,
         prop,
-    });
-    Ok(p)
+    }
+}
+
+/// One thread's code being built: its blocks (innermost last: control dependencies nest the
+/// rest of the thread), the register each read event went to, the current guard.
+struct ThreadGen<'a> {
+    c: &'a Cycle,
+    lay: &'a Layout,
+    target: Target,
+    opts: &'a BuildOptions,
+    th: Thread,
+    blocks: Vec<(Vec<Stmt>, Option<Expr>)>,
+    ev_reg: Vec<Option<Reg>>,
+    guard: Option<Guard>,
+    nregs: u32,
+}
+
+impl ThreadGen<'_> {
+    fn gpu(&self) -> bool {
+        self.target != Target::C
+    }
+
+    fn new_reg(&mut self, ty: DataType) -> Reg {
+        let name = format!("r{}", self.nregs);
+        self.nregs += 1;
+        self.th.regs.push(RegDecl {
+            name,
+            ty: Some(ty),
+            init: None,
+            temp: false,
+        });
+        Reg(self.th.regs.len() as u32 - 1)
+    }
+
+    fn push(&mut self, kind: StmtKind) {
+        push(&mut self.blocks, kind, self.guard);
+    }
+
+    /// A register assigned `value` (under the current guard).
+    fn assign(&mut self, ty: DataType, value: Expr) -> Reg {
+        let d = self.new_reg(ty);
+        self.push(StmtKind::Assign { dst: d, value });
+        d
+    }
+
+    /// Event `i`, the `k`th of thread `ti` (whose events are `t`): the fence or dependency of
+    /// the edge into it, then its access.
+    fn event(
+        &mut self,
+        ti: usize,
+        t: &[usize],
+        k: usize,
+        i: usize,
+        read_regs: &mut Vec<(usize, Reg, i64)>,
+    ) -> Result<(), BuildError> {
+        let (c, lay) = (self.c, self.lay);
+        let n = c.edges.len();
+        let ev = &lay.events[i];
+        let loc = LocId(ev.loc as u32);
+        let mut addr = Expr::Addr(loc);
+        let mut value = Expr::Int(ev.value);
+        if k > 0 {
+            let e = &c.edges[t[k - 1]];
+            match e.kind {
+                Kind::Fence(f, _) => self.fence(e, f)?,
+                Kind::Dp(dk, _) => {
+                    let src = self.ev_reg[t[k - 1]].expect("dependency from a read");
+                    let expect = lay.events[t[k - 1]].value;
+                    self.dependency(dk, src, expect, ev.value, loc, &mut addr, &mut value);
+                }
+                _ => {}
+            }
+        }
+        let mut attrs = access_attrs(ev, self.target, self.opts, lay)?;
+        if k > 0 && c.edges[t[k - 1]].kind == Kind::Rmw {
+            // The write of an exchange was emitted with its read.
+            return Ok(());
+        }
+        if c.edges[i].kind == Kind::Rmw {
+            let w = &lay.events[(i + 1) % n];
+            attrs.order = exchange_order(c_order(ev.ann), c_order(w.ann));
+            if self.target == Target::WebGpu {
+                attrs.order = Order::Relaxed;
+            }
+            let r = self.new_reg(DataType::S32);
+            self.ev_reg[i] = Some(r);
+            read_regs.push((ti, r, ev.value));
+            self.push(StmtKind::Rmw(Rmw {
+                dst: Some(r),
+                addr,
+                op: RmwOp::Exch,
+                args: vec![Expr::Int(w.value)],
+                attrs,
+                fail_order: None,
+            }));
+            return Ok(());
+        }
+        match ev.dir {
+            Dir::R => {
+                let r = self.new_reg(DataType::S32);
+                self.ev_reg[i] = Some(r);
+                read_regs.push((ti, r, ev.value));
+                self.push(StmtKind::Load(Load {
+                    dst: r,
+                    addr,
+                    attrs,
+                }));
+            }
+            Dir::W => self.push(StmtKind::Store(Store { addr, value, attrs })),
+        }
+        Ok(())
+    }
+
+    /// The fence (or CTA barrier) of fence edge `e`.
+    fn fence(&mut self, e: &Edge, f: FenceName) -> Result<(), BuildError> {
+        let mut attrs = MemAttrs::with_order(fence_order(f));
+        let kind = if f == FenceName::Membar {
+            FenceKind::Membar
+        } else {
+            FenceKind::Fence
+        };
+        if self.gpu() {
+            attrs.scope = Some(e.quals.scope.unwrap_or(self.opts.default_scope));
+        }
+        if self.target == Target::Vulkan {
+            attrs.vulkan.sem_classes = vec![0];
+        }
+        let stmt = if f == FenceName::Bar {
+            if self.target == Target::C {
+                return Err(BuildError("C has no execution barriers".into()));
+            }
+            // A CTA/workgroup barrier; WebGPU's storage barrier covers
+            // storage (global) memory with acquire-release semantics.
+            let (battrs, spaces) = if self.target == Target::WebGpu {
+                (
+                    MemAttrs::scoped(Order::AcqRel, Scope::Cta),
+                    vec![MemSpace::Global],
+                )
+            } else {
+                (MemAttrs::default(), Vec::new())
+            };
+            StmtKind::Barrier(weft_ir::Barrier {
+                kind: weft_ir::BarrierKind::Sync,
+                scope: Scope::Cta,
+                id: Expr::Int(0),
+                operands: Vec::new(),
+                attrs: battrs,
+                spaces,
+            })
+        } else {
+            StmtKind::Fence(Fence {
+                kind,
+                attrs,
+                spaces: Vec::new(),
+            })
+        };
+        self.push(stmt);
+        Ok(())
+    }
+
+    /// A dependency of kind `dk` from the read into register `src` (which read `expect`) to
+    /// the next access (of `loc`, writing `v`): it changes that access's `addr` or `value`,
+    /// or guards the rest of the thread.
+    #[allow(clippy::too_many_arguments)]
+    fn dependency(
+        &mut self,
+        dk: DpKind,
+        src: Reg,
+        expect: i64,
+        v: i64,
+        loc: LocId,
+        addr: &mut Expr,
+        value: &mut Expr,
+    ) {
+        let gpu = self.gpu();
+        // C: `r & 128` as diy7 writes it; GPU: a false dependency that
+        // ptxas cannot fold (paper 000 Fig. 13).
+        let mask = if gpu { 0x8000_0000 } else { 128 };
+        let masked = Expr::bin(BinOp::And, Expr::Reg(src), Expr::Int(mask));
+        let dep = if gpu {
+            Expr::Reg(self.assign(DataType::B32, masked))
+        } else {
+            masked
+        };
+        match dk {
+            DpKind::Addr => {
+                let a = Expr::bin(BinOp::Add, Expr::Addr(loc), dep);
+                *addr = if gpu {
+                    Expr::Reg(self.assign(DataType::B64, a))
+                } else {
+                    a
+                };
+            }
+            DpKind::Data => {
+                *value = if gpu {
+                    // PTX operands are registers or constants: `add` first.
+                    Expr::Reg(self.assign(DataType::S32, Expr::bin(BinOp::Add, dep, Expr::Int(v))))
+                } else {
+                    Expr::bin(BinOp::Add, Expr::Int(v), dep)
+                };
+            }
+            DpKind::Ctrl => {
+                if gpu {
+                    let sum =
+                        self.assign(DataType::S32, Expr::bin(BinOp::Add, Expr::Reg(src), dep));
+                    let pr = self.assign(
+                        DataType::PRED,
+                        Expr::bin(BinOp::Eq, Expr::Reg(sum), Expr::Int(expect)),
+                    );
+                    self.guard = Some(Guard {
+                        reg: pr,
+                        negated: false,
+                    });
+                } else {
+                    self.blocks.push((
+                        Vec::new(),
+                        Some(Expr::bin(BinOp::Eq, Expr::Reg(src), Expr::Int(expect))),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The thread with its blocks nested (each inner block the body of an `if`).
+    fn finish(mut self) -> Thread {
+        while self.blocks.len() > 1 {
+            let (body, cond) = self.blocks.pop().unwrap();
+            let cond = cond.unwrap_or(Expr::Int(1));
+            push(
+                &mut self.blocks,
+                StmtKind::If {
+                    cond,
+                    then_branch: body,
+                    else_branch: Vec::new(),
+                },
+                None,
+            );
+        }
+        self.th.code = self.blocks.pop().unwrap().0;
+        self.th
+    }
 }
 
 fn push(blocks: &mut [(Vec<Stmt>, Option<Expr>)], kind: StmtKind, guard: Option<Guard>) {

@@ -11,7 +11,7 @@ use weft_ir::{BinOp, Expr, UnOp};
 use crate::layout::{
     KernelLayout, LOOP_LIMIT, SCRATCH_WORDS, SHADOW_WORDS, SPIN_LIMIT, STRESS_MAX_ITERS,
 };
-use crate::lower::{Lowered, Op, RegSlot, Val};
+use crate::lower::{LThread, Lowered, Op, RegSlot, Val};
 use crate::ptx::KERNEL_NAME;
 use crate::CudaParams;
 
@@ -179,14 +179,27 @@ impl CEmit {
 
 /// Prints the CUDA-C kernel.
 pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams) -> String {
-    let t_count = layout.threads;
-    let nsh = layout.shared_cells.len() as u32;
-    let sh_words = nsh * layout.shared_slots;
     let mut c = CEmit {
         out: String::new(),
         t: 0,
         depth: 0,
     };
+    header(&mut c, name, params);
+    prologue(&mut c, layout, params);
+    for (t, th) in l.threads.iter().enumerate() {
+        c.t = t;
+        c.line(&format!("if (tt == {t}) {{ // test thread {}", th.name));
+        c.depth += 1;
+        test_thread(&mut c, t, th, layout, params);
+        c.depth -= 1;
+        c.line("}");
+    }
+    join(&mut c, layout);
+    c.out
+}
+
+/// The header comments, helper functions and the kernel's signature.
+fn header(c: &mut CEmit, name: &str, params: &CudaParams) {
     let _ = writeln!(
         c.out,
         "// weft-hw-cuda: litmus test {} (generated; paper 000 §4)",
@@ -212,6 +225,14 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
          \x20 asm volatile(\"red.global.add.u32 [%0], 1;\" :: \"l\"(weft_g(p)) : \"memory\");\n}\n\n",
     );
     let _ = writeln!(c.out, "extern \"C\" __global__ void {KERNEL_NAME}(unsigned *weft_roles, unsigned *weft_slots, unsigned *weft_gmem,\n    unsigned *weft_results, unsigned *weft_sync, unsigned *weft_scratch, unsigned *weft_shinit,\n    unsigned weft_ninst, unsigned weft_flags, unsigned weft_seed) {{");
+}
+
+/// What every thread runs first (shared arrays, ids, role, shared cells initialised), the
+/// stress loop of threads without a role, and the role's instance and test thread.
+fn prologue(c: &mut CEmit, layout: &KernelLayout, params: &CudaParams) {
+    let t_count = layout.threads;
+    let nsh = layout.shared_cells.len() as u32;
+    let sh_words = nsh * layout.shared_slots;
     c.depth = 1;
     if nsh > 0 {
         c.line(&format!(
@@ -257,95 +278,99 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     c.line(&format!(
         "inst = (role & 0x7fffffffu) / {t_count}; tt = (role & 0x7fffffffu) % {t_count};"
     ));
-    for (t, th) in l.threads.iter().enumerate() {
-        c.t = t;
-        c.line(&format!("if (tt == {t}) {{ // test thread {}", th.name));
-        c.depth += 1;
-        let regs: Vec<String> = th
-            .reg_init
-            .iter()
-            .enumerate()
-            .map(|(r, v)| format!("{} = {v}", reg(t, r as u32)))
+}
+
+/// Test thread `t`'s code: registers, cell addresses, the thread-sync spin, the body
+/// between its clock reads, its results.
+fn test_thread(c: &mut CEmit, t: usize, th: &LThread, layout: &KernelLayout, params: &CudaParams) {
+    let t_count = layout.threads;
+    let regs: Vec<String> = th
+        .reg_init
+        .iter()
+        .enumerate()
+        .map(|(r, v)| format!("{} = {v}", reg(t, r as u32)))
+        .collect();
+    if !regs.is_empty() {
+        c.line(&format!("int {};", regs.join(", ")));
+        let uses: Vec<String> = (0..th.reg_init.len())
+            .map(|r| format!("(void){};", reg(t, r as u32)))
             .collect();
-        if !regs.is_empty() {
-            c.line(&format!("int {};", regs.join(", ")));
-            let uses: Vec<String> = (0..th.reg_init.len())
-                .map(|r| format!("(void){};", reg(t, r as u32)))
-                .collect();
-            c.line(&uses.join(" "));
-        }
-        c.line(&format!("int t{t}_sink = 0; (void)t{t}_sink;"));
-        let looping = crate::ptx::has_loop(&th.body);
-        if looping {
-            c.line(&format!(
-                "unsigned t{t}_budget = {LOOP_LIMIT}u; int t{t}_stuck = 0;"
-            ));
-        }
-        for (k, (ci, generic)) in th.addrs.iter().enumerate() {
-            let (sp, idx) = layout.cell_index(th.cells[*ci]);
-            let (g, s) = if *generic {
-                ("(unsigned long long)", "(unsigned long long)")
-            } else {
-                ("weft_g", "weft_s")
-            };
-            match sp {
-                weft_ir::MemSpace::Shared => {
-                    let i = format!("({} + slot)", idx * layout.shared_slots);
-                    c.line(&format!(
+        c.line(&uses.join(" "));
+    }
+    c.line(&format!("int t{t}_sink = 0; (void)t{t}_sink;"));
+    let looping = crate::ptx::has_loop(&th.body);
+    if looping {
+        c.line(&format!(
+            "unsigned t{t}_budget = {LOOP_LIMIT}u; int t{t}_stuck = 0;"
+        ));
+    }
+    for (k, (ci, generic)) in th.addrs.iter().enumerate() {
+        let (sp, idx) = layout.cell_index(th.cells[*ci]);
+        let (g, s) = if *generic {
+            ("(unsigned long long)", "(unsigned long long)")
+        } else {
+            ("weft_g", "weft_s")
+        };
+        match sp {
+            weft_ir::MemSpace::Shared => {
+                let i = format!("({} + slot)", idx * layout.shared_slots);
+                c.line(&format!(
                         "unsigned long long t{t}_a{k} = isshadow ? {s}(&weft_shadow[({i} + soff) & {}]) : {s}(&weft_sh[{i}]);",
                         SHADOW_WORDS - 1
                     ));
-                }
-                _ => {
-                    let i = format!("(n * {idx} + inst)");
-                    c.line(&format!(
+            }
+            _ => {
+                let i = format!("(n * {idx} + inst)");
+                c.line(&format!(
                         "unsigned long long t{t}_a{k} = isshadow ? {g}(&weft_scratch[({i} + soff) & {}]) : {g}(&weft_gmem[{i}]);",
                         SCRATCH_WORDS - 1
                     ));
-                }
             }
         }
-        if params.thread_sync {
-            c.line("if (isreal) weft_inc(&weft_sync[inst]);");
-            c.line(&format!(
+    }
+    if params.thread_sync {
+        c.line("if (isreal) weft_inc(&weft_sync[inst]);");
+        c.line(&format!(
                 "for (unsigned k = 0; k < {SPIN_LIMIT}u && weft_ldv(&weft_sync[inst]) < {t_count}u; k++) {{}}"
             ));
-        }
-        c.line(&format!("unsigned long long t{t}_c0 = weft_clock();"));
-        c.line("// ---- test body ----");
-        c.ops(&th.body);
-        if looping {
-            c.line(&format!("goto L_end_t{t};"));
-            c.line(&format!("L_stuck_t{t}: t{t}_stuck = 1;"));
-            c.line(&format!("L_end_t{t}:;"));
-        }
-        c.line("// ---- end of test body ----");
-        c.line(&format!("unsigned long long t{t}_c1 = weft_clock();"));
-        c.line("if (isreal) {");
-        c.line(&format!(
-            "  unsigned *res = weft_results + inst * {};",
-            layout.words_per_instance
-        ));
-        for (r, slot) in layout.regs[t].iter().enumerate() {
-            if let RegSlot::Value(o) = slot {
-                c.line(&format!("  res[{o}] = (unsigned){};", reg(t, r as u32)));
-            }
-        }
-        if looping {
-            c.line(&format!(
-                "  if (t{t}_stuck) res[{}] = 1;",
-                layout.stuck_offset
-            ));
-        }
-        c.line(&format!(
-            "  res[{}] = (unsigned)(t{t}_c1 - t{t}_c0);",
-            layout.cycles_offset as usize + t
-        ));
-        c.line("  weft_inc(done);");
-        c.line("}");
-        c.depth -= 1;
-        c.line("}");
     }
+    c.line(&format!("unsigned long long t{t}_c0 = weft_clock();"));
+    c.line("// ---- test body ----");
+    c.ops(&th.body);
+    if looping {
+        c.line(&format!("goto L_end_t{t};"));
+        c.line(&format!("L_stuck_t{t}: t{t}_stuck = 1;"));
+        c.line(&format!("L_end_t{t}:;"));
+    }
+    c.line("// ---- end of test body ----");
+    c.line(&format!("unsigned long long t{t}_c1 = weft_clock();"));
+    c.line("if (isreal) {");
+    c.line(&format!(
+        "  unsigned *res = weft_results + inst * {};",
+        layout.words_per_instance
+    ));
+    for (r, slot) in layout.regs[t].iter().enumerate() {
+        if let RegSlot::Value(o) = slot {
+            c.line(&format!("  res[{o}] = (unsigned){};", reg(t, r as u32)));
+        }
+    }
+    if looping {
+        c.line(&format!(
+            "  if (t{t}_stuck) res[{}] = 1;",
+            layout.stuck_offset
+        ));
+    }
+    c.line(&format!(
+        "  res[{}] = (unsigned)(t{t}_c1 - t{t}_c0);",
+        layout.cycles_offset as usize + t
+    ));
+    c.line("  weft_inc(done);");
+    c.line("}");
+}
+
+/// Where every thread joins: the shared cells copied out to the results.
+fn join(c: &mut CEmit, layout: &KernelLayout) {
+    let nsh = layout.shared_cells.len() as u32;
     c.line("goto fin;");
     c.depth = 0;
     c.line("fin:");
@@ -371,5 +396,4 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     }
     c.line("return;");
     c.out.push_str("}\n");
-    c.out
 }

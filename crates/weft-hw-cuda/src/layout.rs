@@ -322,40 +322,6 @@ pub fn assign(
     let mut placement = vec![vec![0u32; layout.threads]; n as usize];
     let mut slot_of: Vec<(usize, u32)> = Vec::new(); // (gid, slot)
     let mut hint = 0usize;
-    // Try to fit CTA group `g` into block `b`: returns (warp, lanes) per warp group.
-    fn fit(blk: &Block, group: &[Vec<usize>], rng: &mut Rng, random: bool) -> Option<Fit> {
-        let mut used_warps: Vec<usize> = Vec::new();
-        let mut out = Vec::new();
-        let mut order: Vec<usize> = (0..group.len()).collect();
-        order.sort_by_key(|w| std::cmp::Reverse(group[*w].len()));
-        let mut res: Vec<Option<(usize, Vec<u32>)>> = vec![None; group.len()];
-        for w in order {
-            let need = group[w].len() as u32;
-            let mut cands: Vec<usize> = (0..blk.warps.len())
-                .filter(|i| !used_warps.contains(i) && (32 - blk.warps[*i].count_ones()) >= need)
-                .collect();
-            if cands.is_empty() {
-                return None;
-            }
-            let wi = if random {
-                cands.swap_remove(rng.below(cands.len()))
-            } else {
-                cands[0]
-            };
-            used_warps.push(wi);
-            let mut free: Vec<u32> = (0..32).filter(|l| blk.warps[wi] & (1 << l) == 0).collect();
-            let mut lanes = Vec::new();
-            for _ in 0..need {
-                let k = if random { rng.below(free.len()) } else { 0 };
-                lanes.push(free.remove(k));
-            }
-            res[w] = Some((wi, lanes));
-        }
-        for r in res {
-            out.push(r?);
-        }
-        Some(out)
-    }
     for inst_place in placement.iter_mut() {
         let mut used_blocks: Vec<usize> = Vec::new();
         for group in shape.ctas.iter() {
@@ -434,20 +400,7 @@ pub fn assign(
         slots[gid] = s;
     }
     if params.bank_conflicts {
-        // Every free lane of a warp with a testing thread shadows the lowest testing lane.
-        for w in 0..(total / 32) {
-            let base = w * 32;
-            let first = (base..base + 32).find(|g| roles[*g] != ROLE_NONE);
-            if let Some(f) = first {
-                let (r, s) = (roles[f], slots[f]);
-                for g in base..base + 32 {
-                    if roles[g] == ROLE_NONE {
-                        roles[g] = r | ROLE_SHADOW;
-                        slots[g] = s;
-                    }
-                }
-            }
-        }
+        shadow_free_lanes(&mut roles, &mut slots);
     }
     Ok(Assignment {
         blocks: blocks.len() as u32,
@@ -455,6 +408,58 @@ pub fn assign(
         slots,
         placement,
     })
+}
+
+/// Every free lane of a warp with a testing thread shadows the lowest testing lane.
+fn shadow_free_lanes(roles: &mut [u32], slots: &mut [u32]) {
+    for w in 0..(roles.len() / 32) {
+        let base = w * 32;
+        let first = (base..base + 32).find(|g| roles[*g] != ROLE_NONE);
+        if let Some(f) = first {
+            let (r, s) = (roles[f], slots[f]);
+            for g in base..base + 32 {
+                if roles[g] == ROLE_NONE {
+                    roles[g] = r | ROLE_SHADOW;
+                    slots[g] = s;
+                }
+            }
+        }
+    }
+}
+
+/// Tries to fit a CTA group into block `blk`: (warp, lanes) per warp group.
+fn fit(blk: &Block, group: &[Vec<usize>], rng: &mut Rng, random: bool) -> Option<Fit> {
+    let mut used_warps: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    let mut order: Vec<usize> = (0..group.len()).collect();
+    order.sort_by_key(|w| std::cmp::Reverse(group[*w].len()));
+    let mut res: Vec<Option<(usize, Vec<u32>)>> = vec![None; group.len()];
+    for w in order {
+        let need = group[w].len() as u32;
+        let mut cands: Vec<usize> = (0..blk.warps.len())
+            .filter(|i| !used_warps.contains(i) && (32 - blk.warps[*i].count_ones()) >= need)
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let wi = if random {
+            cands.swap_remove(rng.below(cands.len()))
+        } else {
+            cands[0]
+        };
+        used_warps.push(wi);
+        let mut free: Vec<u32> = (0..32).filter(|l| blk.warps[wi] & (1 << l) == 0).collect();
+        let mut lanes = Vec::new();
+        for _ in 0..need {
+            let k = if random { rng.below(free.len()) } else { 0 };
+            lanes.push(free.remove(k));
+        }
+        res[w] = Some((wi, lanes));
+    }
+    for r in res {
+        out.push(r?);
+    }
+    Some(out)
 }
 
 /// One launch, decoded.

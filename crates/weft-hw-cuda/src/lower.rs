@@ -6,8 +6,8 @@
 //! is refused with a [`CodegenError`] naming the instruction and the thread.
 
 use weft_ir::{
-    BinOp, CacheOp, Expr, FenceKind, MemAttrs, MemSpace, Order, Program, Reg, RmwOp, Scope, Stmt,
-    StmtKind, TypeKind, Value,
+    BinOp, CacheOp, Expr, Fence, FenceKind, MemAttrs, MemSpace, Order, Program, Reg, RmwOp, Scope,
+    Stmt, StmtKind, TypeKind, Value,
 };
 
 use weft_ptx::ast::{
@@ -537,40 +537,7 @@ impl ThreadCx<'_> {
             StmtKind::Rmw(r) => out.push(self.rmw(r, guard, &at)?),
             StmtKind::Fence(f) => {
                 let what = format!("fence ({at})");
-                let m = match f.kind {
-                    FenceKind::Membar => match f.attrs.scope.and_then(quals::scope_of) {
-                        // `membar.gl` is the GPU level (weft-ptx prints `.gpu` as `.gl` here).
-                        scope @ Some(_) => quals::mnemonic(
-                            Opcode::Membar,
-                            &Modifiers {
-                                scope,
-                                ..Modifiers::default()
-                            },
-                        ),
-                        None => return err(format!("{what}: membar needs a scope cta, gl or sys")),
-                    },
-                    FenceKind::Fence => match f.attrs.order {
-                        o @ (Order::SeqCst | Order::AcqRel) => quals::mnemonic(
-                            Opcode::Fence,
-                            &Modifiers {
-                                sem: quals::sem_of(o),
-                                scope: Some(ptx_scope(f.attrs.scope, &what)?),
-                                ..Modifiers::default()
-                            },
-                        ),
-                        o => return err(format!("{what}: a {} fence has no PTX spelling", o.name())),
-                    },
-                    FenceKind::ProxyFence(None) => "fence.proxy.alias".to_string(),
-                    FenceKind::ProxyFence(Some(px)) => {
-                        return err(format!(
-                            "{what}: fence.proxy.{} is not supported (no proxy accesses)",
-                            px.name()
-                        ))
-                    }
-                    FenceKind::AvDevice | FenceKind::VisDevice => {
-                        return err(format!("{what}: Vulkan availability/visibility operations are not PTX"))
-                    }
-                };
+                let m = fence_mnemonic(f, &what)?;
                 out.push(Op::Fence { guard, mnemonic: m });
             }
             StmtKind::Barrier(_) => {
@@ -594,33 +561,7 @@ impl ThreadCx<'_> {
                 out.push(Op::Label(self.label(l)));
             }
             StmtKind::Jump { target, cond } => {
-                let what = format!("branch ({at})");
-                // A backward jump makes a loop: the kernel bounds it (see `Op::Jump`).
-                let backward = self.seen_labels.contains(target);
-                if !self.labels.contains(target) {
-                    return err(format!("{what}: unknown label {target}"));
-                }
-                let mut cond = cond.clone();
-                if let Some(g) = s.guard {
-                    let gexpr = Expr::Reg(g.reg);
-                    let gexpr = if g.negated {
-                        Expr::un(weft_ir::UnOp::LNot, gexpr)
-                    } else {
-                        gexpr
-                    };
-                    cond = Some(match cond {
-                        Some(c) => Expr::bin(BinOp::LAnd, gexpr, c),
-                        None => gexpr,
-                    });
-                }
-                if let Some(c) = &cond {
-                    self.check_expr(c, &what)?;
-                }
-                out.push(Op::Jump {
-                    target: self.label(target),
-                    cond,
-                    backward,
-                });
+                out.push(self.jump(s, target, cond.as_ref(), &at)?);
             }
             StmtKind::If {
                 cond,
@@ -655,6 +596,44 @@ impl ThreadCx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A jump (its guard folded into its condition); a backward one makes a loop, which the
+    /// kernel bounds (see `Op::Jump`).
+    fn jump(
+        &mut self,
+        s: &Stmt,
+        target: &str,
+        cond: Option<&Expr>,
+        at: &str,
+    ) -> Result<Op, CodegenError> {
+        let what = format!("branch ({at})");
+        // A backward jump makes a loop: the kernel bounds it (see `Op::Jump`).
+        let backward = self.seen_labels.iter().any(|l| l == target);
+        if !self.labels.iter().any(|l| l == target) {
+            return err(format!("{what}: unknown label {target}"));
+        }
+        let mut cond = cond.cloned();
+        if let Some(g) = s.guard {
+            let gexpr = Expr::Reg(g.reg);
+            let gexpr = if g.negated {
+                Expr::un(weft_ir::UnOp::LNot, gexpr)
+            } else {
+                gexpr
+            };
+            cond = Some(match cond {
+                Some(c) => Expr::bin(BinOp::LAnd, gexpr, c),
+                None => gexpr,
+            });
+        }
+        if let Some(c) = &cond {
+            self.check_expr(c, &what)?;
+        }
+        Ok(Op::Jump {
+            target: self.label(target),
+            cond,
+            backward,
+        })
     }
 
     fn label(&self, l: &str) -> String {
@@ -927,6 +906,46 @@ pub fn mem_sequence(ops: &[Op], out: &mut Vec<(MemKind, String)>) {
             _ => {}
         }
     }
+}
+
+/// The PTX mnemonic of a fence (`what` names it in errors).
+fn fence_mnemonic(f: &Fence, what: &str) -> Result<String, CodegenError> {
+    Ok(match f.kind {
+        FenceKind::Membar => match f.attrs.scope.and_then(quals::scope_of) {
+            // `membar.gl` is the GPU level (weft-ptx prints `.gpu` as `.gl` here).
+            scope @ Some(_) => quals::mnemonic(
+                Opcode::Membar,
+                &Modifiers {
+                    scope,
+                    ..Modifiers::default()
+                },
+            ),
+            None => return err(format!("{what}: membar needs a scope cta, gl or sys")),
+        },
+        FenceKind::Fence => match f.attrs.order {
+            o @ (Order::SeqCst | Order::AcqRel) => quals::mnemonic(
+                Opcode::Fence,
+                &Modifiers {
+                    sem: quals::sem_of(o),
+                    scope: Some(ptx_scope(f.attrs.scope, what)?),
+                    ..Modifiers::default()
+                },
+            ),
+            o => return err(format!("{what}: a {} fence has no PTX spelling", o.name())),
+        },
+        FenceKind::ProxyFence(None) => "fence.proxy.alias".to_string(),
+        FenceKind::ProxyFence(Some(px)) => {
+            return err(format!(
+                "{what}: fence.proxy.{} is not supported (no proxy accesses)",
+                px.name()
+            ))
+        }
+        FenceKind::AvDevice | FenceKind::VisDevice => {
+            return err(format!(
+                "{what}: Vulkan availability/visibility operations are not PTX"
+            ))
+        }
+    })
 }
 
 #[cfg(test)]

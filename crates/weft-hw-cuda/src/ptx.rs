@@ -25,7 +25,7 @@ use weft_ir::{BinOp, Expr, UnOp};
 use crate::layout::{
     KernelLayout, LOOP_LIMIT, SCRATCH_WORDS, SHADOW_WORDS, SPIN_LIMIT, STRESS_MAX_ITERS,
 };
-use crate::lower::{Lowered, Op, RegSlot, Val};
+use crate::lower::{LThread, Lowered, Op, RegSlot, Val};
 use crate::CudaParams;
 
 /// The kernel's entry name.
@@ -311,9 +311,6 @@ fn has_sink(ops: &[Op]) -> bool {
 
 /// Prints the whole PTX module.
 pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams) -> String {
-    let t_count = layout.threads;
-    let nsh = layout.shared_cells.len() as u32;
-    let sh_words = nsh * layout.shared_slots;
     let mut e = Emitter {
         out: String::new(),
         temps: 0,
@@ -322,6 +319,31 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         t: 0,
     };
     let mut decls = String::new();
+    prologue(&mut e, layout);
+    dispatch(&mut e, layout.threads);
+    stress(&mut e, layout.threads, params);
+    // ---- test threads -------------------------------------------------------------
+    for (t, th) in l.threads.iter().enumerate() {
+        e.t = t;
+        e.label(&format!("$L_T{t}"));
+        let looping = thread_decls(&mut decls, t, th);
+        e.line(&format!("// test thread {} ({})", t, th.name));
+        for (r, init) in th.reg_init.iter().enumerate() {
+            e.line(&format!("mov.b32 %t{t}_r{r}, {init};"));
+        }
+        cell_addresses(&mut e, t, th, layout);
+        thread_body(&mut e, t, th, looping, layout.threads, params);
+        thread_results(&mut e, t, looping, layout);
+    }
+    join(&mut e, layout);
+    module(name, l, params, layout, &e, &decls)
+}
+
+/// The prologue every thread runs: parameters, ids, role and slot, the shadow offset, this
+/// block's shared cells initialised.
+fn prologue(e: &mut Emitter, layout: &KernelLayout) {
+    let nsh = layout.shared_cells.len() as u32;
+    let sh_words = nsh * layout.shared_slots;
     // ---- common prologue ------------------------------------------------------------
     for p in [
         "roles", "slots", "gmem", "results", "sync", "scratch", "shinit",
@@ -374,6 +396,10 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         e.label("$L_shinit_done");
         e.line("barrier.sync 0;");
     }
+}
+
+/// A thread with a role jumps to its test thread's code, the others to the stress loop.
+fn dispatch(e: &mut Emitter, t_count: usize) {
     e.line("setp.eq.u32 %pc, %role, 0xffffffff;");
     e.line("@%pc bra $L_norole;");
     e.line("and.b32 %x0, %role, 2147483647;");
@@ -390,6 +416,10 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         e.line(&format!("@%pc bra $L_T{t};"));
     }
     e.line("bra $L_fin;");
+}
+
+/// The code of threads without a role: memory stress (§4.3.1) when asked for.
+fn stress(e: &mut Emitter, t_count: usize, params: &CudaParams) {
     // ---- non-testing threads: memory stress (§4.3.1) ------------------------------
     e.label("$L_norole");
     e.line("setp.ne.u32 %isreal, %h_tid, %h_tid;");
@@ -416,133 +446,154 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
         e.line("@%pc bra $L_stress;");
     }
     e.line("bra $L_fin;");
-    // ---- test threads -------------------------------------------------------------
-    for (t, th) in l.threads.iter().enumerate() {
-        e.t = t;
-        e.label(&format!("$L_T{t}"));
-        let _ = writeln!(
-            decls,
-            "\t.reg .b32 %t{t}_r<{}>;\n\t.reg .b64 %t{t}_a<{}>;\n\t.reg .b64 %t{t}_c<2>;",
-            th.reg_init.len().max(1),
-            th.addrs.len().max(1)
-        );
-        if has_sink(&th.body) {
-            let _ = writeln!(decls, "\t.reg .b32 %t{t}_sink;");
-        }
-        let looping = has_loop(&th.body);
-        if looping {
-            let _ = writeln!(decls, "\t.reg .b32 %t{t}_budget, %t{t}_stuck;");
-        }
-        e.line(&format!("// test thread {} ({})", t, th.name));
-        for (r, init) in th.reg_init.iter().enumerate() {
-            e.line(&format!("mov.b32 %t{t}_r{r}, {init};"));
-        }
-        // Addresses of the cells: real, or shadow for bank-conflict threads; generic
-        // addresses where the test's access names no state space.
-        for (k, (ci, generic)) in th.addrs.iter().enumerate() {
-            let (sp, idx) = layout.cell_index(th.cells[*ci]);
-            match sp {
-                weft_ir::MemSpace::Shared => {
-                    e.line(&format!(
-                        "add.u32 %x0, %slot, {};",
-                        idx * layout.shared_slots
-                    ));
-                    e.line("add.u32 %x1, %x0, %soff;");
-                    e.line(&format!("and.b32 %x1, %x1, {};", SHADOW_WORDS - 1));
-                    e.line("mul.wide.u32 %w0, %x0, 4;");
-                    e.line("mov.u64 %w1, weft_sh;");
-                    e.line("add.u64 %w0, %w1, %w0;");
-                    e.line("mul.wide.u32 %w2, %x1, 4;");
-                    e.line("mov.u64 %w1, weft_shadow;");
-                    e.line("add.u64 %w2, %w1, %w2;");
-                    if *generic {
-                        e.line("cvta.shared.u64 %w0, %w0;");
-                        e.line("cvta.shared.u64 %w2, %w2;");
-                    }
-                }
-                _ => {
-                    let (gm, sc) = if *generic {
-                        ("%g_gmem", "%g_scratch")
-                    } else {
-                        ("%p_gmem", "%p_scratch")
-                    };
-                    e.line(&format!("mad.lo.u32 %x0, %n, {idx}, %inst;"));
-                    e.line("add.u32 %x1, %x0, %soff;");
-                    e.line(&format!("and.b32 %x1, %x1, {};", SCRATCH_WORDS - 1));
-                    e.line("mul.wide.u32 %w0, %x0, 4;");
-                    e.line(&format!("add.u64 %w0, {gm}, %w0;"));
-                    e.line("mul.wide.u32 %w2, %x1, 4;");
-                    e.line(&format!("add.u64 %w2, {sc}, %w2;"));
-                }
-            }
-            e.line(&format!("selp.b64 %t{t}_a{k}, %w2, %w0, %isshadow;"));
-        }
-        let mut cs = Vec::new();
-        body_consts(&th.body, &mut cs);
-        let mut consts = Vec::new();
-        for v in cs {
-            if let Val::Imm(i) = v {
-                let r = e.temp();
-                e.line(&format!("mov.b32 {r}, {i};"));
-                consts.push((v, r));
-            }
-        }
-        if looping {
-            e.line(&format!("mov.u32 %t{t}_budget, {LOOP_LIMIT};"));
-            e.line(&format!("mov.u32 %t{t}_stuck, 0;"));
-        }
-        if params.thread_sync {
-            // §4.3.4: count in, then spin (bounded) until every test thread of the
-            // instance has arrived; shadow threads only wait.
-            e.line("@%isreal red.global.add.u32 [%psync], 1;");
-            e.line("mov.u32 %x1, 0;");
-            e.label(&format!("$L_spin{t}"));
-            e.line("ld.volatile.global.u32 %x0, [%psync];");
-            e.line("add.u32 %x1, %x1, 1;");
-            e.line(&format!("setp.lt.u32 %pc, %x0, {t_count};"));
-            e.line(&format!("setp.lt.and.u32 %pc, %x1, {SPIN_LIMIT}, %pc;"));
-            e.line(&format!("@%pc bra $L_spin{t};"));
-        }
-        e.line(&format!("mov.u64 %t{t}_c0, %clock64;"));
-        e.line("// ---- test body ----");
-        e.ops(&th.body, &consts);
-        if looping {
-            e.line(&format!("bra $L_end{t};"));
-            e.label(&format!("$L_stuck{t}"));
-            e.line(&format!("mov.u32 %t{t}_stuck, 1;"));
-            e.label(&format!("$L_end{t}"));
-        }
-        e.line("// ---- end of test body ----");
-        e.line(&format!("mov.u64 %t{t}_c1, %clock64;"));
-        e.line("@%isshadow bra $L_fin;");
-        e.line(&format!(
-            "mul.lo.u32 %x0, %inst, {};",
-            layout.words_per_instance
-        ));
-        e.line("mul.wide.u32 %w0, %x0, 4;");
-        e.line("add.u64 %w0, %p_results, %w0;");
-        for (r, slot) in layout.regs[t].iter().enumerate() {
-            if let RegSlot::Value(o) = slot {
-                e.line(&format!("st.global.u32 [%w0+{}], %t{t}_r{r};", o * 4));
-            }
-        }
-        if looping {
-            // A spent loop budget marks the instance stuck: it has no outcome.
-            e.line(&format!("setp.ne.u32 %pc, %t{t}_stuck, 0;"));
-            e.line(&format!(
-                "@%pc st.global.u32 [%w0+{}], %t{t}_stuck;",
-                layout.stuck_offset * 4
-            ));
-        }
-        e.line(&format!("sub.u64 %t{t}_c1, %t{t}_c1, %t{t}_c0;"));
-        e.line(&format!("cvt.u32.u64 %x0, %t{t}_c1;"));
-        e.line(&format!(
-            "st.global.u32 [%w0+{}], %x0;",
-            (layout.cycles_offset as usize + t) * 4
-        ));
-        e.line("red.global.add.u32 [%pdone], 1;");
-        e.line("bra $L_fin;");
+}
+
+/// Declares test thread `t`'s registers in `decls`; whether its body loops.
+fn thread_decls(decls: &mut String, t: usize, th: &LThread) -> bool {
+    let _ = writeln!(
+        decls,
+        "\t.reg .b32 %t{t}_r<{}>;\n\t.reg .b64 %t{t}_a<{}>;\n\t.reg .b64 %t{t}_c<2>;",
+        th.reg_init.len().max(1),
+        th.addrs.len().max(1)
+    );
+    if has_sink(&th.body) {
+        let _ = writeln!(decls, "\t.reg .b32 %t{t}_sink;");
     }
+    let looping = has_loop(&th.body);
+    if looping {
+        let _ = writeln!(decls, "\t.reg .b32 %t{t}_budget, %t{t}_stuck;");
+    }
+    looping
+}
+
+/// Test thread `t`'s cell addresses: real, or shadow for bank-conflict threads; generic
+/// addresses where the test's access names no state space.
+fn cell_addresses(e: &mut Emitter, t: usize, th: &LThread, layout: &KernelLayout) {
+    for (k, (ci, generic)) in th.addrs.iter().enumerate() {
+        let (sp, idx) = layout.cell_index(th.cells[*ci]);
+        match sp {
+            weft_ir::MemSpace::Shared => {
+                e.line(&format!(
+                    "add.u32 %x0, %slot, {};",
+                    idx * layout.shared_slots
+                ));
+                e.line("add.u32 %x1, %x0, %soff;");
+                e.line(&format!("and.b32 %x1, %x1, {};", SHADOW_WORDS - 1));
+                e.line("mul.wide.u32 %w0, %x0, 4;");
+                e.line("mov.u64 %w1, weft_sh;");
+                e.line("add.u64 %w0, %w1, %w0;");
+                e.line("mul.wide.u32 %w2, %x1, 4;");
+                e.line("mov.u64 %w1, weft_shadow;");
+                e.line("add.u64 %w2, %w1, %w2;");
+                if *generic {
+                    e.line("cvta.shared.u64 %w0, %w0;");
+                    e.line("cvta.shared.u64 %w2, %w2;");
+                }
+            }
+            _ => {
+                let (gm, sc) = if *generic {
+                    ("%g_gmem", "%g_scratch")
+                } else {
+                    ("%p_gmem", "%p_scratch")
+                };
+                e.line(&format!("mad.lo.u32 %x0, %n, {idx}, %inst;"));
+                e.line("add.u32 %x1, %x0, %soff;");
+                e.line(&format!("and.b32 %x1, %x1, {};", SCRATCH_WORDS - 1));
+                e.line("mul.wide.u32 %w0, %x0, 4;");
+                e.line(&format!("add.u64 %w0, {gm}, %w0;"));
+                e.line("mul.wide.u32 %w2, %x1, 4;");
+                e.line(&format!("add.u64 %w2, {sc}, %w2;"));
+            }
+        }
+        e.line(&format!("selp.b64 %t{t}_a{k}, %w2, %w0, %isshadow;"));
+    }
+}
+
+/// Test thread `t`'s constants, loop budget and thread-sync spin, then its body between
+/// its two clock reads.
+fn thread_body(
+    e: &mut Emitter,
+    t: usize,
+    th: &LThread,
+    looping: bool,
+    t_count: usize,
+    params: &CudaParams,
+) {
+    let mut cs = Vec::new();
+    body_consts(&th.body, &mut cs);
+    let mut consts = Vec::new();
+    for v in cs {
+        if let Val::Imm(i) = v {
+            let r = e.temp();
+            e.line(&format!("mov.b32 {r}, {i};"));
+            consts.push((v, r));
+        }
+    }
+    if looping {
+        e.line(&format!("mov.u32 %t{t}_budget, {LOOP_LIMIT};"));
+        e.line(&format!("mov.u32 %t{t}_stuck, 0;"));
+    }
+    if params.thread_sync {
+        // §4.3.4: count in, then spin (bounded) until every test thread of the
+        // instance has arrived; shadow threads only wait.
+        e.line("@%isreal red.global.add.u32 [%psync], 1;");
+        e.line("mov.u32 %x1, 0;");
+        e.label(&format!("$L_spin{t}"));
+        e.line("ld.volatile.global.u32 %x0, [%psync];");
+        e.line("add.u32 %x1, %x1, 1;");
+        e.line(&format!("setp.lt.u32 %pc, %x0, {t_count};"));
+        e.line(&format!("setp.lt.and.u32 %pc, %x1, {SPIN_LIMIT}, %pc;"));
+        e.line(&format!("@%pc bra $L_spin{t};"));
+    }
+    e.line(&format!("mov.u64 %t{t}_c0, %clock64;"));
+    e.line("// ---- test body ----");
+    e.ops(&th.body, &consts);
+    if looping {
+        e.line(&format!("bra $L_end{t};"));
+        e.label(&format!("$L_stuck{t}"));
+        e.line(&format!("mov.u32 %t{t}_stuck, 1;"));
+        e.label(&format!("$L_end{t}"));
+    }
+    e.line("// ---- end of test body ----");
+    e.line(&format!("mov.u64 %t{t}_c1, %clock64;"));
+}
+
+/// Test thread `t` stores its registers, its stuck flag and its cycle count in the
+/// instance's results, and counts itself done.
+fn thread_results(e: &mut Emitter, t: usize, looping: bool, layout: &KernelLayout) {
+    e.line("@%isshadow bra $L_fin;");
+    e.line(&format!(
+        "mul.lo.u32 %x0, %inst, {};",
+        layout.words_per_instance
+    ));
+    e.line("mul.wide.u32 %w0, %x0, 4;");
+    e.line("add.u64 %w0, %p_results, %w0;");
+    for (r, slot) in layout.regs[t].iter().enumerate() {
+        if let RegSlot::Value(o) = slot {
+            e.line(&format!("st.global.u32 [%w0+{}], %t{t}_r{r};", o * 4));
+        }
+    }
+    if looping {
+        // A spent loop budget marks the instance stuck: it has no outcome.
+        e.line(&format!("setp.ne.u32 %pc, %t{t}_stuck, 0;"));
+        e.line(&format!(
+            "@%pc st.global.u32 [%w0+{}], %t{t}_stuck;",
+            layout.stuck_offset * 4
+        ));
+    }
+    e.line(&format!("sub.u64 %t{t}_c1, %t{t}_c1, %t{t}_c0;"));
+    e.line(&format!("cvt.u32.u64 %x0, %t{t}_c1;"));
+    e.line(&format!(
+        "st.global.u32 [%w0+{}], %x0;",
+        (layout.cycles_offset as usize + t) * 4
+    ));
+    e.line("red.global.add.u32 [%pdone], 1;");
+    e.line("bra $L_fin;");
+}
+
+/// Where every thread joins: the shared cells copied out to the results.
+fn join(e: &mut Emitter, layout: &KernelLayout) {
+    let nsh = layout.shared_cells.len() as u32;
     // ---- join: copy shared cells out ---------------------------------------------
     e.label("$L_fin");
     if nsh > 0 {
@@ -572,7 +623,20 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     }
     e.label("$L_exit");
     e.line("ret;");
+}
 
+/// The module around the kernel's code `e`: header comments, version, shared arrays, the
+/// entry's parameters and register declarations (`decls`: the test threads').
+fn module(
+    name: &str,
+    l: &Lowered,
+    params: &CudaParams,
+    layout: &KernelLayout,
+    e: &Emitter,
+    decls: &str,
+) -> String {
+    let nsh = layout.shared_cells.len() as u32;
+    let sh_words = nsh * layout.shared_slots;
     let mut m = String::new();
     let _ = writeln!(
         m,
@@ -626,7 +690,7 @@ pub fn print(name: &str, l: &Lowered, layout: &KernelLayout, params: &CudaParams
     m.push_str("\t.reg .pred %pc, %isshadow, %isreal;\n");
     let _ = writeln!(m, "\t.reg .b32 %e<{}>;", e.temps + 1);
     let _ = writeln!(m, "\t.reg .pred %q<{}>;", e.preds + 1);
-    m.push_str(&decls);
+    m.push_str(decls);
     m.push('\n');
     m.push_str(&e.out);
     m.push_str("}\n");

@@ -1,398 +1,101 @@
-//! End-to-end check of the generated kernel without a GPU: a small interpreter for the PTX
-//! subset weft-hw-cuda emits runs a whole launch under sequential consistency, threads
-//! picked at random one instruction at a time (seeded), with the same buffers the runner
-//! builds (role assignment, memory image, sync counters, scratch, shared initial values).
+//! End-to-end check of the generated kernel without a GPU: the PTX weft-hw-cuda emits (or
+//! clang's PTX of its CUDA-C form) is parsed and lowered by `weft-ptx` and run by
+//! `weft-simt`'s single-thread stepper ([`ThreadProgram`]) over a whole launch, with the
+//! same buffers the runner builds (role assignment, memory image, sync counters, scratch,
+//! shared initial values). Threads are scheduled independently, as on Volta and later: a
+//! seeded random pick of a live thread at each of its memory or synchronisation events,
+//! each access applied at once to one memory, so the run is sequentially consistent. (The
+//! emulator's own warp scheduler runs a warp's lanes in lock-step, in which a test thread
+//! spinning on a thread of its own warp spins to its bound; docs/architecture.md.)
 //! Under SC no weak outcome can appear, so every decoded instance must be an outcome the SC
 //! classifier reaches; the checksum must hold; stress threads, shadows and the thread-sync
 //! spin must terminate and must not disturb the test's cells. This checks the harness
 //! (addresses, roles, result layout, shared-memory copy-out), not the hardware.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use weft_hw_cuda::layout::{self, Rng, SCRATCH_WORDS};
 use weft_hw_cuda::{generate, CudaParams, Generated};
 use weft_litmus::classify::{classify, Class, Outcome};
-use weft_ptx::ast::{
-    AddrBase, AtomOp, BoolOp, CmpOp, Dim, Instruction, MulMode, Opcode, Operand, ScalarType,
-    SpecialReg, StateSpace, Statement,
-};
+use weft_simt::mem::{self, Region};
+use weft_simt::thread::{AccessKind, Stop, ThreadIds, ThreadProgram, ThreadState};
+use weft_simt::{Arg, Buffer, ElemType, LaunchConfig};
 
-const SHARED_GENERIC: u64 = 0x7f00_0000_0000;
-
+/// Where a thread of the launch is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum St {
     Running,
+    /// Waiting at `bar.sync` (its pc is the barrier).
     Barrier,
     Done,
 }
 
-struct Th {
-    block: usize,
-    tid: u32,
-    pc: usize,
-    regs: HashMap<String, u64>,
-    st: St,
+/// Instructions a thread runs without a memory or synchronisation event before the
+/// scheduler picks again (the generated kernel has no such stretch this long).
+const BUDGET: u64 = 10_000;
+
+/// Events of one launch before the run counts as not terminating.
+const MAX_EVENTS: u64 = 50_000_000;
+
+/// The launch's memory: the global arena (buffers at `buffer_offsets`) and one shared
+/// memory per CTA.
+struct Memory {
+    global: Vec<u8>,
+    shared: Vec<Vec<u8>>,
 }
 
-struct Machine<'a> {
-    ins: Vec<&'a Instruction>,
-    labels: HashMap<String, usize>,
-    params: HashMap<String, u64>,
-    /// Global buffers: (base, words).
-    global: Vec<(u64, Vec<u32>)>,
-    shared_syms: HashMap<String, u64>,
-    shared: Vec<Vec<u32>>,
-    tpb: u32,
-    clock: u64,
+impl Memory {
+    fn area(&mut self, cta: usize, region: Region) -> &mut Vec<u8> {
+        match region {
+            Region::Global => &mut self.global,
+            Region::Shared => &mut self.shared[cta],
+            other => panic!("an access to {other:?} memory reached the scheduler"),
+        }
+    }
 }
 
-fn flatten<'a>(
-    body: &'a [Statement],
-    ins: &mut Vec<&'a Instruction>,
-    labels: &mut HashMap<String, usize>,
+/// Applies the access thread `st` stopped at to memory and moves the thread past it.
+fn access(
+    prog: &ThreadProgram,
+    memory: &mut Memory,
+    cta: usize,
+    st: &mut ThreadState,
+    stop: &Stop,
 ) {
-    for s in body {
-        match s {
-            Statement::Instr(i) => ins.push(i),
-            Statement::Label { name, .. } => {
-                labels.insert(name.clone(), ins.len());
-            }
-            Statement::Block { body, .. } => flatten(body, ins, labels),
-            _ => {}
-        }
-    }
-}
-
-fn mask(v: u64, bits: u32) -> u64 {
-    if bits >= 64 {
-        v
-    } else {
-        v & ((1u64 << bits) - 1)
-    }
-}
-
-fn sext(v: u64, bits: u32) -> i64 {
-    if bits >= 64 {
-        v as i64
-    } else {
-        ((v << (64 - bits)) as i64) >> (64 - bits)
-    }
-}
-
-impl<'a> Machine<'a> {
-    fn val(&self, th: &Th, o: &Operand) -> u64 {
-        match o {
-            Operand::Reg(r) => *th.regs.get(r).unwrap_or(&0),
-            Operand::Int(i) => *i as u64,
-            Operand::Special(s) => match s {
-                SpecialReg::Tid(Dim::X) => th.tid as u64,
-                SpecialReg::Ntid(Dim::X) => self.tpb as u64,
-                SpecialReg::Ctaid(Dim::X) => th.block as u64,
-                SpecialReg::Clock64 | SpecialReg::Clock => self.clock,
-                other => panic!("special register {other:?}"),
-            },
-            Operand::Symbol { name, offset } => {
-                let base = self
-                    .shared_syms
-                    .get(name)
-                    .or_else(|| self.params.get(name))
-                    .unwrap_or_else(|| panic!("unknown symbol {name}"));
-                base.wrapping_add(*offset as u64)
-            }
-            Operand::Not(x) => (self.val(th, x) == 0) as u64,
-            other => panic!("operand {other:?}"),
-        }
-    }
-
-    fn addr(&self, th: &Th, o: &Operand) -> u64 {
-        match o {
-            Operand::Addr(a) => {
-                let base = match &a.base {
-                    AddrBase::Reg(r) => *th
-                        .regs
-                        .get(r)
-                        .unwrap_or_else(|| panic!("address register {r} unset")),
-                    AddrBase::Symbol(s) => self.val(
-                        th,
-                        &Operand::Symbol {
-                            name: s.clone(),
-                            offset: 0,
-                        },
-                    ),
-                    AddrBase::Absolute(x) => *x as u64,
-                };
-                base.wrapping_add(a.offset as u64)
-            }
-            other => panic!("not an address: {other:?}"),
-        }
-    }
-
-    fn cell(&mut self, block: usize, space: Option<StateSpace>, addr: u64) -> &mut u32 {
-        assert_eq!(addr % 4, 0, "misaligned access at {addr:#x}");
-        let shared = match space {
-            Some(StateSpace::Shared) => Some(addr),
-            Some(StateSpace::Global) => None,
-            None => (addr >= SHARED_GENERIC).then(|| addr - SHARED_GENERIC),
-            Some(s) => panic!("space {s:?}"),
-        };
-        if let Some(off) = shared {
-            let m = &mut self.shared[block];
-            let len = m.len();
-            return m
-                .get_mut((off / 4) as usize)
-                .unwrap_or_else(|| panic!("shared access out of bounds: {off:#x} of {len} words"));
-        }
-        for (base, words) in self.global.iter_mut() {
-            if addr >= *base && addr < *base + 4 * words.len() as u64 {
-                return &mut words[((addr - *base) / 4) as usize];
+    let Stop::Access(a) = stop else {
+        unreachable!()
+    };
+    let area = memory.area(cta, a.region);
+    let read = |area: &[u8], off: u64| {
+        mem::read(area, off, a.width)
+            .unwrap_or_else(|| panic!("access out of bounds at {off:#x} ({:?})", a.region))
+    };
+    match a.kind {
+        AccessKind::Load => {
+            for (k, &(off, _)) in a.elems.iter().enumerate() {
+                let v = read(area, off);
+                prog.set_load(st, k, v);
             }
         }
-        panic!("global access out of bounds at {addr:#x}");
-    }
-
-    /// Executes one instruction of thread `t`.
-    fn step(&mut self, th: &mut Th) {
-        self.clock += 1;
-        let i = self.ins[th.pc];
-        th.pc += 1;
-        if let Some(g) = &i.guard {
-            let p = *th.regs.get(&g.pred).unwrap_or(&0) != 0;
-            if p == g.negated {
-                return;
+        AccessKind::Store => {
+            for &(off, v) in &a.elems {
+                assert!(
+                    mem::write(area, off, a.width, v),
+                    "store out of bounds at {off:#x}"
+                );
             }
         }
-        let ty = i.mods.types.first().copied().unwrap_or(ScalarType::B64);
-        let bits = ty.bits();
-        let signed = ty.is_signed();
-        let ops = &i.operands;
-        let dst = |o: &Operand| match o {
-            Operand::Reg(r) => r.clone(),
-            other => panic!("destination {other:?}"),
-        };
-        let set = |th: &mut Th, o: &Operand, v: u64| {
-            th.regs.insert(dst(o), v);
-        };
-        match i.opcode {
-            Opcode::Ld => {
-                if i.mods.space == Some(StateSpace::Param) {
-                    let v = self.addr(th, &ops[1]);
-                    set(th, &ops[0], v);
-                } else {
-                    let a = self.addr(th, &ops[1]);
-                    let v = *self.cell(th.block, i.mods.space, a) as u64;
-                    set(th, &ops[0], v);
-                }
+        AccessKind::Atom { op, ty, a: x, b: y } => {
+            let off = a.elems[0].0;
+            let old = read(area, off);
+            if let Some(new) = ThreadProgram::atom_new(op, ty, old, x, y) {
+                assert!(mem::write(area, off, a.width, new));
             }
-            Opcode::St => {
-                let a = self.addr(th, &ops[0]);
-                let v = self.val(th, &ops[1]) as u32;
-                *self.cell(th.block, i.mods.space, a) = v;
-            }
-            Opcode::Atom | Opcode::Red => {
-                let (d, rest) = if i.opcode == Opcode::Atom {
-                    (Some(&ops[0]), &ops[1..])
-                } else {
-                    (None, &ops[..])
-                };
-                let a = self.addr(th, &rest[0]);
-                let b = self.val(th, &rest[1]) as u32;
-                let c = rest.get(2).map(|o| self.val(th, o) as u32);
-                let cell = self.cell(th.block, i.mods.space, a);
-                let old = *cell;
-                let new = match i.mods.atom.expect("atom op") {
-                    AtomOp::Add => old.wrapping_add(b),
-                    AtomOp::Exch => b,
-                    AtomOp::Cas => {
-                        if old == b {
-                            c.unwrap()
-                        } else {
-                            old
-                        }
-                    }
-                    AtomOp::And => old & b,
-                    AtomOp::Or => old | b,
-                    AtomOp::Xor => old ^ b,
-                    AtomOp::Min if signed => (old as i32).min(b as i32) as u32,
-                    AtomOp::Max if signed => (old as i32).max(b as i32) as u32,
-                    AtomOp::Min => old.min(b),
-                    AtomOp::Max => old.max(b),
-                    AtomOp::Inc => {
-                        if old >= b {
-                            0
-                        } else {
-                            old + 1
-                        }
-                    }
-                    AtomOp::Dec => {
-                        if old == 0 || old > b {
-                            b
-                        } else {
-                            old - 1
-                        }
-                    }
-                };
-                *cell = new;
-                if let Some(d) = d {
-                    set(th, d, old as u64);
-                }
-            }
-            Opcode::Membar | Opcode::Fence => {}
-            Opcode::Barrier | Opcode::Bar => th.st = St::Barrier,
-            Opcode::Bra => {
-                let Operand::Symbol { name, .. } = &ops[0] else {
-                    panic!("bra target")
-                };
-                th.pc = *self
-                    .labels
-                    .get(name)
-                    .unwrap_or_else(|| panic!("no label {name}"));
-            }
-            Opcode::Ret | Opcode::Exit => th.st = St::Done,
-            Opcode::Mov => {
-                let v = self.val(th, &ops[1]);
-                set(th, &ops[0], mask(v, bits));
-            }
-            Opcode::Cvta => {
-                let v = self.val(th, &ops[1]);
-                let v = match (i.mods.to, i.mods.space) {
-                    (true, Some(StateSpace::Shared)) => v - SHARED_GENERIC,
-                    (false, Some(StateSpace::Shared)) => v + SHARED_GENERIC,
-                    _ => v,
-                };
-                set(th, &ops[0], v);
-            }
-            Opcode::Cvt => {
-                let v = self.val(th, &ops[1]);
-                set(th, &ops[0], mask(v, bits));
-            }
-            Opcode::Setp => {
-                let (a, b) = (self.val(th, &ops[1]), self.val(th, &ops[2]));
-                let (x, y) = (sext(mask(a, bits), bits), sext(mask(b, bits), bits));
-                let (ux, uy) = (mask(a, bits), mask(b, bits));
-                let r = match i.mods.cmp.expect("cmp") {
-                    CmpOp::Eq => ux == uy,
-                    CmpOp::Ne => ux != uy,
-                    CmpOp::Lt if signed => x < y,
-                    CmpOp::Le if signed => x <= y,
-                    CmpOp::Gt if signed => x > y,
-                    CmpOp::Ge if signed => x >= y,
-                    CmpOp::Lt | CmpOp::Lo => ux < uy,
-                    CmpOp::Le | CmpOp::Ls => ux <= uy,
-                    CmpOp::Gt | CmpOp::Hi => ux > uy,
-                    CmpOp::Ge | CmpOp::Hs => ux >= uy,
-                    other => panic!("cmp {other:?}"),
-                };
-                let r = match i.mods.bool_op {
-                    None => r,
-                    Some(op) => {
-                        let c = self.val(th, &ops[3]) != 0;
-                        match op {
-                            BoolOp::And => r && c,
-                            BoolOp::Or => r || c,
-                            BoolOp::Xor => r ^ c,
-                        }
-                    }
-                };
-                set(th, &ops[0], r as u64);
-            }
-            Opcode::Selp => {
-                let p = self.val(th, &ops[3]) != 0;
-                let v = if p {
-                    self.val(th, &ops[1])
-                } else {
-                    self.val(th, &ops[2])
-                };
-                set(th, &ops[0], v);
-            }
-            Opcode::Not if ty == ScalarType::Pred => {
-                let v = self.val(th, &ops[1]);
-                set(th, &ops[0], (v == 0) as u64);
-            }
-            Opcode::And | Opcode::Or | Opcode::Xor if ty == ScalarType::Pred => {
-                let (a, b) = (self.val(th, &ops[1]) != 0, self.val(th, &ops[2]) != 0);
-                let r = match i.opcode {
-                    Opcode::And => a && b,
-                    Opcode::Or => a || b,
-                    _ => a ^ b,
-                };
-                set(th, &ops[0], r as u64);
-            }
-            Opcode::Neg | Opcode::Not => {
-                let a = self.val(th, &ops[1]);
-                let r = if i.opcode == Opcode::Neg {
-                    a.wrapping_neg()
-                } else {
-                    !a
-                };
-                set(th, &ops[0], mask(r, bits));
-            }
-            Opcode::Add
-            | Opcode::Sub
-            | Opcode::Mul
-            | Opcode::Mad
-            | Opcode::Div
-            | Opcode::Rem
-            | Opcode::And
-            | Opcode::Or
-            | Opcode::Xor
-            | Opcode::Shl
-            | Opcode::Shr => {
-                let (a, b) = (self.val(th, &ops[1]), self.val(th, &ops[2]));
-                let (sa, sb) = (sext(mask(a, bits), bits), sext(mask(b, bits), bits));
-                let (ua, ub) = (mask(a, bits), mask(b, bits));
-                let wide = i.mods.mul == Some(MulMode::Wide);
-                let r = match i.opcode {
-                    Opcode::Add => a.wrapping_add(b),
-                    Opcode::Sub => a.wrapping_sub(b),
-                    Opcode::Mul if wide => ua.wrapping_mul(ub),
-                    Opcode::Mul => a.wrapping_mul(b),
-                    Opcode::Mad => a.wrapping_mul(b).wrapping_add(self.val(th, &ops[3])),
-                    Opcode::Div if signed => sa.checked_div(sb).unwrap_or(0) as u64,
-                    Opcode::Div => ua.checked_div(ub).unwrap_or(0),
-                    Opcode::Rem if signed => sa.checked_rem(sb).unwrap_or(0) as u64,
-                    Opcode::Rem => ua.checked_rem(ub).unwrap_or(0),
-                    Opcode::And => a & b,
-                    Opcode::Or => a | b,
-                    Opcode::Xor => a ^ b,
-                    Opcode::Shl => a.wrapping_shl(ub as u32),
-                    Opcode::Shr if signed => (sa >> (ub.min(63))) as u64,
-                    _ => ua >> ub.min(63),
-                };
-                set(th, &ops[0], if wide { r } else { mask(r, bits) });
-            }
-            Opcode::Bfe => {
-                let a = mask(self.val(th, &ops[1]), bits);
-                let pos = self.val(th, &ops[2]) & 0xff;
-                let len = self.val(th, &ops[3]) & 0xff;
-                let v = if len == 0 || pos >= bits as u64 {
-                    0
-                } else {
-                    let l = len.min(bits as u64 - pos) as u32;
-                    let x = mask(a >> pos, l);
-                    if signed {
-                        mask(sext(x, l) as u64, bits)
-                    } else {
-                        x
-                    }
-                };
-                set(th, &ops[0], v);
-            }
-            Opcode::Min | Opcode::Max => {
-                let (a, b) = (self.val(th, &ops[1]), self.val(th, &ops[2]));
-                let (sa, sb) = (sext(mask(a, bits), bits), sext(mask(b, bits), bits));
-                let (ua, ub) = (mask(a, bits), mask(b, bits));
-                let r = match (i.opcode == Opcode::Min, signed) {
-                    (true, true) => mask(sa.min(sb) as u64, bits),
-                    (false, true) => mask(sa.max(sb) as u64, bits),
-                    (true, false) => ua.min(ub),
-                    (false, false) => ua.max(ub),
-                };
-                set(th, &ops[0], r);
-            }
-            other => panic!("the interpreter does not know {other:?} ({})", i.mnemonic()),
+            prog.set_atom(st, old);
         }
     }
+    prog.advance(st);
 }
 
 /// Runs one launch of a generated kernel under SC with a random schedule and returns the
@@ -404,13 +107,9 @@ fn run_launch(
     launch_seed: u64,
 ) -> (Vec<u32>, Vec<u32>) {
     let m = weft_ptx::parse(ptx).unwrap();
-    let k = m.kernels().next().unwrap();
+    let kernel = weft_ptx::lower_kernel(&m, None).unwrap();
     // Parameters by position: 7 pointers, then N, flags, seed (ptx.rs and cudac.rs agree).
-    let pnames: Vec<String> = k.params.iter().map(|p| p.name.clone()).collect();
-    assert_eq!(pnames.len(), 10, "kernel parameters");
-    let mut ins = Vec::new();
-    let mut labels = HashMap::new();
-    flatten(k.body.as_deref().unwrap(), &mut ins, &mut labels);
+    assert_eq!(kernel.params.len(), 10, "kernel parameters");
     let lay = &g.layout;
     let n = params.instances_per_launch;
     let a = layout::assign(lay, params, launch_seed).unwrap();
@@ -418,7 +117,7 @@ fn run_launch(
     if image.is_empty() {
         image.push(0);
     }
-    let bufs: Vec<Vec<u32>> = vec![
+    let words: Vec<Vec<u32>> = vec![
         a.roles.clone(),
         a.slots.clone(),
         image,
@@ -427,119 +126,93 @@ fn run_launch(
         vec![0; SCRATCH_WORDS as usize],
         lay.shared_image(),
     ];
-    let names = [
-        "roles", "slots", "gmem", "results", "sync", "scratch", "shinit",
-    ];
-    let mut params_map = HashMap::new();
-    let mut global = Vec::new();
-    for (i, (_, b)) in names.iter().zip(bufs).enumerate() {
-        let base = (i as u64 + 1) << 32;
-        params_map.insert(pnames[i].clone(), base);
-        global.push((base, b));
-    }
-    params_map.insert(pnames[7].clone(), n as u64);
-    params_map.insert(pnames[8].clone(), (launch_seed >> 17) & 1);
-    params_map.insert(pnames[9].clone(), launch_seed & 0xffff_ffff);
-    // Shared variables, laid out one after the other in the shared window.
-    let mut shared_syms = HashMap::new();
-    let mut words = 0u64;
-    // Module-level and (clang: demoted) function-level `.shared` variables.
-    let mut vars: Vec<&weft_ptx::ast::Variable> = m
-        .items
-        .iter()
-        .filter_map(|it| match it {
-            weft_ptx::ast::Item::Variable(v) => Some(v),
-            _ => None,
+    let lens: Vec<usize> = words.iter().map(Vec::len).collect();
+    let buffers: Vec<Buffer> = words
+        .into_iter()
+        .zip(&kernel.params)
+        .map(|(w, p)| Buffer {
+            name: p.name.clone(),
+            elem: ElemType::U32,
+            data: w.iter().flat_map(|x| x.to_le_bytes()).collect(),
         })
         .collect();
-    fn body_vars<'b>(body: &'b [Statement], out: &mut Vec<&'b weft_ptx::ast::Variable>) {
-        for s in body {
-            match s {
-                Statement::Var(v) => out.push(v),
-                Statement::Block { body, .. } => body_vars(body, out),
-                _ => {}
-            }
-        }
-    }
-    body_vars(k.body.as_deref().unwrap(), &mut vars);
-    for v in vars {
-        if v.space == StateSpace::Shared {
-            let align = v.align.unwrap_or(4) as u64;
-            let bytes =
-                v.dims.first().copied().flatten().unwrap_or(1) * (v.ty.bits() as u64 / 8).max(1);
-            let start = (words * 4).div_ceil(align) * align;
-            shared_syms.insert(v.name.clone(), start);
-            words = (start + bytes).div_ceil(4);
-        }
-    }
+    let mut args: Vec<Arg> = (0..7).map(Arg::Buffer).collect();
+    args.push(Arg::Scalar(u64::from(n)));
+    args.push(Arg::Scalar((launch_seed >> 17) & 1));
+    args.push(Arg::Scalar(launch_seed & 0xffff_ffff));
     let tpb = params.threads_per_block;
-    let mut mach = Machine {
-        ins,
-        labels,
-        params: params_map,
-        global,
-        shared_syms,
-        shared: vec![vec![0xdead_beef; words.max(1) as usize]; a.blocks as usize],
-        tpb,
-        clock: 0,
+    let cfg = LaunchConfig {
+        grid: [a.blocks, 1, 1],
+        block: [tpb, 1, 1],
     };
-    let mut threads: Vec<Th> = (0..a.blocks * tpb)
-        .map(|gid| Th {
-            block: (gid / tpb) as usize,
-            tid: gid % tpb,
-            pc: 0,
-            regs: HashMap::new(),
-            st: St::Running,
-        })
-        .collect();
+    let prog = ThreadProgram::new(&kernel, cfg, &args, &buffers).unwrap();
+    assert!(prog.unsupported().is_empty(), "{:?}", prog.unsupported());
+    // Shared memory starts as garbage: the kernel must initialise what it reads.
+    let shared: Vec<u8> = std::iter::repeat_n(
+        0xdead_beef_u32.to_le_bytes(),
+        prog.shared_bytes().div_ceil(4) as usize,
+    )
+    .flatten()
+    .collect();
+    let mut memory = Memory {
+        global: prog.global_init.clone(),
+        shared: vec![shared; a.blocks as usize],
+    };
+    let count = (a.blocks * tpb) as usize;
+    let mut threads: Vec<(ThreadState, St)> =
+        (0..count).map(|_| (prog.start(), St::Running)).collect();
     let mut rng = Rng::new(launch_seed ^ 0xabc);
-    let mut steps = 0u64;
+    let mut events = 0u64;
     loop {
-        let runnable: Vec<usize> = (0..threads.len())
-            .filter(|t| threads[*t].st == St::Running)
+        let runnable: Vec<usize> = (0..count)
+            .filter(|&t| threads[t].1 == St::Running)
             .collect();
         if runnable.is_empty() {
-            let mut released = false;
-            for b in 0..a.blocks as usize {
-                let ts = &mut threads[b * tpb as usize..(b + 1) * tpb as usize];
-                if ts.iter().any(|t| t.st == St::Barrier) {
-                    assert!(ts.iter().all(|t| t.st != St::Running));
-                    for t in ts.iter_mut().filter(|t| t.st == St::Barrier) {
-                        t.st = St::Running;
-                    }
-                    released = true;
-                }
-            }
-            if !released {
-                break;
-            }
-            continue;
+            assert!(
+                threads.iter().all(|t| t.1 == St::Done),
+                "threads wait at a barrier nobody else reaches"
+            );
+            break;
         }
         let t = runnable[rng.below(runnable.len())];
-        // A short burst keeps the schedule random but the run fast.
-        for _ in 0..1 + rng.below(4) {
-            if threads[t].st != St::Running {
-                break;
-            }
-            let mut th = std::mem::replace(
-                &mut threads[t],
-                Th {
-                    block: 0,
-                    tid: 0,
-                    pc: 0,
-                    regs: HashMap::new(),
-                    st: St::Done,
-                },
-            );
-            mach.step(&mut th);
-            threads[t] = th;
-            steps += 1;
+        let (cta, tid) = (t / tpb as usize, t as u32 % tpb);
+        let ids = ThreadIds {
+            cta: [cta as u32, 0, 0],
+            tid,
+        };
+        let st = &mut threads[t].0;
+        let stop = prog.step(st, ids, BUDGET);
+        match &stop {
+            Stop::Access(_) => access(&prog, &mut memory, cta, st, &stop),
+            Stop::Fence => prog.advance(st),
+            Stop::BackEdge { .. } | Stop::StepLimit => {}
+            Stop::Barrier {
+                id: 0,
+                count: None,
+                arrive: false,
+            } => threads[t].1 = St::Barrier,
+            Stop::Exit => threads[t].1 = St::Done,
+            other => panic!("thread {t} stopped at {other:?}"),
         }
-        assert!(steps < 50_000_000, "the kernel does not terminate");
+        // A CTA's barrier opens when each of its threads waits there or has ended.
+        let ts = &mut threads[cta * tpb as usize..(cta + 1) * tpb as usize];
+        if ts.iter().any(|t| t.1 == St::Barrier) && ts.iter().all(|t| t.1 != St::Running) {
+            for t in ts.iter_mut().filter(|t| t.1 == St::Barrier) {
+                prog.advance(&mut t.0);
+                t.1 = St::Running;
+            }
+        }
+        events += 1;
+        assert!(events < MAX_EVENTS, "the kernel does not terminate");
     }
-    let results = mach.global[3].1.clone();
-    let gmem = mach.global[2].1.clone();
-    (results, gmem)
+    let buffer = |i: usize| -> Vec<u32> {
+        let off = prog.buffer_offsets[i] as usize;
+        memory.global[off..off + 4 * lens[i]]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    (buffer(3), buffer(2))
 }
 
 fn corpus() -> Vec<PathBuf> {

@@ -47,17 +47,6 @@ impl Scope {
         }
     }
 
-    /// The PTX spelling of the scope qualifier (`cta`, `gpu`, `sys`; no dot), if PTX has
-    /// one. With [`Scope::from_ptx`] the one table every PTX reader and writer uses.
-    pub fn ptx(self) -> Option<&'static str> {
-        PTX_SCOPES.iter().find(|(s, _)| *s == self).map(|(_, n)| *n)
-    }
-
-    /// The scope a PTX qualifier (`cta`, `gpu`, `sys`; no dot) names.
-    pub fn from_ptx(name: &str) -> Option<Scope> {
-        PTX_SCOPES.iter().find(|(_, n)| *n == name).map(|(s, _)| *s)
-    }
-
     /// The Vulkan (Dat3M litmus) spelling of the scope (`sg`, `wg`, `qf`, `dv`), if any.
     pub fn vulkan(self) -> Option<&'static str> {
         VULKAN_SCOPES
@@ -74,13 +63,6 @@ impl Scope {
             .map(|(s, _)| *s)
     }
 }
-
-/// PTX scope qualifiers (PTX ISA "Scope"): `.cta`, `.gpu`, `.sys`.
-pub const PTX_SCOPES: [(Scope, &str); 3] = [
-    (Scope::Cta, "cta"),
-    (Scope::Gpu, "gpu"),
-    (Scope::System, "sys"),
-];
 
 /// Vulkan scopes as Dat3M's litmus tests spell them: subgroup, workgroup, queue family,
 /// device.
@@ -149,16 +131,10 @@ mod tests {
 
     #[test]
     fn dialect_spellings_round_trip() {
-        assert_eq!(Scope::Gpu.ptx(), Some("gpu"));
-        assert_eq!(Scope::System.ptx(), Some("sys"));
-        assert_eq!(Scope::Warp.ptx(), None);
-        assert_eq!(Scope::from_ptx("cta"), Some(Scope::Cta));
-        assert_eq!(Scope::from_ptx("gl"), None);
         assert_eq!(Scope::QueueFamily.vulkan(), Some("qf"));
         assert_eq!(Scope::System.vulkan(), None);
         assert_eq!(Scope::from_vulkan("sg"), Some(Scope::Warp));
         for s in Scope::ALL {
-            assert_eq!(s.ptx().and_then(Scope::from_ptx).map_or(s, |t| t), s);
             assert_eq!(s.vulkan().and_then(Scope::from_vulkan).map_or(s, |t| t), s);
         }
     }

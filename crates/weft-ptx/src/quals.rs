@@ -59,6 +59,26 @@ pub fn ir_scope(s: Scope) -> Option<IrScope> {
     })
 }
 
+/// The PTX name of an IR scope without its dot (`cta`, `gpu`, `sys`), as litmus formats
+/// write it in qualifiers and placements.
+pub fn scope_name(s: IrScope) -> Option<&'static str> {
+    scope_of(s).map(|q| q.as_str().trim_start_matches('.'))
+}
+
+/// The IR scope a PTX scope name without its dot names (`cta`, `gpu`, `sys`).
+pub fn scope_by_name(name: &str) -> Option<IrScope> {
+    Scope::from_ptx(&format!(".{name}")).and_then(ir_scope)
+}
+
+/// The IR scope of a `membar` level without its dot: `cta`, `gl` (PTX ISA §9.7 `membar`)
+/// or `sys`; litmus formats also write the GPU level as `gpu`.
+pub fn membar_scope_by_name(name: &str) -> Option<IrScope> {
+    match name {
+        "gl" => Some(IrScope::Gpu),
+        _ => scope_by_name(name),
+    }
+}
+
 /// The state-space qualifier of a memory space (`None` for a generic address).
 pub fn state_space(s: MemSpace) -> Option<StateSpace> {
     Some(match s {
@@ -173,6 +193,19 @@ mod tests {
             assert_eq!(ir_cache(cache_of(c)), c);
             // Both enums spell the operator the same way (PTX ISA "Cache Operators").
             assert_eq!(cache_of(c).as_str(), format!(".{}", c.name()));
+        }
+        assert_eq!(scope_name(IrScope::Gpu), Some("gpu"));
+        assert_eq!(scope_name(IrScope::System), Some("sys"));
+        assert_eq!(scope_name(IrScope::Warp), None);
+        assert_eq!(scope_by_name("cta"), Some(IrScope::Cta));
+        assert_eq!(scope_by_name("gl"), None);
+        assert_eq!(scope_by_name("cluster"), None);
+        assert_eq!(membar_scope_by_name("gl"), Some(IrScope::Gpu));
+        assert_eq!(membar_scope_by_name("gpu"), Some(IrScope::Gpu));
+        assert_eq!(membar_scope_by_name("sys"), Some(IrScope::System));
+        assert_eq!(membar_scope_by_name("warp"), None);
+        for s in IrScope::ALL {
+            assert_eq!(scope_name(s).and_then(scope_by_name).map_or(s, |t| t), s);
         }
         assert_eq!(scalar_type(DataType::U32), Some(ScalarType::U32));
         assert_eq!(scalar_type(DataType::PRED), Some(ScalarType::Pred));

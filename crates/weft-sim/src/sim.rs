@@ -16,7 +16,7 @@ use std::time::Instant;
 use weft_cat::{CatError, EvalOptions, Model};
 use weft_ir::{Program, Quantifier, Term};
 
-use crate::candidates::{for_each_skeleton, search_candidates_settled, Candidate};
+use crate::candidates::{for_each_skeleton, search_candidates_settled, Candidate, Skeleton};
 use crate::exec::SkeletonExec;
 use crate::product::{keep_symbolic, Product};
 use crate::traces::{thread_traces, Cell, EventKind, Limits, TraceError};
@@ -124,6 +124,194 @@ pub fn simulate_default(p: &Program, model: &Model) -> Result<SimResult, String>
     simulate(p, model, &SimOptions::default()).map_err(|e| e.to_string())
 }
 
+impl SimOptions {
+    /// Whether subtrees may be settled without visiting their completions: pruning and
+    /// settling on, and nothing that needs each completion (a filter, witnesses, a stop
+    /// at the verdict).
+    fn can_settle(&self, p: &Program) -> bool {
+        self.prune
+            && self.settle
+            && p.filter.is_none()
+            && self.keep_witnesses == 0
+            && self.stop_at_verdict.is_none()
+    }
+}
+
+/// What judging one complete candidate of a skeleton needs.
+struct CandidateCtx<'a> {
+    p: &'a Program,
+    model: &'a Model,
+    opts: &'a SimOptions,
+    /// The outcome's columns.
+    cols: &'a [Term],
+    sx: &'a SkeletonExec,
+    /// The model's static bindings, one per barrier synchronisation.
+    caches: &'a [weft_cat::EvalCache],
+    /// Some trace of the skeleton ends at a failed assertion.
+    assert_failed: bool,
+}
+
+impl CandidateCtx<'_> {
+    /// Whether the model's monotone checks already fail on partial candidate `c` for
+    /// every barrier synchronisation.
+    fn refutes(&self, c: &Candidate) -> Result<bool, CatError> {
+        let CandidateCtx {
+            model,
+            opts,
+            sx,
+            caches,
+            ..
+        } = *self;
+        for (choice, cache) in caches.iter().enumerate().take(sx.choices()) {
+            let x = sx.candidate(c, choice);
+            let ev = if model.has_bounded_checks() {
+                // na-visible-like checks: judged against an upper bound of `c`.
+                let up = sx.upper_candidate(c, choice);
+                model.evaluate_partial(&x, &up, &opts.eval, cache)
+            } else {
+                model.evaluate_cached(&x, &opts.eval, cache)
+            };
+            if !ev?.refutes_partial() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The verdict of the subtree below partial candidate `c` once the reads `reads` are
+    /// split off the skeleton `sk`, when the first barrier synchronisation allows every
+    /// completion with one verdict (`weft_cat::Model::settle`).
+    fn settle(
+        &self,
+        sk: &Skeleton,
+        c: &Candidate,
+        reads: &[usize],
+    ) -> Result<Option<weft_cat::Evaluation>, CatError> {
+        let CandidateCtx {
+            p,
+            model,
+            opts,
+            sx,
+            caches,
+            ..
+        } = *self;
+        let Some((ssk, extra)) = sk.split(reads) else {
+            return Ok(None);
+        };
+        let ssx = SkeletonExec::new(p, &ssk);
+        if ssx.choices() != sx.choices() {
+            return Ok(None);
+        }
+        let mut sc = Candidate {
+            skeleton: &ssk,
+            rf: c.rf.clone(),
+            co: c.co.clone(),
+            final_writes: c.final_writes.clone(),
+        };
+        sc.rf.extend(extra);
+        // The first barrier synchronisation: when it allows every completion, it is
+        // the one a visit would have taken for each.
+        let x = sx.candidate(c, 0);
+        let up = sx.upper_candidate(c, 0);
+        let split = ssx.candidate(&sc, 0);
+        model.settle(&x, &up, &split, &opts.eval, &caches[0])
+    }
+
+    /// Counts candidate `c` in `r` (filter, consistency under some barrier
+    /// synchronisation, flags, condition, witnesses, state); `Ok(false)` stops the search.
+    fn visit(&self, c: &Candidate, r: &mut SimResult) -> Result<bool, CatError> {
+        let CandidateCtx {
+            p,
+            model,
+            opts,
+            cols,
+            sx,
+            caches,
+            assert_failed,
+        } = *self;
+        r.candidates += 1;
+        if r.candidates - r.settled_candidates > opts.max_candidates {
+            r.truncated = true;
+            return Ok(false);
+        }
+        let mut value = |t: &Term| term_value(p, c, t);
+        if let Some(f) = &p.filter {
+            if !f.eval(&mut value) {
+                r.filtered += 1;
+                return Ok(true);
+            }
+        }
+        // Consistent when some barrier synchronisation makes it so.
+        let mut found = None;
+        for (choice, cache) in caches.iter().enumerate() {
+            let x = sx.candidate(c, choice);
+            match model.evaluate_cached(&x, &opts.eval, cache) {
+                Ok(ev) if ev.allowed() => {
+                    found = Some(ev);
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let Some(ev) = found else {
+            return Ok(true);
+        };
+        r.consistent += 1;
+        if assert_failed {
+            r.assert_failed += 1;
+        }
+        if ev.undefined() {
+            r.undefined += 1;
+            for u in ev.undefined_by() {
+                *r.undefined_by.entry(u).or_default() += 1;
+            }
+        }
+        for f in ev.flags() {
+            *r.flags.entry(f).or_default() += 1;
+        }
+        let sat = p
+            .condition
+            .as_ref()
+            .map(|cd| cd.prop.eval(&mut value))
+            .unwrap_or(false);
+        if sat {
+            r.positive += 1;
+        } else {
+            r.negative += 1;
+        }
+        let witness = match p.condition.as_ref().map(|c| c.quantifier) {
+            Some(Quantifier::Forall) => !sat,
+            Some(_) => sat,
+            None => true,
+        };
+        if witness && r.witnesses.len() < opts.keep_witnesses {
+            r.witnesses.push(dot(p, c, r.witnesses.len()));
+        }
+        let vals: Vec<String> = cols
+            .iter()
+            .map(|t| value_text(p, term_value(p, c, t)))
+            .collect();
+        let st = r.states.entry(vals).or_default();
+        st.executions += 1;
+        st.satisfies = sat;
+        let decided = match opts.stop_at_verdict {
+            None => false,
+            Some(StopAt::Race) => r.racy(),
+            Some(StopAt::Condition) => match p.condition.as_ref().map(|c| c.quantifier) {
+                Some(Quantifier::Exists | Quantifier::NotExists) => r.positive > 0,
+                Some(Quantifier::Forall) => r.negative > 0,
+                None => false,
+            },
+        };
+        if decided {
+            r.stopped_at_verdict = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
 /// Simulates `p` under `model`.
 pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResult, SimError> {
     let start = Instant::now();
@@ -146,11 +334,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
     // Settled subtrees (every completion allowed with one verdict, see
     // `weft_cat::Model::settle`) record their states here, by value, without visiting
     // each completion; merged into `r.states` at the end.
-    let can_settle = opts.prune
-        && opts.settle
-        && p.filter.is_none()
-        && opts.keep_witnesses == 0
-        && opts.stop_at_verdict.is_none();
+    let can_settle = opts.can_settle(p);
     let mut products: HashMap<Product, u64> = HashMap::default();
     for_each_skeleton(p, &tt, &mut |sk| {
         if timed_out || late() {
@@ -174,6 +358,15 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
         let caches: Vec<weft_cat::EvalCache> = (0..sx.choices())
             .map(|_| weft_cat::EvalCache::new())
             .collect();
+        let cx = CandidateCtx {
+            p,
+            model,
+            opts,
+            cols: &cols,
+            sx: &sx,
+            caches: &caches,
+            assert_failed,
+        };
         let mut visited = 0;
         let mut refuted = 0;
         let mut refute_error = None;
@@ -187,23 +380,13 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             }
             judged += 1;
             opts.prune
-                && (0..sx.choices()).all(|choice| {
-                    let x = sx.candidate(c, choice);
-                    let ev = if model.has_bounded_checks() {
-                        // na-visible-like checks: judged against an upper bound of `c`.
-                        let up = sx.upper_candidate(c, choice);
-                        model.evaluate_partial(&x, &up, &opts.eval, &caches[choice])
-                    } else {
-                        model.evaluate_cached(&x, &opts.eval, &caches[choice])
-                    };
-                    match ev {
-                        Ok(ev) => ev.refutes_partial(),
-                        Err(e) => {
-                            refute_error = Some(e);
-                            false
-                        }
+                && match cx.refutes(c) {
+                    Ok(refuted) => refuted,
+                    Err(e) => {
+                        refute_error = Some(e);
+                        false
                     }
-                })
+                }
         };
         let rr = std::cell::RefCell::new(&mut r);
         let mut settle_error = None;
@@ -211,24 +394,7 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
             if !can_settle || late() {
                 return None;
             }
-            let (ssk, extra) = sk.split(reads)?;
-            let ssx = SkeletonExec::new(p, &ssk);
-            if ssx.choices() != sx.choices() {
-                return None;
-            }
-            let mut sc = Candidate {
-                skeleton: &ssk,
-                rf: c.rf.clone(),
-                co: c.co.clone(),
-                final_writes: c.final_writes.clone(),
-            };
-            sc.rf.extend(extra);
-            // The first barrier synchronisation: when it allows every completion, it is
-            // the one a visit would have taken for each.
-            let x = sx.candidate(c, 0);
-            let up = sx.upper_candidate(c, 0);
-            let split = ssx.candidate(&sc, 0);
-            let ev = match model.settle(&x, &up, &split, &opts.eval, &caches[0]) {
+            let ev = match cx.settle(sk, c, reads) {
                 Ok(Some(ev)) => ev,
                 Ok(None) => return None,
                 Err(e) => {
@@ -259,90 +425,13 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
                     return false;
                 }
                 let mut rg = rr.borrow_mut();
-                let r: &mut SimResult = &mut rg;
-                r.candidates += 1;
-                if r.candidates - r.settled_candidates > opts.max_candidates {
-                    r.truncated = true;
-                    return false;
-                }
-                let mut value = |t: &Term| term_value(p, c, t);
-                if let Some(f) = &p.filter {
-                    if !f.eval(&mut value) {
-                        r.filtered += 1;
-                        return true;
+                match cx.visit(c, &mut rg) {
+                    Ok(go_on) => go_on,
+                    Err(e) => {
+                        error = Some(e);
+                        false
                     }
                 }
-                // Consistent when some barrier synchronisation makes it so.
-                let mut found = None;
-                for (choice, cache) in caches.iter().enumerate() {
-                    let x = sx.candidate(c, choice);
-                    match model.evaluate_cached(&x, &opts.eval, cache) {
-                        Ok(ev) if ev.allowed() => {
-                            found = Some(ev);
-                            break;
-                        }
-                        Ok(_) => {}
-                        Err(e) => {
-                            error = Some(e);
-                            return false;
-                        }
-                    }
-                }
-                let Some(ev) = found else {
-                    return true;
-                };
-                r.consistent += 1;
-                if assert_failed {
-                    r.assert_failed += 1;
-                }
-                if ev.undefined() {
-                    r.undefined += 1;
-                    for u in ev.undefined_by() {
-                        *r.undefined_by.entry(u).or_default() += 1;
-                    }
-                }
-                for f in ev.flags() {
-                    *r.flags.entry(f).or_default() += 1;
-                }
-                let sat = p
-                    .condition
-                    .as_ref()
-                    .map(|cd| cd.prop.eval(&mut value))
-                    .unwrap_or(false);
-                if sat {
-                    r.positive += 1;
-                } else {
-                    r.negative += 1;
-                }
-                let witness = match p.condition.as_ref().map(|c| c.quantifier) {
-                    Some(Quantifier::Forall) => !sat,
-                    Some(_) => sat,
-                    None => true,
-                };
-                if witness && r.witnesses.len() < opts.keep_witnesses {
-                    r.witnesses.push(dot(p, c, r.witnesses.len()));
-                }
-                let vals: Vec<String> = cols
-                    .iter()
-                    .map(|t| value_text(p, term_value(p, c, t)))
-                    .collect();
-                let st = r.states.entry(vals).or_default();
-                st.executions += 1;
-                st.satisfies = sat;
-                let decided = match opts.stop_at_verdict {
-                    None => false,
-                    Some(StopAt::Race) => r.racy(),
-                    Some(StopAt::Condition) => match p.condition.as_ref().map(|c| c.quantifier) {
-                        Some(Quantifier::Exists | Quantifier::NotExists) => r.positive > 0,
-                        Some(Quantifier::Forall) => r.negative > 0,
-                        None => false,
-                    },
-                };
-                if decided {
-                    r.stopped_at_verdict = true;
-                    return false;
-                }
-                true
             },
         );
         if let Some(e) = settle_error {
@@ -378,14 +467,20 @@ pub fn simulate(p: &Program, model: &Model, opts: &SimOptions) -> Result<SimResu
     if let Some(e) = error {
         return Err(SimError::Model(e));
     }
-    r.validated = match p.condition.as_ref().map(|c| c.quantifier) {
+    r.validated = validated(p, &r);
+    r.seconds = start.elapsed().as_secs_f64();
+    Ok(r)
+}
+
+/// Whether the condition's verdict holds on the counted executions (`exists`: some
+/// satisfies it; `~exists`: none; `forall`: all).
+fn validated(p: &Program, r: &SimResult) -> bool {
+    match p.condition.as_ref().map(|c| c.quantifier) {
         Some(Quantifier::Exists) => r.positive > 0,
         Some(Quantifier::NotExists) => r.positive == 0,
         Some(Quantifier::Forall) => r.negative == 0,
         None => true,
-    };
-    r.seconds = start.elapsed().as_secs_f64();
-    Ok(r)
+    }
 }
 
 type HashMap<K, V> =

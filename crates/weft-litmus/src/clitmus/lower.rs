@@ -1102,60 +1102,8 @@ impl Lowerer<'_> {
                 format!("unknown function {}", quote(name)),
             ));
         };
-        if f.opencl_only() && self.dialect == Dialect::C {
-            return Err(ParseError::at(
-                span,
-                format!(
-                    "{} is OpenCL-only; this is a C test (use an `OPENCL` header)",
-                    quote(name)
-                ),
-            ));
-        }
-        if !f.returns_value() && dst != Dst::Discard {
-            return Err(ParseError::at(
-                span,
-                format!("{} returns no value", quote(name)),
-            ));
-        }
-        let (min, mut max, scope_at) = f.arity();
-        if self.dialect == Dialect::C && scope_at.is_some() {
-            max -= 1;
-        }
-        if args.len() > max {
-            let msg = if self.dialect == Dialect::C && Some(max) == scope_at {
-                format!(
-                    "too many arguments to {}: memory scopes are OpenCL-only (this is a C test)",
-                    quote(name)
-                )
-            } else {
-                format!(
-                    "too many arguments to {}: it takes {}",
-                    quote(name),
-                    if min == max {
-                        min.to_string()
-                    } else {
-                        format!("{min} to {max}")
-                    }
-                )
-            };
-            return Err(ParseError::at(args[max].span, msg));
-        }
-        if args.len() < min {
-            return Err(ParseError::at(
-                close,
-                format!(
-                    "too few arguments to {}: it takes {}, found {}",
-                    quote(name),
-                    if min == max {
-                        min.to_string()
-                    } else {
-                        format!("{min} to {max}")
-                    },
-                    args.len()
-                ),
-            ));
-        }
-        let scope_arg = scope_at.and_then(|i| args.get(i));
+        self.check_call(f, name, span, args, close, dst)?;
+        let scope_arg = f.arity().2.and_then(|i| args.get(i));
         match f {
             Fun::Load { explicit } => {
                 let (addr, volatile) = self.address(&args[0], out)?;
@@ -1225,38 +1173,7 @@ impl Lowerer<'_> {
                 Ok(d)
             }
             Fun::Cas { weak, explicit } => {
-                let (addr, volatile) = self.address(&args[0], out)?;
-                let (expected, _) = self.address(&args[1], out)?;
-                let desired = self.expr(&args[2], out)?;
-                let (succ, fail) = if explicit {
-                    (
-                        self.order(&args[3], OrderUse::Any)?,
-                        self.order(&args[4], OrderUse::Any)?,
-                    )
-                } else {
-                    (Order::SeqCst, Order::SeqCst)
-                };
-                let attrs = self.atomic_attrs(succ, scope_arg, volatile)?;
-                let d = match dst {
-                    Dst::Reg(r) => Some(r),
-                    Dst::Temp => Some(self.fresh_temp()),
-                    Dst::Discard => None,
-                };
-                self.push(
-                    out,
-                    Stmt::new(
-                        StmtKind::Rmw(Rmw {
-                            dst: d,
-                            addr,
-                            op: RmwOp::CompareExchange { weak },
-                            args: vec![expected, desired],
-                            attrs,
-                            fail_order: (fail != succ).then_some(fail),
-                        }),
-                        span,
-                    ),
-                )?;
-                Ok(d)
+                self.cas_call(weak, explicit, span, args, scope_arg, dst, out)
             }
             Fun::WorkItemFence => {
                 let spaces = self.spaces(&args[0])?;
@@ -1306,32 +1223,159 @@ impl Lowerer<'_> {
                 Ok(None)
             }
             Fun::Barrier { level, named } => {
-                let spaces = self.spaces(&args[0])?;
-                let mem_scope = match (named, scope_arg) {
-                    (false, _) => None,
-                    (true, Some(a)) => Some(self.scope(a)?),
-                    (true, None) => Some(level),
-                };
-                self.push(
-                    out,
-                    Stmt::new(
-                        StmtKind::Barrier(Barrier {
-                            kind: BarrierKind::Sync,
-                            scope: level,
-                            id: Expr::Int(0),
-                            operands: Vec::new(),
-                            attrs: MemAttrs {
-                                scope: mem_scope,
-                                ..MemAttrs::default()
-                            },
-                            spaces,
-                        }),
-                        span,
-                    ),
-                )?;
+                self.barrier_call(level, named, span, args, scope_arg, out)?;
                 Ok(None)
             }
         }
+    }
+
+    /// Checks a call of `f` against the dialect, the use of its value (`dst`) and its
+    /// arity.
+    fn check_call(
+        &self,
+        f: Fun,
+        name: &str,
+        span: Span,
+        args: &[SExpr],
+        close: Span,
+        dst: Dst,
+    ) -> R<()> {
+        if f.opencl_only() && self.dialect == Dialect::C {
+            return Err(ParseError::at(
+                span,
+                format!(
+                    "{} is OpenCL-only; this is a C test (use an `OPENCL` header)",
+                    quote(name)
+                ),
+            ));
+        }
+        if !f.returns_value() && dst != Dst::Discard {
+            return Err(ParseError::at(
+                span,
+                format!("{} returns no value", quote(name)),
+            ));
+        }
+        let (min, mut max, scope_at) = f.arity();
+        if self.dialect == Dialect::C && scope_at.is_some() {
+            max -= 1;
+        }
+        if args.len() > max {
+            let msg = if self.dialect == Dialect::C && Some(max) == scope_at {
+                format!(
+                    "too many arguments to {}: memory scopes are OpenCL-only (this is a C test)",
+                    quote(name)
+                )
+            } else {
+                format!(
+                    "too many arguments to {}: it takes {}",
+                    quote(name),
+                    if min == max {
+                        min.to_string()
+                    } else {
+                        format!("{min} to {max}")
+                    }
+                )
+            };
+            return Err(ParseError::at(args[max].span, msg));
+        }
+        if args.len() < min {
+            return Err(ParseError::at(
+                close,
+                format!(
+                    "too few arguments to {}: it takes {}, found {}",
+                    quote(name),
+                    if min == max {
+                        min.to_string()
+                    } else {
+                        format!("{min} to {max}")
+                    },
+                    args.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A compare-exchange (`weak` or strong, with `explicit` orders).
+    #[allow(clippy::too_many_arguments)]
+    fn cas_call(
+        &mut self,
+        weak: bool,
+        explicit: bool,
+        span: Span,
+        args: &[SExpr],
+        scope_arg: Option<&SExpr>,
+        dst: Dst,
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Reg>> {
+        let (addr, volatile) = self.address(&args[0], out)?;
+        let (expected, _) = self.address(&args[1], out)?;
+        let desired = self.expr(&args[2], out)?;
+        let (succ, fail) = if explicit {
+            (
+                self.order(&args[3], OrderUse::Any)?,
+                self.order(&args[4], OrderUse::Any)?,
+            )
+        } else {
+            (Order::SeqCst, Order::SeqCst)
+        };
+        let attrs = self.atomic_attrs(succ, scope_arg, volatile)?;
+        let d = match dst {
+            Dst::Reg(r) => Some(r),
+            Dst::Temp => Some(self.fresh_temp()),
+            Dst::Discard => None,
+        };
+        self.push(
+            out,
+            Stmt::new(
+                StmtKind::Rmw(Rmw {
+                    dst: d,
+                    addr,
+                    op: RmwOp::CompareExchange { weak },
+                    args: vec![expected, desired],
+                    attrs,
+                    fail_order: (fail != succ).then_some(fail),
+                }),
+                span,
+            ),
+        )?;
+        Ok(d)
+    }
+
+    /// A work-group or sub-group barrier (`named`: with a memory scope).
+    fn barrier_call(
+        &mut self,
+        level: Scope,
+        named: bool,
+        span: Span,
+        args: &[SExpr],
+        scope_arg: Option<&SExpr>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let spaces = self.spaces(&args[0])?;
+        let mem_scope = match (named, scope_arg) {
+            (false, _) => None,
+            (true, Some(a)) => Some(self.scope(a)?),
+            (true, None) => Some(level),
+        };
+        self.push(
+            out,
+            Stmt::new(
+                StmtKind::Barrier(Barrier {
+                    kind: BarrierKind::Sync,
+                    scope: level,
+                    id: Expr::Int(0),
+                    operands: Vec::new(),
+                    attrs: MemAttrs {
+                        scope: mem_scope,
+                        ..MemAttrs::default()
+                    },
+                    spaces,
+                }),
+                span,
+            ),
+        )?;
+        Ok(())
     }
 }
 

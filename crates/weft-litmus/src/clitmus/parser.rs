@@ -671,37 +671,7 @@ impl<'a> Parser<'a> {
                 prog.locations.push(loc);
                 if is_array {
                     if self.eat("=") {
-                        let open = self.expect("{")?;
-                        let mut vals = Vec::new();
-                        loop {
-                            self.work()?;
-                            let s = self.here();
-                            vals.push((self.int("an array element value")?, s));
-                            if !self.eat(",") {
-                                break;
-                            }
-                            if self.at("}") {
-                                break;
-                            }
-                        }
-                        self.expect("}")?;
-                        let size = prog.locations[idx].size as usize;
-                        if vals.len() > size {
-                            return Err(ParseError::at(
-                                vals[size].1,
-                                format!("too many initial values for an array of {size}"),
-                            ));
-                        }
-                        let first = vals[0].0;
-                        let uniform = vals.iter().all(|(v, _)| *v == first)
-                            && (vals.len() == size || first == 0);
-                        if !uniform {
-                            return Err(ParseError::at(
-                                open,
-                                "array elements must all start with the same value (weft stores one initial value per location)",
-                            ));
-                        }
-                        prog.locations[idx].init = Value::Int(first);
+                        self.array_init(prog, idx)?;
                     }
                 } else if ty.is_some() {
                     if self.eat("=") {
@@ -738,6 +708,42 @@ impl<'a> Parser<'a> {
             let val = resolve(prog, v)?;
             inits[*k].value = val;
         }
+        Ok(())
+    }
+
+    /// An array's initialiser `{v, v, ...}` after its `=`: every element starts with the
+    /// same value (or the rest are zero).
+    fn array_init(&mut self, prog: &mut Program, idx: usize) -> R<()> {
+        let open = self.expect("{")?;
+        let mut vals = Vec::new();
+        loop {
+            self.work()?;
+            let s = self.here();
+            vals.push((self.int("an array element value")?, s));
+            if !self.eat(",") {
+                break;
+            }
+            if self.at("}") {
+                break;
+            }
+        }
+        self.expect("}")?;
+        let size = prog.locations[idx].size as usize;
+        if vals.len() > size {
+            return Err(ParseError::at(
+                vals[size].1,
+                format!("too many initial values for an array of {size}"),
+            ));
+        }
+        let first = vals[0].0;
+        let uniform = vals.iter().all(|(v, _)| *v == first) && (vals.len() == size || first == 0);
+        if !uniform {
+            return Err(ParseError::at(
+                                open,
+                                "array elements must all start with the same value (weft stores one initial value per location)",
+                            ));
+        }
+        prog.locations[idx].init = Value::Int(first);
         Ok(())
     }
 

@@ -33,7 +33,6 @@ fn fail(msg: impl Into<String>) -> PrintError {
 /// Lowers `p` for printing in dialect `d`.
 pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
     let native = p.arch == d.arch();
-    let what = d.header();
     let mut q = Program::new(d.arch(), fit_name(&p.name));
     q.doc = if docs_printable(&p.doc) {
         p.doc.clone()
@@ -51,8 +50,18 @@ pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
         .cloned()
         .collect();
 
-    // Locations.
-    // Names that would read as registers or keywords, or repeat, get fresh ones.
+    lower_locations(p, d, &mut q)?;
+    lower_relations(p, d, &mut q)?;
+    lower_threads(p, d, native, &mut q)?;
+    lower_final(p, d, &mut q)?;
+    order_registers(&mut q);
+    Ok(q)
+}
+
+/// The locations (names that would read as registers or keywords, or repeat, get fresh
+/// ones; aliases take their root's initial value).
+fn lower_locations(p: &Program, d: Dialect, q: &mut Program) -> LResult<()> {
+    let what = d.header();
     let mut taken: HashSet<String> = HashSet::new();
     let mut rename: Vec<bool> = Vec::new();
     for l in &p.locations {
@@ -106,7 +115,7 @@ pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
     }
     for i in 0..q.locations.len() {
         if q.locations.get(i).is_some_and(|l| l.alias.is_some()) {
-            let root = alias_root(&q, LocId(i as u32)).ok_or_else(|| {
+            let root = alias_root(q, LocId(i as u32)).ok_or_else(|| {
                 fail(format!(
                     "alias cycle (or a chain longer than 64) through `{}`",
                     q.locations.get(i).map(|l| l.name.as_str()).unwrap_or("?")
@@ -123,7 +132,12 @@ pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
         }
     }
 
-    // Relations.
+    Ok(())
+}
+
+/// The thread relations (Vulkan's `ssw` only).
+fn lower_relations(p: &Program, d: Dialect, q: &mut Program) -> LResult<()> {
+    let what = d.header();
     for r in &p.relations {
         if d == Dialect::Ptx || r.name != "ssw" {
             return Err(fail(format!(
@@ -140,7 +154,12 @@ pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
         q.relations.push(r.clone());
     }
 
-    // Threads: names, placements, registers, code.
+    Ok(())
+}
+
+/// The threads: names, placements, registers, code.
+fn lower_threads(p: &Program, d: Dialect, native: bool, q: &mut Program) -> LResult<()> {
+    let what = d.header();
     if p.threads.is_empty() {
         return Err(fail(format!("{what} tests need at least one thread")));
     }
@@ -166,7 +185,13 @@ pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
         q.threads.push(th);
     }
 
-    // Final part.
+    Ok(())
+}
+
+/// The final part: condition, filter and observed locations, which must name what the
+/// dialect can express.
+fn lower_final(p: &Program, d: Dialect, q: &mut Program) -> LResult<()> {
+    let what = d.header();
     q.condition = p.condition.clone();
     q.filter = p.filter.clone();
     q.observed = p.observed.clone();
@@ -195,8 +220,7 @@ pub(crate) fn lower(p: &Program, d: Dialect) -> LResult<Program> {
             _ => {}
         }
     }
-    order_registers(&mut q);
-    Ok(q)
+    Ok(())
 }
 
 /// Whether the printed doc strings read back as the same entries.

@@ -6,7 +6,7 @@
 
 use weft_ir::{
     Barrier, BarrierKind, BinOp, CmpOp, Expr, Fence, FenceKind, MemAttrs, Order, Program, Prop,
-    Proxy, RmwOp, Stmt, StmtKind, Term, Thread, Value,
+    Proxy, Reg, Rmw, RmwOp, Stmt, StmtKind, Term, Thread, Value,
 };
 
 use super::parse::split_docs;
@@ -342,89 +342,10 @@ fn stmt(d: Dialect, p: &Program, t: &Thread, s: &Stmt) -> PResult<String> {
                 }
             }
         }
-        StmtKind::Rmw(r) => {
-            if matches!(r.op, RmwOp::CompareExchange { .. }) || r.fail_order.is_some() {
-                return Err(cannot(d, "a C11 compare-exchange".into()));
-            }
-            if r.args.len() != r.op.arity() {
-                return Err(fail(format!(
-                    "`{}` with the wrong number of operands",
-                    r.op.name()
-                )));
-            }
-            let loc = loc_of(p, &r.addr)?;
-            let args = operands(t, &r.args)?;
-            match d {
-                Dialect::Ptx => {
-                    check_ptx(PtxOp::Rmw, &r.attrs).map_err(what)?;
-                    let ord = ptx_order_name(r.attrs.order, false)
-                        .ok_or_else(|| fail("PTX cannot express this atomic order"))?;
-                    let sc = ptx_scope_suffix(&r.attrs)?;
-                    let surface = r.attrs.proxy == Proxy::Surface;
-                    match r.dst {
-                        Some(dst) => format!(
-                            "{}.{ord}{sc}.{} {}, {loc}, {args}",
-                            if surface { "suatom" } else { "atom" },
-                            r.op.name(),
-                            reg_name(t, dst)?
-                        ),
-                        None => {
-                            if matches!(r.op, RmwOp::Exch | RmwOp::Cas) {
-                                return Err(fail(format!("PTX has no `red.{}`", r.op.name())));
-                            }
-                            format!(
-                                "{}.{ord}{sc}.{} {loc}, {args}",
-                                if surface { "sured" } else { "red" },
-                                r.op.name()
-                            )
-                        }
-                    }
-                }
-                Dialect::Vulkan => {
-                    check_vulkan(VkOp::Rmw, &r.attrs).map_err(what)?;
-                    let dst = r
-                        .dst
-                        .ok_or_else(|| cannot(d, "a reduction without a result register".into()))?;
-                    let op = if r.op == RmwOp::Exch {
-                        String::new()
-                    } else {
-                        format!(".{}", r.op.name())
-                    };
-                    format!(
-                        "rmw{}{op} {}, {loc}, {args}",
-                        vk_quals(&r.attrs, true, None)?,
-                        reg_name(t, dst)?
-                    )
-                }
-            }
-        }
+        StmtKind::Rmw(r) => rmw(d, p, t, r)?,
         StmtKind::Fence(f) => fence(d, f)?,
         StmtKind::Barrier(b) => barrier(d, t, b)?,
-        StmtKind::Assign { dst, value } => {
-            let dst = reg_name(t, *dst)?;
-            match value {
-                Expr::Int(_) | Expr::Reg(_) => format!("ld {dst}, {}", operand(t, value)?),
-                Expr::Bin(op, a, b) => {
-                    let m = match op {
-                        BinOp::Add => "add",
-                        BinOp::Sub => "sub",
-                        BinOp::Mul => "mul",
-                        BinOp::Div => "div",
-                        BinOp::And => "and",
-                        BinOp::Or => "or",
-                        BinOp::Xor => "xor",
-                        _ => {
-                            return Err(cannot(
-                                d,
-                                format!("the local operator `{}`", op.c_symbol()),
-                            ))
-                        }
-                    };
-                    format!("{m} {dst}, {}, {}", operand(t, a)?, operand(t, b)?)
-                }
-                _ => return Err(cannot(d, "this local computation".into())),
-            }
-        }
+        StmtKind::Assign { dst, value } => assign(d, t, *dst, value)?,
         StmtKind::Label(l) => {
             if !is_label_name(l) {
                 return Err(fail(format!("label `{l}` cannot be written")));
@@ -458,6 +379,87 @@ fn stmt(d: Dialect, p: &Program, t: &Thread, s: &Stmt) -> PResult<String> {
         StmtKind::Assume(_) | StmtKind::Assert(_) => {
             return Err(cannot(d, "`assume`/`assert`".into()))
         }
+    })
+}
+
+/// An RMW: PTX's `atom`/`red` (or their surface forms) or Vulkan's `rmw`.
+fn rmw(d: Dialect, p: &Program, t: &Thread, r: &Rmw) -> PResult<String> {
+    let what = |e: String| cannot(d, e);
+    if matches!(r.op, RmwOp::CompareExchange { .. }) || r.fail_order.is_some() {
+        return Err(cannot(d, "a C11 compare-exchange".into()));
+    }
+    if r.args.len() != r.op.arity() {
+        return Err(fail(format!(
+            "`{}` with the wrong number of operands",
+            r.op.name()
+        )));
+    }
+    let loc = loc_of(p, &r.addr)?;
+    let args = operands(t, &r.args)?;
+    Ok(match d {
+        Dialect::Ptx => {
+            check_ptx(PtxOp::Rmw, &r.attrs).map_err(what)?;
+            let ord = ptx_order_name(r.attrs.order, false)
+                .ok_or_else(|| fail("PTX cannot express this atomic order"))?;
+            let sc = ptx_scope_suffix(&r.attrs)?;
+            let surface = r.attrs.proxy == Proxy::Surface;
+            match r.dst {
+                Some(dst) => format!(
+                    "{}.{ord}{sc}.{} {}, {loc}, {args}",
+                    if surface { "suatom" } else { "atom" },
+                    r.op.name(),
+                    reg_name(t, dst)?
+                ),
+                None => {
+                    if matches!(r.op, RmwOp::Exch | RmwOp::Cas) {
+                        return Err(fail(format!("PTX has no `red.{}`", r.op.name())));
+                    }
+                    format!(
+                        "{}.{ord}{sc}.{} {loc}, {args}",
+                        if surface { "sured" } else { "red" },
+                        r.op.name()
+                    )
+                }
+            }
+        }
+        Dialect::Vulkan => {
+            check_vulkan(VkOp::Rmw, &r.attrs).map_err(what)?;
+            let dst = r
+                .dst
+                .ok_or_else(|| cannot(d, "a reduction without a result register".into()))?;
+            let op = if r.op == RmwOp::Exch {
+                String::new()
+            } else {
+                format!(".{}", r.op.name())
+            };
+            format!(
+                "rmw{}{op} {}, {loc}, {args}",
+                vk_quals(&r.attrs, true, None)?,
+                reg_name(t, dst)?
+            )
+        }
+    })
+}
+
+/// A local computation (`ld` of a value, or a binary operation).
+fn assign(d: Dialect, t: &Thread, dst: Reg, value: &Expr) -> PResult<String> {
+    let dst = reg_name(t, dst)?;
+    Ok(match value {
+        Expr::Int(_) | Expr::Reg(_) => format!("ld {dst}, {}", operand(t, value)?),
+        Expr::Bin(op, a, b) => {
+            let m = match op {
+                BinOp::Add => "add",
+                BinOp::Sub => "sub",
+                BinOp::Mul => "mul",
+                BinOp::Div => "div",
+                BinOp::And => "and",
+                BinOp::Or => "or",
+                BinOp::Xor => "xor",
+                _ => return Err(cannot(d, format!("the local operator `{}`", op.c_symbol()))),
+            };
+            format!("{m} {dst}, {}, {}", operand(t, a)?, operand(t, b)?)
+        }
+        _ => return Err(cannot(d, "this local computation".into())),
     })
 }
 

@@ -32,7 +32,7 @@ impl Dialect {
     /// A scope (or placement level) by its dialect spelling.
     pub(crate) fn scope_by_name(self, s: &str) -> Option<Scope> {
         match self {
-            Dialect::Ptx => Scope::from_ptx(s),
+            Dialect::Ptx => weft_ptx::quals::scope_by_name(s),
             Dialect::Vulkan => Scope::from_vulkan(s),
         }
     }
@@ -40,7 +40,7 @@ impl Dialect {
     /// The dialect spelling of a scope, if it has one.
     pub(crate) fn scope_name(self, s: Scope) -> Option<&'static str> {
         match self {
-            Dialect::Ptx => s.ptx(),
+            Dialect::Ptx => weft_ptx::quals::scope_name(s),
             Dialect::Vulkan => s.vulkan(),
         }
     }

@@ -288,8 +288,26 @@ impl CellLowerer<'_> {
     fn instruction(&mut self) -> PResult<StmtKind> {
         let m = self.mnemonic()?;
         match m.base.as_str() {
+            "ld" | "st" | "atom" | "red" => self.memory_instruction(&m),
+            "membar" | "fence" | "bar" | "barrier" => self.sync_instruction(&m),
+            "bra" => {
+                if !(m.quals.is_empty() || m.quals == ["uni"]) {
+                    return Err(m.err("expected `bra` or `bra.uni`"));
+                }
+                let t = self.c.peek().cloned();
+                let (target, _) = self.c.ident("a label")?;
+                check_name(&t.expect("ident"), &target, "label")?;
+                Ok(StmtKind::Jump { target, cond: None })
+            }
+            _ => self.arith_instruction(&m),
+        }
+    }
+
+    /// `ld`, `st`, `atom` or `red`.
+    fn memory_instruction(&mut self, m: &Mnemonic) -> PResult<StmtKind> {
+        match m.base.as_str() {
             "ld" => {
-                let q = self.access_quals(&m, Access::Load)?;
+                let q = self.access_quals(m, Access::Load)?;
                 let dst = self.def_reg("a destination register")?;
                 self.c.expect_punct(",")?;
                 let addr = self.address()?;
@@ -300,7 +318,7 @@ impl CellLowerer<'_> {
                 }))
             }
             "st" => {
-                let q = self.access_quals(&m, Access::Store)?;
+                let q = self.access_quals(m, Access::Store)?;
                 let addr = self.address()?;
                 self.c.expect_punct(",")?;
                 let value = self.value()?;
@@ -310,9 +328,9 @@ impl CellLowerer<'_> {
                     attrs: q.attrs(),
                 }))
             }
-            "atom" | "red" => {
+            _ => {
                 let red = m.base == "red";
-                let q = self.access_quals(&m, Access::Rmw)?;
+                let q = self.access_quals(m, Access::Rmw)?;
                 let op = q.op.ok_or_else(|| {
                     m.err(format!(
                         "{} needs an operation such as `.add`, `.exch` or `.cas`",
@@ -344,17 +362,22 @@ impl CellLowerer<'_> {
                     fail_order: None,
                 }))
             }
+        }
+    }
+
+    /// `membar`, `fence` or `bar`/`barrier`.
+    fn sync_instruction(&mut self, m: &Mnemonic) -> PResult<StmtKind> {
+        match m.base.as_str() {
             "membar" => {
                 let scope = match m.quals.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-                    ["cta"] => Scope::Cta,
-                    ["gl"] | ["gpu"] => Scope::Gpu,
-                    ["sys"] => Scope::System,
-                    _ => {
-                        return Err(m.err(format!(
-                            "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
-                            quote(&m.word)
-                        )))
-                    }
+                    [s] => weft_ptx::quals::membar_scope_by_name(s),
+                    _ => None,
+                };
+                let Some(scope) = scope else {
+                    return Err(m.err(format!(
+                        "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
+                        quote(&m.word)
+                    )));
                 };
                 Ok(StmtKind::Fence(Fence {
                     kind: FenceKind::Membar,
@@ -380,7 +403,7 @@ impl CellLowerer<'_> {
                     spaces: Vec::new(),
                 }))
             }
-            "bar" | "barrier" => {
+            _ => {
                 let qs: Vec<&str> = m.quals.iter().map(String::as_str).collect();
                 let kind = match qs[..] {
                     ["sync"] | ["cta", "sync"] => BarrierKind::Sync,
@@ -406,17 +429,14 @@ impl CellLowerer<'_> {
                     spaces: Vec::new(),
                 }))
             }
-            "bra" => {
-                if !(m.quals.is_empty() || m.quals == ["uni"]) {
-                    return Err(m.err("expected `bra` or `bra.uni`"));
-                }
-                let t = self.c.peek().cloned();
-                let (target, _) = self.c.ident("a label")?;
-                check_name(&t.expect("ident"), &target, "label")?;
-                Ok(StmtKind::Jump { target, cond: None })
-            }
+        }
+    }
+
+    /// `mov`, `not`, `neg`, `setp` or a binary operation.
+    fn arith_instruction(&mut self, m: &Mnemonic) -> PResult<StmtKind> {
+        match m.base.as_str() {
             "mov" | "not" | "neg" => {
-                self.arith_type(&m, 0)?;
+                self.arith_type(m, 0)?;
                 let dst = self.def_reg("a destination register")?;
                 self.c.expect_punct(",")?;
                 let a = self.value()?;
@@ -442,7 +462,7 @@ impl CellLowerer<'_> {
                         )))
                     }
                 };
-                self.arith_type(&m, 1)?;
+                self.arith_type(m, 1)?;
                 self.binary(op)
             }
             base => {
@@ -466,7 +486,7 @@ impl CellLowerer<'_> {
                 };
                 let skip =
                     usize::from(op == BinOp::Mul && m.quals.first().is_some_and(|q| q == "lo"));
-                self.arith_type(&m, skip)?;
+                self.arith_type(m, skip)?;
                 self.binary(op)
             }
         }

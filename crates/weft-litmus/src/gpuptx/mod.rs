@@ -51,7 +51,7 @@ pub use print::print;
 use crate::diag::ParseError;
 use crate::lex::{LexOptions, Token};
 use weft_ir::{CacheOp, MemSpace, Program, Scope};
-use weft_ptx::ast::{CacheOp as PtxCacheOp, Scope as PtxScope, Sem, StateSpace};
+use weft_ptx::ast::{CacheOp as PtxCacheOp, Sem, StateSpace};
 use weft_ptx::quals;
 
 pub(super) type PResult<T> = Result<T, ParseError>;
@@ -116,11 +116,11 @@ pub(super) fn space_name(s: MemSpace) -> Option<&'static str> {
 
 /// A scope qualifier (`cta`, `gpu`, `sys`).
 pub(super) fn scope_from_ptx(s: &str) -> Option<Scope> {
-    ptx_qual(s, PtxScope::from_ptx).and_then(quals::ir_scope)
+    quals::scope_by_name(s)
 }
 
 pub(super) fn scope_ptx(s: Scope) -> Option<&'static str> {
-    quals::scope_of(s).map(|q| undotted(q.as_str()))
+    quals::scope_name(s)
 }
 
 /// A cache operator (`ca`, `cg`, `cs`, `lu`, `cv`, `wb`, `wt`).

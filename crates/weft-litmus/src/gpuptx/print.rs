@@ -8,8 +8,9 @@ use super::{cache_ptx, level_name, scope_ptx, space_name, RESERVED};
 use crate::diag::quote;
 use crate::PrintError;
 use weft_ir::{
-    BarrierKind, BinOp, CacheOp, CmpOp, DataType, Expr, FenceKind, Location, MemAttrs, Order,
-    Program, Prop, Proxy, Reg, RmwOp, Scope, Stmt, StmtKind, Term, Thread, UnOp, Value,
+    Barrier, BarrierKind, BinOp, CacheOp, CmpOp, DataType, Expr, Fence, FenceKind, Location,
+    MemAttrs, Order, Program, Prop, Proxy, Reg, Rmw, RmwOp, Scope, Stmt, StmtKind, Term, Thread,
+    UnOp, Value,
 };
 use weft_ptx::ast::Sem;
 
@@ -451,28 +452,7 @@ fn print_stmt(p: &Program, t: &Thread, s: &Stmt) -> Result<String, PrintError> {
             check_print_name(target, "label")?;
             match cond {
                 None => format!("bra {target}"),
-                Some(c) => {
-                    if s.guard.is_some() {
-                        return refuse("a guarded conditional jump");
-                    }
-                    let (r, neg) = match c {
-                        Expr::Reg(r) => (*r, false),
-                        Expr::Un(UnOp::LNot, a) => match &**a {
-                            Expr::Reg(r) => (*r, true),
-                            _ => return refuse("a jump on a compound condition (use setp)"),
-                        },
-                        Expr::Bin(op @ (BinOp::Ne | BinOp::Eq), a, b) => match (&**a, &**b) {
-                            (Expr::Reg(r), Expr::Int(0)) => (*r, *op == BinOp::Eq),
-                            _ => return refuse("a jump on a compound condition (use setp)"),
-                        },
-                        _ => return refuse("a jump on a compound condition (use setp)"),
-                    };
-                    return Ok(format!(
-                        "@{}{} bra {target}",
-                        if neg { "!" } else { "" },
-                        t.reg_name(r)
-                    ));
-                }
+                Some(c) => return conditional_jump(t, s, target, c),
             }
         }
         StmtKind::Load(l) => format!(
@@ -489,147 +469,10 @@ fn print_stmt(p: &Program, t: &Thread, s: &Stmt) -> Result<String, PrintError> {
             address(p, t, &st.addr)?,
             operand(p, t, &st.value)?
         ),
-        StmtKind::Rmw(r) => {
-            if let RmwOp::CompareExchange { .. } = r.op {
-                return refuse("a C11 compare-exchange");
-            }
-            if r.fail_order.is_some() {
-                return refuse("a separate failure order");
-            }
-            if r.args.len() != r.op.arity() {
-                return refuse(format!(
-                    "`{}` with the wrong number of operands",
-                    r.op.name()
-                ));
-            }
-            let mut text = match r.dst {
-                Some(_) => "atom".to_string(),
-                None => {
-                    if matches!(r.op, RmwOp::Exch | RmwOp::Cas) {
-                        return refuse(format!("`red.{}`", r.op.name()));
-                    }
-                    "red".to_string()
-                }
-            };
-            text.push_str(&access_quals(&r.attrs, Access::Rmw)?);
-            text.push('.');
-            text.push_str(r.op.name());
-            text.push_str(&ty(&r.attrs));
-            text.push(' ');
-            if let Some(d) = r.dst {
-                text.push_str(t.reg_name(d));
-                text.push(',');
-            }
-            text.push_str(&address(p, t, &r.addr)?);
-            for a in &r.args {
-                text.push(',');
-                text.push_str(&operand(p, t, a)?);
-            }
-            text
-        }
-        StmtKind::Fence(f) => {
-            if !f.spaces.is_empty() {
-                return refuse("a fence restricted to memory spaces");
-            }
-            let scope = f.attrs.scope;
-            if f.attrs != MemAttrs::scoped(Order::SeqCst, scope.unwrap_or(Scope::Gpu)) {
-                return refuse(format!(
-                    "a {} fence{} (only membar and fence.sc)",
-                    f.attrs.order.name(),
-                    if scope.is_none() {
-                        " without a scope"
-                    } else {
-                        ""
-                    }
-                ));
-            }
-            let scope = scope.unwrap_or(Scope::Gpu);
-            match f.kind {
-                FenceKind::Membar => match scope {
-                    Scope::Cta => "membar.cta".to_string(),
-                    Scope::Gpu => "membar.gl".to_string(),
-                    Scope::System => "membar.sys".to_string(),
-                    s => return refuse(format!("a membar at {} scope", s.name())),
-                },
-                FenceKind::Fence => match scope_ptx(scope) {
-                    Some(n) => format!("fence.sc.{n}"),
-                    None => return refuse(format!("a fence at {} scope", scope.name())),
-                },
-                _ => return refuse("a proxy or Vulkan fence"),
-            }
-        }
-        StmtKind::Barrier(b) => {
-            if b.scope != Scope::Cta || b.attrs != MemAttrs::default() || !b.spaces.is_empty() {
-                return refuse("a barrier other than a CTA `bar.sync`/`bar.arrive`");
-            }
-            let mut text = match b.kind {
-                BarrierKind::Sync => "bar.sync ".to_string(),
-                BarrierKind::Arrive => "bar.arrive ".to_string(),
-                BarrierKind::Warp => return refuse("a warp barrier"),
-            };
-            text.push_str(&operand(p, t, &b.id)?);
-            for o in &b.operands {
-                text.push(',');
-                text.push_str(&operand(p, t, o)?);
-            }
-            text
-        }
-        StmtKind::Assign { dst, value } => {
-            let d = t.reg_name(*dst);
-            match value {
-                Expr::Int(_) | Expr::Reg(_) | Expr::Addr(_) => {
-                    format!("mov{} {d},{}", reg_type(t, *dst), operand(p, t, value)?)
-                }
-                Expr::Un(op, a) => {
-                    let m = match op {
-                        UnOp::Not => "not",
-                        UnOp::Neg => "neg",
-                        UnOp::LNot => return refuse("a logical not (use setp)"),
-                    };
-                    format!("{m}{} {d},{}", reg_type(t, *dst), operand(p, t, a)?)
-                }
-                Expr::Bin(op, a, b) => {
-                    let (m, is_cmp) = match op {
-                        BinOp::Add => ("add", false),
-                        BinOp::Sub => ("sub", false),
-                        BinOp::Mul => ("mul.lo", false),
-                        BinOp::Div => ("div", false),
-                        BinOp::Rem => ("rem", false),
-                        BinOp::And => ("and", false),
-                        BinOp::Or => ("or", false),
-                        BinOp::Xor => ("xor", false),
-                        BinOp::Shl => ("shl", false),
-                        BinOp::Shr => ("shr", false),
-                        BinOp::Eq => ("setp.eq", true),
-                        BinOp::Ne => ("setp.ne", true),
-                        BinOp::Lt => ("setp.lt", true),
-                        BinOp::Le => ("setp.le", true),
-                        BinOp::Gt => ("setp.gt", true),
-                        BinOp::Ge => ("setp.ge", true),
-                        BinOp::LAnd | BinOp::LOr => {
-                            return refuse("a logical and/or (use predicates)")
-                        }
-                    };
-                    let ty = if is_cmp {
-                        let mut rs = Vec::new();
-                        a.regs(&mut rs);
-                        b.regs(&mut rs);
-                        rs.into_iter()
-                            .find_map(|r| {
-                                t.regs
-                                    .get(r.index())
-                                    .and_then(|d| d.ty)
-                                    .filter(|ty| *ty != DataType::PRED)
-                            })
-                            .map(|ty| format!(".{}", ty.ptx_name()))
-                            .unwrap_or_default()
-                    } else {
-                        reg_type(t, *dst)
-                    };
-                    format!("{m}{ty} {d},{},{}", operand(p, t, a)?, operand(p, t, b)?)
-                }
-            }
-        }
+        StmtKind::Rmw(r) => rmw_text(p, t, r)?,
+        StmtKind::Fence(f) => fence_text(f)?,
+        StmtKind::Barrier(b) => barrier_text(p, t, b)?,
+        StmtKind::Assign { dst, value } => assign_text(p, t, *dst, value)?,
         StmtKind::If { .. } | StmtKind::While { .. } => {
             return refuse("structured control flow (it would need labels and predicates)")
         }
@@ -637,6 +480,181 @@ fn print_stmt(p: &Program, t: &Thread, s: &Stmt) -> Result<String, PrintError> {
         StmtKind::Assert(_) => return refuse("an assert"),
     };
     Ok(format!("{g}{body}"))
+}
+
+/// A jump on condition `c` (a predicate register, its negation, or `r != 0`/`r == 0`).
+fn conditional_jump(t: &Thread, s: &Stmt, target: &str, c: &Expr) -> Result<String, PrintError> {
+    if s.guard.is_some() {
+        return refuse("a guarded conditional jump");
+    }
+    let (r, neg) = match c {
+        Expr::Reg(r) => (*r, false),
+        Expr::Un(UnOp::LNot, a) => match &**a {
+            Expr::Reg(r) => (*r, true),
+            _ => return refuse("a jump on a compound condition (use setp)"),
+        },
+        Expr::Bin(op @ (BinOp::Ne | BinOp::Eq), a, b) => match (&**a, &**b) {
+            (Expr::Reg(r), Expr::Int(0)) => (*r, *op == BinOp::Eq),
+            _ => return refuse("a jump on a compound condition (use setp)"),
+        },
+        _ => return refuse("a jump on a compound condition (use setp)"),
+    };
+    Ok(format!(
+        "@{}{} bra {target}",
+        if neg { "!" } else { "" },
+        t.reg_name(r)
+    ))
+}
+
+/// An `atom` or `red` instruction.
+fn rmw_text(p: &Program, t: &Thread, r: &Rmw) -> Result<String, PrintError> {
+    let ty = |a: &MemAttrs| {
+        a.ty.map(|t| format!(".{}", t.ptx_name()))
+            .unwrap_or_default()
+    };
+    if let RmwOp::CompareExchange { .. } = r.op {
+        return refuse("a C11 compare-exchange");
+    }
+    if r.fail_order.is_some() {
+        return refuse("a separate failure order");
+    }
+    if r.args.len() != r.op.arity() {
+        return refuse(format!(
+            "`{}` with the wrong number of operands",
+            r.op.name()
+        ));
+    }
+    let mut text = match r.dst {
+        Some(_) => "atom".to_string(),
+        None => {
+            if matches!(r.op, RmwOp::Exch | RmwOp::Cas) {
+                return refuse(format!("`red.{}`", r.op.name()));
+            }
+            "red".to_string()
+        }
+    };
+    text.push_str(&access_quals(&r.attrs, Access::Rmw)?);
+    text.push('.');
+    text.push_str(r.op.name());
+    text.push_str(&ty(&r.attrs));
+    text.push(' ');
+    if let Some(d) = r.dst {
+        text.push_str(t.reg_name(d));
+        text.push(',');
+    }
+    text.push_str(&address(p, t, &r.addr)?);
+    for a in &r.args {
+        text.push(',');
+        text.push_str(&operand(p, t, a)?);
+    }
+    Ok(text)
+}
+
+/// `membar` or `fence.sc`.
+fn fence_text(f: &Fence) -> Result<String, PrintError> {
+    if !f.spaces.is_empty() {
+        return refuse("a fence restricted to memory spaces");
+    }
+    let scope = f.attrs.scope;
+    if f.attrs != MemAttrs::scoped(Order::SeqCst, scope.unwrap_or(Scope::Gpu)) {
+        return refuse(format!(
+            "a {} fence{} (only membar and fence.sc)",
+            f.attrs.order.name(),
+            if scope.is_none() {
+                " without a scope"
+            } else {
+                ""
+            }
+        ));
+    }
+    let scope = scope.unwrap_or(Scope::Gpu);
+    Ok(match f.kind {
+        FenceKind::Membar => match scope {
+            Scope::Cta => "membar.cta".to_string(),
+            Scope::Gpu => "membar.gl".to_string(),
+            Scope::System => "membar.sys".to_string(),
+            s => return refuse(format!("a membar at {} scope", s.name())),
+        },
+        FenceKind::Fence => match scope_ptx(scope) {
+            Some(n) => format!("fence.sc.{n}"),
+            None => return refuse(format!("a fence at {} scope", scope.name())),
+        },
+        _ => return refuse("a proxy or Vulkan fence"),
+    })
+}
+
+/// `bar.sync` or `bar.arrive`.
+fn barrier_text(p: &Program, t: &Thread, b: &Barrier) -> Result<String, PrintError> {
+    if b.scope != Scope::Cta || b.attrs != MemAttrs::default() || !b.spaces.is_empty() {
+        return refuse("a barrier other than a CTA `bar.sync`/`bar.arrive`");
+    }
+    let mut text = match b.kind {
+        BarrierKind::Sync => "bar.sync ".to_string(),
+        BarrierKind::Arrive => "bar.arrive ".to_string(),
+        BarrierKind::Warp => return refuse("a warp barrier"),
+    };
+    text.push_str(&operand(p, t, &b.id)?);
+    for o in &b.operands {
+        text.push(',');
+        text.push_str(&operand(p, t, o)?);
+    }
+    Ok(text)
+}
+
+/// A register assignment: `mov`, a unary or binary operation, or `setp`.
+fn assign_text(p: &Program, t: &Thread, dst: Reg, value: &Expr) -> Result<String, PrintError> {
+    let d = t.reg_name(dst);
+    Ok(match value {
+        Expr::Int(_) | Expr::Reg(_) | Expr::Addr(_) => {
+            format!("mov{} {d},{}", reg_type(t, dst), operand(p, t, value)?)
+        }
+        Expr::Un(op, a) => {
+            let m = match op {
+                UnOp::Not => "not",
+                UnOp::Neg => "neg",
+                UnOp::LNot => return refuse("a logical not (use setp)"),
+            };
+            format!("{m}{} {d},{}", reg_type(t, dst), operand(p, t, a)?)
+        }
+        Expr::Bin(op, a, b) => {
+            let (m, is_cmp) = match op {
+                BinOp::Add => ("add", false),
+                BinOp::Sub => ("sub", false),
+                BinOp::Mul => ("mul.lo", false),
+                BinOp::Div => ("div", false),
+                BinOp::Rem => ("rem", false),
+                BinOp::And => ("and", false),
+                BinOp::Or => ("or", false),
+                BinOp::Xor => ("xor", false),
+                BinOp::Shl => ("shl", false),
+                BinOp::Shr => ("shr", false),
+                BinOp::Eq => ("setp.eq", true),
+                BinOp::Ne => ("setp.ne", true),
+                BinOp::Lt => ("setp.lt", true),
+                BinOp::Le => ("setp.le", true),
+                BinOp::Gt => ("setp.gt", true),
+                BinOp::Ge => ("setp.ge", true),
+                BinOp::LAnd | BinOp::LOr => return refuse("a logical and/or (use predicates)"),
+            };
+            let ty = if is_cmp {
+                let mut rs = Vec::new();
+                a.regs(&mut rs);
+                b.regs(&mut rs);
+                rs.into_iter()
+                    .find_map(|r| {
+                        t.regs
+                            .get(r.index())
+                            .and_then(|d| d.ty)
+                            .filter(|ty| *ty != DataType::PRED)
+                    })
+                    .map(|ty| format!(".{}", ty.ptx_name()))
+                    .unwrap_or_default()
+            } else {
+                reg_type(t, dst)
+            };
+            format!("{m}{ty} {d},{},{}", operand(p, t, a)?, operand(p, t, b)?)
+        }
+    })
 }
 
 /// `ScopeTree(...)` rebuilt from the placements, or `None` when no thread is placed.

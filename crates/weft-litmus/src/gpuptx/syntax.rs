@@ -64,7 +64,54 @@ pub(super) struct Syntax {
 
 pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-    // The header line: `GPU_PTX name`.
+    let (line_no, name, rest) = header(src)?;
+    let toks = tokenize(rest, line_no + 1, 1, lex_options())?;
+    let end = end_position(src);
+    let mut c = Cursor::new(toks, end);
+
+    let mut doc = Vec::new();
+    while let Some(Token {
+        tok: Tok::Str(s), ..
+    }) = c.peek()
+    {
+        doc.push(s.clone());
+        c.next();
+    }
+    let (regs, mentions, loc_inits) = init_block(&mut c)?;
+    let threads = thread_names(&mut c)?;
+    let rows = program_rows(&mut c, threads.len())?;
+    let tree = scope_tree(&mut c)?;
+    let memory_map = memory_map(&mut c, tree.is_some())?;
+
+    // Final part: `locations`, `filter` and the condition, parsed once the program is
+    // lowered (terms name its registers and locations).
+    let mut condition = None;
+    if !c.at_end() {
+        if !at_condition(&c) {
+            return Err(c.expected(
+                "a row of instructions, `ScopeTree`, a memory map or a final condition",
+            ));
+        }
+        let toks: Vec<Token> = c.by_ref().collect();
+        condition = Some((toks, end));
+    }
+
+    Ok(Syntax {
+        name,
+        doc,
+        regs,
+        mentions,
+        loc_inits,
+        threads,
+        rows,
+        tree,
+        memory_map,
+        condition,
+    })
+}
+
+/// The header line `GPU_PTX name`: its line number, the name and the text after it.
+fn header(src: &str) -> PResult<(u32, String, &str)> {
     let mut line_no = 1u32;
     let mut rest = src;
     let header = loop {
@@ -105,20 +152,14 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
         ));
     }
     let name = trimmed[word_len..].trim().to_string();
-    let toks = tokenize(rest, line_no + 1, 1, lex_options())?;
-    let end = end_position(src);
-    let mut c = Cursor::new(toks, end);
+    Ok((line_no, name, rest))
+}
 
-    let mut doc = Vec::new();
-    while let Some(Token {
-        tok: Tok::Str(s), ..
-    }) = c.peek()
-    {
-        doc.push(s.clone());
-        c.next();
-    }
+/// Locations named in the init block, in order of first mention, with their spans.
+type Mentions = Vec<(String, Span)>;
 
-    // Init block.
+/// The init block: register declarations, the locations mentioned, location initial values.
+fn init_block(c: &mut Cursor) -> PResult<(Vec<RawReg>, Mentions, HashMap<String, i64>)> {
     c.expect_punct("{")?;
     let mut regs: Vec<RawReg> = Vec::new();
     let mut mentions: Vec<(String, Span)> = Vec::new();
@@ -236,8 +277,11 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
             return Err(c.expected("`;` or `}`"));
         }
     }
+    Ok((regs, mentions, loc_inits))
+}
 
-    // Thread names: `T0 | T1 ;`.
+/// Thread names: `T0 | T1 ;`.
+fn thread_names(c: &mut Cursor) -> PResult<Vec<(String, Span)>> {
     let mut threads: Vec<(String, Span)> = Vec::new();
     loop {
         let tk = c.peek().cloned();
@@ -257,10 +301,13 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
         }
         return Err(c.expected("`|` or `;`"));
     }
+    Ok(threads)
+}
 
-    // Program rows.
+/// The program rows, each split into one cell per thread (`nthreads` of them).
+fn program_rows(c: &mut Cursor, nthreads: usize) -> PResult<Vec<Vec<Cell>>> {
     let mut rows = Vec::new();
-    while !c.at_end() && !at_section_end(&c) {
+    while !c.at_end() && !at_section_end(c) {
         let mut cells = Vec::new();
         let mut cur = Vec::new();
         loop {
@@ -280,13 +327,13 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
                     });
                 }
                 if t.is_punct(";") {
-                    if cells.len() != threads.len() {
+                    if cells.len() != nthreads {
                         return Err(err_at(
                             &t,
                             format!(
                                 "this row has {} column(s) but the test has {} thread(s)",
                                 cells.len(),
-                                threads.len()
+                                nthreads
                             ),
                         ));
                     }
@@ -298,8 +345,11 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
         }
         rows.push(cells);
     }
+    Ok(rows)
+}
 
-    // Scope tree.
+/// The scope tree, if one follows.
+fn scope_tree(c: &mut Cursor) -> PResult<Option<(Span, Vec<ScopeNode>)>> {
     let mut tree = None;
     if let Some(t) = c.peek().cloned() {
         if t.is_ident("ScopeTree") || t.is_ident("scopeTree") {
@@ -309,26 +359,29 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
                 return Err(c.expected("`(` opening the scope tree"));
             }
             while c.peek().is_some_and(|t| t.is_punct("(")) {
-                roots.push(scope_node(&mut c, None, 0)?);
+                roots.push(scope_node(c, None, 0)?);
             }
             tree = Some((t.span(), roots));
         }
     }
+    Ok(tree)
+}
 
-    // Memory map.
+/// The memory map, if one follows (`has_tree`: a scope tree came before it).
+fn memory_map(c: &mut Cursor, has_tree: bool) -> PResult<Vec<(String, Span, MemSpace)>> {
     let mut memory_map: Vec<(String, Span, MemSpace)> = Vec::new();
     // After the scope tree any `name : word` is a memory map entry (rows have ended), so
     // that a misspelt space is reported as such.
     let entry_ahead = |c: &Cursor| {
         memory_map_ahead(c)
-            || (tree.is_some()
+            || (has_tree
                 && matches!(
                     (c.peek(), c.peek_at(1), c.peek_at(2)),
                     (Some(Token { tok: Tok::Ident(_), .. }), Some(colon), Some(Token { tok: Tok::Ident(_), .. }))
                         if colon.is_punct(":")
                 ))
     };
-    if entry_ahead(&c) {
+    if entry_ahead(c) {
         loop {
             let start = c.peek().cloned().expect("memory map entry");
             let (n, sp) = c.ident("a location")?;
@@ -353,8 +406,8 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
             }
             memory_map.push((n, sp, space));
             let sep = c.eat_punct(",") || c.eat_punct(";");
-            if !(sep && entry_ahead(&c)) {
-                if sep && !c.at_end() && !at_condition(&c) {
+            if !(sep && entry_ahead(c)) {
+                if sep && !c.at_end() && !at_condition(c) {
                     return Err(c.expected("a memory map entry `x: global`"));
                 }
                 break;
@@ -362,31 +415,7 @@ pub(super) fn parse_syntax(src: &str) -> PResult<Syntax> {
         }
     }
 
-    // Final part: `locations`, `filter` and the condition, parsed once the program is
-    // lowered (terms name its registers and locations).
-    let mut condition = None;
-    if !c.at_end() {
-        if !at_condition(&c) {
-            return Err(c.expected(
-                "a row of instructions, `ScopeTree`, a memory map or a final condition",
-            ));
-        }
-        let toks: Vec<Token> = c.by_ref().collect();
-        condition = Some((toks, end));
-    }
-
-    Ok(Syntax {
-        name,
-        doc,
-        regs,
-        mentions,
-        loc_inits,
-        threads,
-        rows,
-        tree,
-        memory_map,
-        condition,
-    })
+    Ok(memory_map)
 }
 
 fn end_position(src: &str) -> (u32, u32) {

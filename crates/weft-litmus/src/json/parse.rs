@@ -84,7 +84,25 @@ struct Lowerer<'a> {
 }
 
 fn lower(raw: &RawTest, ix: &Index) -> SResult<Program> {
-    let intra = match raw.test_type.as_deref() {
+    let intra = intra_workgroup(raw)?;
+    let d = defaults(raw)?;
+    let mut lw = Lowerer {
+        ix,
+        p: Program::new(Arch::WebGpu, raw.test_name.clone()),
+        d,
+    };
+    lw.p.doc = raw.doc.clone();
+    lw.p.meta = raw.meta.clone();
+    lw.memory(raw)?;
+    lw.threads(raw, intra)?;
+    lw.p.condition = lw.condition(raw)?;
+    Ok(lw.p)
+}
+
+/// Whether the test's threads share a workgroup (`testType`, or GPUHarbor's older
+/// `sameWorkgroup`).
+fn intra_workgroup(raw: &RawTest) -> SResult<bool> {
+    Ok(match raw.test_type.as_deref() {
         None => raw.same_workgroup.unwrap_or(false),
         Some("inter_workgroup") => false,
         Some("intra_workgroup") => true,
@@ -97,8 +115,12 @@ fn lower(raw: &RawTest, ix: &Index) -> SResult<Program> {
                 ),
             )
         }
-    };
-    let d = match raw.memory_type.as_deref() {
+    })
+}
+
+/// The defaults (space, atomicity) `memoryType` gives.
+fn defaults(raw: &RawTest) -> SResult<Defaults> {
+    Ok(match raw.memory_type.as_deref() {
         None if raw.workgroup_memory == Some(true) => Defaults {
             space: MemSpace::Shared,
             atomic: true,
@@ -124,163 +146,293 @@ fn lower(raw: &RawTest, ix: &Index) -> SResult<Program> {
                 ),
             )
         }
-    };
-    let mut lw = Lowerer {
-        ix,
-        p: Program::new(Arch::WebGpu, raw.test_name.clone()),
-        d,
-    };
-    lw.p.doc = raw.doc.clone();
-    lw.p.meta = raw.meta.clone();
-    for (i, m) in raw.memory.iter().enumerate() {
-        let path = [k("memory"), Seg::Idx(i)];
-        if lw.p.loc_by_name(&m.name).is_some() {
-            return sem(
-                &join(&path, &[k("name")]),
-                format!("location {} declared twice", quote(&m.name)),
-            );
-        }
-        let space = match &m.space {
-            None => d.space,
-            Some(s) => space_from(s).ok_or_else(|| Sem {
-                path: join(&path, &[k("space")]),
-                at_key: false,
-                message: format!(
-                    "unknown memory space {}: expected storage or workgroup",
-                    quote(s)
-                ),
-            })?,
-        };
-        let mut l = Location::scalar(m.name.clone(), m.init);
-        l.space = space;
-        l.span = ix.span(&path);
-        lw.p.locations.push(l);
-    }
-    for (i, t) in raw.threads.iter().enumerate() {
-        let path = [k("threads"), Seg::Idx(i)];
-        let name = t.name.clone().unwrap_or_else(|| format!("T{i}"));
-        if lw.p.thread_by_name(&name).is_some() {
-            return sem(
-                &join(&path, &[k("name")]),
-                format!("thread {} named twice", quote(&name)),
-            );
-        }
-        let mut th = Thread::new(name);
-        th.placement = match &t.placement {
-            Some(pl) => placement_from(pl),
-            None => Placement::new(vec![
-                (Scope::Cta, if intra { 0 } else { i as u32 }),
-                (Scope::Gpu, 0),
-            ]),
-        };
-        for (j, r) in t.registers.iter().enumerate() {
-            if th.reg_by_name(&r.name).is_some() {
+    })
+}
+
+impl Lowerer<'_> {
+    /// The declared locations.
+    fn memory(&mut self, raw: &RawTest) -> SResult<()> {
+        let (d, ix) = (self.d, self.ix);
+        let lw = self;
+        for (i, m) in raw.memory.iter().enumerate() {
+            let path = [k("memory"), Seg::Idx(i)];
+            if lw.p.loc_by_name(&m.name).is_some() {
                 return sem(
-                    &join(&path, &[k("registers"), Seg::Idx(j), k("name")]),
-                    format!("register {} declared twice", quote(&r.name)),
+                    &join(&path, &[k("name")]),
+                    format!("location {} declared twice", quote(&m.name)),
                 );
             }
-            let reg = th.reg_or_declare(&r.name);
-            th.regs[reg.index()].init = r.init.map(Value::Int);
+            let space = match &m.space {
+                None => d.space,
+                Some(s) => space_from(s).ok_or_else(|| Sem {
+                    path: join(&path, &[k("space")]),
+                    at_key: false,
+                    message: format!(
+                        "unknown memory space {}: expected storage or workgroup",
+                        quote(s)
+                    ),
+                })?,
+            };
+            let mut l = Location::scalar(m.name.clone(), m.init);
+            l.space = space;
+            l.span = ix.span(&path);
+            lw.p.locations.push(l);
         }
-        lw.p.threads.push(th);
-        for (j, a) in t.actions.iter().enumerate() {
-            let apath = join(&path, &[k("actions"), Seg::Idx(j)]);
-            let stmt = lw.action(i, a, &apath)?;
-            lw.p.threads[i].code.push(stmt);
+        Ok(())
+    }
+
+    /// The threads: names, placements (all in one workgroup when `intra`), registers,
+    /// actions.
+    fn threads(&mut self, raw: &RawTest, intra: bool) -> SResult<()> {
+        let lw = self;
+        for (i, t) in raw.threads.iter().enumerate() {
+            let path = [k("threads"), Seg::Idx(i)];
+            let name = t.name.clone().unwrap_or_else(|| format!("T{i}"));
+            if lw.p.thread_by_name(&name).is_some() {
+                return sem(
+                    &join(&path, &[k("name")]),
+                    format!("thread {} named twice", quote(&name)),
+                );
+            }
+            let mut th = Thread::new(name);
+            th.placement = match &t.placement {
+                Some(pl) => placement_from(pl),
+                None => Placement::new(vec![
+                    (Scope::Cta, if intra { 0 } else { i as u32 }),
+                    (Scope::Gpu, 0),
+                ]),
+            };
+            for (j, r) in t.registers.iter().enumerate() {
+                if th.reg_by_name(&r.name).is_some() {
+                    return sem(
+                        &join(&path, &[k("registers"), Seg::Idx(j), k("name")]),
+                        format!("register {} declared twice", quote(&r.name)),
+                    );
+                }
+                let reg = th.reg_or_declare(&r.name);
+                th.regs[reg.index()].init = r.init.map(Value::Int);
+            }
+            lw.p.threads.push(th);
+            for (j, a) in t.actions.iter().enumerate() {
+                let apath = join(&path, &[k("actions"), Seg::Idx(j)]);
+                let stmt = lw.action(i, a, &apath)?;
+                lw.p.threads[i].code.push(stmt);
+            }
+        }
+        Ok(())
+    }
+
+    /// The condition: the one given, else the weak behaviors' (validated with the others).
+    fn condition(&self, raw: &RawTest) -> SResult<Option<Condition>> {
+        let lw = self;
+        let mut weak: Vec<Option<Prop>> = Vec::new();
+        let mut others: Vec<Prop> = Vec::new();
+        for (name, b) in &raw.behaviors {
+            let path = [k("behaviors"), k(name)];
+            let class = behavior_class(name, b, &path)?;
+            let prop = if b.ty == "else" {
+                lw.no_fields_but(b, &path, &["class", "key"])?;
+                None
+            } else {
+                Some(lw.prop(b, &path, 0)?)
+            };
+            match (class, prop) {
+                (Class::Weak, p) => weak.push(p),
+                (_, Some(p)) => others.push(p),
+                (_, None) => {}
+            }
+        }
+        Ok(match &raw.condition {
+            Some(c) => {
+                let q = match c.quantifier.as_str() {
+                    "exists" => Quantifier::Exists,
+                    "~exists" | "not_exists" => Quantifier::NotExists,
+                    "forall" => Quantifier::Forall,
+                    o => {
+                        return sem(
+                            &[k("condition"), k("quantifier")],
+                            format!(
+                                "unknown quantifier {}: expected exists, ~exists or forall",
+                                quote(o)
+                            ),
+                        )
+                    }
+                };
+                let prop = lw.prop(&c.postcondition, &[k("condition"), k("postcondition")], 0)?;
+                Some(Condition {
+                    quantifier: q,
+                    prop,
+                })
+            }
+            None if weak.is_empty() => None,
+            None => {
+                let prop = if weak.iter().any(Option::is_none) {
+                    if others.is_empty() {
+                        Prop::True
+                    } else {
+                        Prop::negate(fold(others, Prop::or, Prop::False))
+                    }
+                } else {
+                    fold(weak.into_iter().flatten().collect(), Prop::or, Prop::False)
+                };
+                Some(Condition {
+                    quantifier: Quantifier::Exists,
+                    prop,
+                })
+            }
+        })
+    }
+}
+
+/// A behavior's class: given, or told by its key's or its name's prefix.
+fn behavior_class(name: &str, b: &RawCond, path: &[Seg]) -> SResult<Class> {
+    Ok(match (&b.class, &b.key) {
+        (Some(c), _) => Class::from_name(c).ok_or_else(|| Sem {
+            path: join(path, &[k("class")]),
+            at_key: false,
+            message: format!(
+                "unknown behavior class {}: expected seq, interleaved or weak",
+                quote(c)
+            ),
+        })?,
+        (None, Some(key)) => match class_by_prefix(key) {
+            Some(c) => c,
+            None => {
+                return sem(
+                    &join(path, &[k("key")]),
+                    format!(
+                        "cannot tell the class of key {}: add \"class\": \"seq\", \"interleaved\" or \"weak\"",
+                        quote(key)
+                    ),
+                )
+            }
+        },
+        (None, None) => match class_by_prefix(name) {
+            Some(c) => c,
+            None => {
+                return sem_key(
+                    path,
+                    format!(
+                        "cannot tell the class of behavior {}: name it seq…, interleaved… or weak…, or add \"class\"",
+                        quote(name)
+                    ),
+                )
+            }
+        },
+    })
+}
+
+/// The kind of an action (`read`, `write`, `rmw`, `fence`, `barrier`).
+fn action_kind(a: &RawAction, path: &[Seg]) -> SResult<ActionKind> {
+    Ok(match a.action.as_str() {
+        "read" => ActionKind::Read,
+        "write" => ActionKind::Write,
+        "rmw" => ActionKind::Rmw,
+        "fence" => ActionKind::Fence,
+        "barrier" => ActionKind::Barrier,
+        o => {
+            return sem(
+                &join(path, &[k("action")]),
+                format!(
+                    "unknown action {}: expected read, write, rmw, fence or barrier",
+                    quote(o)
+                ),
+            )
+        }
+    })
+}
+
+/// Refuses fields that do not apply to an action of kind `kind`.
+fn check_fields(kind: ActionKind, a: &RawAction, path: &[Seg]) -> SResult<()> {
+    let present = [
+        ("memoryLocation", a.memory_location.is_some()),
+        ("value", a.value.is_some()),
+        ("variable", a.variable.is_some()),
+        ("useRMW", a.use_rmw.is_some()),
+        ("op", a.op.is_some()),
+        ("expected", a.expected.is_some()),
+        ("kind", a.kind.is_some()),
+        ("space", a.space.is_some()),
+        ("volatile", a.volatile.is_some()),
+        ("cache", a.cache.is_some()),
+        ("type", a.ty.is_some()),
+    ];
+    let allowed: &[&str] = match kind {
+        ActionKind::Read => &[
+            "memoryLocation",
+            "variable",
+            "useRMW",
+            "volatile",
+            "cache",
+            "type",
+        ],
+        ActionKind::Write => &[
+            "memoryLocation",
+            "value",
+            "useRMW",
+            "volatile",
+            "cache",
+            "type",
+        ],
+        ActionKind::Rmw => &[
+            "memoryLocation",
+            "value",
+            "variable",
+            "op",
+            "expected",
+            "volatile",
+            "cache",
+            "type",
+        ],
+        ActionKind::Fence => &["kind", "space"],
+        ActionKind::Barrier => &["space"],
+    };
+    for (name, there) in present {
+        if there && !allowed.contains(&name) {
+            return sem_key(
+                &join(path, &[k(name)]),
+                format!("`{name}` does not apply to a {} action", a.action),
+            );
         }
     }
-    // Behaviors: validated; the weak ones become the condition unless one is given.
-    let mut weak: Vec<Option<Prop>> = Vec::new();
-    let mut others: Vec<Prop> = Vec::new();
-    for (name, b) in &raw.behaviors {
-        let path = [k("behaviors"), k(name)];
-        let class = match (&b.class, &b.key) {
-            (Some(c), _) => Class::from_name(c).ok_or_else(|| Sem {
-                path: join(&path, &[k("class")]),
+    Ok(())
+}
+
+/// Says that an action lacks the field `name` unless `there`.
+fn need(a: &RawAction, path: &[Seg], there: bool, name: &str) -> SResult<()> {
+    if there {
+        Ok(())
+    } else {
+        sem(path, format!("a {} action needs `{name}`", a.action))
+    }
+}
+
+/// An action's `memoryOrder` and `memoryScope`, when given.
+/// (`memoryScope: none` is `Some(None)`.)
+fn order_scope(a: &RawAction, path: &[Seg]) -> SResult<(Option<Order>, Option<Option<Scope>>)> {
+    let order = match &a.memory_order {
+            None => None,
+            Some(s) => Some(order_from(s).ok_or_else(|| Sem {
+                path: join(path, &[k("memoryOrder")]),
                 at_key: false,
                 message: format!(
-                    "unknown behavior class {}: expected seq, interleaved or weak",
-                    quote(c)
+                    "unknown memoryOrder {}: expected relaxed, acquire, release, acq_rel, seq_cst or plain",
+                    quote(s)
                 ),
-            })?,
-            (None, Some(key)) => match class_by_prefix(key) {
-                Some(c) => c,
-                None => {
-                    return sem(
-                        &join(&path, &[k("key")]),
-                        format!(
-                            "cannot tell the class of key {}: add \"class\": \"seq\", \"interleaved\" or \"weak\"",
-                            quote(key)
-                        ),
-                    )
-                }
-            },
-            (None, None) => match class_by_prefix(name) {
-                Some(c) => c,
-                None => {
-                    return sem_key(
-                        &path,
-                        format!(
-                            "cannot tell the class of behavior {}: name it seq…, interleaved… or weak…, or add \"class\"",
-                            quote(name)
-                        ),
-                    )
-                }
-            },
+            })?),
         };
-        let prop = if b.ty == "else" {
-            lw.no_fields_but(b, &path, &["class", "key"])?;
-            None
-        } else {
-            Some(lw.prop(b, &path, 0)?)
+    let scope = match &a.memory_scope {
+            None => None,
+            Some(s) => Some(scope_from(s).ok_or_else(|| Sem {
+                path: join(path, &[k("memoryScope")]),
+                at_key: false,
+                message: format!(
+                    "unknown memoryScope {}: expected subgroup, workgroup, queueFamily, device, system or none",
+                    quote(s)
+                ),
+            })?),
         };
-        match (class, prop) {
-            (Class::Weak, p) => weak.push(p),
-            (_, Some(p)) => others.push(p),
-            (_, None) => {}
-        }
-    }
-    lw.p.condition = match &raw.condition {
-        Some(c) => {
-            let q = match c.quantifier.as_str() {
-                "exists" => Quantifier::Exists,
-                "~exists" | "not_exists" => Quantifier::NotExists,
-                "forall" => Quantifier::Forall,
-                o => {
-                    return sem(
-                        &[k("condition"), k("quantifier")],
-                        format!(
-                            "unknown quantifier {}: expected exists, ~exists or forall",
-                            quote(o)
-                        ),
-                    )
-                }
-            };
-            let prop = lw.prop(&c.postcondition, &[k("condition"), k("postcondition")], 0)?;
-            Some(Condition {
-                quantifier: q,
-                prop,
-            })
-        }
-        None if weak.is_empty() => None,
-        None => {
-            let prop = if weak.iter().any(Option::is_none) {
-                if others.is_empty() {
-                    Prop::True
-                } else {
-                    Prop::negate(fold(others, Prop::or, Prop::False))
-                }
-            } else {
-                fold(weak.into_iter().flatten().collect(), Prop::or, Prop::False)
-            };
-            Some(Condition {
-                quantifier: Quantifier::Exists,
-                prop,
-            })
-        }
-    };
-    Ok(lw.p)
+    Ok((order, scope))
 }
 
 fn class_by_prefix(s: &str) -> Option<Class> {
@@ -360,102 +512,9 @@ impl Lowerer<'_> {
     }
 
     fn action(&mut self, t: usize, a: &RawAction, path: &[Seg]) -> SResult<Stmt> {
-        let kind = match a.action.as_str() {
-            "read" => ActionKind::Read,
-            "write" => ActionKind::Write,
-            "rmw" => ActionKind::Rmw,
-            "fence" => ActionKind::Fence,
-            "barrier" => ActionKind::Barrier,
-            o => {
-                return sem(
-                    &join(path, &[k("action")]),
-                    format!(
-                        "unknown action {}: expected read, write, rmw, fence or barrier",
-                        quote(o)
-                    ),
-                )
-            }
-        };
-        let present = [
-            ("memoryLocation", a.memory_location.is_some()),
-            ("value", a.value.is_some()),
-            ("variable", a.variable.is_some()),
-            ("useRMW", a.use_rmw.is_some()),
-            ("op", a.op.is_some()),
-            ("expected", a.expected.is_some()),
-            ("kind", a.kind.is_some()),
-            ("space", a.space.is_some()),
-            ("volatile", a.volatile.is_some()),
-            ("cache", a.cache.is_some()),
-            ("type", a.ty.is_some()),
-        ];
-        let allowed: &[&str] = match kind {
-            ActionKind::Read => &[
-                "memoryLocation",
-                "variable",
-                "useRMW",
-                "volatile",
-                "cache",
-                "type",
-            ],
-            ActionKind::Write => &[
-                "memoryLocation",
-                "value",
-                "useRMW",
-                "volatile",
-                "cache",
-                "type",
-            ],
-            ActionKind::Rmw => &[
-                "memoryLocation",
-                "value",
-                "variable",
-                "op",
-                "expected",
-                "volatile",
-                "cache",
-                "type",
-            ],
-            ActionKind::Fence => &["kind", "space"],
-            ActionKind::Barrier => &["space"],
-        };
-        for (name, there) in present {
-            if there && !allowed.contains(&name) {
-                return sem_key(
-                    &join(path, &[k(name)]),
-                    format!("`{name}` does not apply to a {} action", a.action),
-                );
-            }
-        }
-        let need = |there: bool, name: &str| -> SResult<()> {
-            if there {
-                Ok(())
-            } else {
-                sem(path, format!("a {} action needs `{name}`", a.action))
-            }
-        };
-        let order = match &a.memory_order {
-            None => None,
-            Some(s) => Some(order_from(s).ok_or_else(|| Sem {
-                path: join(path, &[k("memoryOrder")]),
-                at_key: false,
-                message: format!(
-                    "unknown memoryOrder {}: expected relaxed, acquire, release, acq_rel, seq_cst or plain",
-                    quote(s)
-                ),
-            })?),
-        };
-        let scope = match &a.memory_scope {
-            None => None,
-            Some(s) => Some(scope_from(s).ok_or_else(|| Sem {
-                path: join(path, &[k("memoryScope")]),
-                at_key: false,
-                message: format!(
-                    "unknown memoryScope {}: expected subgroup, workgroup, queueFamily, device, system or none",
-                    quote(s)
-                ),
-            })?),
-        };
+        let kind = action_kind(a, path)?;
+        check_fields(kind, a, path)?;
+        let (order, scope) = order_scope(a, path)?;
         // Reads and writes through an RMW (`useRMW`) default like RMWs: always atomic.
         let rmw_like = kind == ActionKind::Rmw
             || (matches!(kind, ActionKind::Read | ActionKind::Write) && a.use_rmw == Some(true));
@@ -473,116 +532,156 @@ impl Lowerer<'_> {
             );
         }
         let span = self.ix.span(path);
-        let stmt = |kind: StmtKind| Stmt::new(kind, span);
-        match kind {
+        let kind = match kind {
             ActionKind::Fence | ActionKind::Barrier => {
-                let spaces = match &a.space {
-                    None if kind == ActionKind::Barrier => default_barrier_spaces(self.d),
-                    None => Vec::new(),
-                    Some(v) => spaces_from(v, &join(path, &[k("space")]))?,
-                };
-                let attrs = MemAttrs {
-                    order,
-                    scope: scope.unwrap_or(default_scope(kind, order, self.d.space)),
-                    ..MemAttrs::default()
-                };
-                if kind == ActionKind::Barrier {
-                    return Ok(stmt(StmtKind::Barrier(Barrier {
-                        kind: BarrierKind::Sync,
-                        scope: Scope::Cta,
-                        id: Expr::Int(0),
-                        operands: Vec::new(),
-                        attrs,
-                        spaces,
-                    })));
-                }
-                let fk = match a.kind.as_deref() {
-                    None | Some("fence") => FenceKind::Fence,
-                    Some("membar") => FenceKind::Membar,
-                    Some(o) => {
-                        return sem(
-                            &join(path, &[k("kind")]),
-                            format!("unknown fence kind {}: expected fence or membar", quote(o)),
-                        )
-                    }
-                };
-                Ok(stmt(StmtKind::Fence(Fence {
-                    kind: fk,
-                    attrs,
-                    spaces,
-                })))
+                self.fence_action(kind, a, path, order, scope)?
             }
-            _ => {
-                need(a.memory_location.is_some(), "memoryLocation")?;
-                let lname = a.memory_location.as_deref().unwrap_or_default();
-                let loc = self.location(lname, &join(path, &[k("memoryLocation")]));
-                let loc_space = self.p.loc(loc).space;
-                let mut attrs = MemAttrs {
-                    order,
-                    scope: scope.unwrap_or(default_scope(dk, order, loc_space)),
-                    volatile: a.volatile.unwrap_or(false),
-                    ..MemAttrs::default()
-                };
-                if let Some(c) = &a.cache {
-                    attrs.cache = Some(CacheOp::from_name(c).ok_or_else(|| Sem {
-                        path: join(path, &[k("cache")]),
-                        at_key: false,
-                        message: format!(
-                            "unknown cache operator {}: expected ca, cg, cs, lu, cv, wb or wt",
-                            quote(c)
-                        ),
-                    })?);
+            _ => self.access_action(t, kind, dk, a, path, order, scope)?,
+        };
+        Ok(Stmt::new(kind, span))
+    }
+
+    /// A fence or barrier action.
+    fn fence_action(
+        &self,
+        kind: ActionKind,
+        a: &RawAction,
+        path: &[Seg],
+        order: Order,
+        scope: Option<Option<Scope>>,
+    ) -> SResult<StmtKind> {
+        let spaces = match &a.space {
+            None if kind == ActionKind::Barrier => default_barrier_spaces(self.d),
+            None => Vec::new(),
+            Some(v) => spaces_from(v, &join(path, &[k("space")]))?,
+        };
+        let attrs = MemAttrs {
+            order,
+            scope: scope.unwrap_or(default_scope(kind, order, self.d.space)),
+            ..MemAttrs::default()
+        };
+        if kind == ActionKind::Barrier {
+            return Ok(StmtKind::Barrier(Barrier {
+                kind: BarrierKind::Sync,
+                scope: Scope::Cta,
+                id: Expr::Int(0),
+                operands: Vec::new(),
+                attrs,
+                spaces,
+            }));
+        }
+        let fk = match a.kind.as_deref() {
+            None | Some("fence") => FenceKind::Fence,
+            Some("membar") => FenceKind::Membar,
+            Some(o) => {
+                return sem(
+                    &join(path, &[k("kind")]),
+                    format!("unknown fence kind {}: expected fence or membar", quote(o)),
+                )
+            }
+        };
+        Ok(StmtKind::Fence(Fence {
+            kind: fk,
+            attrs,
+            spaces,
+        }))
+    }
+
+    /// A read, write or RMW action (`dk`: the kind its defaults follow).
+    #[allow(clippy::too_many_arguments)]
+    fn access_action(
+        &mut self,
+        t: usize,
+        kind: ActionKind,
+        dk: ActionKind,
+        a: &RawAction,
+        path: &[Seg],
+        order: Order,
+        scope: Option<Option<Scope>>,
+    ) -> SResult<StmtKind> {
+        need(a, path, a.memory_location.is_some(), "memoryLocation")?;
+        let lname = a.memory_location.as_deref().unwrap_or_default();
+        let loc = self.location(lname, &join(path, &[k("memoryLocation")]));
+        let loc_space = self.p.loc(loc).space;
+        let mut attrs = MemAttrs {
+            order,
+            scope: scope.unwrap_or(default_scope(dk, order, loc_space)),
+            volatile: a.volatile.unwrap_or(false),
+            ..MemAttrs::default()
+        };
+        if let Some(c) = &a.cache {
+            attrs.cache = Some(CacheOp::from_name(c).ok_or_else(|| Sem {
+                path: join(path, &[k("cache")]),
+                at_key: false,
+                message: format!(
+                    "unknown cache operator {}: expected ca, cg, cs, lu, cv, wb or wt",
+                    quote(c)
+                ),
+            })?);
+        }
+        if let Some(ty) = &a.ty {
+            attrs.ty = Some(DataType::from_ptx(ty).ok_or_else(|| Sem {
+                path: join(path, &[k("type")]),
+                at_key: false,
+                message: format!(
+                    "unknown type {}: expected a PTX type such as s32",
+                    quote(ty)
+                ),
+            })?);
+        }
+        let addr = Expr::Addr(loc);
+        let rmw = a.use_rmw.unwrap_or(false);
+        let kind = match kind {
+            ActionKind::Read => {
+                need(a, path, a.variable.is_some(), "variable")?;
+                let dst =
+                    self.p.threads[t].reg_or_declare(a.variable.as_deref().unwrap_or_default());
+                if rmw {
+                    StmtKind::Rmw(Rmw {
+                        dst: Some(dst),
+                        addr,
+                        op: RmwOp::Add,
+                        args: vec![Expr::Int(0)],
+                        attrs,
+                        fail_order: None,
+                    })
+                } else {
+                    StmtKind::Load(Load { dst, addr, attrs })
                 }
-                if let Some(ty) = &a.ty {
-                    attrs.ty = Some(DataType::from_ptx(ty).ok_or_else(|| Sem {
-                        path: join(path, &[k("type")]),
-                        at_key: false,
-                        message: format!(
-                            "unknown type {}: expected a PTX type such as s32",
-                            quote(ty)
-                        ),
-                    })?);
+            }
+            ActionKind::Write => {
+                need(a, path, a.value.is_some(), "value")?;
+                let value = Expr::Int(a.value.unwrap_or(0));
+                if rmw {
+                    StmtKind::Rmw(Rmw {
+                        dst: None,
+                        addr,
+                        op: RmwOp::Exch,
+                        args: vec![value],
+                        attrs,
+                        fail_order: None,
+                    })
+                } else {
+                    StmtKind::Store(Store { addr, value, attrs })
                 }
-                let addr = Expr::Addr(loc);
-                let rmw = a.use_rmw.unwrap_or(false);
-                let kind = match kind {
-                    ActionKind::Read => {
-                        need(a.variable.is_some(), "variable")?;
-                        let dst = self.p.threads[t]
-                            .reg_or_declare(a.variable.as_deref().unwrap_or_default());
-                        if rmw {
-                            StmtKind::Rmw(Rmw {
-                                dst: Some(dst),
-                                addr,
-                                op: RmwOp::Add,
-                                args: vec![Expr::Int(0)],
-                                attrs,
-                                fail_order: None,
-                            })
-                        } else {
-                            StmtKind::Load(Load { dst, addr, attrs })
-                        }
-                    }
-                    ActionKind::Write => {
-                        need(a.value.is_some(), "value")?;
-                        let value = Expr::Int(a.value.unwrap_or(0));
-                        if rmw {
-                            StmtKind::Rmw(Rmw {
-                                dst: None,
-                                addr,
-                                op: RmwOp::Exch,
-                                args: vec![value],
-                                attrs,
-                                fail_order: None,
-                            })
-                        } else {
-                            StmtKind::Store(Store { addr, value, attrs })
-                        }
-                    }
-                    _ => {
-                        need(a.op.is_some(), "op")?;
-                        let opname = a.op.as_deref().unwrap_or_default();
-                        let op = RmwOp::from_name(opname).ok_or_else(|| Sem {
+            }
+            _ => self.rmw_action(t, a, path, addr, attrs)?,
+        };
+        Ok(kind)
+    }
+
+    /// An RMW action's statement on `addr`.
+    fn rmw_action(
+        &mut self,
+        t: usize,
+        a: &RawAction,
+        path: &[Seg],
+        addr: Expr,
+        attrs: MemAttrs,
+    ) -> SResult<StmtKind> {
+        need(a, path, a.op.is_some(), "op")?;
+        let opname = a.op.as_deref().unwrap_or_default();
+        let op = RmwOp::from_name(opname).ok_or_else(|| Sem {
                             path: join(path, &[k("op")]),
                             at_key: false,
                             message: format!(
@@ -590,35 +689,27 @@ impl Lowerer<'_> {
                                 quote(opname)
                             ),
                         })?;
-                        need(a.value.is_some(), "value")?;
-                        let mut args = Vec::new();
-                        if op == RmwOp::Cas {
-                            need(a.expected.is_some(), "expected")?;
-                            args.push(Expr::Int(a.expected.unwrap_or(0)));
-                        } else if a.expected.is_some() {
-                            return sem_key(
-                                &join(path, &[k("expected")]),
-                                "`expected` goes with op cas",
-                            );
-                        }
-                        args.push(Expr::Int(a.value.unwrap_or(0)));
-                        let dst = a
-                            .variable
-                            .as_deref()
-                            .map(|v| self.p.threads[t].reg_or_declare(v));
-                        StmtKind::Rmw(Rmw {
-                            dst,
-                            addr,
-                            op,
-                            args,
-                            attrs,
-                            fail_order: None,
-                        })
-                    }
-                };
-                Ok(stmt(kind))
-            }
+        need(a, path, a.value.is_some(), "value")?;
+        let mut args = Vec::new();
+        if op == RmwOp::Cas {
+            need(a, path, a.expected.is_some(), "expected")?;
+            args.push(Expr::Int(a.expected.unwrap_or(0)));
+        } else if a.expected.is_some() {
+            return sem_key(&join(path, &[k("expected")]), "`expected` goes with op cas");
         }
+        args.push(Expr::Int(a.value.unwrap_or(0)));
+        let dst = a
+            .variable
+            .as_deref()
+            .map(|v| self.p.threads[t].reg_or_declare(v));
+        Ok(StmtKind::Rmw(Rmw {
+            dst,
+            addr,
+            op,
+            args,
+            attrs,
+            fail_order: None,
+        }))
     }
 
     /// A postcondition tree as a proposition.

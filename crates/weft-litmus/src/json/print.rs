@@ -171,6 +171,33 @@ struct Printer<'a> {
 
 /// Writes a program in weft's JSON format, with its behaviors classified.
 pub fn print(p: &Program) -> Result<String, PrintError> {
+    let owners = check_printable(p)?;
+    let (memory_type, d) = memory_type(p);
+    let pr = Printer { p, d, owners };
+    let (mut threads, first_use) = pr.threads()?;
+    let test_type = test_type(p, &mut threads)?;
+    let memory = memory(p, &first_use, d);
+    let (behaviors, condition) = pr.behaviors()?;
+    let out = OutTest {
+        test_name: p.name.clone(),
+        doc: p.doc.clone(),
+        meta: p.meta.clone(),
+        test_type,
+        memory_type,
+        memory,
+        threads,
+        behaviors: Ordered(behaviors),
+        condition,
+    };
+    let mut text = serde_json::to_string_pretty(&out)
+        .map_err(|e| PrintError::new(format!("cannot write JSON: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Refuses what the JSON format cannot hold; for each register name, the threads that have
+/// a register of that name.
+fn check_printable(p: &Program) -> Result<HashMap<&str, Vec<usize>>, PrintError> {
     if !p.relations.is_empty() {
         return refuse("relations between threads");
     }
@@ -200,7 +227,11 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
             owners.entry(r.name.as_str()).or_default().push(ti);
         }
     }
-    // The memory type: workgroup memory when every location is in it.
+    Ok(owners)
+}
+
+/// The memory type: workgroup memory when every location is in it; the defaults it gives.
+fn memory_type(p: &Program) -> (Option<&'static str>, Defaults) {
     let all_shared =
         !p.locations.is_empty() && p.locations.iter().all(|l| l.space == MemSpace::Shared);
     let all_plain = p.threads.iter().all(|t| {
@@ -233,50 +264,11 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
             },
         ),
     };
-    let pr = Printer { p, d, owners };
+    (memory_type, d)
+}
 
-    let mut threads = Vec::new();
-    let mut first_use: Vec<usize> = Vec::new();
-    for (ti, t) in p.threads.iter().enumerate() {
-        let mut actions = Vec::new();
-        for s in &t.code {
-            let a = pr.action(t, s)?;
-            if let StmtKind::Load(Load { addr, .. })
-            | StmtKind::Store(Store { addr, .. })
-            | StmtKind::Rmw(Rmw { addr, .. }) = &s.kind
-            {
-                if let Expr::Addr(l) = addr {
-                    if !first_use.contains(&l.index()) {
-                        first_use.push(l.index());
-                    }
-                }
-            }
-            actions.push(a);
-        }
-        let default_name = format!("T{ti}");
-        // Registers that no read creates, or that start with a value, are declared.
-        let registers = t
-            .regs
-            .iter()
-            .zip(read_regs(t))
-            .filter(|(r, read)| r.init.is_some() || !read)
-            .map(|(r, _)| RawRegister {
-                name: r.name.clone(),
-                init: match r.init {
-                    Some(Value::Int(v)) => Some(v),
-                    _ => None,
-                },
-            })
-            .collect();
-        threads.push(OutThread {
-            name: (t.name != default_name).then(|| t.name.clone()),
-            placement: None,
-            registers,
-            actions,
-        });
-    }
-
-    // Placement: GPUHarbor's test types when they fit, else one placement per thread.
+/// Placement: GPUHarbor's test types when they fit, else one placement per thread.
+fn test_type(p: &Program, threads: &mut [OutThread]) -> Result<Option<&'static str>, PrintError> {
     let inter = |i: usize| Placement::new(vec![(Scope::Cta, i as u32), (Scope::Gpu, 0)]);
     let intra = Placement::new(vec![(Scope::Cta, 0), (Scope::Gpu, 0)]);
     let mut test_type = None;
@@ -294,14 +286,17 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
             out.placement = Some(placement_out(&t.placement, &t.name)?);
         }
     }
+    Ok(test_type)
+}
 
-    // Initial memory: implicit when the locations are exactly those the actions name, in
-    // order of first use, zero and in the default space.
+/// Initial memory: implicit when the locations are exactly those the actions name, in
+/// order of first use, zero and in the default space.
+fn memory(p: &Program, first_use: &[usize], d: Defaults) -> Vec<OutLocation> {
     let implicit = first_use == (0..p.locations.len()).collect::<Vec<_>>()
         && p.locations
             .iter()
             .all(|l| l.init == Value::Int(0) && l.space == d.space);
-    let memory = if implicit {
+    if implicit {
         Vec::new()
     } else {
         p.locations
@@ -315,11 +310,157 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
                 space: space_name(l.space),
             })
             .collect()
-    };
+    }
+}
 
-    // Behaviors, recomputed by the SC reference interpreter.
-    let cls = classify::classify(p)
-        .map_err(|e| PrintError::new(format!("JSON needs the outcome classification: {e}")))?;
+/// Named behaviors, in order.
+type Behaviors = Vec<(String, OutCond)>;
+
+impl Printer<'_> {
+    /// The threads' actions and declared registers; the locations in order of first use.
+    fn threads(&self) -> Result<(Vec<OutThread>, Vec<usize>), PrintError> {
+        let (p, pr) = (self.p, self);
+        let mut threads = Vec::new();
+        let mut first_use: Vec<usize> = Vec::new();
+        for (ti, t) in p.threads.iter().enumerate() {
+            let mut actions = Vec::new();
+            for s in &t.code {
+                let a = pr.action(t, s)?;
+                if let StmtKind::Load(Load { addr, .. })
+                | StmtKind::Store(Store { addr, .. })
+                | StmtKind::Rmw(Rmw { addr, .. }) = &s.kind
+                {
+                    if let Expr::Addr(l) = addr {
+                        if !first_use.contains(&l.index()) {
+                            first_use.push(l.index());
+                        }
+                    }
+                }
+                actions.push(a);
+            }
+            let default_name = format!("T{ti}");
+            // Registers that no read creates, or that start with a value, are declared.
+            let registers = t
+                .regs
+                .iter()
+                .zip(read_regs(t))
+                .filter(|(r, read)| r.init.is_some() || !read)
+                .map(|(r, _)| RawRegister {
+                    name: r.name.clone(),
+                    init: match r.init {
+                        Some(Value::Int(v)) => Some(v),
+                        _ => None,
+                    },
+                })
+                .collect();
+            threads.push(OutThread {
+                name: (t.name != default_name).then(|| t.name.clone()),
+                placement: None,
+                registers,
+                actions,
+            });
+        }
+        Ok((threads, first_use))
+    }
+
+    /// The behaviors (SC, interleaved, weak), recomputed by the SC reference interpreter,
+    /// and the condition when it is not one of them.
+    fn behaviors(&self) -> Result<(Behaviors, Option<OutCondition>), PrintError> {
+        let (p, pr) = (self.p, self);
+        let cls = classify::classify(p)
+            .map_err(|e| PrintError::new(format!("JSON needs the outcome classification: {e}")))?;
+        let terms = behavior_terms(p, &cls);
+        let mut behaviors = pr.sc_behaviors(&cls, &terms)?;
+        let mut condition = None;
+        if let Some(c) = &p.condition {
+            if c.quantifier == Quantifier::Exists && cls.class_of_prop(&c.prop) == Class::Weak {
+                let mut items = Vec::new();
+                or_spine(&c.prop, &mut items);
+                let width = items.len().saturating_sub(1).to_string().len();
+                let n = items.len();
+                for (i, item) in items.into_iter().enumerate() {
+                    let mut node = pr.cond(item)?;
+                    node.class = Some("weak");
+                    let name = if n == 1 {
+                        "weak".to_string()
+                    } else {
+                        node.key = Some("weak");
+                        format!("weak{i:0width$}")
+                    };
+                    behaviors.push((name, node));
+                }
+            } else {
+                behaviors.push((
+                    "weak".to_string(),
+                    OutCond {
+                        ty: "else",
+                        class: Some("weak"),
+                        ..OutCond::default()
+                    },
+                ));
+                condition = Some(OutCondition {
+                    quantifier: match c.quantifier {
+                        Quantifier::Exists => "exists",
+                        Quantifier::NotExists => "~exists",
+                        Quantifier::Forall => "forall",
+                    },
+                    postcondition: pr.cond(&c.prop)?,
+                });
+            }
+        }
+        Ok((behaviors, condition))
+    }
+
+    /// The SC and interleaved behaviors: one per projected outcome of `terms`.
+    fn sc_behaviors(
+        &self,
+        cls: &classify::Classification,
+        terms: &[Term],
+    ) -> Result<Vec<(String, OutCond)>, PrintError> {
+        let pr = self;
+        let projected = cls.project(terms);
+        let mut behaviors: Vec<(String, OutCond)> = Vec::new();
+        for class in [Class::Seq, Class::Interleaved] {
+            let rows: Vec<&Vec<i64>> = projected
+                .iter()
+                .filter(|(_, c)| *c == class)
+                .map(|(v, _)| v)
+                .collect();
+            let width = rows.len().saturating_sub(1).to_string().len();
+            for (i, values) in rows.iter().enumerate() {
+                let mut leaves = Vec::new();
+                for (t, v) in terms.iter().zip(values.iter()) {
+                    leaves.push(pr.leaf(t, CmpOp::Eq, &Term::Int(*v))?);
+                }
+                let mut node = if leaves.len() == 1 {
+                    leaves.pop().expect("one leaf")
+                } else {
+                    OutCond {
+                        ty: "op",
+                        op: Some("and"),
+                        conditions: Some(leaves),
+                        ..OutCond::default()
+                    }
+                };
+                node.class = Some(class.name());
+                let name = if rows.len() == 1 {
+                    class.name().to_string()
+                } else {
+                    if class == Class::Interleaved {
+                        node.key = Some("interleaved");
+                    }
+                    format!("{}{:0width$}", class.name(), i)
+                };
+                behaviors.push((name, node));
+            }
+        }
+        Ok(behaviors)
+    }
+}
+
+/// The terms behaviors are written over: every register a read writes, then the
+/// locations whose final value varies or that the condition names.
+fn behavior_terms(p: &Program, cls: &classify::Classification) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     for (ti, t) in p.threads.iter().enumerate() {
         for (ri, read) in read_regs(t).into_iter().enumerate() {
@@ -349,95 +490,7 @@ pub fn print(p: &Program) -> Result<String, PrintError> {
             terms.push(term);
         }
     }
-    let projected = cls.project(&terms);
-    let mut behaviors: Vec<(String, OutCond)> = Vec::new();
-    for class in [Class::Seq, Class::Interleaved] {
-        let rows: Vec<&Vec<i64>> = projected
-            .iter()
-            .filter(|(_, c)| *c == class)
-            .map(|(v, _)| v)
-            .collect();
-        let width = rows.len().saturating_sub(1).to_string().len();
-        for (i, values) in rows.iter().enumerate() {
-            let mut leaves = Vec::new();
-            for (t, v) in terms.iter().zip(values.iter()) {
-                leaves.push(pr.leaf(t, CmpOp::Eq, &Term::Int(*v))?);
-            }
-            let mut node = if leaves.len() == 1 {
-                leaves.pop().expect("one leaf")
-            } else {
-                OutCond {
-                    ty: "op",
-                    op: Some("and"),
-                    conditions: Some(leaves),
-                    ..OutCond::default()
-                }
-            };
-            node.class = Some(class.name());
-            let name = if rows.len() == 1 {
-                class.name().to_string()
-            } else {
-                if class == Class::Interleaved {
-                    node.key = Some("interleaved");
-                }
-                format!("{}{:0width$}", class.name(), i)
-            };
-            behaviors.push((name, node));
-        }
-    }
-    let mut condition = None;
-    if let Some(c) = &p.condition {
-        if c.quantifier == Quantifier::Exists && cls.class_of_prop(&c.prop) == Class::Weak {
-            let mut items = Vec::new();
-            or_spine(&c.prop, &mut items);
-            let width = items.len().saturating_sub(1).to_string().len();
-            let n = items.len();
-            for (i, item) in items.into_iter().enumerate() {
-                let mut node = pr.cond(item)?;
-                node.class = Some("weak");
-                let name = if n == 1 {
-                    "weak".to_string()
-                } else {
-                    node.key = Some("weak");
-                    format!("weak{i:0width$}")
-                };
-                behaviors.push((name, node));
-            }
-        } else {
-            behaviors.push((
-                "weak".to_string(),
-                OutCond {
-                    ty: "else",
-                    class: Some("weak"),
-                    ..OutCond::default()
-                },
-            ));
-            condition = Some(OutCondition {
-                quantifier: match c.quantifier {
-                    Quantifier::Exists => "exists",
-                    Quantifier::NotExists => "~exists",
-                    Quantifier::Forall => "forall",
-                },
-                postcondition: pr.cond(&c.prop)?,
-            });
-        }
-    }
-
-    let out = OutTest {
-        test_name: p.name.clone(),
-        doc: p.doc.clone(),
-        meta: p.meta.clone(),
-        test_type,
-        memory_type,
-        memory,
-        threads,
-        behaviors: Ordered(behaviors),
-        condition,
-    };
-    let mut text = serde_json::to_string_pretty(&out)
-        .map_err(|e| PrintError::new(format!("cannot write JSON: {e}")))?;
-    text.push('\n');
-    Ok(text)
+    terms
 }
 
 /// The items of a left-nested disjunction `(a \/ b) \/ c`, in order.

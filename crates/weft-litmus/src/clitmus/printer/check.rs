@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use weft_ir::{
-    BarrierKind, Expr, FenceKind, LocId, MemAttrs, MemSpace, Order, Program, Proxy, RmwOp, Scope,
-    Stmt, StmtKind,
+    Barrier, BarrierKind, Expr, FenceKind, LocId, MemAttrs, MemSpace, Order, Program, Proxy, Rmw,
+    RmwOp, Scope, Stmt, StmtKind,
 };
 
 use super::super::lower::rmw_name;
@@ -197,25 +197,7 @@ pub(super) fn check_stmt(
         StmtKind::Rmw(r) => {
             check_attrs(&r.attrs, &format!("a read-modify-write in {tname}"))?;
             check_address(tname, &r.addr, "a read-modify-write")?;
-            match r.op {
-                RmwOp::CompareExchange { .. } => {
-                    if r.args.len() != 2 {
-                        return err(format!("{tname}: compare-exchange needs two operands"));
-                    }
-                    check_address(tname, &r.args[0], "a compare-exchange's expected value")?;
-                }
-                op => {
-                    if rmw_name(op).is_none() {
-                        return err(format!(
-                            "{tname}: `atom.{}` has no C11/OpenCL 2.0 equivalent",
-                            op.name()
-                        ));
-                    }
-                    if r.args.len() != 1 {
-                        return err(format!("{tname}: `{}` needs one operand", op.name()));
-                    }
-                }
-            }
+            check_rmw_operands(tname, r)?;
             let mut rmw = r.attrs.clone();
             if rmw.order == Order::Plain {
                 rmw.order = Order::Relaxed;
@@ -257,44 +239,7 @@ pub(super) fn check_stmt(
                 }
             }
         }
-        StmtKind::Barrier(b) => {
-            if d == Dialect::C {
-                return err(format!(
-                    "{tname}: herd C has no execution barriers (print the test as OpenCL)"
-                ));
-            }
-            check_attrs(&b.attrs, &format!("a barrier in {tname}"))?;
-            if b.kind != BarrierKind::Sync {
-                return err(format!(
-                    "{tname}: a {} barrier has no OpenCL equivalent",
-                    match b.kind {
-                        BarrierKind::Arrive => "`bar.arrive`",
-                        _ => "warp (`bar.warp.sync`)",
-                    }
-                ));
-            }
-            if !matches!(b.scope, Scope::Cta | Scope::Warp) {
-                return err(format!(
-                    "{tname}: a barrier over the {} has no OpenCL equivalent",
-                    b.scope.name()
-                ));
-            }
-            if b.id != Expr::Int(0) || !b.operands.is_empty() {
-                return err(format!(
-                    "{tname}: OpenCL barriers have no barrier number or thread count (PTX `bar.sync a, b`)"
-                ));
-            }
-            if b.attrs.order != Order::Plain {
-                return err(format!(
-                    "{tname}: a barrier with memory semantics ({}) has no OpenCL equivalent",
-                    b.attrs.order.name()
-                ));
-            }
-            flags_text(&b.spaces)?;
-            if let Some(sc) = b.attrs.scope {
-                scope_name(sc)?;
-            }
-        }
+        StmtKind::Barrier(b) => check_barrier(d, tname, b)?,
         StmtKind::Jump { target, .. } => {
             return err(format!(
             "{tname}: jumps (to `{target}`) cannot be written: C/OpenCL litmus tests have no goto"
@@ -313,6 +258,71 @@ pub(super) fn check_stmt(
     if d == Dialect::OpenCl {
         if let Some(sc) = stmt_scope(s) {
             scope_name(sc)?;
+        }
+    }
+    Ok(())
+}
+
+/// An execution barrier: OpenCL's `barrier`/`work_group_barrier` only.
+fn check_barrier(d: Dialect, tname: &str, b: &Barrier) -> P<()> {
+    if d == Dialect::C {
+        return err(format!(
+            "{tname}: herd C has no execution barriers (print the test as OpenCL)"
+        ));
+    }
+    check_attrs(&b.attrs, &format!("a barrier in {tname}"))?;
+    if b.kind != BarrierKind::Sync {
+        return err(format!(
+            "{tname}: a {} barrier has no OpenCL equivalent",
+            match b.kind {
+                BarrierKind::Arrive => "`bar.arrive`",
+                _ => "warp (`bar.warp.sync`)",
+            }
+        ));
+    }
+    if !matches!(b.scope, Scope::Cta | Scope::Warp) {
+        return err(format!(
+            "{tname}: a barrier over the {} has no OpenCL equivalent",
+            b.scope.name()
+        ));
+    }
+    if b.id != Expr::Int(0) || !b.operands.is_empty() {
+        return err(format!(
+            "{tname}: OpenCL barriers have no barrier number or thread count (PTX `bar.sync a, b`)"
+        ));
+    }
+    if b.attrs.order != Order::Plain {
+        return err(format!(
+            "{tname}: a barrier with memory semantics ({}) has no OpenCL equivalent",
+            b.attrs.order.name()
+        ));
+    }
+    flags_text(&b.spaces)?;
+    if let Some(sc) = b.attrs.scope {
+        scope_name(sc)?;
+    }
+    Ok(())
+}
+
+/// A read-modify-write's operation and operand count.
+fn check_rmw_operands(tname: &str, r: &Rmw) -> P<()> {
+    match r.op {
+        RmwOp::CompareExchange { .. } => {
+            if r.args.len() != 2 {
+                return err(format!("{tname}: compare-exchange needs two operands"));
+            }
+            check_address(tname, &r.args[0], "a compare-exchange's expected value")?;
+        }
+        op => {
+            if rmw_name(op).is_none() {
+                return err(format!(
+                    "{tname}: `atom.{}` has no C11/OpenCL 2.0 equivalent",
+                    op.name()
+                ));
+            }
+            if r.args.len() != 1 {
+                return err(format!("{tname}: `{}` needs one operand", op.name()));
+            }
         }
     }
     Ok(())

@@ -170,108 +170,18 @@ impl Parser {
                     }))
                 }
             }
-            "atom" | "suatom" | "red" | "sured" => {
-                let q = m.ptx_quals(true)?;
-                let red = matches!(base, "red" | "sured");
-                let op = q.op.ok_or_else(|| {
-                    m.err(format!(
-                        "{} needs an operation such as `.add`{}",
-                        quote(m.word),
-                        if red { "" } else { ", `.exch` or `.cas`" }
-                    ))
-                })?;
-                if red && matches!(op, RmwOp::Exch | RmwOp::Cas) {
-                    return Err(m.err(format!("`red` cannot `.{}`; use `atom`", op.name())));
-                }
-                if q.volatile || matches!(q.order, Some(Order::Plain | Order::SeqCst)) {
-                    return Err(m.err(format!(
-                        "{}: an atomic is `.relaxed`, `.acquire`, `.release` or `.acq_rel`",
-                        quote(m.word)
-                    )));
-                }
-                let mut attrs = MemAttrs::scoped(
-                    q.order.unwrap_or(Order::Relaxed),
-                    q.scope.unwrap_or(Scope::System),
-                );
-                attrs.proxy = proxy;
-                check_ptx(PtxOp::Rmw, &attrs).map_err(|e| m.cannot(&e))?;
-                let dst = if red {
-                    None
-                } else {
-                    let r = self.reg(t)?;
-                    self.expect(",")?;
-                    Some(r)
-                };
-                let loc = self.loc()?;
-                let mut args = Vec::new();
-                for _ in 0..op.arity() {
-                    self.expect(",")?;
-                    args.push(self.value(t)?);
-                }
-                Ok(StmtKind::Rmw(Rmw {
-                    dst,
-                    addr: Expr::Addr(loc),
-                    op,
-                    args,
-                    attrs,
-                    fail_order: None,
-                }))
-            }
-            "fence" => {
-                if m.quals.first() == Some(&"proxy") {
-                    let kind = match m.quals {
-                        [_, "alias"] => None,
-                        [_, k] => Some(
-                            Proxy::from_name(k)
-                                .filter(|p| *p != Proxy::Generic)
-                                .ok_or_else(|| {
-                                    m.err(format!(
-                                        "unknown proxy {} in {}: expected alias, surface, texture or constant",
-                                        quote(k),
-                                        quote(m.word)
-                                    ))
-                                })?,
-                        ),
-                        _ => {
-                            return Err(m.err(format!(
-                                "malformed proxy fence {}: expected `fence.proxy.alias` or `fence.proxy.surface`",
-                                quote(m.word)
-                            )))
-                        }
-                    };
-                    return Ok(StmtKind::Fence(Fence {
-                        kind: FenceKind::ProxyFence(kind),
-                        attrs: MemAttrs::default(),
-                        spaces: Vec::new(),
-                    }));
-                }
-                let q = m.ptx_quals(false)?;
-                let order = match (q.order, q.volatile) {
-                    (Some(o @ (Order::SeqCst | Order::AcqRel)), false) => o,
-                    _ => {
-                        return Err(m.err(format!(
-                            "{}: a fence is `fence.sc.<scope>` or `fence.acq_rel.<scope>`",
-                            quote(m.word)
-                        )))
-                    }
-                };
-                Ok(StmtKind::Fence(Fence {
-                    kind: FenceKind::Fence,
-                    attrs: MemAttrs::scoped(order, q.scope.unwrap_or(Scope::System)),
-                    spaces: Vec::new(),
-                }))
-            }
+            "atom" | "suatom" | "red" | "sured" => self.ptx_rmw(t, base, m, proxy),
+            "fence" => ptx_fence(m),
             "membar" => {
                 let scope = match m.quals {
-                    ["cta"] => Scope::Cta,
-                    ["gl"] | ["gpu"] => Scope::Gpu,
-                    ["sys"] => Scope::System,
-                    _ => {
-                        return Err(m.err(format!(
-                            "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
-                            quote(m.word)
-                        )))
-                    }
+                    [s] => weft_ptx::quals::membar_scope_by_name(s),
+                    _ => None,
+                };
+                let Some(scope) = scope else {
+                    return Err(m.err(format!(
+                        "{}: expected `membar.cta`, `membar.gl` or `membar.sys`",
+                        quote(m.word)
+                    )));
                 };
                 Ok(StmtKind::Fence(Fence {
                     kind: FenceKind::Membar,
@@ -308,6 +218,55 @@ impl Parser {
                 quote(m.word)
             ))),
         }
+    }
+
+    /// `atom`, `red` and their surface forms (`base`), through `proxy`.
+    fn ptx_rmw(&mut self, t: usize, base: &str, m: &Mnemonic, proxy: Proxy) -> PResult<StmtKind> {
+        let q = m.ptx_quals(true)?;
+        let red = matches!(base, "red" | "sured");
+        let op = q.op.ok_or_else(|| {
+            m.err(format!(
+                "{} needs an operation such as `.add`{}",
+                quote(m.word),
+                if red { "" } else { ", `.exch` or `.cas`" }
+            ))
+        })?;
+        if red && matches!(op, RmwOp::Exch | RmwOp::Cas) {
+            return Err(m.err(format!("`red` cannot `.{}`; use `atom`", op.name())));
+        }
+        if q.volatile || matches!(q.order, Some(Order::Plain | Order::SeqCst)) {
+            return Err(m.err(format!(
+                "{}: an atomic is `.relaxed`, `.acquire`, `.release` or `.acq_rel`",
+                quote(m.word)
+            )));
+        }
+        let mut attrs = MemAttrs::scoped(
+            q.order.unwrap_or(Order::Relaxed),
+            q.scope.unwrap_or(Scope::System),
+        );
+        attrs.proxy = proxy;
+        check_ptx(PtxOp::Rmw, &attrs).map_err(|e| m.cannot(&e))?;
+        let dst = if red {
+            None
+        } else {
+            let r = self.reg(t)?;
+            self.expect(",")?;
+            Some(r)
+        };
+        let loc = self.loc()?;
+        let mut args = Vec::new();
+        for _ in 0..op.arity() {
+            self.expect(",")?;
+            args.push(self.value(t)?);
+        }
+        Ok(StmtKind::Rmw(Rmw {
+            dst,
+            addr: Expr::Addr(loc),
+            op,
+            args,
+            attrs,
+            fail_order: None,
+        }))
     }
 
     fn barrier(
@@ -747,4 +706,50 @@ impl PtxQuals {
         check_ptx(if load { PtxOp::Load } else { PtxOp::Store }, &a).map_err(|e| m.cannot(&e))?;
         Ok(a)
     }
+}
+
+/// `fence.sc`/`fence.acq_rel` with a scope, or a proxy fence.
+fn ptx_fence(m: &Mnemonic) -> PResult<StmtKind> {
+    if m.quals.first() == Some(&"proxy") {
+        let kind = match m.quals {
+            [_, "alias"] => None,
+            [_, k] => Some(
+                Proxy::from_name(k)
+                    .filter(|p| *p != Proxy::Generic)
+                    .ok_or_else(|| {
+                        m.err(format!(
+                            "unknown proxy {} in {}: expected alias, surface, texture or constant",
+                            quote(k),
+                            quote(m.word)
+                        ))
+                    })?,
+            ),
+            _ => {
+                return Err(m.err(format!(
+                "malformed proxy fence {}: expected `fence.proxy.alias` or `fence.proxy.surface`",
+                quote(m.word)
+            )))
+            }
+        };
+        return Ok(StmtKind::Fence(Fence {
+            kind: FenceKind::ProxyFence(kind),
+            attrs: MemAttrs::default(),
+            spaces: Vec::new(),
+        }));
+    }
+    let q = m.ptx_quals(false)?;
+    let order = match (q.order, q.volatile) {
+        (Some(o @ (Order::SeqCst | Order::AcqRel)), false) => o,
+        _ => {
+            return Err(m.err(format!(
+                "{}: a fence is `fence.sc.<scope>` or `fence.acq_rel.<scope>`",
+                quote(m.word)
+            )))
+        }
+    };
+    Ok(StmtKind::Fence(Fence {
+        kind: FenceKind::Fence,
+        attrs: MemAttrs::scoped(order, q.scope.unwrap_or(Scope::System)),
+        spaces: Vec::new(),
+    }))
 }
