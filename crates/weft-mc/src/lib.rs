@@ -14,7 +14,8 @@
 //! `weft mc` prints: serialisable reports, their text and verdict), [`repair_report`] (what
 //! `weft mc --repair` prints), [`suite`] (the tally of `weft mc` over several tests), [`states`] (final states in a compact table, product
 //! form past `max_states`), [`thinair`] (potential (po ∪ rf) cycles through a
-//! dependency, which the explorer does not build: the per-test note), [`symmetry`]
+//! dependency: the per-test note where they are not built), [`speculate`] (building them
+//! by guessing values later writes justify), [`symmetry`]
 //! (interchangeable threads: one execution per orbit, states expanded).
 //!
 //! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
@@ -34,6 +35,7 @@ pub mod repair;
 pub mod repair_kernel;
 pub mod repair_report;
 pub mod report;
+pub mod speculate;
 pub mod states;
 pub mod step;
 pub mod suite;

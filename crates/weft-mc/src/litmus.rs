@@ -207,6 +207,13 @@ struct LitmusJudge<'a> {
 }
 
 fn value_text(p: &Program, v: i64) -> String {
+    if crate::speculate::is_symbolic(v) {
+        // A self-justifying value (herd7 prints a symbol, `S8`).
+        return match v - crate::speculate::SYMBOLIC {
+            0 => "S".into(),
+            d => format!("S{d:+}"),
+        };
+    }
     match decode_addr(v, p.locations.len()) {
         Some((l, 0)) => p.loc(l).name.clone(),
         Some((l, i)) => format!("{}+{i}", p.loc(l).name),
@@ -646,9 +653,30 @@ pub fn check_litmus(
         max_memory: opts.max_memory,
         ..Limits::default()
     };
+    // Cycles through a dependency are built by value speculation where the values a read
+    // may guess settle (`crate::speculate`); the note stays where they do not.
+    let mut dep_cycles = if porf_cycles {
+        crate::thinair::dep_cycles(p, name.starts_with("ptx"))
+    } else {
+        Vec::new()
+    };
+    let spec = if dep_cycles.is_empty() {
+        None
+    } else {
+        let cell_of = |c: Cell| all.binary_search(&c).ok();
+        crate::speculate::guess_values(&stepper, &cell_of, &init, &crate::speculate::literals(p))
+            .map(|guesses| crate::speculate::Speculation {
+                guesses,
+                const_rmw: crate::speculate::const_rmws(p),
+            })
+    };
+    if spec.is_some() {
+        dep_cycles.clear();
+    }
     let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
     ex.rf_mode = opts.rf_mode;
     ex.porf_cycles = porf_cycles;
+    ex.spec = spec.as_ref();
     ex.symmetry = symmetry.as_ref();
     let out = crate::explore::in_pool(opts.threads, || ex.run())
         .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
@@ -740,11 +768,7 @@ pub fn check_litmus(
         races: acc.races.into_iter().collect(),
         witness_graph,
         unmatched: acc.unmatched,
-        dep_cycles: if porf_cycles {
-            crate::thinair::dep_cycles(p, name.starts_with("ptx"))
-        } else {
-            Vec::new()
-        },
+        dep_cycles,
     })
 }
 
