@@ -146,8 +146,8 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// predecessor's, so one execution per orbit is built.
     pub symmetry: Option<&'a crate::symmetry::Symmetry>,
     /// Value speculation ([`crate::speculate`]): reads may also guess a value a later
-    /// write must justify; backward revisits are then off (every source added after a
-    /// read is reached by a guess).
+    /// write must justify (those on a potential cycle through a dependency, revisits
+    /// covering the others; or every read, revisits off).
     pub spec: Option<&'a crate::speculate::Speculation>,
     stop: AtomicBool,
     /// Complete executions seen, when (po ∪ rf) cycles are explored (that extension is
@@ -341,7 +341,10 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         .collect();
                     // Value speculation: the read may also guess a value a write added
                     // later must justify (no source yet).
-                    if let Some(sp) = self.spec.filter(|_| range.is_none()) {
+                    if let Some(sp) = self
+                        .spec
+                        .filter(|sp| range.is_none() && sp.guesses_at(t, ev.span))
+                    {
                         if let Some(vs) = sp.guesses.get(cell as usize) {
                             choices.extend(vs.iter().map(|v| (None, *v)));
                         }
@@ -414,9 +417,9 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         hb: u32::MAX,
                     });
                     base.next_stamp += 1;
-                    if let Some(sp) = self.spec {
+                    if self.spec.is_some_and(|sp| sp.readers.is_none()) {
                         let mut fwd = Vec::new();
-                        for h in self.justify(base, me, cell, value, sp) {
+                        for h in self.justify(base, me, cell, value) {
                             self.place(h, me, cell, &mut fwd, counts);
                         }
                         return self.fan_out(fwd, counts, acc);
@@ -428,7 +431,8 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     let mut reads = Vec::new();
                     for (u, th) in base.th.iter().enumerate() {
                         for (i, n) in th.nodes.iter().enumerate() {
-                            if n.cell != cell || !n.is_read() {
+                            // A pending guess is justified by `justify`, not revisited.
+                            if n.cell != cell || !n.is_read() || n.rf.is_none() {
                                 continue;
                             }
                             // An awaiting read never reads a value outside its range.
@@ -447,11 +451,23 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     for r in reads {
                         if let Some(rg) = self.revisit(&base, me, r, &prefix) {
                             counts.revisits += 1;
-                            self.place(rg, me, cell, &mut children, counts);
+                            if self.spec.is_some() {
+                                for h in self.justify(rg, me, cell, value) {
+                                    self.place(h, me, cell, &mut children, counts);
+                                }
+                            } else {
+                                self.place(rg, me, cell, &mut children, counts);
+                            }
                         }
                     }
                     let mut fwd = Vec::new();
-                    self.place(base, me, cell, &mut fwd, counts);
+                    if self.spec.is_some() {
+                        for h in self.justify(base, me, cell, value) {
+                            self.place(h, me, cell, &mut fwd, counts);
+                        }
+                    } else {
+                        self.place(base, me, cell, &mut fwd, counts);
+                    }
                     fwd.extend(children);
                     return self.fan_out(fwd, counts, acc);
                 }
@@ -480,14 +496,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
     /// Under value speculation: the graph `g` (write `w` just added) and, for every
     /// nonempty set of pending reads of `cell` that guessed `value`, a copy in which `w`
     /// is their source (each read is justified by at most one write, chosen here or later).
-    fn justify(
-        &self,
-        g: Graph<P::State>,
-        w: EvId,
-        cell: u32,
-        value: i64,
-        _sp: &crate::speculate::Speculation,
-    ) -> Vec<Graph<P::State>> {
+    fn justify(&self, g: Graph<P::State>, w: EvId, cell: u32, value: i64) -> Vec<Graph<P::State>> {
         let own_rmw_read = (g.node(w).ev.rmw && w.1 > 0).then(|| (w.0, w.1 - 1));
         let mut pending = Vec::new();
         for (u, th) in g.th.iter().enumerate() {
@@ -813,7 +822,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             }
             return;
         }
-        if self.porf_cycles && self.spec.is_none() {
+        if self.porf_cycles && self.spec.is_none_or(|sp| sp.readers.is_some()) {
             let mut key = Vec::new();
             for th in &g.th {
                 key.push(u64::MAX);

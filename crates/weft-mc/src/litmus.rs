@@ -668,6 +668,12 @@ pub fn check_litmus(
             .map(|guesses| crate::speculate::Speculation {
                 guesses,
                 const_rmw: crate::speculate::const_rmws(p),
+                readers: (std::env::var_os("WEFT_MC_SPECULATE_ALL").is_none()).then(|| {
+                    dep_cycles
+                        .iter()
+                        .map(|d| (d.thread, d.read.0, d.read.1))
+                        .collect()
+                }),
             })
     };
     if spec.is_some() {

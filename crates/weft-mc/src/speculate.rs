@@ -42,14 +42,32 @@ pub fn is_symbolic(v: i64) -> bool {
 pub struct Speculation {
     /// Per dense cell: the values a read of it may guess ([`SYMBOLIC`] last).
     pub guesses: Vec<Vec<i64>>,
-    /// Source positions of read-modify-writes whose written value does not depend on the
+    /// Source positions (line, column) of read-modify-writes whose written value does not depend on the
     /// value read (exchange, compare-and-swap): their write is grounded whatever it read.
-    pub const_rmw: HashSet<Span>,
+    pub const_rmw: HashSet<(u32, u32)>,
+    /// The reads that may guess, as (thread, line, column) (spans themselves all compare
+    /// equal): the reads of the
+    /// dependency edges [`crate::thinair`] found on a potential cycle; backward revisits
+    /// stay on for the others. `None`: every read guesses and revisits are off, which
+    /// builds every execution once by construction (slower: the cross-check of
+    /// `WEFT_MC_SPECULATE_ALL=1`).
+    pub readers: Option<HashSet<(u32, u32, u32)>>,
+}
+
+impl Speculation {
+    /// Whether thread `t`'s read at `span` may guess.
+    pub fn guesses_at(&self, t: usize, span: Span) -> bool {
+        self.readers
+            .as_ref()
+            .is_none_or(|r| r.contains(&(t as u32, span.line, span.col)))
+    }
 }
 
 /// Per dense cell of `cells`, the values some write can write (see the module doc), or
-/// `None` when the fixpoint does not settle within its bounds (16 rounds, 64 values per
-/// cell, 20,000 steps per thread and round): speculation is then not complete.
+/// `None` when the fixpoint does not settle within its bounds (64 rounds, 64 values per
+/// cell, 200,000 steps per thread and round): speculation is then not complete. It settles
+/// when a round adds nothing or once the rounds cover the longest chain of writes an
+/// execution can have.
 pub fn guess_values<P: Stepper>(
     prog: &P,
     cell_of: &dyn Fn(weft_exec::event::Cell) -> Option<usize>,
@@ -64,15 +82,20 @@ pub fn guess_values<P: Stepper>(
             d
         })
         .collect();
-    for _round in 0..16 {
+    // Most writes an execution can have: the sum over threads of the most writes a run of
+    // the thread makes (runs are cut at the unroll bound as in the exploration).
+    let mut max_writes = 0usize;
+    for round in 0..64 {
         let mut next = dom.clone();
+        let mut writes = 0;
         for t in 0..prog.threads() {
-            let mut stack = vec![prog.start(t)];
+            let mut stack = vec![(prog.start(t), 0usize)];
             let mut steps = 0usize;
-            while let Some(mut st) = stack.pop() {
+            let mut most = 0;
+            while let Some((mut st, mut w)) = stack.pop() {
                 loop {
                     steps += 1;
-                    if steps > 20_000 {
+                    if steps > 200_000 {
                         return None;
                     }
                     match prog.next(t, &mut st) {
@@ -80,6 +103,8 @@ pub fn guess_values<P: Stepper>(
                             let c = ev.cell.and_then(cell_of);
                             match ev.kind {
                                 EventKind::Write => {
+                                    w += 1;
+                                    most = most.max(w);
                                     if let Some(c) = c {
                                         next[c].insert(ev.value);
                                     }
@@ -92,7 +117,7 @@ pub fn guess_values<P: Stepper>(
                                     for v in &vals[1..] {
                                         let mut s2 = st.clone();
                                         prog.feed(t, &mut s2, *v);
-                                        stack.push(s2);
+                                        stack.push((s2, w));
                                     }
                                     prog.feed(t, &mut st, vals[0]);
                                 }
@@ -103,11 +128,17 @@ pub fn guess_values<P: Stepper>(
                     }
                 }
             }
+            writes += most;
         }
+        max_writes = max_writes.max(writes);
         if next.iter().any(|d| d.len() > 64) {
             return None;
         }
-        if next == dom {
+        // After round `round` the domains hold every value of a chain of up to `round + 1`
+        // writes, each reading the previous one's value (a value that is not such a chain's
+        // closes a cycle: symbolic); no chain is longer than an execution's writes.
+        if next == dom || round + 1 >= max_writes {
+            dom = next;
             return Some(
                 dom.into_iter()
                     .map(|d| d.into_iter().chain([SYMBOLIC]).collect())
@@ -148,7 +179,7 @@ fn each_stmt(p: &Program, f: &mut dyn FnMut(&Stmt)) {
 
 /// Source positions of the read-modify-writes of `p` whose written value is an operand
 /// (exchange, compare-and-swap, compare-exchange), not a function of the value read.
-pub fn const_rmws(p: &Program) -> HashSet<Span> {
+pub fn const_rmws(p: &Program) -> HashSet<(u32, u32)> {
     let mut out = HashSet::new();
     each_stmt(p, &mut |st| {
         if let StmtKind::Rmw(r) = &st.kind {
@@ -156,7 +187,7 @@ pub fn const_rmws(p: &Program) -> HashSet<Span> {
                 r.op,
                 RmwOp::Exch | RmwOp::Cas | RmwOp::CompareExchange { .. }
             ) {
-                out.insert(st.span);
+                out.insert((st.span.line, st.span.col));
             }
         }
     });
@@ -222,7 +253,8 @@ fn grounded<S>(g: &Graph<S>, spec: &Speculation, r: EvId, mark: &mut [Vec<u8>]) 
         Some(Src::Init) => true,
         Some(Src::Ev(w)) => {
             let wn = g.node(w);
-            let skip_own = wn.ev.rmw && spec.const_rmw.contains(&wn.ev.span);
+            let at = |e: &weft_exec::event::TraceEvent| (e.span.line, e.span.col);
+            let skip_own = wn.ev.rmw && spec.const_rmw.contains(&at(&wn.ev));
             wn.ev
                 .data_deps
                 .iter()
@@ -230,7 +262,7 @@ fn grounded<S>(g: &Graph<S>, spec: &Speculation, r: EvId, mark: &mut [Vec<u8>]) 
                 .all(|&d| {
                     let dn = &g.th[w.0 as usize].nodes[d];
                     !dn.is_read()
-                        || (skip_own && dn.ev.span == wn.ev.span)
+                        || (skip_own && at(&dn.ev) == at(&wn.ev))
                         || grounded(g, spec, (w.0, d as u32), mark)
                 })
         }
