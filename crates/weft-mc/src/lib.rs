@@ -18,10 +18,11 @@
 //! by guessing values later writes justify), [`symmetry`]
 //! (interchangeable threads: one execution per orbit, states expanded).
 //!
-//! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
-//! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
-//! buffering without dependencies (`ptx-v7.5`, `vulkan`) the checker covers the
-//! executions those models allow *and* that satisfy No-Thin-Air (docs/mc.md).
+//! Executions are explored over rf and co; under models with No-Thin-Air every graph is
+//! (po ∪ rf)-acyclic by construction (paper 004 Fig. 3); under the others (`ptx-v7.5`,
+//! `vulkan`, `opencl`, user models) load buffering is built by revisits through
+//! independent events and by value speculation through dependencies (docs/mc.md,
+//! "Dependency cycles").
 
 pub mod bounds;
 pub mod explore;
