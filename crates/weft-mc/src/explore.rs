@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use weft_exec::event::EventKind;
+use weft_exec::event::{EventKind, TraceEvent};
 
 use crate::graph::{EvId, Graph, Node, Src, Status, ThreadG};
 use crate::step::{Action, Stepper};
@@ -341,13 +341,8 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         .collect();
                     // Value speculation: the read may also guess a value a write added
                     // later must justify (no source yet).
-                    if let Some(sp) = self
-                        .spec
-                        .filter(|sp| range.is_none() && sp.guesses_at(t, ev.span))
-                    {
-                        if let Some(vs) = sp.guesses.get(cell as usize) {
-                            choices.extend(vs.iter().map(|v| (None, *v)));
-                        }
+                    if range.is_none() {
+                        choices.extend(self.guesses(t, &ev, cell).map(|v| (None, v)));
                     }
                     let mut children = Vec::with_capacity(choices.len());
                     // The last child takes the graph itself instead of a copy.
@@ -419,9 +414,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     base.next_stamp += 1;
                     if self.spec.is_some_and(|sp| sp.readers.is_none()) {
                         let mut fwd = Vec::new();
-                        for h in self.justify(base, me, cell, value) {
-                            self.place(h, me, cell, &mut fwd, counts);
-                        }
+                        self.place_justified(base, me, cell, value, &mut fwd, counts);
                         return self.fan_out(fwd, counts, acc);
                     }
                     let mut children = Vec::new();
@@ -451,23 +444,11 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     for r in reads {
                         if let Some(rg) = self.revisit(&base, me, r, &prefix) {
                             counts.revisits += 1;
-                            if self.spec.is_some() {
-                                for h in self.justify(rg, me, cell, value) {
-                                    self.place(h, me, cell, &mut children, counts);
-                                }
-                            } else {
-                                self.place(rg, me, cell, &mut children, counts);
-                            }
+                            self.place_justified(rg, me, cell, value, &mut children, counts);
                         }
                     }
                     let mut fwd = Vec::new();
-                    if self.spec.is_some() {
-                        for h in self.justify(base, me, cell, value) {
-                            self.place(h, me, cell, &mut fwd, counts);
-                        }
-                    } else {
-                        self.place(base, me, cell, &mut fwd, counts);
-                    }
+                    self.place_justified(base, me, cell, value, &mut fwd, counts);
                     fwd.extend(children);
                     return self.fan_out(fwd, counts, acc);
                 }
@@ -490,6 +471,41 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     }
                 }
             }
+        }
+    }
+
+    /// The values thread `t`'s read `ev` of `cell` may guess (none without speculation or
+    /// when it is not one of the guessing reads).
+    fn guesses<'s>(
+        &'s self,
+        t: usize,
+        ev: &TraceEvent,
+        cell: u32,
+    ) -> impl Iterator<Item = i64> + 's {
+        self.spec
+            .filter(|sp| sp.guesses_at(t, ev.span))
+            .and_then(|sp| sp.guesses.get(cell as usize))
+            .into_iter()
+            .flatten()
+            .copied()
+    }
+
+    /// [`Explorer::place`] of the write `w` just added in `g`, and under value speculation
+    /// of each graph [`Explorer::justify`] makes of it.
+    fn place_justified(
+        &self,
+        g: Graph<P::State>,
+        w: EvId,
+        cell: u32,
+        value: i64,
+        out: &mut Vec<Graph<P::State>>,
+        counts: &mut Counts,
+    ) {
+        if self.spec.is_none() {
+            return self.place(g, w, cell, out, counts);
+        }
+        for h in self.justify(g, w, cell, value) {
+            self.place(h, w, cell, out, counts);
         }
     }
 

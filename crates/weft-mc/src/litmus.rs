@@ -653,32 +653,11 @@ pub fn check_litmus(
         max_memory: opts.max_memory,
         ..Limits::default()
     };
-    // Cycles through a dependency are built by value speculation where the values a read
-    // may guess settle (`crate::speculate`); the note stays where they do not.
-    let mut dep_cycles = if porf_cycles {
-        crate::thinair::dep_cycles(p, name.starts_with("ptx"))
+    let (dep_cycles, spec) = if porf_cycles {
+        crate::speculate::plan(p, name, &stepper, &all, &init)
     } else {
-        Vec::new()
+        (Vec::new(), None)
     };
-    let spec = if dep_cycles.is_empty() {
-        None
-    } else {
-        let cell_of = |c: Cell| all.binary_search(&c).ok();
-        crate::speculate::guess_values(&stepper, &cell_of, &init, &crate::speculate::literals(p))
-            .map(|guesses| crate::speculate::Speculation {
-                guesses,
-                const_rmw: crate::speculate::const_rmws(p),
-                readers: (std::env::var_os("WEFT_MC_SPECULATE_ALL").is_none()).then(|| {
-                    dep_cycles
-                        .iter()
-                        .map(|d| (d.thread, d.read.0, d.read.1))
-                        .collect()
-                }),
-            })
-    };
-    if spec.is_some() {
-        dep_cycles.clear();
-    }
     let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
     ex.rf_mode = opts.rf_mode;
     ex.porf_cycles = porf_cycles;

@@ -63,6 +63,44 @@ impl Speculation {
     }
 }
 
+/// Speculation for litmus program `p` under model `name` (one without No-Thin-Air): the
+/// dependency edges of [`crate::thinair`]; when there are some and the values settle, the
+/// [`Speculation`] that builds their executions and no edge left for the note (the reads
+/// of the edges guess; all reads with `WEFT_MC_SPECULATE_ALL` set); else the edges (the
+/// note) and none.
+pub fn plan<P: Stepper>(
+    p: &Program,
+    name: &str,
+    prog: &P,
+    cells: &[weft_exec::event::Cell],
+    init: &[i64],
+) -> (Vec<crate::thinair::DepCycle>, Option<Speculation>) {
+    let edges = crate::thinair::dep_cycles(p, name.starts_with("ptx"));
+    if edges.is_empty() {
+        return (edges, None);
+    }
+    let cell_of = |c: weft_exec::event::Cell| cells.binary_search(&c).ok();
+    match guess_values(prog, &cell_of, init, &literals(p)) {
+        Some(guesses) => {
+            let readers = std::env::var_os("WEFT_MC_SPECULATE_ALL")
+                .is_none()
+                .then(|| {
+                    edges
+                        .iter()
+                        .map(|d| (d.thread, d.read.0, d.read.1))
+                        .collect()
+                });
+            let spec = Speculation {
+                guesses,
+                const_rmw: const_rmws(p),
+                readers,
+            };
+            (Vec::new(), Some(spec))
+        }
+        None => (edges, None),
+    }
+}
+
 /// Per dense cell of `cells`, the values some write can write (see the module doc), or
 /// `None` when the fixpoint does not settle within its bounds (64 rounds, 64 values per
 /// cell, 200,000 steps per thread and round): speculation is then not complete. It settles
