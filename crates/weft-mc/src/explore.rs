@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use weft_exec::event::EventKind;
+use weft_exec::event::{EventKind, TraceEvent};
 
 use crate::graph::{EvId, Graph, Node, Src, Status, ThreadG};
 use crate::step::{Action, Stepper};
@@ -73,6 +73,9 @@ pub struct Counts {
     /// Await reads not added reading a stale write (one that is not coherence-latest)
     /// whose value blocks their spin loop: such a branch can only end blocked.
     pub stale: u64,
+    /// Under value speculation ([`crate::speculate`]): graphs ended with a guess no write
+    /// justified (or a value cycle not symbolic), dropped.
+    pub unjustified: u64,
 }
 
 impl Counts {
@@ -90,6 +93,7 @@ impl Counts {
         self.max_events = self.max_events.max(o.max_events);
         self.duplicates += o.duplicates;
         self.stale += o.stale;
+        self.unjustified += o.unjustified;
     }
 }
 
@@ -141,6 +145,10 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// any read, and a member's first write is placed only coherence-after its class
     /// predecessor's, so one execution per orbit is built.
     pub symmetry: Option<&'a crate::symmetry::Symmetry>,
+    /// Value speculation ([`crate::speculate`]): reads may also guess a value a later
+    /// write must justify (those on a potential cycle through a dependency, revisits
+    /// covering the others; or every read, revisits off).
+    pub spec: Option<&'a crate::speculate::Speculation>,
     stop: AtomicBool,
     /// Complete executions seen, when (po ∪ rf) cycles are explored (that extension is
     /// complete but not optimal: an execution may be reached twice, and is counted once).
@@ -172,6 +180,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             rf_mode: false,
             porf_cycles: false,
             symmetry: None,
+            spec: None,
             stop: AtomicBool::new(false),
             seen: Default::default(),
             stopped: std::sync::Mutex::new(None),
@@ -326,15 +335,20 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     // handed on rather than spun on), where the first error of a program
                     // usually is. Every source is explored; only the order changes.
                     srcs.reverse();
-                    let values: Vec<i64> = srcs
+                    let mut choices: Vec<(Option<Src>, i64)> = srcs
                         .iter()
-                        .map(|s| g.src_value(*s, cell, &self.init))
+                        .map(|s| (Some(*s), g.src_value(*s, cell, &self.init)))
                         .collect();
-                    let mut children = Vec::with_capacity(srcs.len());
+                    // Value speculation: the read may also guess a value a write added
+                    // later must justify (no source yet).
+                    if range.is_none() {
+                        choices.extend(self.guesses(t, &ev, cell).map(|v| (None, v)));
+                    }
+                    let mut children = Vec::with_capacity(choices.len());
                     // The last child takes the graph itself instead of a copy.
                     let mut owned = Some(g);
-                    let last = srcs.len().saturating_sub(1);
-                    for (k, (s, value)) in srcs.into_iter().zip(values).enumerate() {
+                    let last = choices.len().saturating_sub(1);
+                    for (k, (s, value)) in choices.into_iter().enumerate() {
                         let mut st2 = st.clone();
                         let fix = self.prog.feed(t, &mut st2, value);
                         // A stale await read (not the coherence-latest source, and its value
@@ -367,7 +381,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                             ev: e2,
                             cell,
                             stamp: c.next_stamp,
-                            rf: Some(s),
+                            rf: s,
                             value,
                             revisited: false,
                             range,
@@ -398,6 +412,11 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                         hb: u32::MAX,
                     });
                     base.next_stamp += 1;
+                    if self.spec.is_some_and(|sp| sp.readers.is_none()) {
+                        let mut fwd = Vec::new();
+                        self.place_justified(base, me, cell, value, &mut fwd, counts);
+                        return self.fan_out(fwd, counts, acc);
+                    }
                     let mut children = Vec::new();
                     // Backward revisits (computed on the graph with the write added but not
                     // yet placed in coherence).
@@ -405,7 +424,8 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     let mut reads = Vec::new();
                     for (u, th) in base.th.iter().enumerate() {
                         for (i, n) in th.nodes.iter().enumerate() {
-                            if n.cell != cell || !n.is_read() {
+                            // A pending guess is justified by `justify`, not revisited.
+                            if n.cell != cell || !n.is_read() || n.rf.is_none() {
                                 continue;
                             }
                             // An awaiting read never reads a value outside its range.
@@ -424,11 +444,11 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                     for r in reads {
                         if let Some(rg) = self.revisit(&base, me, r, &prefix) {
                             counts.revisits += 1;
-                            self.place(rg, me, cell, &mut children, counts);
+                            self.place_justified(rg, me, cell, value, &mut children, counts);
                         }
                     }
                     let mut fwd = Vec::new();
-                    self.place(base, me, cell, &mut fwd, counts);
+                    self.place_justified(base, me, cell, value, &mut fwd, counts);
                     fwd.extend(children);
                     return self.fan_out(fwd, counts, acc);
                 }
@@ -452,6 +472,76 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                 }
             }
         }
+    }
+
+    /// The values thread `t`'s read `ev` of `cell` may guess (none without speculation or
+    /// when it is not one of the guessing reads).
+    fn guesses<'s>(
+        &'s self,
+        t: usize,
+        ev: &TraceEvent,
+        cell: u32,
+    ) -> impl Iterator<Item = i64> + 's {
+        self.spec
+            .filter(|sp| sp.guesses_at(t, ev.span))
+            .and_then(|sp| sp.guesses.get(cell as usize))
+            .into_iter()
+            .flatten()
+            .copied()
+    }
+
+    /// [`Explorer::place`] of the write `w` just added in `g`, and under value speculation
+    /// of each graph [`Explorer::justify`] makes of it.
+    fn place_justified(
+        &self,
+        g: Graph<P::State>,
+        w: EvId,
+        cell: u32,
+        value: i64,
+        out: &mut Vec<Graph<P::State>>,
+        counts: &mut Counts,
+    ) {
+        if self.spec.is_none() {
+            return self.place(g, w, cell, out, counts);
+        }
+        for h in self.justify(g, w, cell, value) {
+            self.place(h, w, cell, out, counts);
+        }
+    }
+
+    /// Under value speculation: the graph `g` (write `w` just added) and, for every
+    /// nonempty set of pending reads of `cell` that guessed `value`, a copy in which `w`
+    /// is their source (each read is justified by at most one write, chosen here or later).
+    fn justify(&self, g: Graph<P::State>, w: EvId, cell: u32, value: i64) -> Vec<Graph<P::State>> {
+        let own_rmw_read = (g.node(w).ev.rmw && w.1 > 0).then(|| (w.0, w.1 - 1));
+        let mut pending = Vec::new();
+        for (u, th) in g.th.iter().enumerate() {
+            for (i, n) in th.nodes.iter().enumerate() {
+                let e = (u as u32, i as u32);
+                if n.is_read()
+                    && n.rf.is_none()
+                    && n.cell == cell
+                    && n.value == value
+                    && Some(e) != own_rmw_read
+                {
+                    pending.push(e);
+                }
+            }
+        }
+        let mut out = vec![g];
+        for r in pending {
+            let more: Vec<_> = out
+                .iter()
+                .map(|h| {
+                    let mut h = h.clone();
+                    h.node_mut(r).rf = Some(Src::Ev(w));
+                    h.forget_views();
+                    h
+                })
+                .collect();
+            out.extend(more);
+        }
+        out
     }
 
     /// Under symmetry: the lowest class member that has read nothing yet and whose next
@@ -713,6 +803,13 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
 
     fn leaf(&self, g: &Graph<P::State>, counts: &mut Counts, acc: &mut J::Acc) {
         counts.max_events = counts.max_events.max(g.events());
+        if self
+            .spec
+            .is_some_and(|sp| !crate::speculate::justified(g, sp))
+        {
+            counts.unjustified += 1;
+            return;
+        }
         let mut blocked = false;
         let mut cut = false;
         for th in &g.th {
@@ -741,7 +838,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             }
             return;
         }
-        if self.porf_cycles {
+        if self.porf_cycles && self.spec.is_none_or(|sp| sp.readers.is_some()) {
             let mut key = Vec::new();
             for th in &g.th {
                 key.push(u64::MAX);

@@ -14,13 +14,15 @@
 //! `weft mc` prints: serialisable reports, their text and verdict), [`repair_report`] (what
 //! `weft mc --repair` prints), [`suite`] (the tally of `weft mc` over several tests), [`states`] (final states in a compact table, product
 //! form past `max_states`), [`thinair`] (potential (po ∪ rf) cycles through a
-//! dependency, which the explorer does not build: the per-test note), [`symmetry`]
+//! dependency: the per-test note where they are not built), [`speculate`] (building them
+//! by guessing values later writes justify), [`symmetry`]
 //! (interchangeable threads: one execution per orbit, states expanded).
 //!
-//! Executions are explored over rf and co; every graph is (po ∪ rf)-acyclic by
-//! construction (No-Thin-Air, paper 004 Fig. 3), so under models that allow load
-//! buffering without dependencies (`ptx-v7.5`, `vulkan`) the checker covers the
-//! executions those models allow *and* that satisfy No-Thin-Air (docs/mc.md).
+//! Executions are explored over rf and co; under models with No-Thin-Air every graph is
+//! (po ∪ rf)-acyclic by construction (paper 004 Fig. 3); under the others (`ptx-v7.5`,
+//! `vulkan`, `opencl`, user models) load buffering is built by revisits through
+//! independent events and by value speculation through dependencies (docs/mc.md,
+//! "Dependency cycles").
 
 pub mod bounds;
 pub mod explore;
@@ -34,6 +36,7 @@ pub mod repair;
 pub mod repair_kernel;
 pub mod repair_report;
 pub mod report;
+pub mod speculate;
 pub mod states;
 pub mod step;
 pub mod suite;

@@ -207,6 +207,13 @@ struct LitmusJudge<'a> {
 }
 
 fn value_text(p: &Program, v: i64) -> String {
+    if crate::speculate::is_symbolic(v) {
+        // A self-justifying value (herd7 prints a symbol, `S8`).
+        return match v - crate::speculate::SYMBOLIC {
+            0 => "S".into(),
+            d => format!("S{d:+}"),
+        };
+    }
     match decode_addr(v, p.locations.len()) {
         Some((l, 0)) => p.loc(l).name.clone(),
         Some((l, i)) => format!("{}+{i}", p.loc(l).name),
@@ -646,9 +653,15 @@ pub fn check_litmus(
         max_memory: opts.max_memory,
         ..Limits::default()
     };
+    let (dep_cycles, spec) = if porf_cycles {
+        crate::speculate::plan(p, name, &stepper, &all, &init)
+    } else {
+        (Vec::new(), None)
+    };
     let mut ex = Explorer::new(&stepper, &judge, all, init, limits);
     ex.rf_mode = opts.rf_mode;
     ex.porf_cycles = porf_cycles;
+    ex.spec = spec.as_ref();
     ex.symmetry = symmetry.as_ref();
     let out = crate::explore::in_pool(opts.threads, || ex.run())
         .map_err(|e| McError::Model(format!("cannot start worker threads: {e}")))?;
@@ -740,11 +753,7 @@ pub fn check_litmus(
         races: acc.races.into_iter().collect(),
         witness_graph,
         unmatched: acc.unmatched,
-        dep_cycles: if porf_cycles {
-            crate::thinair::dep_cycles(p, name.starts_with("ptx"))
-        } else {
-            Vec::new()
-        },
+        dep_cycles,
     })
 }
 

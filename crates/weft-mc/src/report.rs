@@ -289,7 +289,7 @@ impl LitmusReport {
         if !self.dependency_cycles.is_empty() {
             let _ = writeln!(
                 o,
-                "Note: {} has no No-Thin-Air axiom, and executions whose (po ∪ rf) cycle passes through a dependency are not built; these dependencies lie on potential cycles, so the result may miss executions:",
+                "Note: {} has no No-Thin-Air axiom, and executions whose (po ∪ rf) cycle passes through a dependency are not built (the values their reads would guess do not settle); these dependencies lie on potential cycles, so the result may miss executions:",
                 self.model
             );
             for c in &self.dependency_cycles {

@@ -1,9 +1,10 @@
-//! Potential (po ∪ rf) cycles through a dependency: what the explorer does not build under
-//! models without No-Thin-Air (`ptx-v7.5`, `vulkan`, `opencl`, user models). A read only
-//! returns a value a write of the graph already produced, and a write revisits a read in
-//! its (po ∪ rf)-prefix only when nothing after the read depends on it (docs/mc.md,
-//! "Limits"), so an execution whose cycle passes through a dependency (data, address,
-//! control, or the read and write of one RMW) is never built.
+//! Potential (po ∪ rf) cycles through a dependency under models without No-Thin-Air
+//! (`ptx-v7.5`, `vulkan`, `opencl`, user models). A write revisits a read in its (po ∪
+//! rf)-prefix only when nothing after the read depends on it, so an execution whose cycle
+//! passes through a dependency (data, address, control, or the read and write of one RMW)
+//! needs the read to guess its value ([`crate::speculate`]): the reads of the edges found
+//! here are the ones that guess, and where guessing is off (the values do not settle) the
+//! edges are the per-test note (docs/mc.md, "Dependency cycles").
 //!
 //! [`dep_cycles`] reads the program statically (a write under a branch that no explored
 //! execution takes is still seen): per thread, which reads each register's value and each
