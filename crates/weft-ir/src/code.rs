@@ -343,6 +343,26 @@ impl StmtKind {
     }
 }
 
+/// The integer literals `code` stores or hands to a read-modify-write, nested statements
+/// included (the values a write can produce without reading them first).
+pub fn stored_literals(code: &[Stmt], out: &mut std::collections::BTreeSet<i64>) {
+    walk(code, &mut |st| match &st.kind {
+        StmtKind::Store(s) => {
+            if let Expr::Int(v) = s.value {
+                out.insert(v);
+            }
+        }
+        StmtKind::Rmw(r) => {
+            for a in &r.args {
+                if let Expr::Int(v) = a {
+                    out.insert(*v);
+                }
+            }
+        }
+        _ => {}
+    });
+}
+
 /// Calls `f` on every statement of `code`, including nested ones, in source order.
 pub fn walk<'a>(code: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
     for s in code {

@@ -23,7 +23,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use weft_exec::event::EventKind;
-use weft_ir::{Expr, Program, RmwOp, Span, Stmt, StmtKind};
+use weft_ir::{Program, RmwOp, Span, Stmt, StmtKind};
 
 use crate::graph::{EvId, Graph, Src};
 use crate::step::{Action, Stepper};
@@ -190,28 +190,8 @@ pub fn guess_values<P: Stepper>(
 
 /// Every statement of `p`, nested ones included.
 fn each_stmt(p: &Program, f: &mut dyn FnMut(&Stmt)) {
-    fn walk(code: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
-        for st in code {
-            f(st);
-            match &st.kind {
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    walk(then_branch, f);
-                    walk(else_branch, f);
-                }
-                StmtKind::While { prelude, body, .. } => {
-                    walk(prelude, f);
-                    walk(body, f);
-                }
-                _ => {}
-            }
-        }
-    }
     for t in &p.threads {
-        walk(&t.code, f);
+        weft_ir::code::walk(&t.code, f);
     }
 }
 
@@ -237,21 +217,9 @@ pub fn const_rmws(p: &Program) -> HashSet<(u32, u32)> {
 /// whose guesses take it: load buffering through control dependencies).
 pub fn literals(p: &Program) -> BTreeSet<i64> {
     let mut out = BTreeSet::new();
-    each_stmt(p, &mut |st| match &st.kind {
-        StmtKind::Store(s) => {
-            if let Expr::Int(v) = s.value {
-                out.insert(v);
-            }
-        }
-        StmtKind::Rmw(r) => {
-            for a in &r.args {
-                if let Expr::Int(v) = a {
-                    out.insert(*v);
-                }
-            }
-        }
-        _ => {}
-    });
+    for t in &p.threads {
+        weft_ir::code::stored_literals(&t.code, &mut out);
+    }
     out
 }
 

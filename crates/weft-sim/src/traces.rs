@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 
 use weft_exec::step::{Action, LitmusState, LitmusStepper};
-use weft_ir::{Expr, Program, Span, StmtKind};
+use weft_ir::{Program, Span};
 
 pub use weft_exec::event::{eval_expr, union, Cell, End, EventKind, Trace, TraceEvent};
 pub use weft_exec::step::observed_only;
@@ -76,40 +76,9 @@ impl std::error::Error for TraceError {}
 /// stored or combined by read-modify-writes. A trace that reads such a value only
 /// becomes an execution if some write of the candidate produces it.
 pub fn speculated_values(p: &Program) -> BTreeSet<i64> {
-    fn walk(code: &[weft_ir::Stmt], out: &mut BTreeSet<i64>) {
-        for st in code {
-            match &st.kind {
-                StmtKind::Store(s) => {
-                    if let Expr::Int(v) = s.value {
-                        out.insert(v);
-                    }
-                }
-                StmtKind::Rmw(r) => {
-                    for a in &r.args {
-                        if let Expr::Int(v) = a {
-                            out.insert(*v);
-                        }
-                    }
-                }
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    walk(then_branch, out);
-                    walk(else_branch, out);
-                }
-                StmtKind::While { prelude, body, .. } => {
-                    walk(prelude, out);
-                    walk(body, out);
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = BTreeSet::new();
     for t in &p.threads {
-        walk(&t.code, &mut out);
+        weft_ir::code::stored_literals(&t.code, &mut out);
     }
     if let Some(c) = &p.condition {
         let mut terms = Vec::new();
@@ -326,7 +295,8 @@ impl<'a> Explorer<'a> {
 mod tests {
     use super::*;
     use weft_ir::{
-        BinOp, Load, LocId, Location, MemAttrs, Order, Reg, Rmw, RmwOp, Stmt, Store, Thread,
+        BinOp, Expr, Load, LocId, Location, MemAttrs, Order, Reg, Rmw, RmwOp, Stmt, StmtKind,
+        Store, Thread,
     };
 
     fn st(kind: StmtKind) -> Stmt {
