@@ -111,6 +111,28 @@ static __device__ __forceinline__ void sincos(double x, double *s, double *c) {
   *c = cos(x);
 }
 
+/* tanhf through expf (PTX ex2.approx): 1 - 2 / (e^2x + 1). */
+static __device__ __forceinline__ float tanhf(float x) { return 1.0f - 2.0f / (expf(2.0f * x) + 1.0f); }
+
+/* The shuffles before CUDA 9 (`__shfl_up(v, d)`...): the whole warp takes part (full mask).
+ * Templates, so that a program's own definitions win. */
+#define WEFT_SHFL_OLD(NAME, SYNC)                                                              \
+  template <class T>                                                                           \
+  static __device__ __forceinline__ T NAME(T v, int b, int width = warpSize) {                 \
+    return SYNC(0xffffffffu, v, b, width);                                                     \
+  }
+WEFT_SHFL_OLD(__shfl, __shfl_sync)
+WEFT_SHFL_OLD(__shfl_up, __shfl_up_sync)
+WEFT_SHFL_OLD(__shfl_down, __shfl_down_sync)
+WEFT_SHFL_OLD(__shfl_xor, __shfl_xor_sync)
+#undef WEFT_SHFL_OLD
+
+/* curand's normal distribution: Box-Muller on two uniform draws. */
+static __device__ __forceinline__ float curand_normal(curandState *s) {
+  float u1 = curand_uniform(s), u2 = curand_uniform(s);
+  return sqrtf(-2.0f * logf(u1)) * cosf(6.28318530718f * u2);
+}
+
 /* saturate(x): x clamped to [0, 1] (a template, so that a program's own wins). */
 template <bool B, class T> struct __weft_if {};
 template <class T> struct __weft_if<true, T> { typedef T type; };
