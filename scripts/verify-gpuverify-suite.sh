@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # weft verify against the labels of GPUVerify-style test-suite kernels (issues 15 and 27's
 # acceptance measurement; the kernels are public but not part of this repository).
-# usage: [JOBS=N] [TIMEOUT=S] scripts/verify-gpuverify-suite.sh DIR [WEFT]
+# usage: [JOBS=N] [TIMEOUT=S] [PROGRESS=FILE] scripts/verify-gpuverify-suite.sh DIR [WEFT]
+#   PROGRESS: also append each kernel's line to FILE as soon as it is done (a long run
+#   stopped early keeps what it measured)
 #   WEFT: the weft binary (`weft verify`), or weft-verify's `verify_file` example (same
 #   library call and exit codes, without building the whole CLI: `cargo build --release -p
 #   weft-verify --example verify_file`, WEFT=target/release/examples/verify_file)
@@ -52,7 +54,8 @@ export -f one
 export weft limit
 tmp=$(mktemp)
 find "$dir" \( -name '*.cu' -o -name '*.cl' \) | sort \
-  | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} | sort >"$tmp"
+  | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} \
+  | if [ -n "${PROGRESS:-}" ]; then tee -a "$PROGRESS"; else cat; fi | sort >"$tmp"
 cat "$tmp"
 n=$(wc -l <"$tmp"); acc=$(awk -F'\t' '$4 != "not-accepted"' "$tmp" | wc -l)
 ag=$(awk -F'\t' '$4 == "agree"' "$tmp" | wc -l)

@@ -516,25 +516,8 @@ static __device__ __forceinline__ float curand_uniform(curandState *s) {
 }
 
 
-/* ---- textures: the host binds their contents, so a fetch yields an arbitrary value ------ */
-extern "C" __device__ double __weft_query_havoc(void);
-enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
-template <class T, int Dim = 1, enum cudaTextureReadMode Mode = cudaReadModeElementType>
-struct __attribute__((device_builtin_texture_type)) texture {
-  int normalized;
-};
-template <class T, int D, enum cudaTextureReadMode M>
-static __device__ __forceinline__ T tex1Dfetch(texture<T, D, M> t, int x) {
-  return (T)__weft_query_havoc();
-}
-template <class T, int D, enum cudaTextureReadMode M>
-static __device__ __forceinline__ T tex1D(texture<T, D, M> t, float x) {
-  return (T)__weft_query_havoc();
-}
-template <class T, int D, enum cudaTextureReadMode M>
-static __device__ __forceinline__ T tex2D(texture<T, D, M> t, float x, float y) {
-  return (T)__weft_query_havoc();
-}
+/* ---- textures, sincos, vector arithmetic (helper_math.h's): weft_cuda_math.h ---------- */
+#include "weft_cuda_math.h"
 /* ---- the host side of a .cu file: the runtime API (weft-cudart implements it) --------- */
 #include "weft_cuda_runtime.h"
 /* Device printf compiles to a call of CUDA's vprintf(format, packed arguments), which weft's

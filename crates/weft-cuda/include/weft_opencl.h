@@ -441,4 +441,41 @@ __WEFT_IMG_SIZE(height, read_only, image3d_t)
 #pragma clang attribute pop
 #endif
 
+/* native_sin, native_cos, native_tan: libclc implements them with LLVM's sin/cos intrinsics,
+ * which clang 19's NVPTX back-end cannot select (it crashes: "Cannot select: fcos"). OpenCL
+ * 1.2 §6.12.2 leaves their accuracy to the implementation: here PTX's sin.approx/cos.approx,
+ * component by component for vectors (double through float). */
+#define __WEFT_NATIVE(NAME, EXPR)                                                              \
+  __WEFT_CL_INLINE float __weft_##NAME(float x) { return EXPR; }                               \
+  __WEFT_CL_INLINE double __weft_##NAME(double d) {                                            \
+    float x = (float)d;                                                                        \
+    return (double)(EXPR);                                                                     \
+  }                                                                                            \
+  __WEFT_NATIVE_V(NAME, float)                                                                 \
+  __WEFT_NATIVE_V(NAME, double)
+#define __WEFT_NATIVE_V(NAME, T)                                                               \
+  __WEFT_CL_INLINE T##2 __weft_##NAME(T##2 v) {                                                \
+    return (T##2)(__weft_##NAME(v.s0), __weft_##NAME(v.s1));                                   \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##3 __weft_##NAME(T##3 v) {                                                \
+    return (T##3)(__weft_##NAME(v.s0), __weft_##NAME(v.s1), __weft_##NAME(v.s2));              \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##4 __weft_##NAME(T##4 v) {                                                \
+    return (T##4)(__weft_##NAME(v.s01), __weft_##NAME(v.s23));                                 \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##8 __weft_##NAME(T##8 v) {                                                \
+    return (T##8)(__weft_##NAME(v.s0123), __weft_##NAME(v.s4567));                             \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##16 __weft_##NAME(T##16 v) {                                              \
+    return (T##16)(__weft_##NAME(v.s01234567), __weft_##NAME(v.s89abcdef));                    \
+  }
+__WEFT_NATIVE(native_sin, __nvvm_sin_approx_f(x))
+__WEFT_NATIVE(native_cos, __nvvm_cos_approx_f(x))
+__WEFT_NATIVE(native_tan, __nvvm_sin_approx_f(x) / __nvvm_cos_approx_f(x))
+#undef __WEFT_NATIVE
+#undef __WEFT_NATIVE_V
+#define native_sin __weft_native_sin
+#define native_cos __weft_native_cos
+#define native_tan __weft_native_tan
+
 #endif /* WEFT_OPENCL_H */

@@ -29,6 +29,10 @@ pub const ALL: &[(&str, &str)] = &[
         "weft_cuda_runtime.h",
         include_str!("../include/weft_cuda_runtime.h"),
     ),
+    (
+        "weft_cuda_math.h",
+        include_str!("../include/weft_cuda_math.h"),
+    ),
     ("cuda.h", include_str!("../include/cuda.h")),
     ("cuda_runtime.h", include_str!("../include/cuda_runtime.h")),
     (

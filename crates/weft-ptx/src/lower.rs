@@ -265,6 +265,9 @@ struct Lowerer<'a> {
     prefix: String,
     /// Functions being inlined, innermost last (recursion is refused).
     call_stack: Vec<String>,
+    /// Per inlined call (innermost last): its result cells copied through registers,
+    /// (variable, type, register, byte offset), see [`Lowerer::spill_load`].
+    ret_spills: Vec<Vec<(u32, DataType, Reg, i64)>>,
     inlined: usize,
     /// `.file` indices of weft's shim headers: their lines are not the user's.
     shim_files: Vec<u32>,
@@ -347,6 +350,7 @@ impl<'a> Lowerer<'a> {
             loc: None,
             prefix: String::new(),
             call_stack: Vec::new(),
+            ret_spills: Vec::new(),
             inlined: 0,
             errors: Vec::new(),
             havoc_external: false,

@@ -96,12 +96,15 @@ fn calls_are_inlined_and_recursion_refused() {
         .param .b32 r;\ncall.uni (r), f, (a);\nld.param.b32 %r1, [r];\n}\nret;\n}\n";
     let m = weft_ptx::parse(src).unwrap();
     let k = weft_ptx::lower_kernel(&m, Some("k")).unwrap();
-    // st a; [ld p; add; st ret; bra end]; ld r; exit
-    assert_eq!(k.code.len(), 7);
-    assert_eq!(k.code[4].op, KOp::Bra { target: 5 });
+    // st a; [ld p; add; st ret; ld ret -> t; bra end]; end: st t -> ret; ld r; exit (the
+    // result crosses the `ret`'s jump in a register, `Lowerer::spill_cells`)
+    assert_eq!(k.code.len(), 9);
+    assert_eq!(k.code[5].op, KOp::Bra { target: 6 });
     assert!(matches!(&k.code[0].op, KOp::St { attrs, .. } if attrs.space == Some(MemSpace::Local)));
-    // Callee registers are distinct from the caller's.
-    assert_eq!(k.regs.len(), 6);
+    assert!(matches!(&k.code[4].op, KOp::Ld { attrs, .. } if attrs.space == Some(MemSpace::Local)));
+    assert!(matches!(&k.code[6].op, KOp::St { attrs, .. } if attrs.space == Some(MemSpace::Local)));
+    // Callee registers are distinct from the caller's (and the result's carrier register).
+    assert_eq!(k.regs.len(), 7);
     let rec = src.replace(
         "add.s32 %r2, %r1, 1;",
         "{\n.param .b32 b;\n.param .b32 q;\ncall.uni (q), f, (b);\n}\nadd.s32 %r2, %r1, 1;",

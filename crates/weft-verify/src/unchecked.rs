@@ -17,6 +17,9 @@
 //! contract is its definition); those it cannot assume (a `__writes_to` frame) only weaken
 //! what the verifier knows, which is sound, and are a note elsewhere.
 //!
+//! - Races on OpenCL images: `write_image*` has no effect in weft's model (reads of an image
+//!   are arbitrary values), so a kernel that writes an image is never "verified".
+//!
 //! Detection is textual, on the source with comments and preprocessor lines blanked, so a
 //! postcondition clang folds away (a constant condition) is listed too.
 
@@ -63,7 +66,32 @@ pub fn postconditions(src: &str, contracts: &Contracts, kernel: &str) -> Vec<Str
             )),
         }
     }
+    if let Some(line) = image_write_line(&s) {
+        push(format!(
+            "races on OpenCL images: `write_image*` is not modelled as an access (reads of an image are arbitrary values), so two work-items writing one pixel are not reported (line {line})"
+        ));
+    }
     out
+}
+
+/// The 1-based line of the first `write_image...(` call in code text `s` (GPUVerify's
+/// `imagetests/fail2dimagecopy`: a write-write race on an image).
+fn image_write_line(s: &str) -> Option<usize> {
+    let word = "write_image";
+    let mut from = 0;
+    while let Some(i) = s[from..].find(word) {
+        let at = from + i;
+        from = at + word.len();
+        let before_ok = at == 0 || {
+            let c = s.as_bytes()[at - 1];
+            !(c.is_ascii_alphanumeric() || c == b'_')
+        };
+        let rest = s[from..].trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        if before_ok && rest.trim_start().starts_with('(') {
+            return Some(s.as_bytes()[..at].iter().filter(|&&c| c == b'\n').count() + 1);
+        }
+    }
+    None
 }
 
 /// The 1-based lines of the `__ensures(` and `__global_ensures(` calls in code text `s`.
@@ -117,6 +145,17 @@ mod tests {
         let o = postconditions(src, &c, "other");
         assert_eq!(o.len(), 1, "{o:?}");
         assert!(o[0].contains("of `f`"));
+    }
+
+    #[test]
+    fn image_writes_are_listed() {
+        let src = "kernel void k(write_only image2d_t d) {\n  // write_imagef(d, p, v) in a comment\n  write_imagef(d, (int2)(0, 0), (float4)(1));\n}\n";
+        let n = postconditions(src, &scan(src), "k");
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert!(n[0].starts_with("races on OpenCL images") && n[0].ends_with("(line 3)"));
+        assert!(
+            postconditions("kernel void k(global int *a) { a[0] = 1; }", &scan(""), "k").is_empty()
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! marker calls of `weft_gpuverify.h` turned into annotations and specification queries.
 
 use weft_ir::attrs::{DataType, MemAttrs, MemSpace, TypeKind};
+use weft_ir::code::Reg;
 use weft_ir::kernel::{Addr, AddrBase, KCmp, KGuard, KOp, Operand as KOperand};
 
 use super::{data_type, err, function_address, var_size, LResult, Lowerer};
@@ -122,14 +123,79 @@ impl Lowerer<'_> {
             })?;
             self.var_ix.insert(format!("{new_prefix}{}", p.name), v);
         }
+        // The results cross the jump of each `ret` in registers (see `spill_cells`): loaded
+        // at every `ret` (a PTX function body ends with one), stored back past the body. Not
+        // loaded before the body: a register written once keeps its value on every path in
+        // the verifier, where an earlier value would be a case without the result's array.
+        let mut spills = Vec::new();
+        for (p, a) in f.returns.iter().zip(&rets) {
+            if let Some(v) = param_var(self, a) {
+                spills.extend(self.spill_cells(p, v));
+            }
+        }
         let old = std::mem::replace(&mut self.prefix, new_prefix);
         self.call_stack.push(name);
+        self.ret_spills.push(spills);
         let r = self.walk(body);
         self.labels
             .insert(format!("{}$weft_ret", self.prefix), self.code.len() as u32);
+        let spills = self.ret_spills.pop().unwrap_or_default();
+        self.spill_store(i, &spills);
         self.call_stack.pop();
         self.prefix = old;
         r
+    }
+
+    /// The cells of the `.param` variable `v` that hold parameter `p` (one per element of its
+    /// type), each with a fresh register to carry it.
+    ///
+    /// Why registers: weft verify forwards a thread-private store to a later load only inside
+    /// one basic block, while registers keep their values across blocks. Where control flow
+    /// separates the store of a call's argument or result from its load (the comparison
+    /// chain of an indirect call, a `ret` that jumps past the inlined body), copying the
+    /// cells through registers keeps the value, so a pointer passed or returned keeps its
+    /// array. For the emulator each copy is an identity.
+    pub(super) fn spill_cells(&mut self, p: &Param, v: u32) -> Vec<(u32, DataType, Reg, i64)> {
+        let Some(ty) = data_type(p.ty) else {
+            return Vec::new();
+        };
+        let size = var_size(p.ty, p.vector, &p.dims);
+        let width = u64::from(ty.bits / 8).max(1);
+        if size > 64 {
+            return Vec::new();
+        }
+        (0..size / width)
+            .map(|k| (v, ty, self.fresh_reg(ty), (k * width) as i64))
+            .collect()
+    }
+
+    /// Loads each cell of `cells` into its register.
+    pub(super) fn spill_load(&mut self, i: &Instruction, cells: &[(u32, DataType, Reg, i64)]) {
+        for &(v, ty, r, off) in cells {
+            self.emit(
+                i,
+                KOp::Ld {
+                    attrs: MemAttrs {
+                        space: Some(MemSpace::Local),
+                        ty: Some(ty),
+                        ..MemAttrs::default()
+                    },
+                    ty,
+                    dst: vec![Some(r)],
+                    addr: Addr {
+                        base: AddrBase::Var(v),
+                        offset: off,
+                    },
+                },
+            );
+        }
+    }
+
+    /// Stores each register of `cells` back into its cell.
+    pub(super) fn spill_store(&mut self, i: &Instruction, cells: &[(u32, DataType, Reg, i64)]) {
+        for &(v, ty, r, off) in cells {
+            self.store_local(i, ty, r, v, off);
+        }
     }
     /// A call of a `weft_gpuverify.h` marker function: its arguments are loaded from their
     /// call-sequence variables into fresh registers, then an [`KOp::Annot`] (whose
@@ -275,6 +341,26 @@ impl Lowerer<'_> {
             kind: TypeKind::Unsigned,
             bits: 64,
         };
+        // Arguments and results cross the comparison chain in registers (see
+        // `spill_cells`); the cells' layout is the first candidate's.
+        let (mut arg_cells, mut ret_cells) = (Vec::new(), Vec::new());
+        if let Some(f) = candidates.first().and_then(|c| self.module.function(c)) {
+            let (args, rets) = (lists.last().copied(), lists.first().copied());
+            let args = args.filter(|_| n_args > 0);
+            for (p, a) in f.params.iter().zip(args.into_iter().flatten()) {
+                if let Some(v) = param_var(self, a) {
+                    arg_cells.extend(self.spill_cells(p, v));
+                }
+            }
+            if n_rets > 0 {
+                for (p, a) in f.returns.iter().zip(rets.into_iter().flatten()) {
+                    if let Some(v) = param_var(self, a) {
+                        ret_cells.extend(self.spill_cells(p, v));
+                    }
+                }
+            }
+        }
+        self.spill_load(i, &arg_cells);
         let mut branches = Vec::new();
         for c in &candidates {
             let p = self.fresh_reg(DataType::PRED);
@@ -304,6 +390,7 @@ impl Lowerer<'_> {
             if let KOp::Bra { target } = &mut self.code[b].op {
                 *target = start;
             }
+            self.spill_store(i, &arg_cells);
             let mut direct = i.clone();
             for o in direct.operands.iter_mut() {
                 if matches!(o, Operand::Reg(n) | Operand::Symbol { name: n, .. } if n == reg) {
@@ -320,6 +407,7 @@ impl Lowerer<'_> {
                 }
             }
             self.inline_call(&direct)?;
+            self.spill_load(i, &ret_cells);
             ends.push(self.code.len());
             self.emit(i, KOp::Bra { target: 0 });
         }
@@ -329,6 +417,7 @@ impl Lowerer<'_> {
                 *target = end;
             }
         }
+        self.spill_store(i, &ret_cells);
         Ok(())
     }
     /// A call of a function without a body (GPUVerify's meaning): each result receives an
@@ -424,4 +513,12 @@ fn query_kind(name: &str, i: &Instruction) -> LResult<weft_ir::kernel::QueryKind
         "havoc" => Q::Havoc,
         other => return Err(err(i.span, format!("unknown query `__weft_query_{other}`"))),
     })
+}
+
+/// The `.param` variable a call operand names.
+fn param_var(l: &Lowerer<'_>, a: &Operand) -> Option<u32> {
+    match a {
+        Operand::Symbol { name, offset: 0 } | Operand::Reg(name) => l.var(name),
+        _ => None,
+    }
 }

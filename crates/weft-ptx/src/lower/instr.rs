@@ -136,7 +136,10 @@ impl Lowerer<'_> {
                 KOp::Bra { target: u32::MAX }
             }
             O::Ret if !self.call_stack.is_empty() => {
-                // Return from an inlined function: jump past its body.
+                // Return from an inlined function: its results are copied into registers
+                // (see `Lowerer::spill_load`), then a jump past its body.
+                let spills = self.ret_spills.last().cloned().unwrap_or_default();
+                self.spill_load(i, &spills);
                 self.fixups
                     .push((self.code.len(), format!("{}$weft_ret", self.prefix), i.span));
                 KOp::Bra { target: u32::MAX }

@@ -273,11 +273,14 @@ impl Exec<'_> {
                     let what = "write to constant memory";
                     self.add_check(CheckKind::Memory { pc, what }, v, vec![]);
                 }
-                // Read-only: a function of the address.
+                // Read-only: a function of the address, one per width (the solver's function
+                // is named by its argument sorts only: one name for a 32- and a 64-bit read
+                // was a sort error, libclc's `log` tables).
                 let mut vals = Vec::new();
+                let w = (size * 8).min(64) as u32;
                 for th in 0..2 {
                     let a = self.address(th, addr)?;
-                    vals.push(self.c.uf("const_mem", &[a], Sort::Bv((size * 8).min(64) as u32)));
+                    vals.push(self.c.uf(&format!("const_mem{w}"), &[a], Sort::Bv(w)));
                 }
                 return Ok(Some([vals[0].clone(), vals[1].clone()]));
             }

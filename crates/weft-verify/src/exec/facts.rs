@@ -19,10 +19,38 @@ pub(super) fn array_facts(k: &Kernel) -> ArrayFacts {
             _ => BTreeSet::new(),
         }
     };
+    // Bases stored into thread-private variables (call arguments and results the front-end
+    // passes through `.param`/`.local` cells), per variable: a load of the variable may
+    // return any of them.
+    let mut cell_bases: HashMap<u32, BTreeSet<Base>> = HashMap::new();
+    let is_cell = |v: u32| {
+        k.vars
+            .get(v as usize)
+            .is_some_and(|x| matches!(x.space, MemSpace::Local | MemSpace::Param))
+    };
     let mut changed = true;
     while changed {
         changed = false;
         for i in &k.code {
+            if let KOp::St {
+                src,
+                addr:
+                    weft_ir::kernel::Addr {
+                        base: AddrBase::Var(v),
+                        ..
+                    },
+                ..
+            } = &i.op
+            {
+                if is_cell(*v) {
+                    let e = cell_bases.entry(*v).or_default();
+                    for o in src {
+                        for b in opb(o, &bases) {
+                            changed |= e.insert(b);
+                        }
+                    }
+                }
+            }
             let (dst, srcs): (Option<usize>, BTreeSet<Base>) = match &i.op {
                 KOp::Mov { dst, src, .. }
                 | KOp::Cvta { dst, src, .. }
@@ -52,6 +80,10 @@ pub(super) fn array_facts(k: &Kernel) -> ArrayFacts {
                         s.insert(Base::Param(p, addr.offset as u32));
                         (dst.first().copied().flatten().map(|r| r.index()), s)
                     }
+                    AddrBase::Var(v) if is_cell(v) => (
+                        dst.first().copied().flatten().map(|r| r.index()),
+                        cell_bases.get(&v).cloned().unwrap_or_default(),
+                    ),
                     _ => (None, BTreeSet::new()),
                 },
                 _ => (None, BTreeSet::new()),

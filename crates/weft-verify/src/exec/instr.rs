@@ -310,7 +310,22 @@ impl Exec<'_> {
                     let p = self.operand(th, pos, DataType::U32);
                     let l = self.operand(th, len, DataType::U32);
                     let s = x.sort();
-                    let v = self.uf("bfe", *ty, &[x, p, l], s);
+                    let w = s.width();
+                    // Constant position and length inside the operand (the byte extractions
+                    // clang emits for `char` views of a value): PTX's definition, the field
+                    // zero- or sign-extended (`bfe.s`); otherwise an uninterpreted function.
+                    let v = match (p.as_bv(), l.as_bv()) {
+                        (Some(0..=255), Some(0)) => self.c.bv(w, 0),
+                        (Some(pv), Some(lv)) if lv > 0 && pv + lv <= u64::from(w) => {
+                            let f = self.c.extract((pv + lv - 1) as u32, pv as u32, &x);
+                            if ty.kind == TypeKind::Signed {
+                                self.c.sext(w, &f)
+                            } else {
+                                self.c.zext(w, &f)
+                            }
+                        }
+                        _ => self.uf("bfe", *ty, &[x, p, l], s),
+                    };
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
