@@ -11,4 +11,6 @@ pub mod session;
 
 pub use cc::{build, CcOptions};
 pub use run::{run_program, Mode, RunOptions, RunResult};
-pub use session::{has_main, parse_cc_args, run_target, split_invocation, Target};
+pub use session::{
+    has_header_geometry, has_main, parse_cc_args, run_target, split_invocation, Target,
+};

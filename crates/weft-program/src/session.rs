@@ -95,6 +95,19 @@ pub fn has_main(path: &Path) -> bool {
     })
 }
 
+/// Whether `path`'s leading comment lines give a launch geometry in GPUVerify's header
+/// form (`--gridDim`, `--blockDim`, `--num_groups`, `--local_size`): a kernel to check
+/// on its own, even when the file has a `main`.
+pub fn has_header_geometry(path: &Path) -> bool {
+    let Ok(src) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let keys = ["--gridDim", "--num_groups", "--blockDim", "--local_size"];
+    src.lines()
+        .take_while(|l| l.starts_with("//"))
+        .any(|l| keys.iter().any(|k| l.contains(k)))
+}
+
 /// Parses `weft cc`'s nvcc-like arguments: `-o OUT`, `-I DIR`/`-IDIR`, `-D X`/`-DX`,
 /// `-std=X`, `-O N`/`-ON`, `-arch=X`/`-arch X`/`--gpu-architecture X` (accepted),
 /// `-lineinfo`/`-g`/`-G` (accepted: line tables are always on), `-x cu`, `-l LIB`/`-lLIB`,

@@ -74,6 +74,15 @@ pub fn default_schedules(threads: u64) -> u32 {
     }
 }
 
+/// The runs to check: `asked` (`--schedules`), else one on a GPU (its hardware schedules
+/// the warps) and [`default_schedules`] on the emulator.
+pub fn schedule_count(asked: Option<u32>, on_gpu: bool, launch: LaunchConfig) -> u32 {
+    asked.unwrap_or_else(|| match on_gpu {
+        true => 1,
+        false => default_schedules(threads(launch)),
+    })
+}
+
 /// Where the trace of each run comes from.
 pub trait TraceSource {
     /// `emulator`, `instrumented-ptx`, `instrumented-ptx-cuda` (the report's `trace`).

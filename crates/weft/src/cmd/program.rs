@@ -155,9 +155,6 @@ pub fn race(
     json: bool,
     error_exitcode: i32,
 ) -> ExitCode {
-    if schedules == Some(0) {
-        return crate::exit::report(&Failure::bad_input("--schedules 0: expected 1 or more"));
-    }
     let res = run_options(r, Mode::Race)
         .map(|o| RunOptions {
             definition: Some(definition.to_string()),

@@ -42,7 +42,7 @@ pub struct Args {
     /// Runs to check: the first schedule, then seeds 1, 2, ... (after a seed S: S+1, ...).
     /// Default: 4 for a launch of at most 256 threads (for a whole program, on a copy of
     /// device memory: the program sees the first run's), else 1; 1 with --backend cuda.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     schedules: Option<u32>,
     /// Race definition: `scoped` (default: lock-step warps with scoped RC11's mutual scope
     /// inclusion for synchronisation and atomics, so a block-scoped atomic or fence used
@@ -116,31 +116,12 @@ fn program_words(a: &Args) -> Option<Vec<String>> {
         return Some(words);
     }
     let f = a.file.as_ref()?;
-    let header_geometry = std::fs::read_to_string(f)
-        .map(|s| {
-            s.lines().take_while(|l| l.starts_with("//")).any(|l| {
-                l.contains("--gridDim")
-                    || l.contains("--num_groups")
-                    || l.contains("--blockDim")
-                    || l.contains("--local_size")
-            })
-        })
-        .unwrap_or(false);
     let cu = f.extension().is_some_and(|e| e == "cu");
     (cu && a.launch.grid.is_none()
         && a.launch.block.is_none()
-        && !header_geometry
+        && !weft_program::has_header_geometry(f)
         && weft_program::has_main(f))
     .then_some(words)
-}
-
-/// `--schedules`, or its default for this launch (one run on a GPU, whose hardware
-/// schedules the warps itself).
-fn schedule_count(a: &Args, launch: weft_simt::LaunchConfig) -> u32 {
-    a.schedules.unwrap_or(match a.backend {
-        KernelBackend::Cuda => 1,
-        KernelBackend::Emu => session::default_schedules(session::threads(launch)),
-    })
 }
 
 fn run_kernel(a: Args, file: PathBuf) -> ExitCode {
@@ -172,9 +153,10 @@ fn inner(mut a: Args, file_path: PathBuf) -> Result<ExitCode, Failure> {
     })?;
     let p = prepare(&file_path, &a.launch)?;
     session::check_launch(p.launch)?;
+    let gpu = matches!(a.backend, KernelBackend::Cuda);
+    let count = session::schedule_count(a.schedules, gpu, p.launch);
     let opts = SessionOptions {
-        schedules: session::schedules(&a.schedule, schedule_count(&a, p.launch))
-            .map_err(Failure::bad_input)?,
+        schedules: session::schedules(&a.schedule, count).map_err(Failure::bad_input)?,
         definition,
         resident: a.resident,
         quantum: a.quantum,
