@@ -135,7 +135,60 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
     if p.filter.is_some() {
         return err("the test has a filter: WGSL runs keep every execution".into());
     }
-    // Locations: storage slots for global ones, workgroup slots for shared ones.
+    let (places, storage_init, workgroup_init) = places_of(p)?;
+    let n = p.threads.len();
+    let Groups {
+        group,
+        groups,
+        rank,
+        counts,
+    } = groups_of(p);
+    let mut strengthened = warp_notes(p);
+    let mut lowered = Vec::with_capacity(n);
+    let mut phases = 1usize;
+    let mut spaces = (false, false);
+    for (k, &r) in rank.iter().enumerate() {
+        let (th, cx_spaces, notes) = lower_thread(p, k, &places, &group, r, &mut strengthened)?;
+        phases = phases.max(th.phases.len());
+        spaces.0 |= cx_spaces.0;
+        spaces.1 |= cx_spaces.1;
+        strengthened.extend(notes);
+        lowered.push(th);
+    }
+    // Workgroup memory is per workgroup: every thread touching it must share one.
+    for th in &lowered {
+        for (wg, j) in &th.places {
+            if *wg && groups > 1 {
+                return err(format!(
+                    "thread {}: workgroup-memory slot {j} is used by a test whose threads are in {groups} different workgroups; workgroup memory is private to a workgroup",
+                    th.name
+                ));
+            }
+        }
+    }
+    let max_rank = counts.iter().copied().max().unwrap_or(1);
+    Ok(Lowered {
+        threads: lowered,
+        places,
+        storage_init,
+        workgroup_init,
+        groups,
+        max_rank,
+        phases,
+        barrier_spaces: spaces,
+        strengthened,
+    })
+}
+
+/// Per program location its cell; the initial values of the storage and workgroup slots.
+type Places = (Vec<Place>, Vec<i32>, Vec<i32>);
+
+/// A thread lowered, the barrier spaces (storage, workgroup) its code needs, its notes.
+type LoweredThread = (LThread, (bool, bool), Vec<String>);
+
+/// Locations: storage slots for global ones, workgroup slots for shared ones (aliases share
+/// their target's); the initial values of the storage and workgroup slots.
+fn places_of(p: &Program) -> Result<Places, CodegenError> {
     let mut places = Vec::with_capacity(p.locations.len());
     let mut storage_init = Vec::new();
     let mut workgroup_init = Vec::new();
@@ -192,8 +245,21 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
         root_place[root.index()] = Some(pl);
         places.push(pl);
     }
+    Ok((places, storage_init, workgroup_init))
+}
 
-    // Groups of threads that share a workgroup (paper 000 §4.2: honour the scope tree).
+/// Threads grouped by workgroup, and each thread's rank in its group.
+struct Groups {
+    /// Per thread, its group.
+    group: Vec<u32>,
+    groups: u32,
+    rank: Vec<u32>,
+    /// Per group, its number of threads.
+    counts: Vec<u32>,
+}
+
+/// Groups of threads that share a workgroup (paper 000 §4.2: honour the scope tree).
+fn groups_of(p: &Program) -> Groups {
     let n = p.threads.len();
     let mut group = vec![u32::MAX; n];
     let mut groups = 0u32;
@@ -219,6 +285,17 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
         rank[t] = counts[group[t] as usize];
         counts[group[t] as usize] += 1;
     }
+    Groups {
+        group,
+        groups,
+        rank,
+        counts,
+    }
+}
+
+/// Threads the scope tree puts in one warp: WGSL cannot place them in one subgroup.
+fn warp_notes(p: &Program) -> Vec<String> {
+    let n = p.threads.len();
     let mut strengthened = Vec::new();
     for t in 0..n {
         for u in t + 1..n {
@@ -233,120 +310,106 @@ pub fn lower(p: &Program) -> Result<Lowered, CodegenError> {
             }
         }
     }
+    strengthened
+}
 
-    let mut lowered = Vec::with_capacity(n);
-    let mut phases = 1usize;
-    let mut spaces = (false, false);
-    for (k, t) in p.threads.iter().enumerate() {
-        let mut cx = Cx {
-            p,
-            k,
-            tname: &t.name,
-            places: &places,
-            out: vec![String::new()],
-            used: BTreeSet::new(),
-            notes: Vec::new(),
-            const_addr: vec![None; t.regs.len()],
-            spaces: (false, false),
-            group: group[k],
-            groups: &group,
-        };
-        // Registers: constant-address registers are resolved, others are i32 variables.
-        let mut assigned = BTreeSet::new();
-        weft_ir::code::walk(&t.code, &mut |s| {
-            if let Some(d) = s.kind.def() {
-                assigned.insert(d.index());
-            }
-        });
-        let mut regs = Vec::with_capacity(t.regs.len());
-        for (ri, r) in t.regs.iter().enumerate() {
-            if let Some(ty) = r.ty {
-                if ty.kind == TypeKind::Float
-                    || (ty.bits > 32 && !matches!(r.init, Some(Value::Addr(_))))
-                {
-                    return err(format!(
-                        "thread {}: register {} has type {}: WGSL test registers are 32-bit integers",
-                        t.name,
-                        r.name,
-                        ty.ptx_name()
-                    ));
-                }
-            }
-            match r.init {
-                Some(Value::Addr(l)) => {
-                    if assigned.contains(&ri) {
-                        return err(format!(
-                            "thread {}: register {} holds an address and is assigned: address computation cannot be expressed in WGSL",
-                            t.name, r.name
-                        ));
-                    }
-                    cx.const_addr[ri] = Some(l);
-                    regs.push(None);
-                }
-                Some(Value::Int(v)) => regs.push(Some(
-                    int32(
-                        v,
-                        &format!("thread {}: initial value of {}", t.name, r.name),
-                    )
-                    .or_else(err)?,
-                )),
-                None => regs.push(Some(0)),
-            }
+/// Thread `k`: its registers and code lowered (a state machine when it has jumps or
+/// loops), the barrier spaces its code needs, and its notes (the state machine's note goes
+/// straight into `strengthened`, before them).
+fn lower_thread(
+    p: &Program,
+    k: usize,
+    places: &[Place],
+    group: &[u32],
+    rank: u32,
+    strengthened: &mut Vec<String>,
+) -> Result<LoweredThread, CodegenError> {
+    let t = &p.threads[k];
+    let mut cx = Cx {
+        p,
+        k,
+        tname: &t.name,
+        places,
+        out: vec![String::new()],
+        used: BTreeSet::new(),
+        notes: Vec::new(),
+        const_addr: vec![None; t.regs.len()],
+        spaces: (false, false),
+        group: group[k],
+        groups: group,
+    };
+    // Registers: constant-address registers are resolved, others are i32 variables.
+    let mut assigned = BTreeSet::new();
+    weft_ir::code::walk(&t.code, &mut |s| {
+        if let Some(d) = s.kind.def() {
+            assigned.insert(d.index());
         }
-        let mut looping = false;
-        weft_ir::code::walk(&t.code, &mut |s| {
-            looping |= matches!(
-                s.kind,
-                StmtKind::Label(_) | StmtKind::Jump { .. } | StmtKind::While { .. }
-            );
-        });
-        if looping {
-            cx.state_machine(&t.code)?;
-            strengthened.push(format!(
-                "thread {}: its loops run as a state machine of at most {SPIN_CAP} block steps; a thread cut there reports every register as {CUT_VALUE}",
-                t.name
-            ));
-        } else {
-            for (i, s) in t.code.iter().enumerate() {
-                cx.stmt(s, i + 1, true, 1)?;
-            }
-        }
-        phases = phases.max(cx.out.len());
-        spaces.0 |= cx.spaces.0;
-        spaces.1 |= cx.spaces.1;
-        strengthened.extend(cx.notes);
-        lowered.push(LThread {
-            name: t.name.clone(),
-            group: group[k],
-            rank: rank[k],
-            phases: cx.out,
-            regs,
-            places: cx.used,
-        });
-    }
-    // Workgroup memory is per workgroup: every thread touching it must share one.
-    for th in &lowered {
-        for (wg, j) in &th.places {
-            if *wg && groups > 1 {
+    });
+    let mut regs = Vec::with_capacity(t.regs.len());
+    for (ri, r) in t.regs.iter().enumerate() {
+        if let Some(ty) = r.ty {
+            if ty.kind == TypeKind::Float
+                || (ty.bits > 32 && !matches!(r.init, Some(Value::Addr(_))))
+            {
                 return err(format!(
-                    "thread {}: workgroup-memory slot {j} is used by a test whose threads are in {groups} different workgroups; workgroup memory is private to a workgroup",
-                    th.name
+                    "thread {}: register {} has type {}: WGSL test registers are 32-bit integers",
+                    t.name,
+                    r.name,
+                    ty.ptx_name()
                 ));
             }
         }
+        match r.init {
+            Some(Value::Addr(l)) => {
+                if assigned.contains(&ri) {
+                    return err(format!(
+                        "thread {}: register {} holds an address and is assigned: address computation cannot be expressed in WGSL",
+                        t.name, r.name
+                    ));
+                }
+                cx.const_addr[ri] = Some(l);
+                regs.push(None);
+            }
+            Some(Value::Int(v)) => regs.push(Some(
+                int32(
+                    v,
+                    &format!("thread {}: initial value of {}", t.name, r.name),
+                )
+                .or_else(err)?,
+            )),
+            None => regs.push(Some(0)),
+        }
     }
-    let max_rank = counts.iter().copied().max().unwrap_or(1);
-    Ok(Lowered {
-        threads: lowered,
-        places,
-        storage_init,
-        workgroup_init,
-        groups,
-        max_rank,
-        phases,
-        barrier_spaces: spaces,
-        strengthened,
-    })
+    let mut looping = false;
+    weft_ir::code::walk(&t.code, &mut |s| {
+        looping |= matches!(
+            s.kind,
+            StmtKind::Label(_) | StmtKind::Jump { .. } | StmtKind::While { .. }
+        );
+    });
+    if looping {
+        cx.state_machine(&t.code)?;
+        strengthened.push(format!(
+            "thread {}: its loops run as a state machine of at most {SPIN_CAP} block steps; a thread cut there reports every register as {CUT_VALUE}",
+            t.name
+        ));
+    } else {
+        for (i, s) in t.code.iter().enumerate() {
+            cx.stmt(s, i + 1, true, 1)?;
+        }
+    }
+    Ok((
+        LThread {
+            name: t.name.clone(),
+            group: group[k],
+            rank,
+            phases: cx.out,
+            regs,
+            places: cx.used,
+        },
+        cx.spaces,
+        cx.notes,
+    ))
 }
 
 struct Cx<'a> {
@@ -650,129 +713,9 @@ impl Cx<'_> {
                 let v = self.expr(&st.value, n)?;
                 self.emit(depth, format!("{g}{{ atomicStore({a}, {v}); }}"));
             }
-            StmtKind::Rmw(r) => {
-                self.access(&r.attrs, n, "read-modify-write", true)?;
-                if r.fail_order
-                    .is_some_and(|o| o != Order::Relaxed && o != Order::Plain)
-                {
-                    return err(format!(
-                        "{here}: the compare-exchange's failure order is not relaxed: WGSL atomics are relaxed only"
-                    ));
-                }
-                let a = self.addr(&r.addr, n)?;
-                let mut args = Vec::new();
-                for x in &r.args {
-                    args.push(self.expr(x, n)?);
-                }
-                if args.len() != r.op.arity() {
-                    return err(format!(
-                        "{here}: {} takes {} operand(s), not {}",
-                        r.op.name(),
-                        r.op.arity(),
-                        args.len()
-                    ));
-                }
-                let dst = r.dst.map(|d| self.reg(d));
-                let set = |v: &str| match &dst {
-                    Some(d) => format!("{d} = {v};"),
-                    None => format!("_ = {v};"),
-                };
-                let body = match r.op {
-                    RmwOp::Exch => set(&format!("atomicExchange({a}, {})", args[0])),
-                    RmwOp::Add => set(&format!("atomicAdd({a}, {})", args[0])),
-                    RmwOp::Sub => set(&format!("atomicSub({a}, {})", args[0])),
-                    RmwOp::And => set(&format!("atomicAnd({a}, {})", args[0])),
-                    RmwOp::Or => set(&format!("atomicOr({a}, {})", args[0])),
-                    RmwOp::Xor => set(&format!("atomicXor({a}, {})", args[0])),
-                    RmwOp::Min => set(&format!("atomicMin({a}, {})", args[0])),
-                    RmwOp::Max => set(&format!("atomicMax({a}, {})", args[0])),
-                    RmwOp::Cas => {
-                        let d = dst.clone().unwrap_or_else(|| "_".into());
-                        format!(
-                            "var o_: i32; var n_ = 0u; loop {{ let r_ = atomicCompareExchangeWeak({a}, {c}, {v}); o_ = r_.old_value; if (r_.exchanged || r_.old_value != {c} || n_ >= {lim}u) {{ break; }} n_ = n_ + 1u; }} {d} = o_;",
-                            c = args[0],
-                            v = args[1],
-                            lim = RMW_RETRIES
-                        )
-                    }
-                    RmwOp::Inc | RmwOp::Dec => {
-                        let d = dst.clone().unwrap_or_else(|| "_".into());
-                        let nv = if r.op == RmwOp::Inc {
-                            format!("select(o_ + 1i, 0i, o_ >= {})", args[0])
-                        } else {
-                            format!("select(o_ - 1i, {x}, o_ == 0i || o_ > {x})", x = args[0])
-                        };
-                        format!(
-                            "var o_: i32; var n_ = 0u; loop {{ o_ = atomicLoad({a}); let r_ = atomicCompareExchangeWeak({a}, o_, {nv}); if (r_.exchanged || n_ >= {lim}u) {{ break; }} n_ = n_ + 1u; }} {d} = o_;",
-                            lim = RMW_RETRIES
-                        )
-                    }
-                    RmwOp::CompareExchange { .. } => {
-                        return err(format!(
-                            "{here}: a C11 compare-exchange writes its expected value back to memory: not expressible with WGSL's atomicCompareExchangeWeak on one cell"
-                        ))
-                    }
-                };
-                self.emit(depth, format!("{g}{{ {body} }}"));
-            }
-            StmtKind::Fence(f) => {
-                let scope = f.attrs.scope.unwrap_or(Scope::System);
-                match f.kind {
-                    FenceKind::Fence | FenceKind::Membar => {}
-                    k => return err(format!("{here}: a {k:?} fence has no WGSL equivalent")),
-                }
-                let order_ok = matches!(
-                    f.attrs.order,
-                    Order::Acquire | Order::Release | Order::AcqRel
-                );
-                if !order_ok || scope > Scope::Cta {
-                    return err(format!(
-                        "{here}: a {} {}-scope fence cannot be expressed: WGSL's only fences are the acquire-release, workgroup-scope semantics of workgroupBarrier/storageBarrier",
-                        f.attrs.order.name(),
-                        scope.name()
-                    ));
-                }
-                let st = f.spaces.is_empty() || f.spaces.contains(&MemSpace::Global);
-                let wg = f.spaces.is_empty() || f.spaces.contains(&MemSpace::Shared);
-                self.barrier_point(top, s.guard.is_some(), n, st, wg)?;
-                self.notes.push(format!(
-                    "{here}: the {} workgroup fence is emitted as a workgroup barrier (also a control barrier: a strengthening)",
-                    f.attrs.order.name()
-                ));
-            }
-            StmtKind::Barrier(b) => {
-                if b.kind != BarrierKind::Sync {
-                    return err(format!(
-                        "{here}: a {:?} barrier has no WGSL equivalent (only workgroupBarrier/storageBarrier, which every invocation waits at)",
-                        b.kind
-                    ));
-                }
-                if b.scope != Scope::Cta {
-                    return err(format!(
-                        "{here}: a {}-scope barrier cannot be expressed: WGSL barriers synchronise one workgroup",
-                        b.scope.name()
-                    ));
-                }
-                if !b.operands.is_empty() || !matches!(b.id, Expr::Int(_)) {
-                    return err(format!(
-                        "{here}: a barrier with a thread count or computed id cannot be expressed: WGSL barriers have neither"
-                    ));
-                }
-                if matches!(b.attrs.order, Order::SeqCst) {
-                    return err(format!(
-                        "{here}: a seq_cst barrier cannot be expressed: WGSL barriers are acquire-release"
-                    ));
-                }
-                if matches!(b.attrs.order, Order::Acquire | Order::Release) {
-                    self.notes.push(format!(
-                        "{here}: the {} barrier is emitted as a WGSL barrier, which is acquire-release (a strengthening)",
-                        b.attrs.order.name()
-                    ));
-                }
-                let st = b.spaces.is_empty() || b.spaces.contains(&MemSpace::Global);
-                let wg = b.spaces.is_empty() || b.spaces.contains(&MemSpace::Shared);
-                self.barrier_point(top, s.guard.is_some(), n, st, wg)?;
-            }
+            StmtKind::Rmw(r) => self.rmw(r, n, &g, depth)?,
+            StmtKind::Fence(f) => self.fence(f, n, top, s.guard.is_some())?,
+            StmtKind::Barrier(b) => self.barrier(b, n, top, s.guard.is_some())?,
             StmtKind::Assign { dst, value } => {
                 if self
                     .const_addr
@@ -818,6 +761,161 @@ impl Cx<'_> {
                 ))
             }
         }
+        Ok(())
+    }
+
+    /// A read-modify-write: WGSL's atomic of the operation, or a compare-exchange loop
+    /// (strong compare-and-swap, PTX `inc`/`dec`).
+    fn rmw(
+        &mut self,
+        r: &weft_ir::Rmw,
+        n: usize,
+        g: &str,
+        depth: usize,
+    ) -> Result<(), CodegenError> {
+        let here = self.here(n);
+        self.access(&r.attrs, n, "read-modify-write", true)?;
+        if r.fail_order
+            .is_some_and(|o| o != Order::Relaxed && o != Order::Plain)
+        {
+            return err(format!(
+                "{here}: the compare-exchange's failure order is not relaxed: WGSL atomics are relaxed only"
+            ));
+        }
+        let a = self.addr(&r.addr, n)?;
+        let mut args = Vec::new();
+        for x in &r.args {
+            args.push(self.expr(x, n)?);
+        }
+        if args.len() != r.op.arity() {
+            return err(format!(
+                "{here}: {} takes {} operand(s), not {}",
+                r.op.name(),
+                r.op.arity(),
+                args.len()
+            ));
+        }
+        let dst = r.dst.map(|d| self.reg(d));
+        let set = |v: &str| match &dst {
+            Some(d) => format!("{d} = {v};"),
+            None => format!("_ = {v};"),
+        };
+        let body = match r.op {
+            RmwOp::Exch => set(&format!("atomicExchange({a}, {})", args[0])),
+            RmwOp::Add => set(&format!("atomicAdd({a}, {})", args[0])),
+            RmwOp::Sub => set(&format!("atomicSub({a}, {})", args[0])),
+            RmwOp::And => set(&format!("atomicAnd({a}, {})", args[0])),
+            RmwOp::Or => set(&format!("atomicOr({a}, {})", args[0])),
+            RmwOp::Xor => set(&format!("atomicXor({a}, {})", args[0])),
+            RmwOp::Min => set(&format!("atomicMin({a}, {})", args[0])),
+            RmwOp::Max => set(&format!("atomicMax({a}, {})", args[0])),
+            RmwOp::Cas => {
+                let d = dst.clone().unwrap_or_else(|| "_".into());
+                format!(
+                    "var o_: i32; var n_ = 0u; loop {{ let r_ = atomicCompareExchangeWeak({a}, {c}, {v}); o_ = r_.old_value; if (r_.exchanged || r_.old_value != {c} || n_ >= {lim}u) {{ break; }} n_ = n_ + 1u; }} {d} = o_;",
+                    c = args[0],
+                    v = args[1],
+                    lim = RMW_RETRIES
+                )
+            }
+            RmwOp::Inc | RmwOp::Dec => {
+                let d = dst.clone().unwrap_or_else(|| "_".into());
+                let nv = if r.op == RmwOp::Inc {
+                    format!("select(o_ + 1i, 0i, o_ >= {})", args[0])
+                } else {
+                    format!("select(o_ - 1i, {x}, o_ == 0i || o_ > {x})", x = args[0])
+                };
+                format!(
+                    "var o_: i32; var n_ = 0u; loop {{ o_ = atomicLoad({a}); let r_ = atomicCompareExchangeWeak({a}, o_, {nv}); if (r_.exchanged || n_ >= {lim}u) {{ break; }} n_ = n_ + 1u; }} {d} = o_;",
+                    lim = RMW_RETRIES
+                )
+            }
+            RmwOp::CompareExchange { .. } => {
+                return err(format!(
+                    "{here}: a C11 compare-exchange writes its expected value back to memory: not expressible with WGSL's atomicCompareExchangeWeak on one cell"
+                ))
+            }
+        };
+        self.emit(depth, format!("{g}{{ {body} }}"));
+        Ok(())
+    }
+
+    /// A fence: an acquire/release workgroup-scope fence is a barrier point (a workgroup
+    /// barrier, which is also a control barrier); others are refused.
+    fn fence(
+        &mut self,
+        f: &weft_ir::Fence,
+        n: usize,
+        top: bool,
+        guarded: bool,
+    ) -> Result<(), CodegenError> {
+        let here = self.here(n);
+        let scope = f.attrs.scope.unwrap_or(Scope::System);
+        match f.kind {
+            FenceKind::Fence | FenceKind::Membar => {}
+            k => return err(format!("{here}: a {k:?} fence has no WGSL equivalent")),
+        }
+        let order_ok = matches!(
+            f.attrs.order,
+            Order::Acquire | Order::Release | Order::AcqRel
+        );
+        if !order_ok || scope > Scope::Cta {
+            return err(format!(
+                "{here}: a {} {}-scope fence cannot be expressed: WGSL's only fences are the acquire-release, workgroup-scope semantics of workgroupBarrier/storageBarrier",
+                f.attrs.order.name(),
+                scope.name()
+            ));
+        }
+        let st = f.spaces.is_empty() || f.spaces.contains(&MemSpace::Global);
+        let wg = f.spaces.is_empty() || f.spaces.contains(&MemSpace::Shared);
+        self.barrier_point(top, guarded, n, st, wg)?;
+        self.notes.push(format!(
+            "{here}: the {} workgroup fence is emitted as a workgroup barrier (also a control barrier: a strengthening)",
+            f.attrs.order.name()
+        ));
+        Ok(())
+    }
+
+    /// A CTA-scope synchronising barrier without count or computed id: a barrier point.
+    fn barrier(
+        &mut self,
+        b: &weft_ir::Barrier,
+        n: usize,
+        top: bool,
+        guarded: bool,
+    ) -> Result<(), CodegenError> {
+        let here = self.here(n);
+        if b.kind != BarrierKind::Sync {
+            return err(format!(
+                "{here}: a {:?} barrier has no WGSL equivalent (only workgroupBarrier/storageBarrier, which every invocation waits at)",
+                b.kind
+            ));
+        }
+        if b.scope != Scope::Cta {
+            return err(format!(
+                "{here}: a {}-scope barrier cannot be expressed: WGSL barriers synchronise one workgroup",
+                b.scope.name()
+            ));
+        }
+        if !b.operands.is_empty() || !matches!(b.id, Expr::Int(_)) {
+            return err(format!(
+                "{here}: a barrier with a thread count or computed id cannot be expressed: WGSL barriers have neither"
+            ));
+        }
+        if matches!(b.attrs.order, Order::SeqCst) {
+            return err(format!(
+                "{here}: a seq_cst barrier cannot be expressed: WGSL barriers are acquire-release"
+            ));
+        }
+        if matches!(b.attrs.order, Order::Acquire | Order::Release) {
+            self.notes.push(format!(
+                "{here}: the {} barrier is emitted as a WGSL barrier, which is acquire-release (a strengthening)",
+                b.attrs.order.name()
+            ));
+        }
+        let st = b.spaces.is_empty() || b.spaces.contains(&MemSpace::Global);
+        let wg = b.spaces.is_empty() || b.spaces.contains(&MemSpace::Shared);
+        self.barrier_point(top, guarded, n, st, wg)?;
         Ok(())
     }
 }

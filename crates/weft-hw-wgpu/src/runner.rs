@@ -13,7 +13,7 @@ use weft_litmus::classify::{Class, Outcome};
 use weft_stress::StressConfig;
 
 use crate::error::WgpuError;
-use crate::plan::{plan, HostRng};
+use crate::plan::{plan, DispatchPlan, HostRng};
 use crate::shader::{Layout, Slot, RESULT_WG};
 use crate::{generate, validate_wgsl, Generated};
 
@@ -395,7 +395,6 @@ impl WgpuRunner {
         params: &WgpuParams,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<WgpuRun, WgpuError> {
-        use wgpu::BufferUsages as U;
         let cfg = &params.stress;
         let ly = &g.layout;
         let test_bgl = self.bind_layout("wwwwrru");
@@ -405,6 +404,86 @@ impl WgpuRunner {
 
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let b = self.buffers(ly, cfg);
+        fn entries<'a>(bufs: &[&'a wgpu::Buffer]) -> Vec<wgpu::BindGroupEntry<'a>> {
+            bufs.iter()
+                .enumerate()
+                .map(|(i, b)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource: b.as_entire_binding(),
+                })
+                .collect()
+        }
+        let test_bufs = [
+            &b.mem, &b.res, &b.scratch, &b.sync, &b.shuffle, &b.lines, &b.uparams,
+        ];
+        let test_bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("test"),
+            layout: &test_bgl,
+            entries: &entries(&test_bufs),
+        });
+        let result_bufs = [&b.mem, &b.res, &b.table, &b.counts];
+        let result_bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("result"),
+            layout: &result_bgl,
+            entries: &entries(&result_bufs),
+        });
+        if let Some(e) = block(oom.pop()) {
+            return Err(WgpuError::Runtime(format!("out of memory: {e}")));
+        }
+        if let Some(e) = block(scope.pop()) {
+            return Err(WgpuError::Runtime(e.to_string()));
+        }
+
+        let result_groups = ly.instances.div_ceil(RESULT_WG as u64);
+        let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1) as u64;
+        let (rx, ry) = if result_groups > max_dim {
+            (max_dim, result_groups.div_ceil(max_dim))
+        } else {
+            (result_groups.max(1), 1)
+        };
+        let total = params.iterations as u64 * ly.instances;
+        let mut rng = HostRng::new(params.seed);
+        let mut hist: HashMap<Vec<i32>, u64> = HashMap::new();
+        let mut gpu = [0u64; 3];
+        let start = Instant::now();
+        let row = ly.row_words as usize;
+        for it in 0..params.iterations as u64 {
+            let pl = plan(cfg, &mut rng);
+            self.dispatch(
+                &pl,
+                &b,
+                ly,
+                (&test_pipe, &test_bg),
+                (&result_pipe, &result_bg, rx, ry),
+            )?;
+            let words = self.read(&b.res_read)?;
+            let c = self.read(&b.counts_read)?;
+            for k in 0..3 {
+                gpu[k] += c[k] as u32 as u64;
+            }
+            if row == 0 {
+                *hist.entry(Vec::new()).or_default() += ly.instances;
+            } else {
+                for r in words.chunks_exact(row).take(ly.instances as usize) {
+                    match hist.get_mut(r) {
+                        Some(n) => *n += 1,
+                        None => {
+                            hist.insert(r.to_vec(), 1);
+                        }
+                    }
+                }
+            }
+            progress((it + 1) * ly.instances, total);
+        }
+        let elapsed = start.elapsed();
+        finish(g, hist, gpu, total, elapsed)
+    }
+
+    /// The run's buffers (their layout: docs/hardware-wgpu.md), the lookup table written
+    /// and the initial memory prepared.
+    fn buffers(&self, ly: &Layout, cfg: &StressConfig) -> Buffers {
+        use wgpu::BufferUsages as U;
         let storage = U::STORAGE | U::COPY_DST | U::COPY_SRC;
         let mem = self.buffer("mem", ly.mem_words * 4, storage);
         let res_bytes = ly.instances * ly.row_words as u64 * 4;
@@ -437,156 +516,102 @@ impl WgpuRunner {
         } else {
             None
         };
-        fn entries<'a>(bufs: &[&'a wgpu::Buffer]) -> Vec<wgpu::BindGroupEntry<'a>> {
-            bufs.iter()
-                .enumerate()
-                .map(|(i, b)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource: b.as_entire_binding(),
-                })
-                .collect()
+        Buffers {
+            mem,
+            res,
+            scratch,
+            sync,
+            shuffle,
+            lines,
+            uparams,
+            table,
+            counts,
+            res_read,
+            counts_read,
+            init,
+            res_bytes,
         }
-        let test_bufs = [&mem, &res, &scratch, &sync, &shuffle, &lines, &uparams];
-        let test_bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("test"),
-            layout: &test_bgl,
-            entries: &entries(&test_bufs),
-        });
-        let result_bufs = [&mem, &res, &table, &counts];
-        let result_bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("result"),
-            layout: &result_bgl,
-            entries: &entries(&result_bufs),
-        });
-        if let Some(e) = block(oom.pop()) {
-            return Err(WgpuError::Runtime(format!("out of memory: {e}")));
+    }
+
+    /// One iteration: the dispatch's random choices written, memory reset, the test and
+    /// result shaders dispatched, the results copied for reading.
+    fn dispatch(
+        &self,
+        pl: &DispatchPlan,
+        b: &Buffers,
+        ly: &Layout,
+        test: (&wgpu::ComputePipeline, &wgpu::BindGroup),
+        result: (&wgpu::ComputePipeline, &wgpu::BindGroup, u64, u64),
+    ) -> Result<(), WgpuError> {
+        let (test_pipe, test_bg) = test;
+        let (result_pipe, result_bg, rx, ry) = result;
+        let Buffers {
+            mem,
+            res,
+            sync,
+            shuffle,
+            lines,
+            uparams,
+            counts,
+            res_read,
+            counts_read,
+            init,
+            res_bytes,
+            ..
+        } = b;
+        let res_bytes = *res_bytes;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        self.queue
+            .write_buffer(shuffle, 0, bytemuck::cast_slice(&pl.shuffle));
+        self.queue
+            .write_buffer(lines, 0, bytemuck::cast_slice(&pl.lines));
+        let pv: [u32; 8] = [
+            pl.workgroups,
+            pl.barrier as u32,
+            pl.mem_stress as u32,
+            pl.pre_stress as u32,
+            pl.mem_pattern,
+            pl.pre_pattern,
+            pl.bank_mode,
+            0,
+        ];
+        self.queue
+            .write_buffer(uparams, 0, bytemuck::cast_slice(&pv));
+        let mut enc = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("run") });
+        match init {
+            Some(b) => enc.copy_buffer_to_buffer(b, 0, mem, 0, ly.mem_words * 4),
+            None => enc.clear_buffer(mem, 0, None),
         }
+        enc.clear_buffer(res, 0, None);
+        enc.clear_buffer(sync, 0, None);
+        enc.clear_buffer(counts, 0, None);
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("test"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(test_pipe);
+            pass.set_bind_group(0, test_bg, &[]);
+            pass.dispatch_workgroups(pl.workgroups, 1, 1);
+        }
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("result"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(result_pipe);
+            pass.set_bind_group(0, result_bg, &[]);
+            pass.dispatch_workgroups(rx as u32, ry as u32, 1);
+        }
+        enc.copy_buffer_to_buffer(res, 0, res_read, 0, res_bytes.max(16));
+        enc.copy_buffer_to_buffer(counts, 0, counts_read, 0, 16);
+        self.queue.submit([enc.finish()]);
         if let Some(e) = block(scope.pop()) {
             return Err(WgpuError::Runtime(e.to_string()));
         }
-
-        let result_groups = ly.instances.div_ceil(RESULT_WG as u64);
-        let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1) as u64;
-        let (rx, ry) = if result_groups > max_dim {
-            (max_dim, result_groups.div_ceil(max_dim))
-        } else {
-            (result_groups.max(1), 1)
-        };
-        let total = params.iterations as u64 * ly.instances;
-        let mut rng = HostRng::new(params.seed);
-        let mut hist: HashMap<Vec<i32>, u64> = HashMap::new();
-        let mut gpu = [0u64; 3];
-        let start = Instant::now();
-        let row = ly.row_words as usize;
-        for it in 0..params.iterations as u64 {
-            let pl = plan(cfg, &mut rng);
-            let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-            self.queue
-                .write_buffer(&shuffle, 0, bytemuck::cast_slice(&pl.shuffle));
-            self.queue
-                .write_buffer(&lines, 0, bytemuck::cast_slice(&pl.lines));
-            let pv: [u32; 8] = [
-                pl.workgroups,
-                pl.barrier as u32,
-                pl.mem_stress as u32,
-                pl.pre_stress as u32,
-                pl.mem_pattern,
-                pl.pre_pattern,
-                pl.bank_mode,
-                0,
-            ];
-            self.queue
-                .write_buffer(&uparams, 0, bytemuck::cast_slice(&pv));
-            let mut enc = self
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("run") });
-            match &init {
-                Some(b) => enc.copy_buffer_to_buffer(b, 0, &mem, 0, ly.mem_words * 4),
-                None => enc.clear_buffer(&mem, 0, None),
-            }
-            enc.clear_buffer(&res, 0, None);
-            enc.clear_buffer(&sync, 0, None);
-            enc.clear_buffer(&counts, 0, None);
-            {
-                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("test"),
-                    timestamp_writes: None,
-                });
-                pass.set_pipeline(&test_pipe);
-                pass.set_bind_group(0, &test_bg, &[]);
-                pass.dispatch_workgroups(pl.workgroups, 1, 1);
-            }
-            {
-                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("result"),
-                    timestamp_writes: None,
-                });
-                pass.set_pipeline(&result_pipe);
-                pass.set_bind_group(0, &result_bg, &[]);
-                pass.dispatch_workgroups(rx as u32, ry as u32, 1);
-            }
-            enc.copy_buffer_to_buffer(&res, 0, &res_read, 0, res_bytes.max(16));
-            enc.copy_buffer_to_buffer(&counts, 0, &counts_read, 0, 16);
-            self.queue.submit([enc.finish()]);
-            if let Some(e) = block(scope.pop()) {
-                return Err(WgpuError::Runtime(e.to_string()));
-            }
-            let words = self.read(&res_read)?;
-            let c = self.read(&counts_read)?;
-            for k in 0..3 {
-                gpu[k] += c[k] as u32 as u64;
-            }
-            if row == 0 {
-                *hist.entry(Vec::new()).or_default() += ly.instances;
-            } else {
-                for r in words.chunks_exact(row).take(ly.instances as usize) {
-                    match hist.get_mut(r) {
-                        Some(n) => *n += 1,
-                        None => {
-                            hist.insert(r.to_vec(), 1);
-                        }
-                    }
-                }
-            }
-            progress((it + 1) * ly.instances, total);
-        }
-        let elapsed = start.elapsed();
-
-        let mut outcomes: Vec<(Outcome, u64)> =
-            hist.into_iter().map(|(r, n)| (decode(ly, &r), n)).collect();
-        outcomes.sort();
-        let mut host = [0u64; 3];
-        for (o, n) in &outcomes {
-            let k = match g.classification.class_of(o) {
-                Class::Seq => 0,
-                Class::Interleaved => 1,
-                Class::Weak => 2,
-            };
-            host[k] += n;
-        }
-        let counted: u64 = gpu.iter().sum();
-        let decoded: u64 = host.iter().sum();
-        if counted != total || decoded != total || gpu != host {
-            return Err(WgpuError::Checksum {
-                what: if counted != total {
-                    "the result shader's counts do not add up to the instances run".into()
-                } else if decoded != total {
-                    "the host decoded a different number of instances".into()
-                } else {
-                    "the GPU and the host classify the instances differently".into()
-                },
-                gpu,
-                host,
-                instances: total,
-            });
-        }
-        Ok(WgpuRun {
-            outcomes,
-            instances: total,
-            gpu_class_counts: gpu,
-            elapsed,
-            strengthened: g.strengthened.clone(),
-        })
+        Ok(())
     }
 
     fn read(&self, b: &wgpu::Buffer) -> Result<Vec<i32>, WgpuError> {
@@ -612,6 +637,71 @@ impl WgpuRunner {
         b.unmap();
         Ok(out)
     }
+}
+
+/// The buffers of one run.
+struct Buffers {
+    mem: wgpu::Buffer,
+    res: wgpu::Buffer,
+    scratch: wgpu::Buffer,
+    sync: wgpu::Buffer,
+    shuffle: wgpu::Buffer,
+    lines: wgpu::Buffer,
+    uparams: wgpu::Buffer,
+    table: wgpu::Buffer,
+    counts: wgpu::Buffer,
+    res_read: wgpu::Buffer,
+    counts_read: wgpu::Buffer,
+    /// Initial memory to copy into `mem` (none when every initial value is 0).
+    init: Option<wgpu::Buffer>,
+    res_bytes: u64,
+}
+
+/// The histogram decoded into outcomes, and the checksum: the GPU's class counts, the
+/// instances run and the host's classification of the histogram agree.
+fn finish(
+    g: &Generated,
+    hist: HashMap<Vec<i32>, u64>,
+    gpu: [u64; 3],
+    total: u64,
+    elapsed: Duration,
+) -> Result<WgpuRun, WgpuError> {
+    let ly = &g.layout;
+    let mut outcomes: Vec<(Outcome, u64)> =
+        hist.into_iter().map(|(r, n)| (decode(ly, &r), n)).collect();
+    outcomes.sort();
+    let mut host = [0u64; 3];
+    for (o, n) in &outcomes {
+        let k = match g.classification.class_of(o) {
+            Class::Seq => 0,
+            Class::Interleaved => 1,
+            Class::Weak => 2,
+        };
+        host[k] += n;
+    }
+    let counted: u64 = gpu.iter().sum();
+    let decoded: u64 = host.iter().sum();
+    if counted != total || decoded != total || gpu != host {
+        return Err(WgpuError::Checksum {
+            what: if counted != total {
+                "the result shader's counts do not add up to the instances run".into()
+            } else if decoded != total {
+                "the host decoded a different number of instances".into()
+            } else {
+                "the GPU and the host classify the instances differently".into()
+            },
+            gpu,
+            host,
+            instances: total,
+        });
+    }
+    Ok(WgpuRun {
+        outcomes,
+        instances: total,
+        gpu_class_counts: gpu,
+        elapsed,
+        strengthened: g.strengthened.clone(),
+    })
 }
 
 /// Turns a result row into an outcome: every register of every thread, then every

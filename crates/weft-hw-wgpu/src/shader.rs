@@ -282,22 +282,6 @@ fn test_wgsl(
     loc_slot: &[u32],
     common: &str,
 ) -> String {
-    let wg = ly.workgroup_size as u64;
-    let t = ly.testing_workgroups as u64;
-    let pf = cfg.permute_first as u64 % wg;
-    let pfinv = modinv(pf, wg);
-    // Rank offset within a group (distinct invocations for threads sharing a workgroup).
-    let off = if l.max_rank > 1 {
-        1 + (cfg.permute_first as u64 % ((wg - 1) / (l.max_rank as u64 - 1)).max(1))
-    } else {
-        0
-    };
-    // Workgroup step between groups, bounded so that the groups' workgroups differ.
-    let q2 = if l.groups > 1 {
-        ((t - 1) / (l.groups as u64 - 1)).max(1)
-    } else {
-        1
-    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -388,6 +372,30 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
 ",
     );
+    instances(&mut s, ly, cfg, l);
+    body(&mut s, ly, cfg, l, reg_slot, loc_slot);
+    s
+}
+
+/// The instances each invocation plays, one per test thread (paper 000 §4.2's
+/// permutations), its cells and its registers' initial values.
+fn instances(s: &mut String, ly: &Layout, cfg: &StressConfig, l: &Lowered) {
+    let wg = ly.workgroup_size as u64;
+    let t = ly.testing_workgroups as u64;
+    let pf = cfg.permute_first as u64 % wg;
+    let pfinv = modinv(pf, wg);
+    // Rank offset within a group (distinct invocations for threads sharing a workgroup).
+    let off = if l.max_rank > 1 {
+        1 + (cfg.permute_first as u64 % ((wg - 1) / (l.max_rank as u64 - 1)).max(1))
+    } else {
+        0
+    };
+    // Workgroup step between groups, bounded so that the groups' workgroups differ.
+    let q2 = if l.groups > 1 {
+        ((t - 1) / (l.groups as u64 - 1)).max(1)
+    } else {
+        1
+    };
     // Instances each invocation plays, one per test thread.
     for (k, th) in l.threads.iter().enumerate() {
         let c = th.group as u64;
@@ -423,6 +431,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
     }
+}
+
+/// Workgroup memory's initial values, pre-stress and the spin barrier, bank conflicts, each
+/// phase's code between barriers, and the registers and workgroup memory written out.
+fn body(
+    s: &mut String,
+    ly: &Layout,
+    cfg: &StressConfig,
+    l: &Lowered,
+    reg_slot: &[Vec<Option<u32>>],
+    loc_slot: &[u32],
+) {
     for (j, v) in l.workgroup_init.iter().enumerate() {
         let _ = writeln!(
             s,
@@ -492,7 +512,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
     s.push_str("}\n");
-    s
 }
 
 fn result_wgsl(ly: &Layout, l: &Lowered, loc_slot: &[u32], common: &str) -> String {
