@@ -562,6 +562,16 @@ fn csv_of(header: &[&str], rows: Vec<Vec<String>>) -> String {
 
 /// The report's tables as CSV files: `(file name, contents)`.
 pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
+    let mut out = rates_csv(r);
+    out.extend(similarity_csv(r));
+    out.extend(clusters_csv(r));
+    out.extend(correlations_csv(r));
+    out.extend(times_csv(r));
+    out
+}
+
+/// `best_rates.csv` and `vendor_rates.csv`.
+fn rates_csv(r: &Report) -> Vec<(String, String)> {
     let dev = |i: usize| r.devices[i].label();
     let mut out = Vec::new();
     out.push((
@@ -616,6 +626,13 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
                 .collect(),
         ),
     ));
+    out
+}
+
+/// `similarity.csv` and `similarity_by_vendor.csv` (when the report has a similarity).
+fn similarity_csv(r: &Report) -> Vec<(String, String)> {
+    let dev = |i: usize| r.devices[i].label();
+    let mut out = Vec::new();
     if let Some(s) = &r.similarity {
         let mut header = vec!["device".to_string()];
         header.extend(s.devices.iter().map(|&d| dev(d)));
@@ -655,6 +672,13 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
             ),
         ));
     }
+    out
+}
+
+/// `clusters.csv` (when the report has a clustering).
+fn clusters_csv(r: &Report) -> Vec<(String, String)> {
+    let dev = |i: usize| r.devices[i].label();
+    let mut out = Vec::new();
     if let Some(c) = &r.clustering {
         out.push((
             "clusters.csv".to_string(),
@@ -674,6 +698,13 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
             ),
         ));
     }
+    out
+}
+
+/// `correlations.csv`.
+fn correlations_csv(r: &Report) -> Vec<(String, String)> {
+    let dev = |i: usize| r.devices[i].label();
+    let mut out = Vec::new();
     out.push((
         "correlations.csv".to_string(),
         csv_of(
@@ -705,6 +736,13 @@ pub fn tables_csv(r: &Report) -> Vec<(String, String)> {
                 .collect(),
         ),
     ));
+    out
+}
+
+/// `durations.csv` and `locks.csv`.
+fn times_csv(r: &Report) -> Vec<(String, String)> {
+    let dev = |i: usize| r.devices[i].label();
+    let mut out = Vec::new();
     out.push((
         "durations.csv".to_string(),
         csv_of(

@@ -35,6 +35,18 @@ pub fn text(r: &Report) -> String {
         }
         s += "\n";
     }
+    s += &vendor_rates(r);
+    s += &similarity(r);
+    s += &clusters(r);
+    s += &correlations(r);
+    s += &locks(r, w);
+    s += &durations(r, w);
+    s
+}
+
+/// Fig. 6: the vendors' mean and median best rates.
+fn vendor_rates(r: &Report) -> String {
+    let mut s = String::new();
     s += "\nvendor mean / median of the best rates (Fig. 6; %)\n";
     for v in &r.vendor_rates {
         s += &format!(
@@ -46,6 +58,13 @@ pub fn text(r: &Report) -> String {
             v.median * 100.0
         );
     }
+    s
+}
+
+/// Table 3: cosine similarity per vendor and each device's nearest known device.
+fn similarity(r: &Report) -> String {
+    let dev = |i: usize| r.devices[i].label();
+    let mut s = String::new();
     if let Some(sim) = &r.similarity {
         s += &format!(
             "\ncosine similarity (seed {}, {} dimensions; Table 3)\n  {:<10} {:>5} {:>7} {:>7} {:>7} {:>7}\n",
@@ -79,6 +98,13 @@ pub fn text(r: &Report) -> String {
             );
         }
     }
+    s
+}
+
+/// Table 4: the k-means clusters and the device suggested to test in each.
+fn clusters(r: &Report) -> String {
+    let dev = |i: usize| r.devices[i].label();
+    let mut s = String::new();
     if let Some(c) = &r.clustering {
         s += &format!(
             "\nk-means: {} clusters (distortion by k: {}; Table 4)\n",
@@ -103,6 +129,13 @@ pub fn text(r: &Report) -> String {
             );
         }
     }
+    s
+}
+
+/// §5.1: mutant weak rate against conformance violation rate per device.
+fn correlations(r: &Report) -> String {
+    let dev = |i: usize| r.devices[i].label();
+    let mut s = String::new();
     if !r.correlations.is_empty() {
         s += "\nmutant weak rate vs conformance violation rate (§5.1)\n";
         for c in &r.correlations {
@@ -132,6 +165,13 @@ pub fn text(r: &Report) -> String {
             }
         }
     }
+    s
+}
+
+/// Table 5: the lock case study.
+fn locks(r: &Report, w: usize) -> String {
+    let dev = |i: usize| r.devices[i].label();
+    let mut s = String::new();
     if !r.locks.is_empty() {
         s += "\nlock case study (§5.3 Table 5): failing instances (counter != increments) / instances; cut = a thread stopped at the spin cap\n";
         s += &format!(
@@ -152,6 +192,13 @@ pub fn text(r: &Report) -> String {
             );
         }
     }
+    s
+}
+
+/// Fig. 5: testing time per device.
+fn durations(r: &Report, w: usize) -> String {
+    let dev = |i: usize| r.devices[i].label();
+    let mut s = String::new();
     s += "\ntesting time per device (Fig. 5; runs over 1 min imputed)\n";
     for d in &r.durations {
         s += &format!(
