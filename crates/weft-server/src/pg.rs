@@ -168,165 +168,13 @@ impl Pg {
         }
         let mut c = self.client().await?;
         let tx = c.transaction().await.map_err(e)?;
-        // Claim the key; a concurrent transaction holding it makes this one wait for its
-        // outcome, then find its row.
-        let claimed = tx
-            .query_opt(
-                "INSERT INTO submissions (idempotency_key, client, received_at, digest, contact) \
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-                &[
-                    &sub.idempotency_key,
-                    &sub.client,
-                    &sub.received_at,
-                    &sub.digest,
-                    &sub.contact,
-                ],
-            )
-            .await
-            .map_err(e)?;
-        let id: i64 = match claimed {
-            Some(row) => row.get(0),
-            None => {
-                let row = tx
-                    .query_one(
-                        "SELECT id, digest FROM submissions WHERE idempotency_key = $1",
-                        &[&sub.idempotency_key],
-                    )
-                    .await
-                    .map_err(e)?;
-                let (id, digest): (i64, String) = (row.get(0), row.get(1));
-                if digest != sub.digest {
-                    return Ok(Err(format!(
-                        "idempotency key `{}` was already used for a different submission",
-                        sub.idempotency_key
-                    )));
-                }
-                let ids = tx
-                    .query(
-                        "SELECT id FROM runs WHERE submission_id = $1 ORDER BY id",
-                        &[&id],
-                    )
-                    .await
-                    .map_err(e)?
-                    .iter()
-                    .map(|r| r.get(0))
-                    .collect();
-                return Ok(Ok((id, ids, false)));
-            }
+        let id = match claim(&tx, sub).await? {
+            Claim::Claimed(id) => id,
+            Claim::Done(answer) => return Ok(answer),
         };
-        // The distinct devices, tests and configurations, looked up once each.
-        let mut devices: HashMap<Vec<String>, i64> = HashMap::new();
-        let mut tests: HashMap<[String; 3], i64> = HashMap::new();
-        let mut configs: HashMap<String, i64> = HashMap::new();
-        for r in runs {
-            let (cols, vals) = r.device.key();
-            let key: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
-            if let Entry::Vacant(slot) = devices.entry(key) {
-                slot.insert(upsert(&tx, "devices", &cols, &vals).await?);
-            }
-            let t = &r.test;
-            let tkey = [t.name.clone(), t.format.clone(), t.digest.clone()];
-            if let Entry::Vacant(slot) = tests.entry(tkey) {
-                slot.insert(
-                    upsert(
-                        &tx,
-                        "tests",
-                        &["name", "format", "digest"],
-                        &[&t.name, &t.format, &t.digest],
-                    )
-                    .await?,
-                );
-            }
-            let config = canonical_json(&r.stress_config);
-            if let Entry::Vacant(slot) = configs.entry(config.clone()) {
-                slot.insert(upsert(&tx, "stress_configs", &["config"], &[&config]).await?);
-            }
-        }
-        // The runs, pipelined on the connection (one statement, prepared once).
-        let insert = tx
-            .prepare(
-                "INSERT INTO runs (kind, label, started_at, duration_ms, device_id, device_extra, \
-                 test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, \
-                 model, weft_version, submission_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-                 $10, $11, $12, $13, $14, $15, $16) RETURNING id",
-            )
-            .await
-            .map_err(e)?;
-        struct Row {
-            duration: i64,
-            device: i64,
-            extra: String,
-            test: i64,
-            config: i64,
-            seed: i64,
-            iterations: i64,
-            instances: i64,
-        }
-        let mut rows = Vec::with_capacity(runs.len());
-        for r in runs {
-            let (_, vals) = r.device.key();
-            let key: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
-            let t = &r.test;
-            rows.push(Row {
-                duration: i(r.duration_ms)?,
-                device: devices[&key],
-                extra: canonical_json(&r.device.extra),
-                test: tests[&[t.name.clone(), t.format.clone(), t.digest.clone()]],
-                config: configs[&canonical_json(&r.stress_config)],
-                seed: i(r.seed)?,
-                iterations: i(r.iterations)?,
-                instances: i(r.instances)?,
-            });
-        }
-        let params: Vec<Vec<&(dyn ToSql + Sync)>> = runs
-            .iter()
-            .zip(&rows)
-            .map(|(r, w)| {
-                vec![
-                    &r.kind as &(dyn ToSql + Sync),
-                    &r.label,
-                    &r.started_at,
-                    &w.duration,
-                    &w.device,
-                    &w.extra,
-                    &w.test,
-                    &r.test.path,
-                    &r.stress_name,
-                    &w.config,
-                    &w.seed,
-                    &w.iterations,
-                    &w.instances,
-                    &r.model,
-                    &r.weft_version,
-                    &id,
-                ]
-            })
-            .collect();
-        let inserted =
-            futures_util::future::try_join_all(params.iter().map(|p| tx.query_one(&insert, p)))
-                .await
-                .map_err(e)?;
-        let ids: Vec<i64> = inserted.iter().map(|row| row.get(0)).collect();
-        // Every outcome of every run in one statement.
-        let (mut o_run, mut o_pos, mut o_text, mut o_class, mut o_verdict, mut o_count) =
-            (vec![], vec![], vec![], vec![], vec![], vec![]);
-        for (r, run_id) in runs.iter().zip(&ids) {
-            for (pos, o) in r.outcomes.iter().enumerate() {
-                o_run.push(*run_id);
-                o_pos.push(pos as i32);
-                o_text.push(o.outcome.clone());
-                o_class.push(o.class.clone());
-                o_verdict.push(o.model_verdict.clone());
-                o_count.push(i(o.count)?);
-            }
-        }
-        tx.execute(
-            "INSERT INTO outcomes (run_id, position, outcome, class, model_verdict, count) \
-             SELECT * FROM UNNEST($1::BIGINT[], $2::INTEGER[], $3::TEXT[], $4::TEXT[], $5::TEXT[], $6::BIGINT[])",
-            &[&o_run, &o_pos, &o_text, &o_class, &o_verdict, &o_count],
-        )
-        .await
-        .map_err(e)?;
+        let keys = Keys::upsert(&tx, runs).await?;
+        let ids = insert_runs(&tx, runs, &keys, id).await?;
+        insert_outcomes(&tx, runs, &ids).await?;
         tx.commit().await.map_err(e)?;
         Ok(Ok((id, ids, true)))
     }
@@ -583,4 +431,214 @@ async fn upsert(
         .await
         .map_err(e)?
         .get(0))
+}
+
+/// A submission's key: claimed now (the new submission's id), or already used (the answer).
+enum Claim {
+    Claimed(i64),
+    Done(Result<(i64, Vec<i64>, bool), String>),
+}
+
+/// Claims the submission's idempotency key; a concurrent transaction holding it makes this
+/// one wait for its outcome, then find its row.
+async fn claim(tx: &tokio_postgres::Transaction<'_>, sub: &Submission) -> Result<Claim, DbError> {
+    let claimed = tx
+        .query_opt(
+            "INSERT INTO submissions (idempotency_key, client, received_at, digest, contact) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+            &[
+                &sub.idempotency_key,
+                &sub.client,
+                &sub.received_at,
+                &sub.digest,
+                &sub.contact,
+            ],
+        )
+        .await
+        .map_err(e)?;
+    Ok(match claimed {
+        Some(row) => Claim::Claimed(row.get(0)),
+        None => {
+            let row = tx
+                .query_one(
+                    "SELECT id, digest FROM submissions WHERE idempotency_key = $1",
+                    &[&sub.idempotency_key],
+                )
+                .await
+                .map_err(e)?;
+            let (id, digest): (i64, String) = (row.get(0), row.get(1));
+            if digest != sub.digest {
+                return Ok(Claim::Done(Err(format!(
+                    "idempotency key `{}` was already used for a different submission",
+                    sub.idempotency_key
+                ))));
+            }
+            let ids = tx
+                .query(
+                    "SELECT id FROM runs WHERE submission_id = $1 ORDER BY id",
+                    &[&id],
+                )
+                .await
+                .map_err(e)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            Claim::Done(Ok((id, ids, false)))
+        }
+    })
+}
+
+/// The ids of the distinct devices, tests and stress configurations of a submission's runs.
+struct Keys {
+    devices: HashMap<Vec<String>, i64>,
+    tests: HashMap<[String; 3], i64>,
+    configs: HashMap<String, i64>,
+}
+
+impl Keys {
+    /// Looks up (inserting when new) each distinct device, test and configuration once.
+    async fn upsert(
+        tx: &tokio_postgres::Transaction<'_>,
+        runs: &[RunRecord],
+    ) -> Result<Keys, DbError> {
+        let mut devices: HashMap<Vec<String>, i64> = HashMap::new();
+        let mut tests: HashMap<[String; 3], i64> = HashMap::new();
+        let mut configs: HashMap<String, i64> = HashMap::new();
+        for r in runs {
+            let (cols, vals) = r.device.key();
+            let key: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+            if let Entry::Vacant(slot) = devices.entry(key) {
+                slot.insert(upsert(tx, "devices", &cols, &vals).await?);
+            }
+            let t = &r.test;
+            let tkey = [t.name.clone(), t.format.clone(), t.digest.clone()];
+            if let Entry::Vacant(slot) = tests.entry(tkey) {
+                slot.insert(
+                    upsert(
+                        tx,
+                        "tests",
+                        &["name", "format", "digest"],
+                        &[&t.name, &t.format, &t.digest],
+                    )
+                    .await?,
+                );
+            }
+            let config = canonical_json(&r.stress_config);
+            if let Entry::Vacant(slot) = configs.entry(config.clone()) {
+                slot.insert(upsert(tx, "stress_configs", &["config"], &[&config]).await?);
+            }
+        }
+        Ok(Keys {
+            devices,
+            tests,
+            configs,
+        })
+    }
+}
+
+/// Inserts the runs, pipelined on the connection (one statement, prepared once): their ids.
+async fn insert_runs(
+    tx: &tokio_postgres::Transaction<'_>,
+    runs: &[RunRecord],
+    keys: &Keys,
+    id: i64,
+) -> Result<Vec<i64>, DbError> {
+    let Keys {
+        devices,
+        tests,
+        configs,
+    } = keys;
+    let insert = tx
+        .prepare(
+            "INSERT INTO runs (kind, label, started_at, duration_ms, device_id, device_extra, \
+             test_id, test_path, stress_name, stress_config_id, seed, iterations, instances, \
+             model, weft_version, submission_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+             $10, $11, $12, $13, $14, $15, $16) RETURNING id",
+        )
+        .await
+        .map_err(e)?;
+    struct Row {
+        duration: i64,
+        device: i64,
+        extra: String,
+        test: i64,
+        config: i64,
+        seed: i64,
+        iterations: i64,
+        instances: i64,
+    }
+    let mut rows = Vec::with_capacity(runs.len());
+    for r in runs {
+        let (_, vals) = r.device.key();
+        let key: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+        let t = &r.test;
+        rows.push(Row {
+            duration: i(r.duration_ms)?,
+            device: devices[&key],
+            extra: canonical_json(&r.device.extra),
+            test: tests[&[t.name.clone(), t.format.clone(), t.digest.clone()]],
+            config: configs[&canonical_json(&r.stress_config)],
+            seed: i(r.seed)?,
+            iterations: i(r.iterations)?,
+            instances: i(r.instances)?,
+        });
+    }
+    let params: Vec<Vec<&(dyn ToSql + Sync)>> = runs
+        .iter()
+        .zip(&rows)
+        .map(|(r, w)| {
+            vec![
+                &r.kind as &(dyn ToSql + Sync),
+                &r.label,
+                &r.started_at,
+                &w.duration,
+                &w.device,
+                &w.extra,
+                &w.test,
+                &r.test.path,
+                &r.stress_name,
+                &w.config,
+                &w.seed,
+                &w.iterations,
+                &w.instances,
+                &r.model,
+                &r.weft_version,
+                &id,
+            ]
+        })
+        .collect();
+    let inserted =
+        futures_util::future::try_join_all(params.iter().map(|p| tx.query_one(&insert, p)))
+            .await
+            .map_err(e)?;
+    let ids: Vec<i64> = inserted.iter().map(|row| row.get(0)).collect();
+    Ok(ids)
+}
+
+/// Inserts every outcome of every run in one statement.
+async fn insert_outcomes(
+    tx: &tokio_postgres::Transaction<'_>,
+    runs: &[RunRecord],
+    ids: &[i64],
+) -> Result<(), DbError> {
+    let (mut o_run, mut o_pos, mut o_text, mut o_class, mut o_verdict, mut o_count) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    for (r, run_id) in runs.iter().zip(ids) {
+        for (pos, o) in r.outcomes.iter().enumerate() {
+            o_run.push(*run_id);
+            o_pos.push(pos as i32);
+            o_text.push(o.outcome.clone());
+            o_class.push(o.class.clone());
+            o_verdict.push(o.model_verdict.clone());
+            o_count.push(i(o.count)?);
+        }
+    }
+    tx.execute(
+        "INSERT INTO outcomes (run_id, position, outcome, class, model_verdict, count) \
+         SELECT * FROM UNNEST($1::BIGINT[], $2::INTEGER[], $3::TEXT[], $4::TEXT[], $5::TEXT[], $6::BIGINT[])",
+        &[&o_run, &o_pos, &o_text, &o_class, &o_verdict, &o_count],
+    )
+    .await
+    .map_err(e)?;
+    Ok(())
 }

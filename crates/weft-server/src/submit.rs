@@ -319,22 +319,7 @@ fn run(
     if r.duration_ms > MAX_DURATION_MS {
         return reject(format!("duration_ms: at most {MAX_DURATION_MS} (a week)"));
     }
-    let started_at = match &r.started_at {
-        Some(t) if weft_store::is_timestamp(t) => {
-            // Fixed-width UTC timestamps order as text.
-            let latest = weft_store::timestamp_utc(
-                std::time::SystemTime::now() + std::time::Duration::from_secs(24 * 3600),
-            );
-            if t.as_str() < EARLIEST || t.as_str() > latest.as_str() {
-                return reject(format!(
-                    "started_at: between {EARLIEST} and a day after the server's clock"
-                ));
-            }
-            t.clone()
-        }
-        Some(_) => return reject("started_at: YYYY-MM-DDTHH:MM:SSZ"),
-        None => received_at.to_string(),
-    };
+    let started_at = started_at(r, received_at)?;
     let g = weft_hw_wgpu::generate(&e.program, &cfg)
         .map_err(|err| Rejection(format!("this test cannot run under that stress: {err}")))?;
     let ran = if cfg.aliased_memory {
@@ -351,156 +336,23 @@ fn run(
     } else {
         e.judge.as_ref()
     };
-    let verdict_of = |cells: &HashMap<String, String>| -> Option<String> {
-        judge.and_then(|j| j.verdict_cells(cells).stored())
+    let cx = Decoding {
+        g: &g,
+        ran: &ran,
+        judge,
+        per_dispatch,
+        expected,
     };
-    let mut outcomes: Vec<OutcomeRecord> = Vec::new();
-    let instances;
-    match (&r.rows, &r.outcomes) {
-        (Some(rows), None) => {
-            if rows.is_empty() || rows.len() > MAX_ROWS_PER_RUN {
-                return reject(format!("rows: 1 to {MAX_ROWS_PER_RUN}"));
-            }
-            let Some(cc) = r.class_counts else {
-                return reject("class_counts (the result shader's) are required with rows");
-            };
-            let mut by_text: HashMap<String, usize> = HashMap::new();
-            let mut host = [0u64; 3];
-            let mut total = 0u64;
-            for row in rows {
-                if row.values.len() != g.layout.row_words as usize {
-                    return reject(format!(
-                        "a row has {} words; this test's rows have {}",
-                        row.values.len(),
-                        g.layout.row_words
-                    ));
-                }
-                if row.count == 0 {
-                    return reject("a row with count 0");
-                }
-                let o = weft_hw_wgpu::runner::decode(&g.layout, &row.values);
-                let c = g.classification.class_of(&o);
-                host[class_index(c)] += row.count;
-                total = total
-                    .checked_add(row.count)
-                    .ok_or_else(|| Rejection("counts overflow".into()))?;
-                let text = weft_hw::judge::outcome_text(&ran, &o);
-                let cells: HashMap<String, String> = weft_hw::judge::outcome_cells(&ran, &o)
-                    .into_iter()
-                    .collect();
-                match by_text.get(&text) {
-                    Some(&j) => {
-                        return reject(format!("outcome `{}` given twice", outcomes[j].outcome))
-                    }
-                    None => {
-                        by_text.insert(text.clone(), outcomes.len());
-                        outcomes.push(OutcomeRecord {
-                            outcome: text,
-                            class: c.name().to_string(),
-                            model_verdict: verdict_of(&cells),
-                            count: row.count,
-                        });
-                    }
-                }
-            }
-            if total != expected {
-                return reject(format!(
-                    "checksum: the counts add up to {total}, but {} iterations × {per_dispatch} instances = {expected}",
-                    r.iterations
-                ));
-            }
-            if cc != host {
-                return reject(format!(
-                    "checksum: the result shader counted {cc:?} (seq, interleaved, weak) but the rows classify as {host:?}"
-                ));
-            }
-            instances = expected;
-        }
+    let (outcomes, instances) = match (&r.rows, &r.outcomes) {
+        (Some(rows), None) => cx.rows(r, rows)?,
         (None, Some(_)) if device.backend == "webgpu" => {
             // A browser's results are checked against its result shader's counts: the
             // decoded-outcomes path of native runs is not open to it.
             return reject("a webgpu run gives rows with class_counts, not outcomes");
         }
-        (None, Some(list)) => {
-            if list.is_empty() || list.len() > MAX_ROWS_PER_RUN {
-                return reject(format!("outcomes: 1 to {MAX_ROWS_PER_RUN}"));
-            }
-            // Native runs: outcome texts over every column, classed by the SC outcomes.
-            let columns: Vec<String> = weft_hw::judge::all_columns(&ran)
-                .iter()
-                .map(|t| weft_sim::sim::term_text(&ran, t))
-                .collect();
-            let sc: HashMap<String, Class> = g
-                .classification
-                .outcomes()
-                .map(|(o, c)| (weft_hw::judge::outcome_text(&ran, o), c))
-                .collect();
-            let mut total = 0u64;
-            for o in list {
-                let cols: Vec<&str> = o
-                    .outcome
-                    .split("; ")
-                    .map(|cell| cell.split('=').next().unwrap_or(""))
-                    .collect();
-                if cols != columns.iter().map(String::as_str).collect::<Vec<_>>()
-                    || o.outcome
-                        .split("; ")
-                        .any(|c| !matches!(c.split_once('='), Some((_, v)) if !v.is_empty()))
-                {
-                    return reject(format!(
-                        "outcome `{}` does not give exactly the columns {}",
-                        o.outcome,
-                        columns.join(", ")
-                    ));
-                }
-                if o.count == 0 || outcomes.iter().any(|x| x.outcome == o.outcome) {
-                    return reject(format!("outcome `{}`: zero or repeated", o.outcome));
-                }
-                let c = sc.get(&o.outcome).copied().unwrap_or(Class::Weak);
-                let cells: HashMap<String, String> = o
-                    .outcome
-                    .split("; ")
-                    .filter_map(|cell| cell.split_once('='))
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect();
-                total = total
-                    .checked_add(o.count)
-                    .ok_or_else(|| Rejection("counts overflow".into()))?;
-                outcomes.push(OutcomeRecord {
-                    outcome: o.outcome.clone(),
-                    class: c.name().to_string(),
-                    model_verdict: verdict_of(&cells),
-                    count: o.count,
-                });
-            }
-            let n = r.instances.unwrap_or(total);
-            if device.backend == "cuda" {
-                // CUDA instances may spend their spin budget without an outcome, so the
-                // outcomes may add up to fewer than the instances; those are given, and
-                // no more than the launches can hold.
-                let Some(n) = r.instances else {
-                    return reject("instances: required for a cuda run");
-                };
-                let most = r.iterations * MAX_CUDA_INSTANCES_PER_LAUNCH;
-                if n == 0 || n > most {
-                    return reject(format!(
-                        "instances: 1..={most} ({} launches of at most {MAX_CUDA_INSTANCES_PER_LAUNCH})",
-                        r.iterations
-                    ));
-                }
-                if total > n || total == 0 {
-                    return reject(format!("checksum: {total} outcomes for {n} instances"));
-                }
-            } else if total != expected || n != expected {
-                return reject(format!(
-                    "checksum: the counts add up to {total} (instances {n}), but {} iterations × {per_dispatch} instances = {expected}",
-                    r.iterations
-                ));
-            }
-            instances = n;
-        }
+        (None, Some(list)) => cx.listed(r, list, device)?,
         _ => return reject("give either rows (with class_counts) or outcomes"),
-    }
+    };
     Ok(RunRecord {
         kind: r.kind.clone(),
         label: None,
@@ -522,4 +374,191 @@ fn run(
         weft_version: env!("CARGO_PKG_VERSION").to_string(),
         outcomes,
     })
+}
+
+/// When the run started: the client's timestamp if it is sane, else the time received.
+fn started_at(r: &RunIn, received_at: &str) -> Result<String, Rejection> {
+    Ok(match &r.started_at {
+        Some(t) if weft_store::is_timestamp(t) => {
+            // Fixed-width UTC timestamps order as text.
+            let latest = weft_store::timestamp_utc(
+                std::time::SystemTime::now() + std::time::Duration::from_secs(24 * 3600),
+            );
+            if t.as_str() < EARLIEST || t.as_str() > latest.as_str() {
+                return reject(format!(
+                    "started_at: between {EARLIEST} and a day after the server's clock"
+                ));
+            }
+            t.clone()
+        }
+        Some(_) => return reject("started_at: YYYY-MM-DDTHH:MM:SSZ"),
+        None => received_at.to_string(),
+    })
+}
+
+/// What a run's results are decoded and checked against: the test's regenerated layout and
+/// SC classification, the program as run (aliased when the stress asks), the judge, and the
+/// instance count the iterations promise.
+struct Decoding<'a> {
+    g: &'a weft_hw_wgpu::Generated,
+    ran: &'a weft_ir::Program,
+    judge: Option<&'a weft_hw::judge::Judge>,
+    per_dispatch: u64,
+    expected: u64,
+}
+
+impl Decoding<'_> {
+    fn verdict_of(&self, cells: &HashMap<String, String>) -> Option<String> {
+        self.judge.and_then(|j| j.verdict_cells(cells).stored())
+    }
+
+    /// A browser's or wgpu run's raw rows with the result shader's class counts: the
+    /// outcomes and the instance count (paper 001 §4's checksums).
+    fn rows(&self, r: &RunIn, rows: &[RowIn]) -> Result<(Vec<OutcomeRecord>, u64), Rejection> {
+        let (g, ran, expected, per_dispatch) = (self.g, self.ran, self.expected, self.per_dispatch);
+        let mut outcomes: Vec<OutcomeRecord> = Vec::new();
+        if rows.is_empty() || rows.len() > MAX_ROWS_PER_RUN {
+            return reject(format!("rows: 1 to {MAX_ROWS_PER_RUN}"));
+        }
+        let Some(cc) = r.class_counts else {
+            return reject("class_counts (the result shader's) are required with rows");
+        };
+        let mut by_text: HashMap<String, usize> = HashMap::new();
+        let mut host = [0u64; 3];
+        let mut total = 0u64;
+        for row in rows {
+            if row.values.len() != g.layout.row_words as usize {
+                return reject(format!(
+                    "a row has {} words; this test's rows have {}",
+                    row.values.len(),
+                    g.layout.row_words
+                ));
+            }
+            if row.count == 0 {
+                return reject("a row with count 0");
+            }
+            let o = weft_hw_wgpu::runner::decode(&g.layout, &row.values);
+            let c = g.classification.class_of(&o);
+            host[class_index(c)] += row.count;
+            total = total
+                .checked_add(row.count)
+                .ok_or_else(|| Rejection("counts overflow".into()))?;
+            let text = weft_hw::judge::outcome_text(ran, &o);
+            let cells: HashMap<String, String> =
+                weft_hw::judge::outcome_cells(ran, &o).into_iter().collect();
+            match by_text.get(&text) {
+                Some(&j) => {
+                    return reject(format!("outcome `{}` given twice", outcomes[j].outcome))
+                }
+                None => {
+                    by_text.insert(text.clone(), outcomes.len());
+                    outcomes.push(OutcomeRecord {
+                        outcome: text,
+                        class: c.name().to_string(),
+                        model_verdict: self.verdict_of(&cells),
+                        count: row.count,
+                    });
+                }
+            }
+        }
+        if total != expected {
+            return reject(format!(
+                "checksum: the counts add up to {total}, but {} iterations × {per_dispatch} instances = {expected}",
+                r.iterations
+            ));
+        }
+        if cc != host {
+            return reject(format!(
+                "checksum: the result shader counted {cc:?} (seq, interleaved, weak) but the rows classify as {host:?}"
+            ));
+        }
+        Ok((outcomes, expected))
+    }
+
+    /// A native run's decoded outcomes: the outcomes and the instance count.
+    fn listed(
+        &self,
+        r: &RunIn,
+        list: &[OutcomeIn],
+        device: &DeviceRecord,
+    ) -> Result<(Vec<OutcomeRecord>, u64), Rejection> {
+        let (g, ran, expected, per_dispatch) = (self.g, self.ran, self.expected, self.per_dispatch);
+        let mut outcomes: Vec<OutcomeRecord> = Vec::new();
+        if list.is_empty() || list.len() > MAX_ROWS_PER_RUN {
+            return reject(format!("outcomes: 1 to {MAX_ROWS_PER_RUN}"));
+        }
+        // Native runs: outcome texts over every column, classed by the SC outcomes.
+        let columns: Vec<String> = weft_hw::judge::all_columns(ran)
+            .iter()
+            .map(|t| weft_sim::sim::term_text(ran, t))
+            .collect();
+        let sc: HashMap<String, Class> = g
+            .classification
+            .outcomes()
+            .map(|(o, c)| (weft_hw::judge::outcome_text(ran, o), c))
+            .collect();
+        let mut total = 0u64;
+        for o in list {
+            let cols: Vec<&str> = o
+                .outcome
+                .split("; ")
+                .map(|cell| cell.split('=').next().unwrap_or(""))
+                .collect();
+            if cols != columns.iter().map(String::as_str).collect::<Vec<_>>()
+                || o.outcome
+                    .split("; ")
+                    .any(|c| !matches!(c.split_once('='), Some((_, v)) if !v.is_empty()))
+            {
+                return reject(format!(
+                    "outcome `{}` does not give exactly the columns {}",
+                    o.outcome,
+                    columns.join(", ")
+                ));
+            }
+            if o.count == 0 || outcomes.iter().any(|x| x.outcome == o.outcome) {
+                return reject(format!("outcome `{}`: zero or repeated", o.outcome));
+            }
+            let c = sc.get(&o.outcome).copied().unwrap_or(Class::Weak);
+            let cells: HashMap<String, String> = o
+                .outcome
+                .split("; ")
+                .filter_map(|cell| cell.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            total = total
+                .checked_add(o.count)
+                .ok_or_else(|| Rejection("counts overflow".into()))?;
+            outcomes.push(OutcomeRecord {
+                outcome: o.outcome.clone(),
+                class: c.name().to_string(),
+                model_verdict: self.verdict_of(&cells),
+                count: o.count,
+            });
+        }
+        let n = r.instances.unwrap_or(total);
+        if device.backend == "cuda" {
+            // CUDA instances may spend their spin budget without an outcome, so the
+            // outcomes may add up to fewer than the instances; those are given, and
+            // no more than the launches can hold.
+            let Some(n) = r.instances else {
+                return reject("instances: required for a cuda run");
+            };
+            let most = r.iterations * MAX_CUDA_INSTANCES_PER_LAUNCH;
+            if n == 0 || n > most {
+                return reject(format!(
+                    "instances: 1..={most} ({} launches of at most {MAX_CUDA_INSTANCES_PER_LAUNCH})",
+                    r.iterations
+                ));
+            }
+            if total > n || total == 0 {
+                return reject(format!("checksum: {total} outcomes for {n} instances"));
+            }
+        } else if total != expected || n != expected {
+            return reject(format!(
+                "checksum: the counts add up to {total} (instances {n}), but {} iterations × {per_dispatch} instances = {expected}",
+                r.iterations
+            ));
+        }
+        Ok((outcomes, n))
+    }
 }
