@@ -227,6 +227,216 @@ impl Execution for CandidateExec<'_> {
     }
 }
 
+/// vloc: same virtual address and element. A proxy alias (`t @ texture aliases x`) names
+/// x's address through another proxy, so it resolves to x; a generic alias (`y @ generic
+/// aliases x`) is a second virtual address (a synonym).
+fn add_vloc(x: &mut ExecutionBase, p: &Program, sk: &Skeleton) {
+    let virtual_loc = |mut l: weft_ir::LocId| {
+        for _ in 0..p.locations.len() {
+            match &p.locations[l.index()].alias {
+                Some(a) if !matches!(a.proxy, None | Some(Proxy::Generic)) => l = a.of,
+                _ => break,
+            }
+        }
+        l
+    };
+    let mut by_vloc: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    for (i, e) in sk.events.iter().enumerate() {
+        if let (Some(v), Some(c)) = (e.via, e.cell) {
+            by_vloc
+                .entry((virtual_loc(v).0, c.index))
+                .or_default()
+                .push(i);
+        }
+    }
+    for class in by_vloc.values() {
+        x.add_class("vloc", class);
+    }
+}
+
+/// Same-instance relations (paper 000 §5.1.2: "the scope relations come directly from the
+/// scope tree"). Same-thread pairs are in every level; initial writes are related to every
+/// event. Whether threads t and u share an instance of each scope is computed once per
+/// thread pair (the event loops ask it for every pair of events).
+struct Sharing {
+    nt: usize,
+    shared: Vec<Vec<bool>>,
+}
+
+impl Sharing {
+    fn new(p: &Program) -> Sharing {
+        let nt = p.threads.len();
+        let shared: Vec<Vec<bool>> = Scope::ALL
+            .iter()
+            .map(|&s| {
+                (0..nt * nt)
+                    .map(|i| {
+                        let (t, u) = (i / nt, i % nt);
+                        t == u
+                            || p.threads[t]
+                                .placement
+                                .same_instance(&p.threads[u].placement, s)
+                    })
+                    .collect()
+            })
+            .collect();
+        Sharing { nt, shared }
+    }
+
+    fn shares(&self, t: usize, u: usize, s: Scope) -> bool {
+        let level = Scope::ALL.iter().position(|x| *x == s).unwrap_or(0);
+        self.shared[level][t * self.nt + u]
+    }
+
+    /// Whether two events are in one instance of `s` (an initial write is in every one).
+    fn same(&self, a: &Event, b: &Event, s: Scope) -> bool {
+        match (a.thread, b.thread) {
+            (Some(t), Some(u)) => self.shares(t, u, s),
+            _ => true,
+        }
+    }
+
+    /// Whether `a`'s scope `sa` includes `b`'s thread.
+    fn covers(&self, a: &Event, sa: Scope, b: &Event) -> bool {
+        match (a.thread, b.thread) {
+            (Some(t), Some(u)) => self.shares(t, u, sa),
+            _ => false,
+        }
+    }
+}
+
+/// The fixed scope relations (one per level and its names), `sr` and `incl`.
+fn scope_relations(sk: &Skeleton, sharing: &Sharing) -> Vec<(&'static str, Rc<Relation>)> {
+    let n = sk.events.len();
+    let same = |a: &Event, b: &Event, s: Scope| sharing.same(a, b, s);
+    let covers = |a: &Event, sa: Scope, b: &Event| sharing.covers(a, sa, b);
+    let levels: [(Scope, &[&str]); 5] = [
+        (Scope::Warp, &["warp", "swarp", "ssg"]),
+        (Scope::Cta, &["cta", "scta", "swg"]),
+        (Scope::QueueFamily, &["sqf"]),
+        (Scope::Gpu, &["gl", "sgpu", "sdv"]),
+        (Scope::System, &["sys", "ssys"]),
+    ];
+    // Built as bit matrices directly (n² pairs each); `with_choice` adds their edges.
+    let mut fixed: Vec<(&'static str, Rc<Relation>)> = Vec::new();
+    for (scope, names) in levels {
+        let mut r = Relation::new(n);
+        for a in 0..n {
+            for b in 0..n {
+                if same(&sk.events[a], &sk.events[b], scope) {
+                    r.insert(a, b);
+                }
+            }
+        }
+        let r = Rc::new(r);
+        for name in names {
+            fixed.push((name, r.clone()));
+        }
+    }
+    // sr: each event's scope includes the other's thread; incl (paper 004 §3): sr
+    // between atomic events, restricted to the same location when both are accesses.
+    let ev_scope = |e: &Event| -> Option<Scope> {
+        e.thread?;
+        match &e.kind {
+            EventKind::Barrier { scope, .. } => Some(*scope),
+            _ => e.attrs.scope.or(if e.attrs.order.is_atomic() {
+                Some(Scope::System)
+            } else {
+                None
+            }),
+        }
+    };
+    // Collected first and added once per relation (each `add_edge` looks the
+    // relation up by name).
+    let (mut sr, mut incl) = (Vec::new(), Vec::new());
+    let scoped: Vec<(usize, &Event, Scope)> = sk
+        .events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| ev_scope(e).map(|s| (i, e, s)))
+        .collect();
+    for &(a, ea, sa) in &scoped {
+        for &(b, eb, sb) in &scoped {
+            if covers(ea, sa, eb) && covers(eb, sb, ea) {
+                sr.push((a, b));
+                let atomic = |e: &Event| {
+                    e.attrs.order.is_atomic()
+                        || !matches!(e.kind, EventKind::Read | EventKind::Write)
+                };
+                let both_mem = ea.cell.is_some() && eb.cell.is_some();
+                if atomic(ea) && atomic(eb) && (!both_mem || ea.cell == eb.cell) {
+                    incl.push((a, b));
+                }
+            }
+        }
+    }
+    fixed.push(("sr", Rc::new(Relation::from_pairs(n, sr))));
+    fixed.push(("incl", Rc::new(Relation::from_pairs(n, incl))));
+    fixed
+}
+
+/// Fence relations (herd's fencerel): po ; [fence of that scope] ; po. A PTX `membar.X` is
+/// `fence.sc.X`, so SC fences count as membars of their scope. Then `sync_fence`.
+fn add_fence_relations(x: &mut ExecutionBase, sk: &Skeleton, sharing: &Sharing) {
+    let n = sk.events.len();
+    let covers = |a: &Event, sa: Scope, b: &Event| sharing.covers(a, sa, b);
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in &sk.po {
+        succs[a].push(b);
+        preds[b].push(a);
+    }
+    let mut sc_fences = Vec::new();
+    for (f, e) in sk.events.iter().enumerate() {
+        let EventKind::Fence { kind, .. } = &e.kind else {
+            continue;
+        };
+        let is_membar = *kind == FenceKind::Membar
+            || (*kind == FenceKind::Fence && e.attrs.order == Order::SeqCst);
+        if !is_membar {
+            continue;
+        }
+        sc_fences.push(f);
+        let name = match e.attrs.scope.unwrap_or(Scope::System) {
+            Scope::Thread | Scope::Warp | Scope::Cta => "membar.cta",
+            Scope::QueueFamily | Scope::Gpu => "membar.gl",
+            Scope::System => "membar.sys",
+        };
+        let pairs = preds[f]
+            .iter()
+            .flat_map(|&a| succs[f].iter().map(move |&b| (a, b)));
+        x.add_edges(name, pairs);
+    }
+    // sync_fence: pairs of distinct SC fences whose scopes include each other.
+    for &a in &sc_fences {
+        for &b in &sc_fences {
+            if a != b {
+                let (ea, eb) = (&sk.events[a], &sk.events[b]);
+                let sa = ea.attrs.scope.unwrap_or(Scope::System);
+                let sb = eb.attrs.scope.unwrap_or(Scope::System);
+                if covers(ea, sa, eb) && covers(eb, sb, ea) {
+                    x.add_edge("sync_fence", a, b);
+                }
+            }
+        }
+    }
+}
+
+/// Relations the test names between threads (Vulkan `ssw`): all their event pairs.
+fn add_thread_relations(x: &mut ExecutionBase, p: &Program, sk: &Skeleton) {
+    let n = sk.events.len();
+    for r in &p.relations {
+        let of = |t: usize| -> Vec<usize> {
+            (0..n).filter(|&i| sk.events[i].thread == Some(t)).collect()
+        };
+        let to = of(r.to);
+        let pairs = of(r.from)
+            .into_iter()
+            .flat_map(|a| to.iter().map(move |&b| (a, b)));
+        x.add_edges(&r.name, pairs);
+    }
+}
+
 impl SkeletonExec {
     /// The set `name` as `base` with `SETS` declared would give it. `base` has no
     /// explicit sets (`add_to_set` is not used here), so a name that is not one of the
@@ -281,176 +491,12 @@ impl SkeletonExec {
             x.add_edges(name, edges.iter().copied());
         }
         let n = sk.events.len();
-        // vloc: same virtual address and element. A proxy alias (`t @ texture aliases
-        // x`) names x's address through another proxy, so it resolves to x; a generic
-        // alias (`y @ generic aliases x`) is a second virtual address (a synonym).
-        let virtual_loc = |mut l: weft_ir::LocId| {
-            for _ in 0..p.locations.len() {
-                match &p.locations[l.index()].alias {
-                    Some(a) if !matches!(a.proxy, None | Some(Proxy::Generic)) => l = a.of,
-                    _ => break,
-                }
-            }
-            l
-        };
-        let mut by_vloc: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
-        for (i, e) in sk.events.iter().enumerate() {
-            if let (Some(v), Some(c)) = (e.via, e.cell) {
-                by_vloc
-                    .entry((virtual_loc(v).0, c.index))
-                    .or_default()
-                    .push(i);
-            }
-        }
-        for class in by_vloc.values() {
-            x.add_class("vloc", class);
-        }
-        // Same-instance relations (paper 000 §5.1.2: "the scope relations come directly
-        // from the scope tree"). Same-thread pairs are in every level; initial writes are
-        // related to every event.
-        // Whether threads t and u share an instance of each scope, computed once per
-        // thread pair (the event loops below ask it for every pair of events).
-        let nt = p.threads.len();
-        let shared: Vec<Vec<bool>> = Scope::ALL
-            .iter()
-            .map(|&s| {
-                (0..nt * nt)
-                    .map(|i| {
-                        let (t, u) = (i / nt, i % nt);
-                        t == u
-                            || p.threads[t]
-                                .placement
-                                .same_instance(&p.threads[u].placement, s)
-                    })
-                    .collect()
-            })
-            .collect();
-        let level = |s: Scope| Scope::ALL.iter().position(|x| *x == s).unwrap_or(0);
-        let shares = |t: usize, u: usize, s: Scope| shared[level(s)][t * nt + u];
-        let same = |a: &Event, b: &Event, s: Scope| match (a.thread, b.thread) {
-            (Some(t), Some(u)) => shares(t, u, s),
-            _ => true,
-        };
-        let levels: [(Scope, &[&str]); 5] = [
-            (Scope::Warp, &["warp", "swarp", "ssg"]),
-            (Scope::Cta, &["cta", "scta", "swg"]),
-            (Scope::QueueFamily, &["sqf"]),
-            (Scope::Gpu, &["gl", "sgpu", "sdv"]),
-            (Scope::System, &["sys", "ssys"]),
-        ];
-        // Built as bit matrices directly (n² pairs each); `with_choice` adds their edges.
-        let mut fixed: Vec<(&'static str, Rc<Relation>)> = Vec::new();
-        for (scope, names) in levels {
-            let mut r = Relation::new(n);
-            for a in 0..n {
-                for b in 0..n {
-                    if same(&sk.events[a], &sk.events[b], scope) {
-                        r.insert(a, b);
-                    }
-                }
-            }
-            let r = Rc::new(r);
-            for name in names {
-                fixed.push((name, r.clone()));
-            }
-        }
-        // sr: each event's scope includes the other's thread; incl (paper 004 §3): sr
-        // between atomic events, restricted to the same location when both are accesses.
-        let ev_scope = |e: &Event| -> Option<Scope> {
-            e.thread?;
-            match &e.kind {
-                EventKind::Barrier { scope, .. } => Some(*scope),
-                _ => e.attrs.scope.or(if e.attrs.order.is_atomic() {
-                    Some(Scope::System)
-                } else {
-                    None
-                }),
-            }
-        };
-        let covers = |a: &Event, sa: Scope, b: &Event| match (a.thread, b.thread) {
-            (Some(t), Some(u)) => shares(t, u, sa),
-            _ => false,
-        };
-        // Collected first and added once per relation (each `add_edge` looks the
-        // relation up by name).
-        let (mut sr, mut incl) = (Vec::new(), Vec::new());
-        let scoped: Vec<(usize, &Event, Scope)> = sk
-            .events
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| ev_scope(e).map(|s| (i, e, s)))
-            .collect();
-        for &(a, ea, sa) in &scoped {
-            for &(b, eb, sb) in &scoped {
-                if covers(ea, sa, eb) && covers(eb, sb, ea) {
-                    sr.push((a, b));
-                    let atomic = |e: &Event| {
-                        e.attrs.order.is_atomic()
-                            || !matches!(e.kind, EventKind::Read | EventKind::Write)
-                    };
-                    let both_mem = ea.cell.is_some() && eb.cell.is_some();
-                    if atomic(ea) && atomic(eb) && (!both_mem || ea.cell == eb.cell) {
-                        incl.push((a, b));
-                    }
-                }
-            }
-        }
-        fixed.push(("sr", Rc::new(Relation::from_pairs(n, sr))));
-        fixed.push(("incl", Rc::new(Relation::from_pairs(n, incl))));
+        add_vloc(&mut x, p, sk);
+        let sharing = Sharing::new(p);
+        let fixed = scope_relations(sk, &sharing);
         let bars = crate::barriers::matching(p, &sk.events, &sk.po);
-        // Fence relations (herd's fencerel): po ; [fence of that scope] ; po. A PTX
-        // `membar.X` is `fence.sc.X`, so SC fences count as membars of their scope.
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for &(a, b) in &sk.po {
-            succs[a].push(b);
-            preds[b].push(a);
-        }
-        let mut sc_fences = Vec::new();
-        for (f, e) in sk.events.iter().enumerate() {
-            let EventKind::Fence { kind, .. } = &e.kind else {
-                continue;
-            };
-            let is_membar = *kind == FenceKind::Membar
-                || (*kind == FenceKind::Fence && e.attrs.order == Order::SeqCst);
-            if !is_membar {
-                continue;
-            }
-            sc_fences.push(f);
-            let name = match e.attrs.scope.unwrap_or(Scope::System) {
-                Scope::Thread | Scope::Warp | Scope::Cta => "membar.cta",
-                Scope::QueueFamily | Scope::Gpu => "membar.gl",
-                Scope::System => "membar.sys",
-            };
-            let pairs = preds[f]
-                .iter()
-                .flat_map(|&a| succs[f].iter().map(move |&b| (a, b)));
-            x.add_edges(name, pairs);
-        }
-        // sync_fence: pairs of distinct SC fences whose scopes include each other.
-        for &a in &sc_fences {
-            for &b in &sc_fences {
-                if a != b {
-                    let (ea, eb) = (&sk.events[a], &sk.events[b]);
-                    let sa = ea.attrs.scope.unwrap_or(Scope::System);
-                    let sb = eb.attrs.scope.unwrap_or(Scope::System);
-                    if covers(ea, sa, eb) && covers(eb, sb, ea) {
-                        x.add_edge("sync_fence", a, b);
-                    }
-                }
-            }
-        }
-        // Relations the test names between threads (Vulkan `ssw`): all their event pairs.
-        for r in &p.relations {
-            let of = |t: usize| -> Vec<usize> {
-                (0..n).filter(|&i| sk.events[i].thread == Some(t)).collect()
-            };
-            let to = of(r.to);
-            let pairs = of(r.from)
-                .into_iter()
-                .flat_map(|a| to.iter().map(move |&b| (a, b)));
-            x.add_edges(&r.name, pairs);
-        }
+        add_fence_relations(&mut x, sk, &sharing);
+        add_thread_relations(&mut x, p, sk);
         let located_writes = BitSet::from_events(
             n,
             sk.events

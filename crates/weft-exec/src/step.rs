@@ -16,7 +16,7 @@
 //! [`LitmusStepper::with_whole_locations`]); the model checker uses neither.
 
 use weft_ir::cfg::{BlockId, Cfg, Terminator};
-use weft_ir::{Expr, LocId, MemAttrs, Program, Reg, RmwOp, Span, StmtKind, Thread};
+use weft_ir::{Expr, LocId, MemAttrs, Program, Reg, Rmw, RmwOp, Span, StmtKind, Thread};
 
 use crate::event::{eval_expr, union, Cell, EventKind, TraceEvent};
 use crate::value::{decode_addr, of_init};
@@ -407,55 +407,58 @@ impl<'p> LitmusStepper<'p> {
                     });
                     return Ok(Self::emit(s, ev));
                 }
-                StmtKind::Rmw(r) => {
-                    let (a, ad) = Self::eval(&r.addr, s);
-                    let Some(cell) = self.cell(a) else {
-                        return Err((span, format!("read-modify-write of non-address {a}")));
-                    };
-                    let args: Vec<(i64, Vec<usize>)> =
-                        r.args.iter().map(|e| Self::eval(e, s)).collect();
-                    let ctx = Box::new(RmwCtx {
-                        dst: r.dst,
-                        cell,
-                        op: r.op,
-                        addr_deps: ad,
-                        args,
-                        attrs: r.attrs.clone(),
-                        fail_order: r.fail_order,
-                        span,
-                        expected: None,
-                    });
-                    if let RmwOp::CompareExchange { .. } = r.op {
-                        let exp_addr = ctx.args.first().map(|x| x.0).unwrap_or(0);
-                        let Some(ecell) = self.cell(exp_addr) else {
-                            return Err((
-                                span,
-                                "compare-exchange with a non-address expected operand".into(),
-                            ));
-                        };
-                        let mut ev = Self::event(
-                            s,
-                            EventKind::Read,
-                            Some(ecell),
-                            0,
-                            &MemAttrs::default(),
-                            span,
-                        );
-                        ev.addr_deps = ctx.args[0].1.clone();
-                        let ei = s.nevents;
-                        let mut ctx = ctx;
-                        ctx.expected = Some((ecell, ei, 0));
-                        s.pending = Some(Pending::CasExpected { rmw: ctx, ei });
-                        return Ok(Self::emit(s, ev));
-                    }
-                    return Ok(Self::rmw_read(s, ctx));
-                }
+                StmtKind::Rmw(r) => return self.rmw(r, span, s),
                 StmtKind::Label(_)
                 | StmtKind::Jump { .. }
                 | StmtKind::If { .. }
                 | StmtKind::While { .. } => {}
             }
         }
+    }
+
+    /// A read-modify-write statement: its read event (a C11 compare-exchange first reads
+    /// its expected value's cell).
+    fn rmw(&self, r: &Rmw, span: Span, s: &mut LitmusState) -> Result<Action, (Span, String)> {
+        let (a, ad) = Self::eval(&r.addr, s);
+        let Some(cell) = self.cell(a) else {
+            return Err((span, format!("read-modify-write of non-address {a}")));
+        };
+        let args: Vec<(i64, Vec<usize>)> = r.args.iter().map(|e| Self::eval(e, s)).collect();
+        let ctx = Box::new(RmwCtx {
+            dst: r.dst,
+            cell,
+            op: r.op,
+            addr_deps: ad,
+            args,
+            attrs: r.attrs.clone(),
+            fail_order: r.fail_order,
+            span,
+            expected: None,
+        });
+        if let RmwOp::CompareExchange { .. } = r.op {
+            let exp_addr = ctx.args.first().map(|x| x.0).unwrap_or(0);
+            let Some(ecell) = self.cell(exp_addr) else {
+                return Err((
+                    span,
+                    "compare-exchange with a non-address expected operand".into(),
+                ));
+            };
+            let mut ev = Self::event(
+                s,
+                EventKind::Read,
+                Some(ecell),
+                0,
+                &MemAttrs::default(),
+                span,
+            );
+            ev.addr_deps = ctx.args[0].1.clone();
+            let ei = s.nevents;
+            let mut ctx = ctx;
+            ctx.expected = Some((ecell, ei, 0));
+            s.pending = Some(Pending::CasExpected { rmw: ctx, ei });
+            return Ok(Self::emit(s, ev));
+        }
+        Ok(Self::rmw_read(s, ctx))
     }
 
     /// Gives the value read by the read [`LitmusStepper::advance`] returned last (a
