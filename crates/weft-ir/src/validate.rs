@@ -4,9 +4,9 @@
 
 use std::collections::HashSet;
 
-use crate::code::{walk, Expr, Reg, StmtKind};
+use crate::code::{walk, Expr, Reg, Stmt, StmtKind};
 use crate::cond::{Prop, Term};
-use crate::program::{LocId, Program, Value};
+use crate::program::{LocId, Program, Thread, Value};
 use crate::span::Span;
 
 /// A structural error in a program, with the position of the offending node.
@@ -35,6 +35,43 @@ impl From<IrError> for weft_diag::Diagnostic {
 impl Program {
     /// Checks that the program is well formed.
     pub fn validate(&self) -> Result<(), IrError> {
+        self.check_locations()?;
+        self.check_alias_chains()?;
+        let mut tnames = HashSet::new();
+        for t in &self.threads {
+            if !tnames.insert(t.name.as_str()) {
+                return Err(IrError::new(
+                    Span::default(),
+                    format!("thread `{}` declared twice", t.name),
+                ));
+            }
+            self.check_thread(t)?;
+        }
+        for r in &self.relations {
+            if r.from >= self.threads.len() || r.to >= self.threads.len() {
+                return Err(IrError::new(
+                    Span::default(),
+                    format!("relation `{}` names an unknown thread", r.name),
+                ));
+            }
+        }
+        let mut terms: Vec<&Term> = Vec::new();
+        if let Some(c) = &self.condition {
+            c.prop.terms(&mut terms);
+        }
+        if let Some(f) = &self.filter {
+            f.terms(&mut terms);
+        }
+        terms.extend(self.observed.iter());
+        for term in terms {
+            self.check_term(term)?;
+        }
+        Ok(())
+    }
+
+    /// Location names are distinct, aliases and initial addresses name locations, no
+    /// location is empty.
+    fn check_locations(&self) -> Result<(), IrError> {
         let nloc = self.locations.len();
         let loc_ok = |l: LocId| l.index() < nloc;
         let mut names = HashSet::new();
@@ -68,8 +105,13 @@ impl Program {
                 ));
             }
         }
-        // Alias chains must end. Each location is resolved once (memoised), so the check is
-        // linear in the number of locations even for long chains.
+        Ok(())
+    }
+
+    /// Alias chains must end. Each location is resolved once (memoised), so the check is
+    /// linear in the number of locations even for long chains.
+    fn check_alias_chains(&self) -> Result<(), IrError> {
+        let nloc = self.locations.len();
         let mut state = vec![0u8; nloc]; // 0 unvisited, 1 on the current path, 2 known to end
         for i in 0..nloc {
             let mut path = Vec::new();
@@ -97,144 +139,60 @@ impl Program {
                 state[k] = 2;
             }
         }
-        let mut tnames = HashSet::new();
-        for t in &self.threads {
-            if !tnames.insert(t.name.as_str()) {
-                return Err(IrError::new(
-                    Span::default(),
-                    format!("thread `{}` declared twice", t.name),
-                ));
-            }
-            let nreg = t.regs.len();
-            let mut rnames = HashSet::new();
-            for r in &t.regs {
-                if !rnames.insert(r.name.as_str()) {
-                    return Err(IrError::new(
-                        Span::default(),
-                        format!("register `{}` declared twice in {}", r.name, t.name),
-                    ));
-                }
-                if let Some(Value::Addr(a)) = r.init {
-                    if !loc_ok(a) {
-                        return Err(IrError::new(
-                            Span::default(),
-                            format!("{}:{} initialised to an unknown address", t.name, r.name),
-                        ));
-                    }
-                }
-            }
-            for p in &t.params {
-                if !loc_ok(p.loc) {
-                    return Err(IrError::new(
-                        Span::default(),
-                        format!("parameter `{}` of {} names no location", p.name, t.name),
-                    ));
-                }
-            }
-            let mut labels: HashSet<&str> = HashSet::new();
-            let mut err: Option<IrError> = None;
-            walk(&t.code, &mut |s| {
-                if err.is_some() {
-                    return;
-                }
-                if let StmtKind::Label(l) = &s.kind {
-                    if !labels.insert(l.as_str()) {
-                        err = Some(IrError::new(s.span, format!("label `{l}` defined twice")));
-                    }
-                }
-            });
-            walk(&t.code, &mut |s| {
-                if err.is_some() {
-                    return;
-                }
-                let mut exprs: Vec<&Expr> = Vec::new();
-                let mut regs: Vec<Reg> = Vec::new();
-                if let Some(g) = s.guard {
-                    regs.push(g.reg);
-                }
-                match &s.kind {
-                    StmtKind::Load(l) => {
-                        regs.push(l.dst);
-                        exprs.push(&l.addr);
-                    }
-                    StmtKind::Store(st) => {
-                        exprs.push(&st.addr);
-                        exprs.push(&st.value);
-                    }
-                    StmtKind::Rmw(r) => {
-                        regs.extend(r.dst);
-                        exprs.push(&r.addr);
-                        exprs.extend(r.args.iter());
-                        if r.args.len() != r.op.arity() {
-                            err = Some(IrError::new(
-                                s.span,
-                                format!(
-                                    "`{}` takes {} operand(s), got {}",
-                                    r.op.name(),
-                                    r.op.arity(),
-                                    r.args.len()
-                                ),
-                            ));
-                        }
-                    }
-                    StmtKind::Barrier(b) => {
-                        exprs.push(&b.id);
-                        exprs.extend(b.operands.iter());
-                    }
-                    StmtKind::Assign { dst, value } => {
-                        regs.push(*dst);
-                        exprs.push(value);
-                    }
-                    StmtKind::Jump { target, cond } => {
-                        exprs.extend(cond.iter());
-                        if !labels.contains(target.as_str()) {
-                            err = Some(IrError::new(
-                                s.span,
-                                format!("jump to undefined label `{target}`"),
-                            ));
-                        }
-                    }
-                    StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => exprs.push(cond),
-                    StmtKind::Assume(e) | StmtKind::Assert(e) => exprs.push(e),
-                    StmtKind::Fence(_) | StmtKind::Label(_) => {}
-                }
-                for e in exprs {
-                    e.regs(&mut regs);
-                    if let Some(l) = first_bad_addr(e, nloc) {
-                        err = Some(IrError::new(s.span, format!("unknown location #{}", l.0)));
-                    }
-                }
-                if let Some(r) = regs.iter().find(|r| r.index() >= nreg) {
-                    err = Some(IrError::new(
-                        s.span,
-                        format!("unknown register #{} in {}", r.0, t.name),
-                    ));
-                }
-            });
-            if let Some(e) = err {
-                return Err(e);
-            }
-        }
-        for r in &self.relations {
-            if r.from >= self.threads.len() || r.to >= self.threads.len() {
-                return Err(IrError::new(
-                    Span::default(),
-                    format!("relation `{}` names an unknown thread", r.name),
-                ));
-            }
-        }
-        let mut terms: Vec<&Term> = Vec::new();
-        if let Some(c) = &self.condition {
-            c.prop.terms(&mut terms);
-        }
-        if let Some(f) = &self.filter {
-            f.terms(&mut terms);
-        }
-        terms.extend(self.observed.iter());
-        for term in terms {
-            self.check_term(term)?;
-        }
         Ok(())
+    }
+
+    /// One thread: its registers, parameters, labels, and every statement's registers,
+    /// locations, operands and jump targets.
+    fn check_thread(&self, t: &Thread) -> Result<(), IrError> {
+        let nloc = self.locations.len();
+        let loc_ok = |l: LocId| l.index() < nloc;
+        let mut rnames = HashSet::new();
+        for r in &t.regs {
+            if !rnames.insert(r.name.as_str()) {
+                return Err(IrError::new(
+                    Span::default(),
+                    format!("register `{}` declared twice in {}", r.name, t.name),
+                ));
+            }
+            if let Some(Value::Addr(a)) = r.init {
+                if !loc_ok(a) {
+                    return Err(IrError::new(
+                        Span::default(),
+                        format!("{}:{} initialised to an unknown address", t.name, r.name),
+                    ));
+                }
+            }
+        }
+        for p in &t.params {
+            if !loc_ok(p.loc) {
+                return Err(IrError::new(
+                    Span::default(),
+                    format!("parameter `{}` of {} names no location", p.name, t.name),
+                ));
+            }
+        }
+        let mut labels: HashSet<&str> = HashSet::new();
+        let mut err: Option<IrError> = None;
+        walk(&t.code, &mut |s| {
+            if err.is_some() {
+                return;
+            }
+            if let StmtKind::Label(l) = &s.kind {
+                if !labels.insert(l.as_str()) {
+                    err = Some(IrError::new(s.span, format!("label `{l}` defined twice")));
+                }
+            }
+        });
+        walk(&t.code, &mut |s| {
+            if err.is_none() {
+                err = check_stmt(s, t, &labels, nloc);
+            }
+        });
+        match err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     fn check_term(&self, term: &Term) -> Result<(), IrError> {
@@ -276,6 +234,77 @@ impl Program {
         }
         Ok(())
     }
+}
+
+/// One statement of thread `t`: the last problem found in it (a later check overrides an
+/// earlier one, as they are checked in order).
+fn check_stmt(s: &Stmt, t: &Thread, labels: &HashSet<&str>, nloc: usize) -> Option<IrError> {
+    let nreg = t.regs.len();
+    let mut err = None;
+    let mut exprs: Vec<&Expr> = Vec::new();
+    let mut regs: Vec<Reg> = Vec::new();
+    if let Some(g) = s.guard {
+        regs.push(g.reg);
+    }
+    match &s.kind {
+        StmtKind::Load(l) => {
+            regs.push(l.dst);
+            exprs.push(&l.addr);
+        }
+        StmtKind::Store(st) => {
+            exprs.push(&st.addr);
+            exprs.push(&st.value);
+        }
+        StmtKind::Rmw(r) => {
+            regs.extend(r.dst);
+            exprs.push(&r.addr);
+            exprs.extend(r.args.iter());
+            if r.args.len() != r.op.arity() {
+                err = Some(IrError::new(
+                    s.span,
+                    format!(
+                        "`{}` takes {} operand(s), got {}",
+                        r.op.name(),
+                        r.op.arity(),
+                        r.args.len()
+                    ),
+                ));
+            }
+        }
+        StmtKind::Barrier(b) => {
+            exprs.push(&b.id);
+            exprs.extend(b.operands.iter());
+        }
+        StmtKind::Assign { dst, value } => {
+            regs.push(*dst);
+            exprs.push(value);
+        }
+        StmtKind::Jump { target, cond } => {
+            exprs.extend(cond.iter());
+            if !labels.contains(target.as_str()) {
+                err = Some(IrError::new(
+                    s.span,
+                    format!("jump to undefined label `{target}`"),
+                ));
+            }
+        }
+        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => exprs.push(cond),
+        StmtKind::Assume(e) | StmtKind::Assert(e) => exprs.push(e),
+        StmtKind::Fence(_) | StmtKind::Label(_) => {}
+    }
+    for e in exprs {
+        e.regs(&mut regs);
+        if let Some(l) = first_bad_addr(e, nloc) {
+            err = Some(IrError::new(s.span, format!("unknown location #{}", l.0)));
+        }
+    }
+    if let Some(r) = regs.iter().find(|r| r.index() >= nreg) {
+        err = Some(IrError::new(
+            s.span,
+            format!("unknown register #{} in {}", r.0, t.name),
+        ));
+    }
+    err
 }
 
 fn first_bad_addr(e: &Expr, nloc: usize) -> Option<LocId> {
