@@ -1140,73 +1140,94 @@ fn set_flag(flag: &mut bool, q: &str, op: Opcode) -> Result<(), String> {
 /// `.uni` is a vote mode for `vote` and the non-divergence flag of `bra`/`call`/`ret`;
 /// `membar` takes the levels `.cta`, `.gl` (stored as [`Scope::Gpu`]) and `.sys`.
 pub fn apply_qualifier(op: Opcode, q: &str, m: &mut Modifiers) -> Result<(), String> {
-    use allow::*;
+    match by_opcode(op, q, m) {
+        Some(r) => r,
+        None => common(op, q, m),
+    }
+}
+
+/// The qualifiers whose spelling means something only for some opcodes (see
+/// [`apply_qualifier`]); `None` when `q` is not one of them for `op`.
+fn by_opcode(op: Opcode, q: &str, m: &mut Modifiers) -> Option<Result<(), String>> {
     use Opcode::*;
-    let ok = allowed(op);
     let not_valid = || format!("qualifier `{q}` is not valid for `{op}`");
     if op == Membar {
         let s = match q {
             ".cta" => Scope::Cta,
             ".gl" => Scope::Gpu,
             ".sys" => Scope::Sys,
-            _ => return Err(format!("`membar` takes `.cta`, `.gl` or `.sys`, not `{q}`")),
+            _ => {
+                return Some(Err(format!(
+                    "`membar` takes `.cta`, `.gl` or `.sys`, not `{q}`"
+                )))
+            }
         };
-        return set_once(&mut m.scope, s, q, op, |s| match s {
+        return Some(set_once(&mut m.scope, s, q, op, |s| match s {
             Scope::Gpu => ".gl",
             other => other.as_str(),
-        });
+        }));
     }
     if matches!(op, Atom | Red) {
         if let Some(a) = AtomOp::from_ptx(q) {
-            return set_once(&mut m.atom, a, q, op, AtomOp::as_str);
+            return Some(set_once(&mut m.atom, a, q, op, AtomOp::as_str));
         }
     }
     if matches!(op, Setp | Set) {
         if let Some(b) = BoolOp::from_ptx(q) {
-            return set_once(&mut m.bool_op, b, q, op, BoolOp::as_str);
+            return Some(set_once(&mut m.bool_op, b, q, op, BoolOp::as_str));
         }
         if let Some(c) = CmpOp::from_ptx(q) {
-            return set_once(&mut m.cmp, c, q, op, CmpOp::as_str);
+            return Some(set_once(&mut m.cmp, c, q, op, CmpOp::as_str));
         }
     }
     if matches!(op, Bar | Barrier) {
         if let Some(r) = BarRedOp::from_ptx(q) {
-            return set_once(&mut m.bar_red, r, q, op, BarRedOp::as_str);
+            return Some(set_once(&mut m.bar_red, r, q, op, BarRedOp::as_str));
         }
         match q {
-            ".arrive" => return set_flag(&mut m.arrive, q, op),
-            ".red" => return set_flag(&mut m.red, q, op),
-            ".warp" if op == Bar => return set_flag(&mut m.warp, q, op),
+            ".arrive" => return Some(set_flag(&mut m.arrive, q, op)),
+            ".red" => return Some(set_flag(&mut m.red, q, op)),
+            ".warp" if op == Bar => return Some(set_flag(&mut m.warp, q, op)),
             _ => {}
         }
     }
     if matches!(op, Mul | Mad | Mul24 | Mad24) {
         if let Some(mm) = MulMode::from_ptx(q) {
             if mm == MulMode::Wide && matches!(op, Mul24 | Mad24) {
-                return Err(not_valid());
+                return Some(Err(not_valid()));
             }
-            return set_once(&mut m.mul, mm, q, op, MulMode::as_str);
+            return Some(set_once(&mut m.mul, mm, q, op, MulMode::as_str));
         }
     }
     if op == Shfl {
         if let Some(s) = ShflMode::from_ptx(q) {
-            return set_once(&mut m.shfl, s, q, op, ShflMode::as_str);
+            return Some(set_once(&mut m.shfl, s, q, op, ShflMode::as_str));
         }
     }
     // `match.sync`'s `.any`/`.all` are spelled as vote's.
     if op == Vote || (op == Match && matches!(q, ".any" | ".all")) {
         if let Some(v) = VoteMode::from_ptx(q) {
-            return set_once(&mut m.vote, v, q, op, VoteMode::as_str);
+            return Some(set_once(&mut m.vote, v, q, op, VoteMode::as_str));
         }
     }
     if op == Shf {
         if let Some(d) = ShfDir::from_ptx(q) {
-            return set_once(&mut m.shf_dir, d, q, op, ShfDir::as_str);
+            return Some(set_once(&mut m.shf_dir, d, q, op, ShfDir::as_str));
         }
         if let Some(d) = ShfMode::from_ptx(q) {
-            return set_once(&mut m.shf_mode, d, q, op, ShfMode::as_str);
+            return Some(set_once(&mut m.shf_mode, d, q, op, ShfMode::as_str));
         }
     }
+    None
+}
+
+/// The qualifiers every opcode spells alike: flags, semantics, scope, state space, cache
+/// operators and hints, vector width, types and rounding, checked against what `op` allows.
+fn common(op: Opcode, q: &str, m: &mut Modifiers) -> Result<(), String> {
+    use allow::*;
+    use Opcode::*;
+    let ok = allowed(op);
+    let not_valid = || format!("qualifier `{q}` is not valid for `{op}`");
     let (bit, flag): (u32, Option<&mut bool>) = match q {
         ".ftz" => (FTZ, Some(&mut m.ftz)),
         ".sat" => (SAT, Some(&mut m.sat)),
