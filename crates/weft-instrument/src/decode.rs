@@ -435,78 +435,111 @@ impl Decoder<'_> {
             }
             SiteKind::Exit => {
                 flush_else(gw, ws, mask, sink);
-                ws.live &= !mask;
-                *self.live_per_cta.get_mut(&cta).expect("inserted") -= mask.count_ones();
-                // Paths whose lanes all exited end now, as the emulator pops their frames.
-                while let Some(f) = ws.stack.last_mut() {
-                    if f.in_then && f.then_mask & ws.live == 0 {
-                        f.in_then = false;
-                        sink.branch(BranchEvent::Else, u64::from(gw), f.else_mask & ws.live);
-                    }
-                    if !f.in_then && f.else_mask & ws.live == 0 {
-                        let f = ws.stack.pop().expect("nonempty");
-                        sink.branch(BranchEvent::Fi, u64::from(gw), f.join_mask & ws.live);
-                        continue;
-                    }
-                    break;
-                }
-                // A barrier may now be complete.
-                let live = self.live_per_cta[&cta];
-                let done: Vec<(u32, u32)> = self
-                    .bars
-                    .iter()
-                    .filter(|(&(c, _), &(a, n))| c == cta && n == 0 && a > 0 && a >= live)
-                    .map(|(&k, _)| k)
-                    .collect();
-                for k in done {
-                    self.bars.remove(&k);
-                    let lanes = self.bar_lanes.remove(&k).unwrap_or_default();
-                    partial_warps(k.0, &lanes, &self.warps, wpc, findings);
-                    let pcs = self.bar_pcs.remove(&k).unwrap_or_default();
-                    barrier_done(k, pcs, block_threads - live, findings);
-                    sink.bar(u64::from(k.0), k.1, true);
-                }
+                self.exit(gw, mask, sink, findings);
             }
             SiteKind::Barrier { wait } => {
                 flush_else(gw, ws, mask, sink);
-                let (id, count) = (aux & 0xffff, aux >> 16);
-                if wait && count == 0 {
-                    *self
-                        .bar_lanes
-                        .entry((cta, id))
-                        .or_default()
-                        .entry((gw, site.pc))
-                        .or_insert(0) |= mask;
-                }
-                sink.bar_arrive(u64::from(cta), u64::from(gw), mask, id, wait, site.pc);
-                // Waiting arrivals only: `bar.arrive` at one instruction paired with
-                // `bar.sync` at another is the producer/consumer idiom, not divergence.
-                let pcs = self.bar_pcs.entry((cta, id)).or_default();
-                if wait && !pcs.contains(&site.pc) {
-                    pcs.push(site.pc);
-                }
-                let a = self.bars.entry((cta, id)).or_insert((0, count));
-                a.0 += mask.count_ones();
-                let need = if a.1 > 0 {
-                    a.1
-                } else {
-                    self.live_per_cta[&cta]
-                };
-                if a.0 >= need {
-                    let all = a.1 == 0;
-                    self.bars.remove(&(cta, id));
-                    let lanes = self.bar_lanes.remove(&(cta, id)).unwrap_or_default();
-                    partial_warps(cta, &lanes, &self.warps, wpc, findings);
-                    let pcs = self.bar_pcs.remove(&(cta, id)).unwrap_or_default();
-                    let exited = if all {
-                        block_threads - self.live_per_cta[&cta]
-                    } else {
-                        0
-                    };
-                    barrier_done((cta, id), pcs, exited, findings);
-                    sink.bar(u64::from(cta), id, all);
-                }
+                self.barrier(rec, site.pc, wait, sink, findings);
             }
+        }
+    }
+
+    /// Exited lanes (`ret`/`exit`): paths whose lanes all exited end, and a barrier the
+    /// remaining live threads have all reached completes.
+    fn exit(
+        &mut self,
+        gw: u32,
+        mask: u32,
+        sink: &mut dyn TraceSink,
+        findings: &mut Vec<BarrierFinding>,
+    ) {
+        let (block_threads, wpc) = (self.block_threads, self.wpc);
+        let cta = gw / wpc;
+        let ws = self.warps.get_mut(&gw).expect("inserted when fed");
+        ws.live &= !mask;
+        *self.live_per_cta.get_mut(&cta).expect("inserted") -= mask.count_ones();
+        // Paths whose lanes all exited end now, as the emulator pops their frames.
+        while let Some(f) = ws.stack.last_mut() {
+            if f.in_then && f.then_mask & ws.live == 0 {
+                f.in_then = false;
+                sink.branch(BranchEvent::Else, u64::from(gw), f.else_mask & ws.live);
+            }
+            if !f.in_then && f.else_mask & ws.live == 0 {
+                let f = ws.stack.pop().expect("nonempty");
+                sink.branch(BranchEvent::Fi, u64::from(gw), f.join_mask & ws.live);
+                continue;
+            }
+            break;
+        }
+        // A barrier may now be complete.
+        let live = self.live_per_cta[&cta];
+        let done: Vec<(u32, u32)> = self
+            .bars
+            .iter()
+            .filter(|(&(c, _), &(a, n))| c == cta && n == 0 && a > 0 && a >= live)
+            .map(|(&k, _)| k)
+            .collect();
+        for k in done {
+            self.bars.remove(&k);
+            let lanes = self.bar_lanes.remove(&k).unwrap_or_default();
+            partial_warps(k.0, &lanes, &self.warps, wpc, findings);
+            let pcs = self.bar_pcs.remove(&k).unwrap_or_default();
+            barrier_done(k, pcs, block_threads - live, findings);
+            sink.bar(u64::from(k.0), k.1, true);
+        }
+    }
+
+    /// Lanes arriving at barrier instruction `pc` (`wait`: they wait there): the barrier
+    /// completes when its count or every live thread of the CTA has arrived.
+    fn barrier(
+        &mut self,
+        rec: &[u8],
+        pc: u32,
+        wait: bool,
+        sink: &mut dyn TraceSink,
+        findings: &mut Vec<BarrierFinding>,
+    ) {
+        let (block_threads, wpc) = (self.block_threads, self.wpc);
+        let gw = u32_at(rec, 0);
+        let mask = u32_at(rec, 8);
+        let aux = u32_at(rec, 12);
+        let cta = gw / wpc;
+        let (id, count) = (aux & 0xffff, aux >> 16);
+        if wait && count == 0 {
+            *self
+                .bar_lanes
+                .entry((cta, id))
+                .or_default()
+                .entry((gw, pc))
+                .or_insert(0) |= mask;
+        }
+        sink.bar_arrive(u64::from(cta), u64::from(gw), mask, id, wait, pc);
+        // Waiting arrivals only: `bar.arrive` at one instruction paired with
+        // `bar.sync` at another is the producer/consumer idiom, not divergence.
+        let pcs = self.bar_pcs.entry((cta, id)).or_default();
+        if wait && !pcs.contains(&pc) {
+            pcs.push(pc);
+        }
+        let a = self.bars.entry((cta, id)).or_insert((0, count));
+        a.0 += mask.count_ones();
+        let need = if a.1 > 0 {
+            a.1
+        } else {
+            self.live_per_cta[&cta]
+        };
+        if a.0 >= need {
+            let all = a.1 == 0;
+            self.bars.remove(&(cta, id));
+            let lanes = self.bar_lanes.remove(&(cta, id)).unwrap_or_default();
+            partial_warps(cta, &lanes, &self.warps, wpc, findings);
+            let pcs = self.bar_pcs.remove(&(cta, id)).unwrap_or_default();
+            let exited = if all {
+                block_threads - self.live_per_cta[&cta]
+            } else {
+                0
+            };
+            barrier_done((cta, id), pcs, exited, findings);
+            sink.bar(u64::from(cta), id, all);
         }
     }
 }

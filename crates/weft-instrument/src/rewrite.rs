@@ -372,47 +372,50 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
         .iter()
         .position(|l| l.contains(".entry"))
         .expect("counted");
-    let mut out = String::with_capacity(ptx.len() * 4);
-    let mut sites: Vec<Site> = Vec::new();
-    let mut stats = Stats {
-        instructions: n,
-        ..Stats::default()
+    let mut rw = Rewriter {
+        opts,
+        sync_ops,
+        ipdom,
+        out: String::with_capacity(ptx.len() * 4),
+        sites: Vec::new(),
+        stats: Stats {
+            instructions: n,
+            ..Stats::default()
+        },
+        skip_label: 0,
+        covered: Vec::new(),
     };
     let mut in_body = false;
     let mut params_done = false;
-    let mut skip_label = 0usize;
-    // Pruning state: (address text, base register, width, elems, is_write, guard). An access
-    // under a guard covers only later accesses under the same guard (the other polarity is
-    // another path of the branch the predication stands for, other lanes).
-    let mut covered: Vec<(String, String, u8, usize, bool, Option<String>)> = Vec::new();
     for (i, raw) in lines.iter().enumerate() {
         let line_no = (i + 1) as u32;
         let t = raw.trim();
         if i == entry && t.contains("()") {
-            out.push_str(&raw.replace("()", "(.param .u64 __wq_queue)"));
-            out.push('\n');
+            rw.out
+                .push_str(&raw.replace("()", "(.param .u64 __wq_queue)"));
+            rw.out.push('\n');
             params_done = true;
             continue;
         }
         if i > entry && !params_done {
             if t.starts_with(')') {
                 // Close the parameter list with the queue parameter.
-                let prev = out.trim_end().len();
-                out.truncate(prev);
-                out.push_str(",\n\t.param .u64 __wq_queue\n");
-                out.push_str(raw);
-                out.push('\n');
+                let prev = rw.out.trim_end().len();
+                rw.out.truncate(prev);
+                rw.out.push_str(",\n\t.param .u64 __wq_queue\n");
+                rw.out.push_str(raw);
+                rw.out.push('\n');
                 params_done = true;
                 continue;
             }
-            out.push_str(raw);
-            out.push('\n');
+            rw.out.push_str(raw);
+            rw.out.push('\n');
             continue;
         }
         if params_done && !in_body && t == "{" {
-            out.push_str(raw);
-            out.push('\n');
-            out.push_str(
+            rw.out.push_str(raw);
+            rw.out.push('\n');
+            rw.out.push_str(
                 &PROLOGUE_TEMPLATE
                     .replace("{RB}", &RECORD_BYTES.to_string())
                     .replace("{QH}", &QUEUE_HEADER.to_string()),
@@ -428,32 +431,82 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
             || t == "}"
         {
             if t.ends_with(':') {
-                covered.clear();
+                rw.covered.clear();
             }
-            out.push_str(raw);
-            out.push('\n');
+            rw.out.push_str(raw);
+            rw.out.push('\n');
             continue;
         }
         if t.ends_with(':') {
-            covered.clear();
-            out.push_str(raw);
-            out.push('\n');
+            rw.covered.clear();
+            rw.out.push_str(raw);
+            rw.out.push('\n');
             continue;
         }
         let Some(&pc) = pc_of_line.get(&line_no) else {
-            out.push_str(raw);
-            out.push('\n');
+            rw.out.push_str(raw);
+            rw.out.push('\n');
             continue;
         };
-        // Reconvergence point: logged before the instruction.
-        if reconv_lines.contains_key(&line_no) {
-            sites.push(Site {
+        rw.instruction(raw, t, line_no, pc, reconv_lines.contains_key(&line_no))?;
+    }
+    if !in_body {
+        return Err("no kernel body found".into());
+    }
+    Ok(Instrumented {
+        ptx: rw.out,
+        sites: rw.sites,
+        stats: rw.stats,
+        kernel,
+    })
+}
+
+/// Pruning state: (address text, base register, width, elems, is_write, guard). An access
+/// under a guard covers only later accesses under the same guard (the other polarity is
+/// another path of the branch the predication stands for, other lanes).
+type Covered = (String, String, u8, usize, bool, Option<String>);
+
+/// What the logging of one instruction adds: code before it, code after it (an acquire's
+/// ticket), and whether the three run under the instruction's guard (a skip branch).
+#[derive(Default)]
+struct Around {
+    pre: String,
+    post: String,
+    wrap: bool,
+}
+
+/// The rewriting of one kernel body: the output so far, the logging sites and counts.
+struct Rewriter<'a> {
+    opts: &'a Options,
+    sync_ops: Vec<Option<weft_race::PcInfo>>,
+    ipdom: Vec<u32>,
+    out: String,
+    sites: Vec<Site>,
+    stats: Stats,
+    skip_label: usize,
+    covered: Vec<Covered>,
+}
+
+impl Rewriter<'_> {
+    /// One instruction line `raw` (trimmed `t`) of lowered instruction `pc`, with its
+    /// logging; `reconv`: a reconvergence point, logged before it.
+    fn instruction(
+        &mut self,
+        raw: &str,
+        t: &str,
+        line_no: u32,
+        pc: u32,
+        reconv: bool,
+    ) -> Result<(), String> {
+        if reconv {
+            self.sites.push(Site {
                 kind: SiteKind::Reconv,
                 pc,
             });
-            stats.control_points += 1;
-            out.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
-            out.push_str(&log(sites.len() - 1, "0"));
+            self.stats.control_points += 1;
+            self.out
+                .push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+            self.out.push_str(&log(self.sites.len() - 1, "0"));
         }
         let body = t.trim_end_matches(';').trim();
         let body = body
@@ -474,7 +527,7 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
         if let Some(dst) = ops.first() {
             if !opcode.starts_with("st.") && !opcode.starts_with("red.") {
                 let d = dst.trim_matches(['{', '}']).to_string();
-                covered.retain(|c| {
+                self.covered.retain(|c| {
                     !d.split([',', '|']).any(|x| {
                         let x = x.trim();
                         x == c.1
@@ -485,206 +538,232 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
                 });
             }
         }
-        let mut pre = String::new();
-        // Code after the instruction (an acquire's ticket).
-        let mut post = String::new();
-        let mut wrap = false;
         let is_mem = (opcode.starts_with("ld.") || opcode.starts_with("st."))
             && !opcode.contains(".param")
             && !opcode.contains(".local")
             || opcode.starts_with("atom.")
             || opcode.starts_with("red.");
-        if is_mem {
-            let load = opcode.starts_with("ld.");
-            let store = opcode.starts_with("st.");
-            let op = if load {
-                AccessOp::Load
-            } else if store {
-                AccessOp::Store
-            } else {
-                AccessOp::Atomic(rmw_of(opcode))
-            };
-            let space = if opcode.contains(".shared") {
-                SpaceHint::Shared
-            } else if opcode.contains(".global") {
-                SpaceHint::Global
-            } else {
-                SpaceHint::Generic
-            };
-            let width =
-                width_of(opcode).ok_or_else(|| format!("line {line_no}: no type in `{opcode}`"))?;
-            let elems: usize = if opcode.contains(".v4") {
-                4
-            } else if opcode.contains(".v2") {
-                2
-            } else {
-                1
-            };
-            let addr_op = ops
-                .iter()
-                .find(|o| o.starts_with('['))
-                .ok_or_else(|| format!("line {line_no}: no address in `{t}`"))?
-                .clone();
-            let (base, off) = split_addr(&addr_op);
-            stats.instrumented += 1;
-            let is_write = !load;
-            let pruned = opts.prune
-                && !opcode.starts_with("atom.")
-                && !opcode.starts_with("red.")
-                && covered.iter().any(|c| {
-                    c.0 == addr_op
-                        && c.2 == width
-                        && c.3 == elems
-                        && (c.4 || !is_write)
-                        && (c.5.is_none() || c.5 == guard)
-                });
-            if !pruned {
-                stats.instrumented_pruned += 1;
-                let srcs: Vec<String> = if store {
-                    let v = ops.get(1).cloned().unwrap_or_default();
-                    v.trim_matches(['{', '}'])
-                        .split(',')
-                        .map(|x| x.trim().to_string())
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                // One ticket after the instruction covers one record: a vector access keeps
-                // its tickets before.
-                let at = match ticket_at(sync_ops[pc as usize].map(|i| i.op)) {
-                    TicketAt::After if elems > 1 => TicketAt::BeforeFenced,
-                    at => at,
-                };
-                for k in 0..elems {
-                    sites.push(Site {
-                        kind: SiteKind::Access {
-                            op,
-                            space,
-                            width,
-                            elem: k as u8,
-                            elems: elems as u8,
-                            sync: at != TicketAt::Before,
-                        },
-                        pc,
-                    });
-                    pre.push_str(&addr_to_d1(&base, off + (k as i64) * i64::from(width)));
-                    match srcs.get(k) {
-                        Some(s) if store => pre.push_str(&value_to_d2(s, width)),
-                        _ => pre.push_str("mov.u64 %wq_d2, 0;\n"),
-                    }
-                    pre.push_str(&log_at(sites.len() - 1, "0", at));
-                }
-                if at == TicketAt::After {
-                    post.push_str(&ticket_after());
-                }
-                if opts.prune && base.starts_with('%') {
-                    covered.push((
-                        addr_op.clone(),
-                        base.clone(),
-                        width,
-                        elems,
-                        is_write,
-                        guard.clone(),
-                    ));
-                }
-            }
-            if opcode.starts_with("atom.") || opcode.starts_with("red.") {
-                covered.clear();
-            }
-            wrap = guard.is_some() && !pre.is_empty();
+        let a = if is_mem {
+            self.memory(t, line_no, pc, opcode, &ops, &guard)?
         } else if opcode.starts_with("bar.") || opcode.starts_with("barrier.") {
-            if opcode.contains(".warp") {
-                out.push_str(raw);
-                out.push('\n');
-                continue;
-            }
-            covered.clear();
-            // `bar.red.op.type d, id, {count,} p`: the id is the second operand.
-            let (id_op, count_op) = if opcode.contains(".red") {
-                (ops.get(1), if ops.len() > 3 { ops.get(2) } else { None })
-            } else {
-                (ops.first(), ops.get(1))
-            };
-            let id = id_op.cloned().unwrap_or_else(|| "0".into());
-            // aux = id | count << 16 (count 0: every thread of the CTA).
-            let mut aux_code = format!("mov.u32 %wq_r10, {id};\n");
-            if let Some(c) = count_op {
-                aux_code.push_str(&format!(
-                    "mov.u32 %wq_r11, {c};\nshl.b32 %wq_r11, %wq_r11, 16;\nor.b32 %wq_r10, %wq_r10, %wq_r11;\n"
-                ));
-            }
-            let wait = !opcode.contains("arrive");
-            stats.instrumented += 1;
-            stats.instrumented_pruned += 1;
-            sites.push(Site {
-                kind: SiteKind::Barrier { wait },
-                pc,
-            });
-            pre.push_str(&aux_code);
-            pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
-            pre.push_str(&log(sites.len() - 1, "%wq_r10"));
-            wrap = guard.is_some();
+            self.barrier(pc, opcode, &ops, &guard)
         } else if opcode.starts_with("membar") || opcode.starts_with("fence") {
-            covered.clear();
+            self.covered.clear();
+            Around::default()
         } else if opcode == "ret" || opcode == "exit" {
-            stats.control_points += 1;
-            sites.push(Site {
+            self.stats.control_points += 1;
+            self.sites.push(Site {
                 kind: SiteKind::Exit,
                 pc,
             });
-            pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
-            pre.push_str(&log(sites.len() - 1, "0"));
-            wrap = guard.is_some();
+            let mut a = Around::default();
+            a.pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+            a.pre.push_str(&log(self.sites.len() - 1, "0"));
+            a.wrap = guard.is_some();
+            a
         } else if opcode.starts_with("bra") {
-            covered.clear();
-            if let Some(g) = &guard {
-                let r = ipdom[pc as usize];
-                stats.control_points += 1;
-                sites.push(Site {
-                    kind: SiteKind::Branch { rpc: r },
-                    pc,
-                });
-                let (neg, p) = match g.strip_prefix('!') {
-                    Some(p) => (true, p),
-                    None => (false, g.as_str()),
-                };
-                pre.push_str("activemask.b32 %wq_r8;\n");
-                pre.push_str(&format!("vote.sync.ballot.b32 %wq_r6, {p}, %wq_r8;\n"));
-                if neg {
-                    pre.push_str("not.b32 %wq_r6, %wq_r6;\nand.b32 %wq_r6, %wq_r6, %wq_r8;\n");
-                }
-                pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
-                pre.push_str(&log(sites.len() - 1, "%wq_r6"));
-            }
+            self.covered.clear();
+            self.branch(pc, &guard)
         } else if opcode.starts_with("call") {
             return Err(format!("line {line_no}: calls are not supported"));
-        }
-        if wrap {
+        } else {
+            Around::default()
+        };
+        if a.wrap {
             let g = guard.as_deref().expect("wrap needs a guard");
             let neg = match g.strip_prefix('!') {
                 Some(p) => p.to_string(),
                 None => format!("!{g}"),
             };
-            skip_label += 1;
-            out.push_str(&format!("@{neg} bra $WQ_SKIP_{skip_label};\n"));
-            out.push_str(&pre);
-            out.push_str(&format!("{opcode} {ops_text};\n"));
-            out.push_str(&post);
-            out.push_str(&format!("$WQ_SKIP_{skip_label}:\n"));
+            self.skip_label += 1;
+            let skip_label = self.skip_label;
+            self.out
+                .push_str(&format!("@{neg} bra $WQ_SKIP_{skip_label};\n"));
+            self.out.push_str(&a.pre);
+            self.out.push_str(&format!("{opcode} {ops_text};\n"));
+            self.out.push_str(&a.post);
+            self.out.push_str(&format!("$WQ_SKIP_{skip_label}:\n"));
         } else {
-            out.push_str(&pre);
-            out.push_str(raw);
-            out.push('\n');
-            out.push_str(&post);
+            self.out.push_str(&a.pre);
+            self.out.push_str(raw);
+            self.out.push('\n');
+            self.out.push_str(&a.post);
         }
+        Ok(())
     }
-    if !in_body {
-        return Err("no kernel body found".into());
+
+    /// A memory access (`ld`, `st`, `atom`, `red` outside `.param`/`.local`): one logging
+    /// site per vector element unless pruned, and its acquire ticket.
+    fn memory(
+        &mut self,
+        t: &str,
+        line_no: u32,
+        pc: u32,
+        opcode: &str,
+        ops: &[String],
+        guard: &Option<String>,
+    ) -> Result<Around, String> {
+        let mut a = Around::default();
+        let load = opcode.starts_with("ld.");
+        let store = opcode.starts_with("st.");
+        let op = if load {
+            AccessOp::Load
+        } else if store {
+            AccessOp::Store
+        } else {
+            AccessOp::Atomic(rmw_of(opcode))
+        };
+        let space = if opcode.contains(".shared") {
+            SpaceHint::Shared
+        } else if opcode.contains(".global") {
+            SpaceHint::Global
+        } else {
+            SpaceHint::Generic
+        };
+        let width =
+            width_of(opcode).ok_or_else(|| format!("line {line_no}: no type in `{opcode}`"))?;
+        let elems: usize = if opcode.contains(".v4") {
+            4
+        } else if opcode.contains(".v2") {
+            2
+        } else {
+            1
+        };
+        let addr_op = ops
+            .iter()
+            .find(|o| o.starts_with('['))
+            .ok_or_else(|| format!("line {line_no}: no address in `{t}`"))?
+            .clone();
+        let (base, off) = split_addr(&addr_op);
+        self.stats.instrumented += 1;
+        let is_write = !load;
+        let pruned = self.opts.prune
+            && !opcode.starts_with("atom.")
+            && !opcode.starts_with("red.")
+            && self.covered.iter().any(|c| {
+                c.0 == addr_op
+                    && c.2 == width
+                    && c.3 == elems
+                    && (c.4 || !is_write)
+                    && (c.5.is_none() || &c.5 == guard)
+            });
+        if !pruned {
+            self.stats.instrumented_pruned += 1;
+            let srcs: Vec<String> = if store {
+                let v = ops.get(1).cloned().unwrap_or_default();
+                v.trim_matches(['{', '}'])
+                    .split(',')
+                    .map(|x| x.trim().to_string())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            // One ticket after the instruction covers one record: a vector access keeps
+            // its tickets before.
+            let at = match ticket_at(self.sync_ops[pc as usize].map(|i| i.op)) {
+                TicketAt::After if elems > 1 => TicketAt::BeforeFenced,
+                at => at,
+            };
+            for k in 0..elems {
+                self.sites.push(Site {
+                    kind: SiteKind::Access {
+                        op,
+                        space,
+                        width,
+                        elem: k as u8,
+                        elems: elems as u8,
+                        sync: at != TicketAt::Before,
+                    },
+                    pc,
+                });
+                a.pre
+                    .push_str(&addr_to_d1(&base, off + (k as i64) * i64::from(width)));
+                match srcs.get(k) {
+                    Some(s) if store => a.pre.push_str(&value_to_d2(s, width)),
+                    _ => a.pre.push_str("mov.u64 %wq_d2, 0;\n"),
+                }
+                a.pre.push_str(&log_at(self.sites.len() - 1, "0", at));
+            }
+            if at == TicketAt::After {
+                a.post.push_str(&ticket_after());
+            }
+            if self.opts.prune && base.starts_with('%') {
+                self.covered.push((
+                    addr_op.clone(),
+                    base.clone(),
+                    width,
+                    elems,
+                    is_write,
+                    guard.clone(),
+                ));
+            }
+        }
+        if opcode.starts_with("atom.") || opcode.starts_with("red.") {
+            self.covered.clear();
+        }
+        a.wrap = guard.is_some() && !a.pre.is_empty();
+        Ok(a)
     }
-    Ok(Instrumented {
-        ptx: out,
-        sites,
-        stats,
-        kernel,
-    })
+
+    /// A barrier (`bar`, `barrier`; a warp barrier is not logged): its id and count.
+    fn barrier(&mut self, pc: u32, opcode: &str, ops: &[String], guard: &Option<String>) -> Around {
+        let mut a = Around::default();
+        if opcode.contains(".warp") {
+            return a;
+        }
+        self.covered.clear();
+        // `bar.red.op.type d, id, {count,} p`: the id is the second operand.
+        let (id_op, count_op) = if opcode.contains(".red") {
+            (ops.get(1), if ops.len() > 3 { ops.get(2) } else { None })
+        } else {
+            (ops.first(), ops.get(1))
+        };
+        let id = id_op.cloned().unwrap_or_else(|| "0".into());
+        // aux = id | count << 16 (count 0: every thread of the CTA).
+        let mut aux_code = format!("mov.u32 %wq_r10, {id};\n");
+        if let Some(c) = count_op {
+            aux_code.push_str(&format!(
+                "mov.u32 %wq_r11, {c};\nshl.b32 %wq_r11, %wq_r11, 16;\nor.b32 %wq_r10, %wq_r10, %wq_r11;\n"
+            ));
+        }
+        let wait = !opcode.contains("arrive");
+        self.stats.instrumented += 1;
+        self.stats.instrumented_pruned += 1;
+        self.sites.push(Site {
+            kind: SiteKind::Barrier { wait },
+            pc,
+        });
+        a.pre.push_str(&aux_code);
+        a.pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+        a.pre.push_str(&log(self.sites.len() - 1, "%wq_r10"));
+        a.wrap = guard.is_some();
+        a
+    }
+
+    /// A branch: a guarded one logs the ballot of its guard and its reconvergence point.
+    fn branch(&mut self, pc: u32, guard: &Option<String>) -> Around {
+        let mut a = Around::default();
+        if let Some(g) = &guard {
+            let r = self.ipdom[pc as usize];
+            self.stats.control_points += 1;
+            self.sites.push(Site {
+                kind: SiteKind::Branch { rpc: r },
+                pc,
+            });
+            let (neg, p) = match g.strip_prefix('!') {
+                Some(p) => (true, p),
+                None => (false, g.as_str()),
+            };
+            a.pre.push_str("activemask.b32 %wq_r8;\n");
+            a.pre
+                .push_str(&format!("vote.sync.ballot.b32 %wq_r6, {p}, %wq_r8;\n"));
+            if neg {
+                a.pre
+                    .push_str("not.b32 %wq_r6, %wq_r6;\nand.b32 %wq_r6, %wq_r6, %wq_r8;\n");
+            }
+            a.pre.push_str("mov.u64 %wq_d1, 0;\nmov.u64 %wq_d2, 0;\n");
+            a.pre.push_str(&log(self.sites.len() - 1, "%wq_r6"));
+        }
+        a
+    }
 }
