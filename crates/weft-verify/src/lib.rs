@@ -106,6 +106,11 @@ pub struct Options {
     /// The source's functions other than kernels, for the annotations' contract meaning
     /// (read from the source by [`load::verify_file`]; empty: every annotation is the kernel's).
     pub contracts: contract::Contracts,
+    /// Kernel parameters (by index) known to be integers although the facts see them added
+    /// to addresses: in a kernel whose pointer parameters carry PTX `.ptr` attributes
+    /// (OpenCL), the 64-bit parameters without one (polybench's `long c0`). Set by
+    /// [`load::verify_file`].
+    pub int_params: Vec<u32>,
 }
 
 impl Options {
@@ -145,6 +150,7 @@ impl Default for Options {
             kernel_timeout_s: 300,
             deadline: None,
             contracts: contract::Contracts::default(),
+            int_params: Vec::new(),
         }
     }
 }

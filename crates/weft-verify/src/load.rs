@@ -261,6 +261,7 @@ pub fn verify_file(
         let nm = Names {
             params: source_params(&text, &short),
         };
+        let o = with_int_params(&o, &m.module, &k.name);
         let mut r = verify(&k, &o, &nm)?;
         r.kernel = short;
         if !uninit.is_empty() {
@@ -550,4 +551,19 @@ fn with_axioms(
     m.module = weft_ptx::parser::parse(&out).map_err(|e| format!("axioms: {e}"))?;
     m.ptx = out;
     Ok(m)
+}
+
+/// `o` with [`Options::int_params`] for kernel `name` of `module`: when some parameter of the
+/// entry carries a `.ptr` attribute (clang marks every OpenCL pointer parameter so), the
+/// parameters without one are integers.
+fn with_int_params(o: &Options, module: &weft_ptx::ast::Module, name: &str) -> Options {
+    let mut o = o.clone();
+    if let Some(f) = module.kernels().find(|f| f.name == name) {
+        if f.params.iter().any(|p| p.ptr.is_some()) {
+            o.int_params = (0..f.params.len() as u32)
+                .filter(|&i| f.params[i as usize].ptr.is_none())
+                .collect();
+        }
+    }
+    o
 }

@@ -138,10 +138,13 @@ impl Exec<'_> {
         if space == MemSpace::Param || matches!(addr.base, AddrBase::Param(_)) {
             // Kernel parameters: uniform values.
             if let AddrBase::Param(p) = addr.base {
-                let is_ptr = self
-                    .facts
-                    .pointers
-                    .contains(&Base::Param(p, addr.offset as u32));
+                // A parameter narrower than an address is an integer, even where the facts
+                // saw it added to a pointer (`input[tid * chunkSize + i]`).
+                let is_ptr = size == 8
+                    && self
+                        .facts
+                        .pointers
+                        .contains(&Base::Param(p, addr.offset as u32));
                 let w = (size * 8).min(64) as u32;
                 let v = if is_ptr {
                     let v = self

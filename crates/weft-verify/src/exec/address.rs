@@ -44,8 +44,8 @@ impl Exec<'_> {
         match t.node() {
             Node::App(Op::BvAdd, a, _) => {
                 let (x, y) = (a[0].clone(), a[1].clone());
-                let bx = self.has_base(&x);
-                let by = self.has_base(&y);
+                let bx = additive_base(&x, 0);
+                let by = additive_base(&y, 0);
                 match (bx, by) {
                     (true, false) => {
                         let ps = self.split(&x, depth + 1)?;
@@ -74,7 +74,7 @@ impl Exec<'_> {
             }
             Node::App(Op::BvSub, a, _) => {
                 let (x, y) = (a[0].clone(), a[1].clone());
-                if self.has_base(&y) {
+                if additive_base(&y, 0) {
                     return None;
                 }
                 let ps = self.split(&x, depth + 1)?;
@@ -271,5 +271,27 @@ impl Exec<'_> {
                 if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() { format!(" [{:?}]", a) } else { String::new() }
             )),
         }
+    }
+}
+
+/// Whether `t` can be an address into an array: an array's base reached through additions,
+/// the minuend of subtractions and the branches of a choice. A base that only appears under
+/// another operation (a product, a shift, a truncation, a comparison in a condition: a 64-bit
+/// integer parameter the front-end's facts saw added to a pointer, such as polybench's
+/// `long c0`) is part of an offset, not the array the address points into.
+fn additive_base(t: &T, depth: u32) -> bool {
+    if depth > 64 {
+        return true;
+    }
+    if base_of_var(t).is_some() {
+        return true;
+    }
+    match t.node() {
+        Node::App(Op::BvAdd, a, _) => a.iter().any(|x| additive_base(x, depth + 1)),
+        Node::App(Op::BvSub, a, _) => additive_base(&a[0], depth + 1),
+        Node::App(Op::Ite, a, _) => {
+            additive_base(&a[1], depth + 1) || additive_base(&a[2], depth + 1)
+        }
+        _ => false,
     }
 }

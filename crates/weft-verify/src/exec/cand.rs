@@ -5,7 +5,7 @@ use super::*;
 /// Candidate invariant shapes (rules of GPUVerify's invariant generation: loop predicates,
 /// uniformity, bounds against the entry value, strides of induction variables, access
 /// patterns of the logs).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) enum Cand {
     PImpliesEn(usize),
     Covered(usize),

@@ -9,7 +9,7 @@ use super::*;
 /// constant operand.
 type ArrayOp = Option<(RmwOp, Option<u64>)>;
 
-pub(super) fn array_facts(k: &Kernel) -> ArrayFacts {
+pub(super) fn array_facts(k: &Kernel, int_params: &[u32]) -> ArrayFacts {
     let n = k.regs.len();
     let mut bases: Vec<BTreeSet<Base>> = vec![BTreeSet::new(); n];
     let opb = |o: &Operand, bases: &Vec<BTreeSet<Base>>| -> BTreeSet<Base> {
@@ -77,7 +77,9 @@ pub(super) fn array_facts(k: &Kernel) -> ArrayFacts {
                 KOp::Ld { dst, addr, .. } => match addr.base {
                     AddrBase::Param(p) => {
                         let mut s = BTreeSet::new();
-                        s.insert(Base::Param(p, addr.offset as u32));
+                        if !int_params.contains(&p) {
+                            s.insert(Base::Param(p, addr.offset as u32));
+                        }
                         (dst.first().copied().flatten().map(|r| r.index()), s)
                     }
                     AddrBase::Var(v) if is_cell(v) => (

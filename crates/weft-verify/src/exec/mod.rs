@@ -356,6 +356,11 @@ pub struct Exec<'a> {
     val_rec: Option<HashMap<(Base, Kind), Vec<T>>>,
     /// While probing a loop: instructions and sizes logged per log.
     probe_acc: HashMap<(Base, Kind), (BTreeSet<usize>, BTreeSet<u64>)>,
+    /// Probes of cut loops under way (a loop cut inside a probe runs without Houdini).
+    probe_depth: usize,
+    /// Per cut loop being inferred, the candidates its nested loops' last inference
+    /// dropped, by loop: the next inference of such a loop starts without them.
+    houdini_seed: Vec<HashMap<usize, Vec<Cand>>>,
     orders: HashMap<Option<usize>, Vec<usize>>,
     deadline: std::time::Instant,
     /// Stores to thread-private `.local` variables at constant offsets in the current basic
@@ -457,7 +462,7 @@ impl<'a> Exec<'a> {
             assumptions.push(same_warp_any.clone());
         }
         let nregs = k.regs.len();
-        let facts = array_facts(k);
+        let facts = array_facts(k, &o.int_params);
         let own_fwd = !o.equality
             && !o.only_inter_group
             && !o.only_warp
@@ -500,6 +505,8 @@ impl<'a> Exec<'a> {
             barrier_flags: None,
             val_rec: None,
             probe_acc: HashMap::new(),
+            probe_depth: 0,
+            houdini_seed: Vec::new(),
             orders: HashMap::new(),
             local_fwd: HashMap::new(),
             null_cases: Vec::new(),
