@@ -251,6 +251,19 @@ impl<C: Clocks> Detector<C> {
     }
 
     fn acquire(&mut self, t: u32, key: u64, scope: Scope2) -> Vc {
+        let (got, missed) = self.visible(t, key, scope);
+        if !got.is_empty() {
+            self.clocks.acquire(t, &got);
+        }
+        if !missed.is_empty() {
+            self.narrow.entry(t).or_default().join(&missed);
+        }
+        got
+    }
+
+    /// The clocks released to `key` that an acquire of thread `t` at `scope` synchronises
+    /// with, and those it misses because a scope is too narrow.
+    fn visible(&self, t: u32, key: u64, scope: Scope2) -> (Vc, Vc) {
         let b = self.geo.cta_of(t);
         let mut got = Vc::default();
         let mut missed = Vc::default();
@@ -278,13 +291,7 @@ impl<C: Clocks> Detector<C> {
                 }
             }
         }
-        if !got.is_empty() {
-            self.clocks.acquire(t, &got);
-        }
-        if !missed.is_empty() {
-            self.narrow.entry(t).or_default().join(&missed);
-        }
-        got
+        (got, missed)
     }
 
     fn release(&mut self, t: u32, key: u64, scope: Scope2, extra: Option<&Vc>) {
@@ -680,6 +687,12 @@ impl<C: Clocks> Detector<C> {
         match info.op {
             SyncOp::Acq(s) => {
                 self.acquire(t, key, s);
+            }
+            SyncOp::Rel(s) if matches!(ev.op, AccessOp::Atomic(_)) => {
+                // A release RMW reads the latest write of `key`: the releases before it
+                // stay observable through it (PTX observation order through atomics).
+                let (seen, _) = self.visible(t, key, s);
+                self.release(t, key, s, Some(&seen));
             }
             SyncOp::Rel(s) => self.release(t, key, s, None),
             SyncOp::Ar { acq, rel } => {
