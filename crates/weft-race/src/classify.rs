@@ -31,9 +31,28 @@
 //!   `while (atomicCAS(l, 0, 1)); __threadfence(); x = v; ...` that store is the critical
 //!   section's first write, and as a release it would be an atomic access that races with
 //!   nothing (the ScoR microbenchmarks `*lock-no-tf*`, whose unlock has no fence, were all
-//!   missed; docs/race.md "ScoR microbenchmarks").
+//!   missed; docs/race.md "ScoR microbenchmarks");
+//! - E5 rules 4-6 widened to the PTX memory model's release and acquire *patterns* (PTX ISA,
+//!   chapter "Memory Consistency Model", sections "Release and Acquire Patterns", "Morally
+//!   strong operations", "Observation order", and "Causality Order", whose base causality
+//!   order includes a release pattern *synchronizing with* an acquire pattern, the
+//!   fence-synchronisation of `F_rel; W` with `R; F_acq`): a fence followed by any strong
+//!   write on M — every atomic (`atom.exch`, `.add`, `.cas`, `.inc`, ..., `red`) — is a
+//!   release pattern on M, and any strong read on M followed by a fence — every atomic, not
+//!   only `atom.cas` — an acquire pattern. Rules 4 and 5 are the cases
+//!   `atom.cas; membar` and `membar; atom.exch` of these; paper 003 kept the others `atm`,
+//!   which reported `while (atomicAdd(&flag, 0) == 0); __threadfence(); x = data;` as racy
+//!   although the PTX model makes it synchronised. Without the fence on its side an atomic
+//!   stays `atm` (a relaxed RMW alone neither releases nor acquires). E4 covers the new
+//!   acquire fences too (`while (atomicExch(&lock, 1)); __threadfence(); x = v;` is a lock);
+//! - E6 scope: the synchronisation needs the fence *and* the strong access morally strong
+//!   with the other side (each one's scope includes the other thread), so a pattern's scope
+//!   is the narrower of the fence's and the access's own: `atomicAdd_block(&flag, 1)` or
+//!   `ld.relaxed.cta` next to a `__threadfence()` gives block scope (a `__threadfence_block()`
+//!   gives block scope whatever the atomic's). Volatile accesses are relaxed at system scope
+//!   (PTX ISA, "Volatile operations"), unscoped atomics at GPU scope: both global.
 
-use weft_ir::attrs::{FenceKind, MemSpace, Order, RmwOp};
+use weft_ir::attrs::{FenceKind, MemSpace, Order};
 use weft_ir::kernel::{KOp, Kernel};
 use weft_ir::Scope;
 
@@ -192,14 +211,21 @@ fn fence_ahead(k: &Kernel, from: usize, mut i: usize, steps: &mut u32) -> Ahead 
 /// it is the first write of a critical section, not a release.
 fn is_atomic_acquire_fence(k: &Kernel, fence: usize) -> bool {
     k.code.iter().enumerate().any(|(pc, ins)| match &ins.op {
-        KOp::Atom { op: rmw, attrs, .. }
-            if matches!(attrs.order, Order::Plain | Order::Relaxed) =>
-        {
+        KOp::Atom { attrs, .. } if matches!(attrs.order, Order::Plain | Order::Relaxed) => {
             adjacent_fence_at(k, pc, 1).is_some_and(|(f, _)| f == fence)
-                && (*rmw == RmwOp::Cas || adjacent_fence_at(k, pc, -1).is_some())
         }
         _ => false,
     })
+}
+
+/// E6: the scope of a pattern made of a fence of scope `fence` and a strong access of scope
+/// `own` (`None`: no scope written, GPU scope for atomics, system for volatile): the
+/// narrower of the two.
+fn pattern_scope(fence: Scope2, own: Option<Scope>) -> Scope2 {
+    match (fence, scope_of(own)) {
+        (Scope2::Global, Scope2::Global) => Scope2::Global,
+        _ => Scope2::Block,
+    }
 }
 
 /// The §3.1 classification of every instruction (`None` for non-memory instructions and
@@ -245,7 +271,7 @@ pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
                 }
             }
             match adjacent_fence(k, pc, 1) {
-                Some(s) => plain(SyncOp::Acq(s)),
+                Some(s) => plain(SyncOp::Acq(pattern_scope(s, attrs.scope))),
                 None => {
                     plain(order_op(attrs.order, attrs.scope, true, false).unwrap_or(SyncOp::Plain))
                 }
@@ -258,13 +284,15 @@ pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
                 }
             }
             match adjacent_fence_at(k, pc, -1) {
-                Some((f, s)) if !is_atomic_acquire_fence(k, f) => plain(SyncOp::Rel(s)),
+                Some((f, s)) if !is_atomic_acquire_fence(k, f) => {
+                    plain(SyncOp::Rel(pattern_scope(s, attrs.scope)))
+                }
                 _ => {
                     plain(order_op(attrs.order, attrs.scope, false, true).unwrap_or(SyncOp::Plain))
                 }
             }
         }
-        KOp::Atom { op: rmw, attrs, .. } => {
+        KOp::Atom { attrs, .. } => {
             let block = matches!(
                 attrs.scope,
                 Some(Scope::Cta) | Some(Scope::Warp) | Some(Scope::Thread)
@@ -272,13 +300,16 @@ pub fn classify(k: &Kernel, pc: usize) -> Option<PcInfo> {
             let o = match order_op(attrs.order, attrs.scope, true, true) {
                 Some(o) if attrs.order != Order::Relaxed => o,
                 _ => {
-                    let before = adjacent_fence(k, pc, -1);
-                    let after = adjacent_fence(k, pc, 1);
-                    match (before, after, rmw) {
-                        (Some(rel), Some(acq), _) => SyncOp::Ar { acq, rel },
-                        (_, Some(acq), RmwOp::Cas) => SyncOp::Acq(acq),
-                        (Some(rel), _, RmwOp::Exch) => SyncOp::Rel(rel),
-                        _ => SyncOp::Atm,
+                    // E5/E6: release and acquire patterns (every atomic, `red` too, is a
+                    // strong read and a strong write of the PTX model).
+                    let own = |f: Scope2| pattern_scope(f, attrs.scope);
+                    let before = adjacent_fence(k, pc, -1).map(own);
+                    let after = adjacent_fence(k, pc, 1).map(own);
+                    match (before, after) {
+                        (Some(rel), Some(acq)) => SyncOp::Ar { acq, rel },
+                        (None, Some(acq)) => SyncOp::Acq(acq),
+                        (Some(rel), None) => SyncOp::Rel(rel),
+                        (None, None) => SyncOp::Atm,
                     }
                 }
             };

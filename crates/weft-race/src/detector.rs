@@ -305,6 +305,44 @@ impl<C: Clocks> Detector<C> {
         }
     }
 
+    /// A release by an atomic (E5). The RMW reads the latest write of `key`, so the releases
+    /// already there that it observes (those an acquire of `t` at `scope` would take) stay
+    /// observable through it (PTX observation order runs through atomics); they are joined
+    /// in place, so a location released by every thread costs each release only its own
+    /// snapshot.
+    fn release_rmw(&mut self, t: u32, key: u64, scope: Scope2) {
+        let s = self.clocks.snapshot(t);
+        let b = self.geo.cta_of(t);
+        let barracuda = self.def == Definition::Barracuda;
+        let sl = self.sync.entry(key).or_default();
+        match scope {
+            Scope2::Global => {
+                let (mut v, _) = sl.global.take().unwrap_or_default();
+                for (&c, pb) in &sl.per_block {
+                    if c == b || barracuda {
+                        v.join(pb);
+                    }
+                }
+                v.join(&s);
+                sl.global = Some((v, b));
+                sl.per_block.clear();
+            }
+            Scope2::Block => {
+                if let Some(pb) = sl.per_block.get_mut(&b) {
+                    pb.join(&s);
+                } else {
+                    let mut v = s;
+                    if let Some((g, origin)) = &sl.global {
+                        if barracuda || *origin == b {
+                            v.join(g);
+                        }
+                    }
+                    sl.per_block.insert(b, v);
+                }
+            }
+        }
+    }
+
     fn classify(&self, t: u32, c: &Conflict) -> (RaceKind, Class) {
         let (wt, _) = self.geo.warp_lane(t);
         let (wu, _) = self.geo.warp_lane(c.tid);
@@ -681,6 +719,7 @@ impl<C: Clocks> Detector<C> {
             SyncOp::Acq(s) => {
                 self.acquire(t, key, s);
             }
+            SyncOp::Rel(s) if matches!(ev.op, AccessOp::Atomic(_)) => self.release_rmw(t, key, s),
             SyncOp::Rel(s) => self.release(t, key, s, None),
             SyncOp::Ar { acq, rel } => {
                 let got = self.acquire(t, key, acq);

@@ -1,5 +1,5 @@
-//! Paper 003 §3.1's inference of trace operations, rule by rule, and the extra cases E1-E4
-//! of `classify.rs` (each expected classification derived by hand from the rule it tests).
+//! Paper 003 §3.1's inference of trace operations, rule by rule, and the extra cases E1-E6
+//! of `classify.rs` (E5-E6: the PTX model's release and acquire patterns) (each expected classification derived by hand from the rule it tests).
 
 use weft_race::{classify_kernel, PcInfo, Scope2, SyncOp};
 
@@ -74,22 +74,97 @@ fn rules4_5_cas_acquires_exch_releases() {
         op("membar.gl;\natom.global.exch.b32 %r1, [%rd1], 0;"),
         [Rel(Global)]
     );
-    // The other way round they are plain atomics.
+    // The other way round they are the PTX model's patterns too (E5): a fence then a
+    // CAS's strong write is a release, an exchange's strong read then a fence an acquire.
     assert_eq!(
         op("membar.gl;\natom.global.cas.b32 %r1, [%rd1], 0, 1;"),
-        [Atm]
+        [Rel(Global)]
     );
     assert_eq!(
         op("atom.global.exch.b32 %r1, [%rd1], 0;\nmembar.gl;"),
-        [Atm]
+        [Acq(Global)]
     );
 }
 
 #[test]
-fn rule6_other_atomics_next_to_one_fence_are_plain_atomics() {
-    assert_eq!(op("membar.gl;\natom.global.inc.u32 %r1, [%rd1], 7;"), [Atm]);
-    assert_eq!(op("atom.global.add.u32 %r1, [%rd1], 1;\nmembar.gl;"), [Atm]);
+fn e5_every_atomic_next_to_a_fence_is_a_pattern() {
+    // Release pattern F; W (PTX "Release and Acquire Patterns"), any RMW, `red` included.
+    assert_eq!(
+        op("membar.gl;\natom.global.inc.u32 %r1, [%rd1], 7;"),
+        [Rel(Global)]
+    );
+    assert_eq!(
+        op("fence.acq_rel.gpu;\natom.global.add.u32 %r1, [%rd1], 1;"),
+        [Rel(Global)]
+    );
+    assert_eq!(
+        op("membar.cta;\nred.global.add.u32 [%rd1], 1;"),
+        [Rel(Block)]
+    );
+    // Acquire pattern R; F: an atomicAdd(&flag, 0) poll, an exchange, a max.
+    assert_eq!(
+        op("atom.global.add.u32 %r1, [%rd1], 0;\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    assert_eq!(
+        op("atom.global.max.s32 %r1, [%rd1], 0;\nmembar.cta;"),
+        [Acq(Block)]
+    );
+    // A spin loop on atomicAdd(&flag, 0) whose exit falls through to the fence (E1).
+    assert_eq!(
+        op("$L:\natom.global.add.u32 %r1, [%rd1], 0;\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra $L;\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    // No fence on its side, no pattern: a relaxed RMW alone neither acquires nor releases.
+    assert_eq!(op("atom.global.add.u32 %r1, [%rd1], 1;"), [Atm]);
     assert_eq!(op("red.global.add.u32 [%rd1], 1;"), [Atm]);
+    assert_eq!(
+        op("atom.global.add.u32 %r1, [%rd1], 1;\nst.global.u32 [%rd1+4], 1;\nmembar.gl;"),
+        [Atm, Plain]
+    );
+}
+
+#[test]
+fn e6_pattern_scope_is_the_narrower_of_fence_and_access() {
+    // A block-scoped atomic with a GPU fence: block scope on either side.
+    assert_eq!(
+        op("membar.gl;\natom.relaxed.cta.global.exch.b32 %r1, [%rd1], 1;"),
+        [Rel(Block)]
+    );
+    assert_eq!(
+        op("atom.relaxed.cta.global.add.u32 %r1, [%rd1], 0;\nmembar.gl;"),
+        [Acq(Block)]
+    );
+    assert_eq!(
+        op("membar.gl;\natom.relaxed.cta.global.add.u32 %r1, [%rd1], 0;\nmembar.gl;"),
+        [Ar {
+            acq: Block,
+            rel: Block
+        }]
+    );
+    // A block fence with a GPU-scope atomic: block scope.
+    assert_eq!(
+        op("membar.cta;\natom.global.exch.b32 %r1, [%rd1], 1;"),
+        [Rel(Block)]
+    );
+    // System-scope atomics and volatile (relaxed.sys) accesses: the fence decides.
+    assert_eq!(
+        op("atom.relaxed.sys.global.add.u32 %r1, [%rd1], 0;\nmembar.gl;"),
+        [Acq(Global)]
+    );
+    assert_eq!(
+        op("membar.gl;\nst.volatile.global.u32 [%rd1], 1;"),
+        [Rel(Global)]
+    );
+    // Relaxed loads and stores at CTA scope next to a GPU fence.
+    assert_eq!(
+        op("ld.relaxed.cta.global.u32 %r1, [%rd1];\nmembar.gl;"),
+        [Acq(Block)]
+    );
+    assert_eq!(
+        op("fence.sc.gpu;\nst.relaxed.cta.global.u32 [%rd1], 1;"),
+        [Rel(Block)]
+    );
 }
 
 #[test]
@@ -169,10 +244,14 @@ fn e4_store_after_an_atomics_acquire_fence_is_plain() {
             Plain
         ]
     );
-    // An atomic that a fence follows without acquiring through it (rule 6): rule 1 holds.
+    // Any atomic's acquire fence (E5): the lock taken with an exchange or an add.
+    assert_eq!(
+        op("atom.global.exch.b32 %r1, [%rd1], 1;\nmembar.gl;\nst.global.u32 [%rd1+4], 1;"),
+        [Acq(Global), Plain]
+    );
     assert_eq!(
         op("atom.global.add.u32 %r1, [%rd1], 1;\nmembar.gl;\nst.global.u32 [%rd1+4], 1;"),
-        [Atm, Rel(Global)]
+        [Acq(Global), Plain]
     );
     // The unlock's fence still makes the exchange a release.
     assert_eq!(

@@ -54,12 +54,15 @@ fn gen_info(r: &mut Rng) -> (Vec<Option<PcInfo>>, Vec<AccessOp>) {
                 Scope2::Global
             }
         };
-        let (op, sync) = match r.below(8) {
+        let (op, sync) = match r.below(10) {
             0 | 1 => (AccessOp::Load, SyncOp::Plain),
             2 | 3 => (AccessOp::Store, SyncOp::Plain),
             4 => (AccessOp::Atomic(RmwOp::Add), SyncOp::Atm),
             5 => (AccessOp::Load, SyncOp::Acq(sc(r))),
             6 => (AccessOp::Store, SyncOp::Rel(sc(r))),
+            // Release and acquire patterns made of an RMW and a fence (E5).
+            7 => (AccessOp::Atomic(RmwOp::Add), SyncOp::Rel(sc(r))),
+            8 => (AccessOp::Atomic(RmwOp::Add), SyncOp::Acq(sc(r))),
             _ => {
                 let (a, b) = (sc(r), sc(r));
                 (AccessOp::Atomic(RmwOp::Exch), SyncOp::Ar { acq: a, rel: b })
