@@ -7,10 +7,13 @@
 use std::fmt;
 use std::io::Write;
 
-use super::{Machine, Stats};
+use weft_ir::attrs::MemSpace;
+
+use super::step::route;
+use super::{Machine, Stats, FULL, WARP};
 use crate::decode::TraceKind;
 use crate::mem::Region;
-use crate::sink::{AccessEvent, AccessOp, AccessSpace};
+use crate::sink::{AccessEvent, AccessOp, AccessSpace, SinkBatch, WarpAccess};
 
 /// Bytes gathered before they go to the writer.
 const BLOCK: usize = 1 << 16;
@@ -159,17 +162,31 @@ fn put_dec(line: &mut [u8], n: &mut usize, v: u64) {
     }
 }
 
-/// Appends the lower-case hex digits of `v` (at least `min` digits).
+/// Appends the lower-case hex digits of `v` (at least `min` digits, at most 16): all 16
+/// digits are made at once (each nibble spread to a byte, then turned into its digit) and
+/// stored as one 16-byte block, the significant ones first; the bytes past the last digit
+/// are overwritten by what follows (an event line has room: [`LINE`]).
 #[inline(always)]
 fn put_hex(line: &mut [u8; LINE], n: &mut usize, v: u64, min: usize) {
-    const D: &[u8; 16] = b"0123456789abcdef";
     let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
         .max(min)
-        .max(1);
-    for k in 0..digits {
-        line[*n + digits - 1 - k] = D[((v >> (4 * k)) & 0xf) as usize];
-    }
+        .clamp(1, 16);
+    let all = (u128::from(hex8((v >> 32) as u32)) << 64) | u128::from(hex8(v as u32));
+    let at = *n;
+    line[at..at + 16].copy_from_slice(&(all << (8 * (16 - digits))).to_be_bytes());
     *n += digits;
+}
+
+/// The 8 hex digits of `x` as the bytes of a `u64`, most significant digit in the top byte.
+#[inline(always)]
+fn hex8(x: u32) -> u64 {
+    let mut v = u64::from(x);
+    v = (v | v << 16) & 0x0000_ffff_0000_ffff;
+    v = (v | v << 8) & 0x00ff_00ff_00ff_00ff;
+    v = (v | v << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    // 1 in each byte holding 10-15 (a letter).
+    let letters = ((v + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    v + 0x3030_3030_3030_3030 + letters * (b'a' - b'0' - 10) as u64
 }
 
 /// `00`, `01`, ... `99`.
@@ -335,6 +352,147 @@ fn write_access(
     trace.pos += n;
     stats.trace_events += 1;
     trace.settle(io_error);
+}
+
+/// A warp instruction's lane accesses done by the per-warp fast path, to be traced.
+pub(super) struct Lanes<'l> {
+    pub space: MemSpace,
+    /// Each lane's address (before routing).
+    pub addrs: &'l [u64; WARP],
+    /// Each lane's event value (as the lane-by-lane path gives it).
+    pub vals: &'l [u64; WARP],
+    pub em: u32,
+    pub cta: u64,
+    /// Global index of the warp's lane 0.
+    pub gt_base: u64,
+    /// Global warp index.
+    pub gw: u64,
+    pub pc: u32,
+    pub op: AccessOp,
+    pub kind: TraceKind,
+    pub width: usize,
+}
+
+/// The events of a scalar load or store the fast path performed: per lane in order the
+/// structured event and the text line, then the instruction's `endi`, exactly as the
+/// lane-by-lane path emits them.
+// The lane loops (`for_lanes!`) index per-lane arrays by the lane number.
+#[allow(clippy::needless_range_loop)]
+pub(super) fn emit_lanes(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    sink: &mut Option<SinkBatch<'_>>,
+    x: &Lanes<'_>,
+) {
+    if let Some(sk) = sink.as_mut() {
+        // The event's address: the generic one in global memory, else the offset.
+        let l0 = x.em.trailing_zeros() as usize;
+        let (region, _) = route(x.space, x.addrs[l0]).unwrap_or((Region::Global, 0));
+        let mut routed = [0u64; WARP];
+        let addrs = match (x.space, region) {
+            (MemSpace::Global | MemSpace::Constant | MemSpace::Shared, _) | (_, Region::Global) => {
+                x.addrs
+            }
+            _ => {
+                for_lanes!(x.em, l, {
+                    routed[l] = route(x.space, x.addrs[l]).map_or(x.addrs[l], |r| r.1);
+                });
+                &routed
+            }
+        };
+        let space = match region {
+            Region::Global => AccessSpace::Global,
+            Region::Shared => AccessSpace::Shared(x.cta),
+            Region::Local | Region::Param => AccessSpace::Local,
+        };
+        sk.access_warp(&WarpAccess {
+            warp: x.gw,
+            tid0: x.gt_base,
+            pc: x.pc,
+            op: x.op,
+            kind: x.kind,
+            space,
+            width: x.width as u8,
+            mask: x.em,
+            addrs,
+            values: x.vals,
+        });
+    }
+    if trace.is_some() {
+        let name = x.kind.name();
+        let l0 = x.em.trailing_zeros() as usize;
+        let (region, _) = route(x.space, x.addrs[l0]).unwrap_or((Region::Global, 0));
+        // The location's prefix is the same on every line but local memory's.
+        let mut pre = [0u8; 32];
+        let mut pn = 0;
+        match region {
+            Region::Global => put_str(&mut pre, &mut pn, " g:0x"),
+            Region::Shared => {
+                put_str(&mut pre, &mut pn, " s");
+                put_dec(&mut pre, &mut pn, x.cta);
+                put_str(&mut pre, &mut pn, ":0x");
+            }
+            Region::Param => put_str(&mut pre, &mut pn, " p:0x"),
+            Region::Local => {}
+        }
+        if region != Region::Local {
+            for_lanes!(x.em, l, {
+                if io_error.is_some() {
+                    break;
+                }
+                let a = x.addrs[l];
+                let v = match region {
+                    Region::Global => a,
+                    _ => route(x.space, a).map_or(a, |r| r.1),
+                };
+                let (digits, len) = trace.tid_digits(x.gt_base + l as u64);
+                let line = trace.line();
+                let mut n = 0;
+                put_str(line, &mut n, name);
+                line[n] = b' ';
+                n += 1;
+                line[n..n + 20].copy_from_slice(&digits);
+                n += len;
+                line[n..n + 32].copy_from_slice(&pre);
+                n += pn;
+                put_hex(line, &mut n, v, 1);
+                line[n] = b'\n';
+                trace.pos += n + 1;
+                stats.trace_events += 1;
+                trace.settle(io_error);
+            });
+            return emit_endi(trace, io_error, stats, sink, x);
+        }
+        for_lanes!(x.em, l, {
+            let a = x.addrs[l];
+            let (region, off) = route(x.space, a).unwrap_or((Region::Global, a));
+            let t = x.gt_base + l as u64;
+            emit_access(
+                trace,
+                io_error,
+                stats,
+                name,
+                t,
+                &Loc(region, off, a, x.cta, t),
+            );
+        });
+    }
+    emit_endi(trace, io_error, stats, sink, x);
+}
+
+/// The `endi` of [`emit_lanes`].
+fn emit_endi(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    sink: &mut Option<SinkBatch<'_>>,
+    x: &Lanes<'_>,
+) {
+    if let Some(sk) = sink.as_mut() {
+        sk.endi(x.gw, x.em, x.pc);
+    }
+    emit_warp(trace, io_error, stats, "endi", x.gw, x.em);
 }
 
 /// Writes `NAME W MASK\n` with the mask as 8 hex digits.
