@@ -171,6 +171,12 @@ fn put_hex(line: &mut [u8; LINE], n: &mut usize, v: u64, min: usize) {
     let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
         .max(min)
         .clamp(1, 16);
+    if digits <= 8 {
+        let at = *n;
+        line[at..at + 8].copy_from_slice(&(hex8(v as u32) << (8 * (8 - digits))).to_be_bytes());
+        *n += digits;
+        return;
+    }
     let all = (u128::from(hex8((v >> 32) as u32)) << 64) | u128::from(hex8(v as u32));
     let at = *n;
     line[at..at + 16].copy_from_slice(&(all << (8 * (16 - digits))).to_be_bytes());
@@ -437,31 +443,7 @@ pub(super) fn emit_lanes(
             Region::Local => {}
         }
         if region != Region::Local {
-            for_lanes!(x.em, l, {
-                if io_error.is_some() {
-                    break;
-                }
-                let a = x.addrs[l];
-                let v = match region {
-                    Region::Global => a,
-                    _ => route(x.space, a).map_or(a, |r| r.1),
-                };
-                let (digits, len) = trace.tid_digits(x.gt_base + l as u64);
-                let line = trace.line();
-                let mut n = 0;
-                put_str(line, &mut n, name);
-                line[n] = b' ';
-                n += 1;
-                line[n..n + 20].copy_from_slice(&digits);
-                n += len;
-                line[n..n + 32].copy_from_slice(&pre);
-                n += pn;
-                put_hex(line, &mut n, v, 1);
-                line[n] = b'\n';
-                trace.pos += n + 1;
-                stats.trace_events += 1;
-                trace.settle(io_error);
-            });
+            write_lanes(trace, io_error, stats, name, (&pre, pn), region, x);
             return emit_endi(trace, io_error, stats, sink, x);
         }
         for_lanes!(x.em, l, {
@@ -479,6 +461,84 @@ pub(super) fn emit_lanes(
         });
     }
     emit_endi(trace, io_error, stats, sink, x);
+}
+
+/// The text lines `NAME TID PREFIX HEX` of a warp's lanes in one memory (not local: its
+/// prefix names the thread): the name and the location prefix are the same on every line,
+/// and the thread index of the next lane is mostly the last one's digits incremented.
+// The lane loop (`for_lanes!`) indexes the lanes' addresses by the lane number.
+#[allow(clippy::needless_range_loop)]
+fn write_lanes(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    name: &str,
+    (pre, pn): (&[u8; 32], usize),
+    region: Region,
+    x: &Lanes<'_>,
+) {
+    let mut head = [0u8; 8];
+    let nb = name.as_bytes();
+    let hn = nb.len().min(7);
+    head[..hn].copy_from_slice(&nb[..hn]);
+    head[hn] = b' ';
+    let mut td = [0u8; 20];
+    let mut tl = 0;
+    let mut last = u64::MAX;
+    for_lanes!(x.em, l, {
+        if io_error.is_some() {
+            break;
+        }
+        let t = x.gt_base + l as u64;
+        if last != u64::MAX && t == last + 1 {
+            inc_dec(&mut td, &mut tl);
+        } else {
+            tl = 0;
+            put_dec(&mut td, &mut tl, t);
+        }
+        last = t;
+        let a = x.addrs[l];
+        let v = match region {
+            Region::Global => a,
+            _ => route(x.space, a).map_or(a, |r| r.1),
+        };
+        let p = trace.pos;
+        let line: &mut [u8; LINE] = (&mut trace.buf[p..p + LINE])
+            .try_into()
+            .expect("LINE bytes past pos");
+        line[..8].copy_from_slice(&head);
+        let mut n = hn + 1;
+        line[n..n + 20].copy_from_slice(&td);
+        n += tl;
+        line[n..n + 32].copy_from_slice(pre);
+        n += pn;
+        put_hex(line, &mut n, v, 1);
+        line[n] = b'\n';
+        trace.pos = p + n + 1;
+        stats.trace_events += 1;
+        trace.settle(io_error);
+    });
+}
+
+/// Adds one to the `len` decimal digits in `d` (one more digit past 9...9).
+#[inline(always)]
+fn inc_dec(d: &mut [u8; 20], len: &mut usize) {
+    let mut i = *len;
+    loop {
+        if i == 0 {
+            d.copy_within(0..*len, 1);
+            d[0] = b'1';
+            *len += 1;
+            return;
+        }
+        i -= 1;
+        if d[i] == b'9' {
+            d[i] = b'0';
+        } else {
+            d[i] += 1;
+            return;
+        }
+    }
 }
 
 /// The `endi` of [`emit_lanes`].
@@ -537,6 +597,68 @@ pub(super) fn emit_to(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A warp's lines written together equal the lines written lane by lane.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn warp_lines_match_lane_lines() {
+        let base = crate::mem::GLOBAL_BASE;
+        let cases: [(MemSpace, u64, u64, u32); 5] = [
+            (MemSpace::Global, base, 4, u32::MAX),
+            (
+                MemSpace::Global,
+                base + 0xffff_fff0,
+                0x1_0000_0000,
+                0x8000_0001,
+            ),
+            (MemSpace::Shared, 0, 4, 0x0f0f_f0f0),
+            (MemSpace::Shared, 0x1f0, 16, 1 << 31),
+            (MemSpace::Param, 8, 8, 0b1011),
+        ];
+        for (space, start, step, em) in cases {
+            for gt_base in [0u64, 96, 9_999_990, u64::MAX - 40] {
+                let addrs: [u64; WARP] = std::array::from_fn(|l| start + step * l as u64);
+                let vals = [0u64; WARP];
+                let x = Lanes {
+                    space,
+                    addrs: &addrs,
+                    vals: &vals,
+                    em,
+                    cta: 77,
+                    gt_base,
+                    gw: 5,
+                    pc: 3,
+                    op: AccessOp::Load,
+                    kind: TraceKind::Acq(true),
+                    width: 4,
+                };
+                let mut got: Vec<u8> = Vec::new();
+                let mut tr = TraceOut::new(Some(&mut got));
+                let (mut err, mut st) = (None, Stats::default());
+                emit_lanes(&mut tr, &mut err, &mut st, &mut None, &x);
+                tr.finish().unwrap();
+                drop(tr);
+                let mut want: Vec<u8> = Vec::new();
+                let mut tr = TraceOut::new(Some(&mut want));
+                let (mut err2, mut st2) = (None, Stats::default());
+                for_lanes!(em, l, {
+                    let a = addrs[l];
+                    let (region, off) = route(space, a).unwrap();
+                    let t = gt_base + l as u64;
+                    let loc = Loc(region, off, a, 77, t);
+                    emit_access(&mut tr, &mut err2, &mut st2, "acqGlb", t, &loc);
+                });
+                emit_warp(&mut tr, &mut err2, &mut st2, "endi", 5, em);
+                tr.finish().unwrap();
+                drop(tr);
+                assert_eq!(
+                    String::from_utf8(got).unwrap(),
+                    String::from_utf8(want).unwrap()
+                );
+                assert_eq!(st.trace_events, st2.trace_events);
+            }
+        }
+    }
 
     #[test]
     fn fast_event_encoding_matches_display() {
