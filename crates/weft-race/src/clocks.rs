@@ -369,7 +369,20 @@ impl ClockView for CompressedView<'_> {
         Some(Flat {
             mask: g.mask,
             own: g.own,
-            lanes: Compressed::lanes_vals(g),
+            lanes: {
+                // `Group::lane_clock` of every lane at once.
+                let mut v = match &g.know {
+                    Know::Converged => [0; 32],
+                    Know::Diverged(c) => [*c; 32],
+                    Know::Nested(n) => **n,
+                };
+                for (l, x) in v.iter_mut().enumerate() {
+                    if g.mask >> l & 1 == 1 {
+                        *x = g.own - 1;
+                    }
+                }
+                v
+            },
             block_clk: g.block_clk,
             warp_lo: cta_lo + wic * 32,
             warp_len: (bt - wic * 32).min(32),

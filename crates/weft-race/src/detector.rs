@@ -822,11 +822,6 @@ fn fast_flat(
             return false;
         }
     }
-    let rec = Rec {
-        clk: flat.own,
-        pc,
-        block: false,
-    };
     if store {
         if m.r_clk > 0 && flat.conc(t, m.r_tid, m.r_clk) {
             return false;
@@ -845,7 +840,14 @@ fn fast_flat(
         exts.free_ext(m.ext);
         m.ext = 0;
         log.push((t, key, 4, value));
-    } else if m.flags & READ_SHARED != 0 {
+        return true;
+    }
+    let rec = Rec {
+        clk: flat.own,
+        pc,
+        block: false,
+    };
+    if m.flags & READ_SHARED != 0 {
         exts.ext(m.ext).reads.insert(t, rec);
     } else if m.r_clk == 0 || m.r_tid == t || !flat.conc(t, m.r_tid, m.r_clk) {
         m.r_tid = t;

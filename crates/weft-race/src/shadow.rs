@@ -202,7 +202,7 @@ impl Default for Shadow {
             exts: Vec::new(),
             free_exts: Vec::new(),
             cache: [(0, 0); CACHE],
-            last: (0, 0),
+            last: (u64::MAX, 0),
         }
     }
 }
@@ -216,8 +216,9 @@ pub struct Shadow {
     free_exts: Vec<u32>,
     /// Direct-mapped cache of page indices (page number, index + 1; 0 = empty).
     cache: [(u64, u32); CACHE],
-    /// The page of the last lookup (page number, index + 1; 0 = none): consecutive accesses
-    /// of a warp instruction mostly fall in one page.
+    /// The page of the last lookup (page number, index; `u64::MAX`, which no granule's page
+    /// number reaches: none): consecutive accesses of a warp instruction mostly fall in one
+    /// page.
     last: (u64, u32),
 }
 
@@ -241,8 +242,8 @@ impl Shadow {
     #[inline(always)]
     pub fn locate(&mut self, g: u64) -> Slot {
         let page = g >> PAGE_BITS;
-        if self.last.0 == page && self.last.1 != 0 {
-            return Slot(self.last.1 - 1, (g as usize & (PAGE - 1)) as u32);
+        if self.last.0 == page {
+            return Slot(self.last.1, (g as usize & (PAGE - 1)) as u32);
         }
         self.locate_page(g)
     }
@@ -266,7 +267,7 @@ impl Shadow {
             self.cache[slot] = (page, i + 1);
             i
         };
-        self.last = (page, pi + 1);
+        self.last = (page, pi);
         Slot(pi, idx as u32)
     }
 
