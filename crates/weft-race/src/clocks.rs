@@ -90,6 +90,49 @@ pub trait ClockView {
     fn knows(&self, u: u32) -> u32;
     /// Whether `c@u` is concurrent with thread `t` now (`u != t` and `c > C_t(u)`).
     fn conc(&self, u: u32, c: u32) -> bool;
+    /// The view of thread `u` when it shares this view's knowledge (a lane of the same
+    /// lock-step group: the lanes of one warp instruction); `None` when it must be looked up.
+    fn retarget(&self, _u: u32) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// This knowledge as plain numbers ([`Flat`]) when it has no point-to-point part.
+    fn flat(&self) -> Option<Flat> {
+        None
+    }
+}
+
+/// What every lane of one lock-step group (`mask`, the top of its warp's stack) knows,
+/// when that is its warp, its CTA and nothing else: `C_t(t) = own`; for thread `u` of the
+/// warp (threads `warp_lo..warp_lo + warp_len`), `lanes[u - warp_lo]`; for another thread
+/// of the CTA (`cta_lo..cta_lo + cta_len`), `block_clk`; 0 for the rest.
+#[derive(Clone, Copy, Debug)]
+pub struct Flat {
+    pub mask: u32,
+    pub own: u32,
+    pub lanes: [u32; 32],
+    pub block_clk: u32,
+    pub warp_lo: u32,
+    pub warp_len: u32,
+    pub cta_lo: u32,
+    pub cta_len: u32,
+}
+
+impl Flat {
+    /// Whether `c@u` is concurrent with lane thread `t` of the group.
+    #[inline(always)]
+    pub fn conc(&self, t: u32, u: u32, c: u32) -> bool {
+        let k = if u.wrapping_sub(self.warp_lo) < self.warp_len {
+            self.lanes[(u - self.warp_lo) as usize & 31]
+        } else if u.wrapping_sub(self.cta_lo) < self.cta_len {
+            self.block_clk
+        } else {
+            0
+        };
+        u != t && c > k
+    }
 }
 
 /// The per-thread clock state of the analysis.
@@ -280,6 +323,8 @@ impl Compressed {
 pub struct CompressedView<'a> {
     geo: Geometry,
     g: Option<&'a Group>,
+    /// `g` is the top of the warp's stack (what [`ClockView::retarget`] needs).
+    top: bool,
     t: u32,
     wt: u32,
     ct: u32,
@@ -313,6 +358,53 @@ impl ClockView for CompressedView<'_> {
     fn conc(&self, u: u32, c: u32) -> bool {
         u != self.t && c > self.knows(u)
     }
+    fn flat(&self) -> Option<Flat> {
+        let g = self.g?;
+        if !self.top || g.sparse.is_some() {
+            return None;
+        }
+        let bt = self.geo.block_threads;
+        let cta_lo = self.ct * bt;
+        let wic = self.wt - self.ct * self.geo.warps_per_cta();
+        Some(Flat {
+            mask: g.mask,
+            own: g.own,
+            lanes: {
+                // `Group::lane_clock` of every lane at once.
+                let mut v = match &g.know {
+                    Know::Converged => [0; 32],
+                    Know::Diverged(c) => [*c; 32],
+                    Know::Nested(n) => **n,
+                };
+                for (l, x) in v.iter_mut().enumerate() {
+                    if g.mask >> l & 1 == 1 {
+                        *x = g.own - 1;
+                    }
+                }
+                v
+            },
+            block_clk: g.block_clk,
+            warp_lo: cta_lo + wic * 32,
+            warp_len: (bt - wic * 32).min(32),
+            cta_lo,
+            cta_len: bt,
+        })
+    }
+    #[inline]
+    fn retarget(&self, u: u32) -> Option<Self> {
+        let g = self.g?;
+        let (cu, iu) = self.geo.split(u);
+        let wu = cu * self.geo.warps_per_cta() + iu / 32;
+        // `group_of(u)` is the top group exactly when `u`'s lane is in it.
+        (self.top && wu == self.wt && g.mask >> (iu % 32) & 1 == 1).then_some(CompressedView {
+            geo: self.geo,
+            g: Some(g),
+            top: true,
+            t: u,
+            wt: wu,
+            ct: cu,
+        })
+    }
 }
 
 impl Clocks for Compressed {
@@ -320,11 +412,16 @@ impl Clocks for Compressed {
     #[inline]
     fn view(&self, t: u32) -> CompressedView<'_> {
         let (ct, i) = self.geo.split(t);
+        let g = self.group_of(t);
+        let wt = ct * self.geo.warps_per_cta() + i / 32;
+        // `group_of(t)` is the top group exactly when `t`'s lane is in it.
+        let top = self.top(wt).is_some_and(|g| g.mask >> (i % 32) & 1 == 1);
         CompressedView {
             geo: self.geo,
-            g: self.group_of(t),
+            g,
+            top,
             t,
-            wt: ct * self.geo.warps_per_cta() + i / 32,
+            wt,
             ct,
         }
     }

@@ -18,10 +18,10 @@
 use std::collections::HashMap;
 
 use weft_ir::kernel::Kernel;
-use weft_simt::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
+use weft_simt::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink, WarpAccess};
 
 use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
-use crate::clocks::{ClockView, Clocks, Geometry};
+use crate::clocks::{ClockView, Clocks, Flat, Geometry};
 use crate::predicate::Regions;
 use crate::report::{Class, Race, RaceKind, Report, Side};
 use crate::shadow::{Meta, Rec, Shadow, TidSet, READ_SHARED, SPLIT};
@@ -131,6 +131,8 @@ pub struct Detector<C: Clocks> {
     regions: Regions,
     /// Accesses of the current guarded instruction, held until its `endi` tells its lanes.
     pending: Vec<(AccessEvent, u64)>,
+    /// `pending`'s events, reused.
+    scratch: Vec<AccessEvent>,
     /// Per warp, the predicated region open as a branch: (region, polarity of the first
     /// path, in the second path, last instruction).
     open: HashMap<u32, OpenRegion>,
@@ -214,6 +216,7 @@ impl<C: Clocks> Detector<C> {
             found: Vec::new(),
             regions: Regions::default(),
             pending: Vec::new(),
+            scratch: Vec::new(),
             open: HashMap::new(),
             report: Report::default(),
             events: 0,
@@ -590,20 +593,69 @@ impl<'a, C: Clocks> Pass<'a, C> {
 }
 
 impl<C: Clocks> Detector<C> {
-    /// One thread's access, trace event number `index`.
-    fn check(&mut self, ev: &AccessEvent, index: u64) {
-        let Some((key, space)) = loc_key(ev.space, ev.addr) else {
-            return;
-        };
-        let info = self
-            .info
-            .get(ev.pc as usize)
+    /// The classification of instruction `pc` (plain when unknown).
+    #[inline]
+    fn info_of(&self, pc: u32) -> PcInfo {
+        self.info
+            .get(pc as usize)
             .copied()
             .flatten()
             .unwrap_or(PcInfo {
                 op: SyncOp::Plain,
                 block_scope_atomic: false,
-            });
+            })
+    }
+
+    /// The lane accesses of one warp instruction (same `pc`, same warp), trace event numbers
+    /// from `index`: the same checks and updates as [`Detector::check`] on each in turn,
+    /// with the common case of a plain 4-byte load or store done in place (see
+    /// [`fast_plain`]), the instruction's classification and the warp's clock group looked
+    /// up once. Anything else goes through [`Detector::check`].
+    fn check_run(&mut self, evs: &[AccessEvent], index: u64) {
+        let ev0 = &evs[0];
+        let plain = self.info_of(ev0.pc).op == SyncOp::Plain
+            && matches!(ev0.op, AccessOp::Load | AccessOp::Store);
+        let mut k = 0;
+        while k < evs.len() {
+            if plain {
+                let Detector {
+                    clocks,
+                    shadow,
+                    log,
+                    accesses,
+                    ..
+                } = self;
+                let base = clocks.view(evs[k].tid as u32);
+                while k < evs.len() {
+                    let ev = &evs[k];
+                    if ev.space == AccessSpace::Local {
+                        k += 1;
+                        continue;
+                    }
+                    let Some(view) = base.retarget(ev.tid as u32) else {
+                        break;
+                    };
+                    if !fast_plain(&view, shadow, log, ev) {
+                        break;
+                    }
+                    *accesses += 1;
+                    k += 1;
+                }
+                if k == evs.len() {
+                    break;
+                }
+            }
+            self.check(&evs[k], index + k as u64);
+            k += 1;
+        }
+    }
+
+    /// One thread's access, trace event number `index`.
+    fn check(&mut self, ev: &AccessEvent, index: u64) {
+        let Some((key, space)) = loc_key(ev.space, ev.addr) else {
+            return;
+        };
+        let info = self.info_of(ev.pc);
         self.accesses += 1;
         let t = ev.tid as u32;
         let sync = info.op != SyncOp::Plain;
@@ -730,7 +782,239 @@ impl<C: Clocks> Detector<C> {
     }
 }
 
+/// A plain 4-byte load or store of a whole granule whose record holds no extension and
+/// no split, and that conflicts with nothing, checked and recorded in place: exactly what
+/// [`Pass::process`] does in that case (no conflict, the read or write epoch replaced).
+/// False (nothing changed) in every other case, which [`Detector::check`] handles.
+#[inline]
+fn fast_plain<V: ClockView>(
+    view: &V,
+    shadow: &mut Shadow,
+    log: &mut Vec<(u32, u64, u8, u64)>,
+    ev: &AccessEvent,
+) -> bool {
+    let Some((key, _)) = loc_key(ev.space, ev.addr) else {
+        return false;
+    };
+    if ev.width != 4 || key & 3 != 0 {
+        return false;
+    }
+    let at = shadow.locate(key >> 2);
+    let m = *shadow.at(at);
+    if m.flags != 0 || m.ext != 0 || m.w_clk > 0 && view.conc(m.w_tid, m.w_clk) {
+        return false;
+    }
+    let t = ev.tid as u32;
+    let e = view.own();
+    let nm = if ev.op == AccessOp::Store {
+        if m.r_clk > 0 && view.conc(m.r_tid, m.r_clk) {
+            return false;
+        }
+        log.push((t, key, 4, ev.value));
+        Meta {
+            w_tid: t,
+            w_clk: e,
+            w_pc: ev.pc,
+            r_clk: 0,
+            ..m
+        }
+    } else {
+        if m.r_clk != 0 && m.r_tid != t && view.conc(m.r_tid, m.r_clk) {
+            return false;
+        }
+        Meta {
+            r_tid: t,
+            r_clk: e,
+            r_pc: ev.pc,
+            ..m
+        }
+    };
+    *shadow.at(at) = nm;
+    true
+}
+
+/// [`Pass::process`] for a lane of a warp instruction, with the group's knowledge as
+/// numbers: a plain 4-byte access of thread `t` at location `key` (granule-aligned, not
+/// split, no atomics recorded there) that conflicts with nothing, including the inflation
+/// of concurrent reads into the extension and a write that ends them. The same updates as
+/// `process` in those cases; false, with nothing changed, in every other case (a conflict
+/// to report, atomics, a split granule), which [`Detector::check`] handles.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fast_flat(
+    flat: &Flat,
+    shadow: &mut Shadow,
+    log: &mut Vec<(u32, u64, u8, u64)>,
+    t: u32,
+    key: u64,
+    pc: u32,
+    store: bool,
+    value: u64,
+) -> bool {
+    let (m, mut exts) = shadow.meta_exts(key >> 2);
+    if m.flags & SPLIT != 0 || m.w_clk > 0 && flat.conc(t, m.w_tid, m.w_clk) {
+        return false;
+    }
+    if m.ext != 0 {
+        let e = exts.ext_ref(m.ext);
+        if !e.atomic_writes.is_empty() || !e.atomic_reads.is_empty() {
+            return false;
+        }
+    }
+    if store {
+        if m.r_clk > 0 && flat.conc(t, m.r_tid, m.r_clk) {
+            return false;
+        }
+        if m.flags & READ_SHARED != 0 {
+            let reads = &exts.ext_ref(m.ext).reads;
+            if reads.first(|u, r| flat.conc(t, u, r.clk)).is_some() {
+                return false;
+            }
+        }
+        m.w_tid = t;
+        m.w_clk = flat.own;
+        m.w_pc = pc;
+        m.r_clk = 0;
+        m.flags &= !READ_SHARED;
+        exts.free_ext(m.ext);
+        m.ext = 0;
+        log.push((t, key, 4, value));
+        return true;
+    }
+    let rec = Rec {
+        clk: flat.own,
+        pc,
+        block: false,
+    };
+    if m.flags & READ_SHARED != 0 {
+        exts.ext(m.ext).reads.insert(t, rec);
+    } else if m.r_clk == 0 || m.r_tid == t || !flat.conc(t, m.r_tid, m.r_clk) {
+        m.r_tid = t;
+        m.r_clk = flat.own;
+        m.r_pc = pc;
+    } else {
+        if m.ext == 0 {
+            m.ext = exts.new_empty_ext();
+        }
+        let old = Rec {
+            clk: m.r_clk,
+            pc: m.r_pc,
+            block: false,
+        };
+        let e = exts.ext(m.ext);
+        e.reads.insert(m.r_tid, old);
+        e.reads.insert(t, rec);
+        m.flags |= READ_SHARED;
+        m.r_clk = 0;
+    }
+    true
+}
+
+impl<C: Clocks> Detector<C> {
+    /// A warp instruction's accesses, trace event numbers from `index`: [`fast_flat`] for
+    /// the lanes it covers, [`Detector::check`] for the others, in lane order.
+    fn check_warp(&mut self, a: &WarpAccess<'_>, index: u64) {
+        let plain = self.info_of(a.pc).op == SyncOp::Plain
+            && matches!(a.op, AccessOp::Load | AccessOp::Store)
+            && a.width == 4
+            && a.space != AccessSpace::Local;
+        let l0 = a.mask.trailing_zeros();
+        let flat = if plain {
+            let t0 = (a.tid0 + u64::from(l0)) as u32;
+            self.clocks.view(t0).flat()
+        } else {
+            None
+        };
+        let Some(flat) = flat else {
+            let mut m = a.mask;
+            let mut k = 0;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.check(&a.event(l), index + k);
+                k += 1;
+            }
+            return;
+        };
+        let store = a.op == AccessOp::Store;
+        let (tag, off_mask) = match a.space {
+            AccessSpace::Shared(c) => ((1u64 << 62) | (c << 24), 0xff_ffff),
+            _ => (0, u64::MAX),
+        };
+        let mut m = a.mask;
+        let mut k = 0;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let t = (a.tid0 + l as u64) as u32;
+            let key = tag | (a.addrs[l] & off_mask);
+            let done = flat.mask >> l & 1 == 1
+                && key & 3 == 0
+                && fast_flat(
+                    &flat,
+                    &mut self.shadow,
+                    &mut self.log,
+                    t,
+                    key,
+                    a.pc,
+                    store,
+                    a.values[l],
+                );
+            if done {
+                self.accesses += 1;
+            } else {
+                self.check(&a.event(l), index + k);
+            }
+            k += 1;
+        }
+    }
+}
+
 impl<C: Clocks> TraceSink for Detector<C> {
+    fn access_warp(&mut self, a: &WarpAccess<'_>) {
+        if a.mask == 0 {
+            return;
+        }
+        let index = self.events;
+        self.events += u64::from(a.mask.count_ones());
+        if self.regions.get(a.pc).is_some() {
+            let mut m = a.mask;
+            let mut k = 0;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.pending.push((a.event(l), index + k));
+                k += 1;
+            }
+            return;
+        }
+        self.close_region(a.warp as u32);
+        self.check_warp(a, index);
+    }
+
+    fn access_batch(&mut self, evs: &[AccessEvent]) {
+        let mut i = 0;
+        while i < evs.len() {
+            let pc = evs[i].pc;
+            let (w, _) = self.geo.warp_lane(evs[i].tid as u32);
+            let mut j = i + 1;
+            while j < evs.len() && evs[j].pc == pc && self.geo.warp_lane(evs[j].tid as u32).0 == w {
+                j += 1;
+            }
+            let index = self.events;
+            self.events += (j - i) as u64;
+            if self.regions.get(pc).is_some() {
+                let run = evs[i..j].iter().enumerate();
+                self.pending
+                    .extend(run.map(|(k, ev)| (*ev, index + k as u64)));
+            } else {
+                self.close_region(w);
+                self.check_run(&evs[i..j], index);
+            }
+            i = j;
+        }
+    }
+
     fn access(&mut self, ev: &AccessEvent) {
         self.events += 1;
         if self.regions.get(ev.pc).is_some() {
@@ -748,9 +1032,24 @@ impl<C: Clocks> TraceSink for Detector<C> {
         self.enter_region(w, pc, mask);
         if !self.pending.is_empty() {
             let pending = std::mem::take(&mut self.pending);
-            for (ev, index) in &pending {
-                self.check(ev, *index);
+            let mut evs = std::mem::take(&mut self.scratch);
+            evs.extend(pending.iter().map(|p| p.0));
+            let (first, last) = (pending[0], pending[pending.len() - 1]);
+            let one_run = last.1 - first.1 + 1 == pending.len() as u64
+                && evs.iter().all(|e| {
+                    e.pc == first.0.pc
+                        && self.geo.warp_lane(e.tid as u32).0
+                            == self.geo.warp_lane(first.0.tid as u32).0
+                });
+            if one_run {
+                self.check_run(&evs, first.1);
+            } else {
+                for (ev, index) in &pending {
+                    self.check(ev, *index);
+                }
             }
+            evs.clear();
+            self.scratch = evs;
             self.pending = pending;
             self.pending.clear();
         }

@@ -202,7 +202,7 @@ impl Default for Shadow {
             exts: Vec::new(),
             free_exts: Vec::new(),
             cache: [(0, 0); CACHE],
-            last: (0, 0),
+            last: (u64::MAX, 0),
         }
     }
 }
@@ -210,14 +210,15 @@ impl Default for Shadow {
 /// The shadow of all traced memory.
 pub struct Shadow {
     index: HashMap<u64, u32>,
-    pages: Vec<Box<[Meta]>>,
+    pages: Vec<Box<[Meta; PAGE]>>,
     splits: Vec<[Meta; 4]>,
     exts: Vec<Ext>,
     free_exts: Vec<u32>,
     /// Direct-mapped cache of page indices (page number, index + 1; 0 = empty).
     cache: [(u64, u32); CACHE],
-    /// The page of the last lookup (page number, index + 1; 0 = none): consecutive accesses
-    /// of a warp instruction mostly fall in one page.
+    /// The page of the last lookup (page number, index; `u64::MAX`, which no granule's page
+    /// number reaches: none): consecutive accesses of a warp instruction mostly fall in one
+    /// page.
     last: (u64, u32),
 }
 
@@ -238,13 +239,20 @@ impl Shadow {
 
     /// Where granule `g`'s record lives (allocating its page): valid until the next page is
     /// allocated, which only [`Shadow::locate`] does.
-    #[inline]
+    #[inline(always)]
     pub fn locate(&mut self, g: u64) -> Slot {
         let page = g >> PAGE_BITS;
-        let idx = (g as usize) & (PAGE - 1);
-        if self.last.0 == page && self.last.1 != 0 {
-            return Slot(self.last.1 - 1, idx as u32);
+        if self.last.0 == page {
+            return Slot(self.last.1, (g as usize & (PAGE - 1)) as u32);
         }
+        self.locate_page(g)
+    }
+
+    /// [`Shadow::locate`] past the last page: the page cache, then the index.
+    #[inline(never)]
+    fn locate_page(&mut self, g: u64) -> Slot {
+        let page = g >> PAGE_BITS;
+        let idx = (g as usize) & (PAGE - 1);
         let slot = (page as usize ^ (page >> 4) as usize ^ (page >> 20) as usize) % CACHE;
         let (p, i1) = self.cache[slot];
         let pi = if i1 != 0 && p == page {
@@ -252,20 +260,35 @@ impl Shadow {
         } else {
             let pages = &mut self.pages;
             let i = *self.index.entry(page).or_insert_with(|| {
-                pages.push(vec![Meta::default(); PAGE].into_boxed_slice());
+                let page: Box<[Meta]> = vec![Meta::default(); PAGE].into_boxed_slice();
+                pages.push(page.try_into().expect("PAGE records"));
                 (pages.len() - 1) as u32
             });
             self.cache[slot] = (page, i + 1);
             i
         };
-        self.last = (page, pi + 1);
+        self.last = (page, pi);
         Slot(pi, idx as u32)
     }
 
     /// The record at a located slot.
     #[inline]
     pub fn at(&mut self, s: Slot) -> &mut Meta {
-        &mut self.pages[s.0 as usize][s.1 as usize]
+        &mut self.pages[s.0 as usize][s.1 as usize & (PAGE - 1)]
+    }
+
+    /// Granule `g`'s record and the extensions, borrowed together (the per-warp check
+    /// updates a record and its extension in place).
+    #[inline(always)]
+    pub fn meta_exts(&mut self, g: u64) -> (&mut Meta, Exts<'_>) {
+        let s = self.locate(g);
+        (
+            &mut self.pages[s.0 as usize][s.1 as usize & (PAGE - 1)],
+            Exts {
+                exts: &mut self.exts,
+                free: &mut self.free_exts,
+            },
+        )
     }
 
     /// Splits granule `g` into per-byte records (if not yet) and returns the split index.
@@ -324,16 +347,20 @@ impl Shadow {
         }
     }
 
+    /// The extensions, borrowed.
+    #[inline]
+    fn exts(&mut self) -> Exts<'_> {
+        Exts {
+            exts: &mut self.exts,
+            free: &mut self.free_exts,
+        }
+    }
+
     /// A new empty extension: a freed one (already cleared, its sets' allocations kept)
     /// when there is one.
     #[inline]
     pub fn new_empty_ext(&mut self) -> u32 {
-        if let Some(i) = self.free_exts.pop() {
-            i + 1
-        } else {
-            self.exts.push(Ext::default());
-            self.exts.len() as u32
-        }
+        self.exts().new_empty_ext()
     }
 
     #[inline]
@@ -350,10 +377,7 @@ impl Shadow {
     /// Frees extension `id` (0: none) for reuse.
     #[inline]
     pub fn free_ext(&mut self, id: u32) {
-        if id != 0 {
-            self.exts[(id - 1) as usize].clear();
-            self.free_exts.push(id - 1);
-        }
+        self.exts().free_ext(id)
     }
 
     /// Approximate bytes in use.
@@ -378,5 +402,43 @@ impl Shadow {
     /// Granules with metadata pages allocated.
     pub fn granules(&self) -> usize {
         self.pages.len() * PAGE
+    }
+}
+
+/// The extensions of a [`Shadow`] with their free list, borrowed apart from its records.
+pub struct Exts<'a> {
+    exts: &'a mut Vec<Ext>,
+    free: &'a mut Vec<u32>,
+}
+
+impl Exts<'_> {
+    /// See [`Shadow::new_empty_ext`].
+    #[inline]
+    pub fn new_empty_ext(&mut self) -> u32 {
+        if let Some(i) = self.free.pop() {
+            i + 1
+        } else {
+            self.exts.push(Ext::default());
+            self.exts.len() as u32
+        }
+    }
+
+    #[inline]
+    pub fn ext(&mut self, id: u32) -> &mut Ext {
+        &mut self.exts[(id - 1) as usize]
+    }
+
+    #[inline]
+    pub fn ext_ref(&self, id: u32) -> &Ext {
+        &self.exts[(id - 1) as usize]
+    }
+
+    /// See [`Shadow::free_ext`].
+    #[inline]
+    pub fn free_ext(&mut self, id: u32) {
+        if id != 0 {
+            self.exts[(id - 1) as usize].clear();
+            self.free.push(id - 1);
+        }
     }
 }

@@ -39,4 +39,4 @@ pub use machine::{
 };
 pub use machine::{run_in_arena, run_with_sink};
 pub use mem::{Buffer, ElemType, Value};
-pub use sink::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink};
+pub use sink::{AccessEvent, AccessOp, AccessSpace, BranchEvent, TraceSink, WarpAccess};

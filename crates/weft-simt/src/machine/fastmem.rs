@@ -3,9 +3,10 @@
 //! fall inside one memory (global, the CTA's shared memory, or the param space for loads),
 //! the lanes are read or written without per-lane routing, and a full warp reading
 //! consecutive elements is read as one contiguous block. Anything else (a fault, local
-//! memory, lanes in different memories, a misaligned lane, a traced access, a vector
-//! access) takes the lane-by-lane path of `step`, which reports faults and emits the trace;
-//! the result is the same either way. Under a parallel job's access tracking the fast path
+//! memory, lanes in different memories, a misaligned lane, a vector access) takes the
+//! lane-by-lane path of `step`, which reports faults; the result is the same either way.
+//! A traced access taken here has its events emitted afterwards, per warp
+//! (`trace::emit_lanes`: the same events in the same order as lane by lane). Under a parallel job's access tracking the fast path
 //! records what it accessed ([`Rec`]): a contiguous warp block as one run, otherwise lane
 //! by lane.
 

@@ -23,7 +23,7 @@ use weft_ir::kernel::{AnnotKind, Kernel, SysFunc};
 
 use crate::decode::{decode, DInstr, DecodeError, Layout};
 use crate::mem::{self, Buffer, GLOBAL_BASE};
-use crate::sink::TraceSink;
+use crate::sink::{SinkBatch, TraceSink};
 
 /// Runs `$body` with `$l` bound to each lane set in `$mask` (all 32 when full).
 macro_rules! for_lanes {
@@ -174,7 +174,8 @@ struct Machine<'a> {
     printed: Vec<Printed>,
     stats: Stats,
     trace: trace::TraceOut<'a>,
-    sink: Option<&'a mut dyn TraceSink>,
+    /// The structured sink, lane accesses gathered per warp instruction.
+    sink: Option<SinkBatch<'a>>,
     io_error: Option<std::io::Error>,
     steps: u64,
     /// A parallel job's CTA counter (`parallel`); `None` in a sequential run.
@@ -403,6 +404,9 @@ fn execute<'a>(
         return Ok((Vec::new(), true, stats, Vec::new()));
     }
     let completed = m.schedule();
+    if let Some(sk) = m.sink.as_mut() {
+        sk.flush();
+    }
     *global = std::mem::take(&mut m.global);
     let completed = completed?;
     m.stats.seconds = start.elapsed().as_secs_f64();
@@ -456,7 +460,7 @@ impl<'a> Machine<'a> {
             printed: Vec::new(),
             stats: Stats::default(),
             trace: trace::TraceOut::new(trace),
-            sink,
+            sink: sink.map(SinkBatch::new),
             io_error: None,
             steps: 0,
             layout,

@@ -9,7 +9,7 @@ use weft_ir::kernel::SpecialReg;
 use super::collective::{match_value, member_gap, shfl_source, vote_value};
 use super::fastmem::{self, Mems};
 use super::regop::{exec_alu, guard_mask, rv, SpecialCtx};
-use super::trace::{access_event, emit_access, emit_to, emit_warp, Loc};
+use super::trace::{access_event, emit_access, emit_lanes, emit_to, emit_warp, Lanes, Loc};
 use super::{Frame, FrameKind, Machine, Post, Stop, WState, BARRIERS, FULL, WARP};
 use crate::alu;
 use crate::decode::{DAddr, DOp, Src, TraceKind};
@@ -86,22 +86,51 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
-                // The per-warp fast path emits no trace events: not when this access is
-                // traced (a parallel job's access record it keeps itself).
-                let untraced = !(tracing && *tk != TraceKind::None);
-                if let ([Some(d)], true) = (&dst[..], untraced) {
+                // The per-warp fast path; a traced access's events are emitted after it
+                // (`trace::emit_lanes`; a parallel job's access record it keeps itself).
+                let traced = tracing && *tk != TraceKind::None;
+                if let [Some(d)] = &dst[..] {
+                    let bits = reg_bits[*d as usize];
+                    // The lanes' addresses before the load (it may overwrite their register).
+                    let pre = traced.then(|| lane_addrs(regs, *addr));
                     let mems = Mems {
                         global: &mut global[..],
                         shared: &mut cta.shared[..],
                         param: &param[..],
                     };
-                    let bits = reg_bits[*d as usize];
                     let rec = track.as_mut().map(|t| (t, cta.linear, slot, wic));
                     if em != 0
+                        && (!traced || width * 8 <= bits as usize)
                         && fastmem::load(
                             *space, width, *sext, *d, bits, *addr, regs, em, &mems, rec,
                         )
                     {
+                        if let Some(addrs) = pre {
+                            let r = &regs[*d as usize * WARP..(*d as usize + 1) * WARP];
+                            let w8 = (width * 8) as u16;
+                            let mut vals: [u64; WARP] = r.try_into().expect("register");
+                            if *sext {
+                                for v in &mut vals {
+                                    *v = alu::sext(*v, w8) as u64;
+                                }
+                            }
+                            let gw = cta.linear * u64::from(wpc) + u64::from(wic);
+                            let lanes = Lanes {
+                                space: *space,
+                                addrs: &addrs,
+                                vals: &vals,
+                                em,
+                                cta: cta.linear,
+                                gt_base: cta.linear * u64::from(block_threads)
+                                    + u64::from(wic) * 32,
+                                gw,
+                                pc,
+                                op: AccessOp::Load,
+                                kind: *tk,
+                                width,
+                            };
+                            emit_lanes(trace, io_error, stats, sink, &lanes);
+                        }
                         warp.stack.last_mut().expect("frame").pc = next;
                         return Post::None;
                     }
@@ -204,7 +233,7 @@ impl<'a> Machine<'a> {
                 trace: tk,
             } => {
                 let width = *width as usize;
-                if let ([s], false, true) = (&src[..], tracing, em != 0) {
+                if let ([s], true) = (&src[..], em != 0) {
                     let vals: [u64; WARP] = match *s {
                         Src::R(r) => regs[r as usize * WARP..(r as usize + 1) * WARP]
                             .try_into()
@@ -219,6 +248,24 @@ impl<'a> Machine<'a> {
                     };
                     let rec = track.as_mut().map(|t| (t, cta.linear, slot, wic));
                     if fastmem::store(*space, width, *addr, regs, &vals, em, &mut mems, rec) {
+                        if tracing {
+                            let w8 = (width * 8) as u16;
+                            let lanes = Lanes {
+                                space: *space,
+                                addrs: &lane_addrs(regs, *addr),
+                                vals: &vals.map(|v| alu::trunc(v, w8)),
+                                em,
+                                cta: cta.linear,
+                                gt_base: cta.linear * u64::from(block_threads)
+                                    + u64::from(wic) * 32,
+                                gw: cta.linear * u64::from(wpc) + u64::from(wic),
+                                pc,
+                                op: AccessOp::Store,
+                                kind: *tk,
+                                width,
+                            };
+                            emit_lanes(trace, io_error, stats, sink, &lanes);
+                        }
                         warp.stack.last_mut().expect("frame").pc = next;
                         return Post::None;
                     }
@@ -609,6 +656,21 @@ impl<'a> Machine<'a> {
 
 fn warp_local(local: &[u8], lb: usize, lane: usize) -> &[u8] {
     &local[lane * lb..(lane + 1) * lb]
+}
+
+/// Every lane's address (lanes not executing included: they are not used).
+#[inline(always)]
+fn lane_addrs(regs: &[u64], a: DAddr) -> [u64; WARP] {
+    let mut out = [a.off as u64; WARP];
+    if let Some(r) = a.base {
+        let b: &[u64; WARP] = regs[r as usize * WARP..(r as usize + 1) * WARP]
+            .try_into()
+            .expect("register");
+        for l in 0..WARP {
+            out[l] = b[l].wrapping_add(a.off as u64);
+        }
+    }
+    out
 }
 
 #[inline(always)]

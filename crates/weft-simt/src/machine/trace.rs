@@ -7,10 +7,13 @@
 use std::fmt;
 use std::io::Write;
 
-use super::{Machine, Stats};
+use weft_ir::attrs::MemSpace;
+
+use super::step::route;
+use super::{Machine, Stats, FULL, WARP};
 use crate::decode::TraceKind;
 use crate::mem::Region;
-use crate::sink::{AccessEvent, AccessOp, AccessSpace};
+use crate::sink::{AccessEvent, AccessOp, AccessSpace, SinkBatch, WarpAccess};
 
 /// Bytes gathered before they go to the writer.
 const BLOCK: usize = 1 << 16;
@@ -159,17 +162,37 @@ fn put_dec(line: &mut [u8], n: &mut usize, v: u64) {
     }
 }
 
-/// Appends the lower-case hex digits of `v` (at least `min` digits).
+/// Appends the lower-case hex digits of `v` (at least `min` digits, at most 16): all 16
+/// digits are made at once (each nibble spread to a byte, then turned into its digit) and
+/// stored as one 16-byte block, the significant ones first; the bytes past the last digit
+/// are overwritten by what follows (an event line has room: [`LINE`]).
 #[inline(always)]
 fn put_hex(line: &mut [u8; LINE], n: &mut usize, v: u64, min: usize) {
-    const D: &[u8; 16] = b"0123456789abcdef";
     let digits = (((64 - v.leading_zeros()) as usize).div_ceil(4))
         .max(min)
-        .max(1);
-    for k in 0..digits {
-        line[*n + digits - 1 - k] = D[((v >> (4 * k)) & 0xf) as usize];
+        .clamp(1, 16);
+    if digits <= 8 {
+        let at = *n;
+        line[at..at + 8].copy_from_slice(&(hex8(v as u32) << (8 * (8 - digits))).to_be_bytes());
+        *n += digits;
+        return;
     }
+    let all = (u128::from(hex8((v >> 32) as u32)) << 64) | u128::from(hex8(v as u32));
+    let at = *n;
+    line[at..at + 16].copy_from_slice(&(all << (8 * (16 - digits))).to_be_bytes());
     *n += digits;
+}
+
+/// The 8 hex digits of `x` as the bytes of a `u64`, most significant digit in the top byte.
+#[inline(always)]
+fn hex8(x: u32) -> u64 {
+    let mut v = u64::from(x);
+    v = (v | v << 16) & 0x0000_ffff_0000_ffff;
+    v = (v | v << 8) & 0x00ff_00ff_00ff_00ff;
+    v = (v | v << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    // 1 in each byte holding 10-15 (a letter).
+    let letters = ((v + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    v + 0x3030_3030_3030_3030 + letters * (b'a' - b'0' - 10) as u64
 }
 
 /// `00`, `01`, ... `99`.
@@ -337,6 +360,201 @@ fn write_access(
     trace.settle(io_error);
 }
 
+/// A warp instruction's lane accesses done by the per-warp fast path, to be traced.
+pub(super) struct Lanes<'l> {
+    pub space: MemSpace,
+    /// Each lane's address (before routing).
+    pub addrs: &'l [u64; WARP],
+    /// Each lane's event value (as the lane-by-lane path gives it).
+    pub vals: &'l [u64; WARP],
+    pub em: u32,
+    pub cta: u64,
+    /// Global index of the warp's lane 0.
+    pub gt_base: u64,
+    /// Global warp index.
+    pub gw: u64,
+    pub pc: u32,
+    pub op: AccessOp,
+    pub kind: TraceKind,
+    pub width: usize,
+}
+
+/// The events of a scalar load or store the fast path performed: per lane in order the
+/// structured event and the text line, then the instruction's `endi`, exactly as the
+/// lane-by-lane path emits them.
+// The lane loops (`for_lanes!`) index per-lane arrays by the lane number.
+#[allow(clippy::needless_range_loop)]
+pub(super) fn emit_lanes(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    sink: &mut Option<SinkBatch<'_>>,
+    x: &Lanes<'_>,
+) {
+    if let Some(sk) = sink.as_mut() {
+        // The event's address: the generic one in global memory, else the offset.
+        let l0 = x.em.trailing_zeros() as usize;
+        let (region, _) = route(x.space, x.addrs[l0]).unwrap_or((Region::Global, 0));
+        let mut routed = [0u64; WARP];
+        let addrs = match (x.space, region) {
+            (MemSpace::Global | MemSpace::Constant | MemSpace::Shared, _) | (_, Region::Global) => {
+                x.addrs
+            }
+            _ => {
+                for_lanes!(x.em, l, {
+                    routed[l] = route(x.space, x.addrs[l]).map_or(x.addrs[l], |r| r.1);
+                });
+                &routed
+            }
+        };
+        let space = match region {
+            Region::Global => AccessSpace::Global,
+            Region::Shared => AccessSpace::Shared(x.cta),
+            Region::Local | Region::Param => AccessSpace::Local,
+        };
+        sk.access_warp(&WarpAccess {
+            warp: x.gw,
+            tid0: x.gt_base,
+            pc: x.pc,
+            op: x.op,
+            kind: x.kind,
+            space,
+            width: x.width as u8,
+            mask: x.em,
+            addrs,
+            values: x.vals,
+        });
+    }
+    if trace.is_some() {
+        let name = x.kind.name();
+        let l0 = x.em.trailing_zeros() as usize;
+        let (region, _) = route(x.space, x.addrs[l0]).unwrap_or((Region::Global, 0));
+        // The location's prefix is the same on every line but local memory's.
+        let mut pre = [0u8; 32];
+        let mut pn = 0;
+        match region {
+            Region::Global => put_str(&mut pre, &mut pn, " g:0x"),
+            Region::Shared => {
+                put_str(&mut pre, &mut pn, " s");
+                put_dec(&mut pre, &mut pn, x.cta);
+                put_str(&mut pre, &mut pn, ":0x");
+            }
+            Region::Param => put_str(&mut pre, &mut pn, " p:0x"),
+            Region::Local => {}
+        }
+        if region != Region::Local {
+            write_lanes(trace, io_error, stats, name, (&pre, pn), region, x);
+            return emit_endi(trace, io_error, stats, sink, x);
+        }
+        for_lanes!(x.em, l, {
+            let a = x.addrs[l];
+            let (region, off) = route(x.space, a).unwrap_or((Region::Global, a));
+            let t = x.gt_base + l as u64;
+            emit_access(
+                trace,
+                io_error,
+                stats,
+                name,
+                t,
+                &Loc(region, off, a, x.cta, t),
+            );
+        });
+    }
+    emit_endi(trace, io_error, stats, sink, x);
+}
+
+/// The text lines `NAME TID PREFIX HEX` of a warp's lanes in one memory (not local: its
+/// prefix names the thread): the name and the location prefix are the same on every line,
+/// and the thread index of the next lane is mostly the last one's digits incremented.
+// The lane loop (`for_lanes!`) indexes the lanes' addresses by the lane number.
+#[allow(clippy::needless_range_loop)]
+fn write_lanes(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    name: &str,
+    (pre, pn): (&[u8; 32], usize),
+    region: Region,
+    x: &Lanes<'_>,
+) {
+    let mut head = [0u8; 8];
+    let nb = name.as_bytes();
+    let hn = nb.len().min(7);
+    head[..hn].copy_from_slice(&nb[..hn]);
+    head[hn] = b' ';
+    let mut td = [0u8; 20];
+    let mut tl = 0;
+    let mut last = u64::MAX;
+    for_lanes!(x.em, l, {
+        if io_error.is_some() {
+            break;
+        }
+        let t = x.gt_base + l as u64;
+        if last != u64::MAX && t == last + 1 {
+            inc_dec(&mut td, &mut tl);
+        } else {
+            tl = 0;
+            put_dec(&mut td, &mut tl, t);
+        }
+        last = t;
+        let a = x.addrs[l];
+        let v = match region {
+            Region::Global => a,
+            _ => route(x.space, a).map_or(a, |r| r.1),
+        };
+        let p = trace.pos;
+        let line: &mut [u8; LINE] = (&mut trace.buf[p..p + LINE])
+            .try_into()
+            .expect("LINE bytes past pos");
+        line[..8].copy_from_slice(&head);
+        let mut n = hn + 1;
+        line[n..n + 20].copy_from_slice(&td);
+        n += tl;
+        line[n..n + 32].copy_from_slice(pre);
+        n += pn;
+        put_hex(line, &mut n, v, 1);
+        line[n] = b'\n';
+        trace.pos = p + n + 1;
+        stats.trace_events += 1;
+        trace.settle(io_error);
+    });
+}
+
+/// Adds one to the `len` decimal digits in `d` (one more digit past 9...9).
+#[inline(always)]
+fn inc_dec(d: &mut [u8; 20], len: &mut usize) {
+    let mut i = *len;
+    loop {
+        if i == 0 {
+            d.copy_within(0..*len, 1);
+            d[0] = b'1';
+            *len += 1;
+            return;
+        }
+        i -= 1;
+        if d[i] == b'9' {
+            d[i] = b'0';
+        } else {
+            d[i] += 1;
+            return;
+        }
+    }
+}
+
+/// The `endi` of [`emit_lanes`].
+fn emit_endi(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    sink: &mut Option<SinkBatch<'_>>,
+    x: &Lanes<'_>,
+) {
+    if let Some(sk) = sink.as_mut() {
+        sk.endi(x.gw, x.em, x.pc);
+    }
+    emit_warp(trace, io_error, stats, "endi", x.gw, x.em);
+}
+
 /// Writes `NAME W MASK\n` with the mask as 8 hex digits.
 pub(super) fn emit_warp(
     trace: &mut TraceOut<'_>,
@@ -379,6 +597,68 @@ pub(super) fn emit_to(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A warp's lines written together equal the lines written lane by lane.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn warp_lines_match_lane_lines() {
+        let base = crate::mem::GLOBAL_BASE;
+        let cases: [(MemSpace, u64, u64, u32); 5] = [
+            (MemSpace::Global, base, 4, u32::MAX),
+            (
+                MemSpace::Global,
+                base + 0xffff_fff0,
+                0x1_0000_0000,
+                0x8000_0001,
+            ),
+            (MemSpace::Shared, 0, 4, 0x0f0f_f0f0),
+            (MemSpace::Shared, 0x1f0, 16, 1 << 31),
+            (MemSpace::Param, 8, 8, 0b1011),
+        ];
+        for (space, start, step, em) in cases {
+            for gt_base in [0u64, 96, 9_999_990, u64::MAX - 40] {
+                let addrs: [u64; WARP] = std::array::from_fn(|l| start + step * l as u64);
+                let vals = [0u64; WARP];
+                let x = Lanes {
+                    space,
+                    addrs: &addrs,
+                    vals: &vals,
+                    em,
+                    cta: 77,
+                    gt_base,
+                    gw: 5,
+                    pc: 3,
+                    op: AccessOp::Load,
+                    kind: TraceKind::Acq(true),
+                    width: 4,
+                };
+                let mut got: Vec<u8> = Vec::new();
+                let mut tr = TraceOut::new(Some(&mut got));
+                let (mut err, mut st) = (None, Stats::default());
+                emit_lanes(&mut tr, &mut err, &mut st, &mut None, &x);
+                tr.finish().unwrap();
+                drop(tr);
+                let mut want: Vec<u8> = Vec::new();
+                let mut tr = TraceOut::new(Some(&mut want));
+                let (mut err2, mut st2) = (None, Stats::default());
+                for_lanes!(em, l, {
+                    let a = addrs[l];
+                    let (region, off) = route(space, a).unwrap();
+                    let t = gt_base + l as u64;
+                    let loc = Loc(region, off, a, 77, t);
+                    emit_access(&mut tr, &mut err2, &mut st2, "acqGlb", t, &loc);
+                });
+                emit_warp(&mut tr, &mut err2, &mut st2, "endi", 5, em);
+                tr.finish().unwrap();
+                drop(tr);
+                assert_eq!(
+                    String::from_utf8(got).unwrap(),
+                    String::from_utf8(want).unwrap()
+                );
+                assert_eq!(st.trace_events, st2.trace_events);
+            }
+        }
+    }
 
     #[test]
     fn fast_event_encoding_matches_display() {
