@@ -239,11 +239,6 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     em: u32,
     sp: &F,
 ) -> bool {
-    macro_rules! set {
-        ($r:expr, $l:expr, $v:expr) => {
-            regs[$r as usize * S + $l] = $v
-        };
-    }
     match op {
         DOp::Mov { dst, src, bits } => {
             let (dst, src, bits) = (*dst as usize, *src, *bits);
@@ -258,6 +253,30 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
             let (f, dst, a, bits) = (*f, *dst as usize, *a, *bits);
             un_loop_s::<S, _, _>(regs, em, dst, a, &sp, |v| alu::trunc(f(v), bits));
         }
+        DOp::BinFast { .. } => return fast_binary::<S, F>(op, regs, em, sp),
+        DOp::MadFast { .. } | DOp::SetpFast { .. } => {
+            return fast_mad_setp::<S, F>(op, regs, em, sp)
+        }
+        DOp::Bin { .. }
+        | DOp::Mad { .. }
+        | DOp::Setp { .. }
+        | DOp::Selp { .. }
+        | DOp::Cvt { .. }
+        | DOp::Cvta { .. } => return general::<S, F>(op, regs, em, sp),
+        _ => return bit_fields_and_queries::<S, F>(op, regs, em, sp),
+    }
+    true
+}
+
+/// The monomorphised binary operations ([`DOp::BinFast`]) of [`exec_alu_inline`].
+#[inline(always)]
+fn fast_binary<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    match op {
         DOp::BinFast { op, dst, a, b } => {
             let (dst, a, b) = (*dst as usize, *a, *b);
             macro_rules! go {
@@ -335,6 +354,21 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
                 }
             }
         }
+        _ => return false,
+    }
+    true
+}
+
+/// The monomorphised `mad` and integer `setp` forms ([`DOp::MadFast`], [`DOp::SetpFast`]) of
+/// [`exec_alu_inline`].
+#[inline(always)]
+fn fast_mad_setp<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    match op {
         DOp::MadFast { op, dst, a, b, c } => {
             let (dst, a, b, c) = (*dst as usize, *a, *b, *c);
             macro_rules! go {
@@ -404,6 +438,26 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
                 _ => wide!(>=),
             }
         }
+        _ => return false,
+    }
+    true
+}
+
+/// The operations of [`exec_alu_inline`] that call an [`alu`] lane function, `selp`, `cvt` and
+/// `cvta`.
+#[inline(always)]
+fn general<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    macro_rules! set {
+        ($r:expr, $l:expr, $v:expr) => {
+            regs[$r as usize * S + $l] = $v
+        };
+    }
+    match op {
         DOp::Bin { f, dst, a, b, bits } => {
             let (f, dst, a, b, bits) = (*f, *dst, *a, *b, *bits);
             for_lanes!(em, l, {
@@ -516,6 +570,26 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
             let add = *add as u64;
             un_loop_s::<S, _, _>(regs, em, *dst as usize, *src, &sp, |v| v.wrapping_add(add));
         }
+        _ => return false,
+    }
+    true
+}
+
+/// Bit-field extraction and insertion, funnel shifts, byte permutation and specification
+/// queries of [`exec_alu_inline`].
+#[inline(always)]
+fn bit_fields_and_queries<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    macro_rules! set {
+        ($r:expr, $l:expr, $v:expr) => {
+            regs[$r as usize * S + $l] = $v
+        };
+    }
+    match op {
         DOp::Bfe {
             dst,
             a,
