@@ -419,6 +419,10 @@ pub struct DInstr {
     /// `(register, negated)`.
     pub guard: Option<(u32, bool)>,
     pub op: DOp,
+    /// Register-only instructions ([`DOp::is_regop`]) in a row from this one, this one
+    /// included (0 when it is not one): the warp emulator runs that many without looking
+    /// at each instruction's kind again.
+    pub run: u32,
 }
 
 /// A decoding error (an operation/type combination the emulator does not implement).
@@ -952,7 +956,13 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
         out.push(DInstr {
             guard: ins.guard.map(|g| (g.reg.0, g.negated)),
             op,
+            run: 0,
         });
+    }
+    let mut after = 0u32;
+    for d in out.iter_mut().rev() {
+        after = if d.op.is_regop() { after + 1 } else { 0 };
+        d.run = after;
     }
     Ok(out)
 }

@@ -59,8 +59,99 @@ fn record(rec: Rec<'_>, region: Region, off: &[u64; WARP], em: u32, width: usize
     }
 }
 
+/// The length of the memory a fast access may be routed to (`None`: local memory, which
+/// the fast path leaves to `step`).
+#[inline(always)]
+fn region_len(region: Region, mems: &Mems<'_>) -> Option<u64> {
+    Some(match region {
+        Region::Global => mems.global.len(),
+        Region::Shared => mems.shared.len(),
+        Region::Param => mems.param.len(),
+        Region::Local => return None,
+    } as u64)
+}
+
+/// `l * b` for each lane `l`, for elements of `b` = 1, 2, 4 and 8 bytes (indexed by
+/// `log2 b`): the lane loops add a row of these instead of multiplying, which vectorises.
+static LANE_STEPS: [[u64; WARP]; 4] = [steps(1), steps(2), steps(4), steps(8)];
+
+const fn steps(b: u64) -> [u64; WARP] {
+    let mut s = [0u64; WARP];
+    let mut l = 0;
+    while l < WARP {
+        s[l] = l as u64 * b;
+        l += 1;
+    }
+    s
+}
+
+/// [`warp_offsets`] for the two common shapes, checked at one or two addresses instead of
+/// lane by lane: one address for every lane (no base register: a parameter or a variable),
+/// and a full warp whose base registers are consecutive elements of `bytes` bytes (the
+/// addresses then increase by `bytes` from the first lane's, each with its alignment, and
+/// lie in one memory exactly when the first and the last do). Generic addresses are left to
+/// the general check. `None`: not one of these shapes, or one that faults (the general
+/// check then decides); `Some((region, contiguous))` with `off` filled in otherwise.
+#[inline(always)]
+fn warp_offsets_shaped(
+    space: MemSpace,
+    addr: DAddr,
+    regs: &[u64],
+    em: u32,
+    bytes: usize,
+    mems: &Mems<'_>,
+    off: &mut [u64; WARP],
+) -> Option<(Region, bool)> {
+    if !matches!(bytes, 1 | 2 | 4 | 8) {
+        return None;
+    }
+    let b = bytes as u64;
+    let step = &LANE_STEPS[b.trailing_zeros() as usize];
+    let (first, contiguous) = match addr.base {
+        None => (addr.off as u64, false),
+        Some(r) if em == FULL => {
+            let base: &[u64; WARP] = regs[r as usize * WARP..(r as usize + 1) * WARP]
+                .try_into()
+                .expect("register");
+            let mut diff = 0u64;
+            for l in 0..WARP {
+                diff |= base[l] ^ base[0].wrapping_add(step[l]);
+            }
+            if diff != 0 {
+                return None;
+            }
+            (base[0].wrapping_add(addr.off as u64), true)
+        }
+        Some(_) => return None,
+    };
+    let span = if contiguous { b * WARP as u64 } else { b };
+    if space != MemSpace::Param && first & (b - 1) != 0 {
+        return None;
+    }
+    let (region, o) = match space {
+        MemSpace::Global | MemSpace::Constant => (Region::Global, first.checked_sub(GLOBAL_BASE)?),
+        MemSpace::Shared => (Region::Shared, first),
+        MemSpace::Param => (Region::Param, first),
+        MemSpace::Generic | MemSpace::Local => return None,
+    };
+    // Every byte of the span inside the memory (no wrap-around).
+    if o.checked_add(span)? > region_len(region, mems)? {
+        return None;
+    }
+    if contiguous {
+        for l in 0..WARP {
+            off[l] = o + step[l];
+        }
+    } else {
+        *off = [o; WARP];
+    }
+    Some((region, contiguous))
+}
+
 /// The offset of each lane of `em` when every one of them routes to the same memory (not
-/// local memory) and `bytes` bytes at it lie inside that memory; lanes outside `em` are 0.
+/// local memory) and `bytes` bytes at it lie inside that memory, and whether the offsets
+/// are known to be a full warp's consecutive elements of `bytes` bytes. Lanes outside `em`
+/// are 0, or the uniform offset when there is no base register.
 #[inline(always)]
 fn warp_offsets(
     space: MemSpace,
@@ -70,7 +161,10 @@ fn warp_offsets(
     bytes: usize,
     mems: &Mems<'_>,
     off: &mut [u64; WARP],
-) -> Option<Region> {
+) -> Option<(Region, bool)> {
+    if let Some(r) = warp_offsets_shaped(space, addr, regs, em, bytes, mems, off) {
+        return Some(r);
+    }
     let base: [u64; WARP] = match addr.base {
         Some(r) => regs[r as usize * WARP..(r as usize + 1) * WARP]
             .try_into()
@@ -129,13 +223,7 @@ fn warp_offsets(
         }
         MemSpace::Local => return None,
     };
-    let len = match region {
-        Region::Global => mems.global.len(),
-        Region::Shared => mems.shared.len(),
-        Region::Param => mems.param.len(),
-        Region::Local => return None,
-    } as u64;
-    let limit = len.checked_sub(bytes as u64)?;
+    let limit = region_len(region, mems)?.checked_sub(bytes as u64)?;
     // `off > limit` without 64-bit unsigned comparisons (which the lane loop could not
     // vectorise): with `limit` below 2^63 (a slice length), `limit - off` wraps to a value
     // with the top bit set exactly when `off > limit` and `off < 2^63`; offsets of 2^63 and
@@ -144,7 +232,7 @@ fn warp_offsets(
     for_lanes!(em, l, {
         out |= limit.wrapping_sub(off[l]) | off[l];
     });
-    (out >> 63 == 0).then_some(region)
+    (out >> 63 == 0).then_some((region, false))
 }
 
 /// Whether the 32 lanes' offsets are consecutive elements of `width` bytes.
@@ -176,7 +264,8 @@ pub(super) fn load(
     rec: Rec<'_>,
 ) -> bool {
     let mut off = [0u64; WARP];
-    let Some(region) = warp_offsets(space, addr, regs, em, width, mems, &mut off) else {
+    let Some((region, contiguous)) = warp_offsets(space, addr, regs, em, width, mems, &mut off)
+    else {
         return false;
     };
     if !matches!(width, 1 | 2 | 4 | 8) {
@@ -215,7 +304,7 @@ pub(super) fn load(
                 for_lanes!(em, l, {
                     d[l] = v;
                 });
-            } else if em == FULL && consecutive(&off, $w) {
+            } else if contiguous || (em == FULL && consecutive(&off, $w)) {
                 let o = off[0] as usize;
                 let block = &m[o..o + $w * WARP];
                 for (l, c) in block.chunks_exact($w).enumerate() {
@@ -266,7 +355,8 @@ pub(super) fn store(
     rec: Rec<'_>,
 ) -> bool {
     let mut off = [0u64; WARP];
-    let Some(region) = warp_offsets(space, addr, regs, em, width, mems, &mut off) else {
+    let Some((region, contiguous)) = warp_offsets(space, addr, regs, em, width, mems, &mut off)
+    else {
         return false;
     };
     if !matches!(width, 1 | 2 | 4 | 8) {
@@ -280,7 +370,7 @@ pub(super) fn store(
     record(rec, region, &off, em, width, true);
     macro_rules! lanes {
         ($w:literal, $t:ty) => {{
-            if em == FULL && consecutive(&off, $w) {
+            if contiguous || (em == FULL && consecutive(&off, $w)) {
                 let o = off[0] as usize;
                 let block = &mut m[o..o + $w * WARP];
                 for (l, c) in block.chunks_exact_mut($w).enumerate() {
@@ -367,6 +457,87 @@ mod tests {
                 None,
             );
             assert!(got);
+        }
+    }
+    /// The shaped checks (a full warp of consecutive elements, one address for the whole
+    /// warp) take the fast path exactly when every lane's bytes lie inside the arena and are
+    /// aligned: a warp block ending at the arena's last byte does, one 4 bytes further, one
+    /// misaligned by 2 and one wrapping around the address space do not; a uniform address
+    /// at the last word does, one byte further or misaligned does not. Loaded values are
+    /// the arena's.
+    #[test]
+    fn shaped_checks_at_the_edges() {
+        let mut global: Vec<u8> = (0..132u32).map(|i| i as u8).collect();
+        let mut shared = [0u8; 0];
+        let param = [0u8; 0];
+        let bytes = global.clone();
+        let word = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap()) as u64;
+        let want: Vec<u64> = (0..WARP).map(|l| word(4 + 4 * l)).collect();
+        let based = DAddr {
+            base: Some(0),
+            off: 0,
+        };
+        for (first, fast) in [
+            (GLOBAL_BASE + 4, true),
+            (GLOBAL_BASE + 8, false),
+            (GLOBAL_BASE + 2, false),
+            (GLOBAL_BASE - 4, false),
+            (u64::MAX - 63, false),
+        ] {
+            let mut regs = vec![0u64; 2 * WARP];
+            for l in 0..WARP {
+                regs[l] = first.wrapping_add(4 * l as u64);
+            }
+            let mems = Mems {
+                global: &mut global.clone()[..],
+                shared: &mut shared[..],
+                param: &param[..],
+            };
+            let got = load(
+                MemSpace::Global,
+                4,
+                false,
+                1,
+                32,
+                based,
+                &mut regs,
+                FULL,
+                &mems,
+                None,
+            );
+            assert_eq!(got, fast, "block from {first:#x}");
+            if fast {
+                assert_eq!(&regs[WARP..], &want[..]);
+            }
+        }
+        for (off, fast) in [(128u64, true), (129, false), (126, false), (0, true)] {
+            let mut regs = vec![0u64; 2 * WARP];
+            let uniform = DAddr {
+                base: None,
+                off: (GLOBAL_BASE + off) as i64,
+            };
+            let mems = Mems {
+                global: &mut global[..],
+                shared: &mut shared[..],
+                param: &param[..],
+            };
+            let got = load(
+                MemSpace::Global,
+                4,
+                false,
+                1,
+                32,
+                uniform,
+                &mut regs,
+                0x8000_0001,
+                &mems,
+                None,
+            );
+            assert_eq!(got, fast, "uniform at {off}");
+            if fast {
+                let v = word(off as usize);
+                assert_eq!((regs[WARP], regs[WARP + 31], regs[WARP + 1]), (v, v, 0));
+            }
         }
     }
 }

@@ -108,6 +108,23 @@ struct BarState {
     any: bool,
 }
 
+impl BarState {
+    /// The state of a barrier nobody has arrived at, keeping the lists' allocations.
+    fn reset(&mut self) {
+        let (mut waiting, mut pcs) = (
+            std::mem::take(&mut self.waiting),
+            std::mem::take(&mut self.pcs),
+        );
+        waiting.clear();
+        pcs.clear();
+        *self = BarState {
+            waiting,
+            pcs,
+            ..BarState::default()
+        };
+    }
+}
+
 struct Cta {
     active: bool,
     linear: u64,

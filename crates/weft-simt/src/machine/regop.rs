@@ -96,39 +96,37 @@ impl Machine<'_> {
     /// the quantum lasts, without returning to the scheduler: each counts as a
     /// warp-instruction exactly as [`Machine::exec`] would count it, and the run stops
     /// before the first other instruction, at the frame's reconvergence point or at the
-    /// end of the code. The frame's pc is left after the last one run; returns the budget
-    /// left.
+    /// end of the code (the decoded run length, [`crate::decode::DInstr::run`]). `ctx` is
+    /// the warp's special-register context for its turn. The frame's pc is left after the
+    /// last one run; returns the budget left.
     #[inline(always)]
-    pub(super) fn run_regops(&mut self, w: usize, top: Frame, mut budget: u32) -> u32 {
+    pub(super) fn run_regops(
+        &mut self,
+        w: usize,
+        top: Frame,
+        budget: u32,
+        ctx: &mut SpecialCtx,
+    ) -> u32 {
         let Machine {
             code,
             warps,
-            ctas,
-            cfg,
             stats,
-            warps_per_cta,
             steps,
             ..
         } = self;
         let warp = &mut warps[w];
         let mask = top.mask & warp.live;
-        let mut ctx = SpecialCtx {
-            wic: warp.warp_in_cta,
-            block: cfg.block,
-            grid: cfg.grid,
-            cta_id: ctas[warp.slot].id,
-            wpc: *warps_per_cta as u32,
-            slot: warp.slot,
-            steps: *steps,
-        };
+        let start = top.pc;
+        // How many run: the rest of the straight run, the budget, up to the reconvergence
+        // point (a frame's pc never starts at it: the scheduler pops such a frame first).
+        let mut n = code[start as usize].run.min(budget);
+        if top.rpc > start {
+            n = n.min(top.rpc - start);
+        }
+        ctx.steps = *steps;
         let regs = &mut warp.regs[..];
-        let mut pc = top.pc;
         let mut lanes = 0u64;
-        while let Some(ins) = code.get(pc as usize) {
-            if !ins.op.is_regop() {
-                break;
-            }
-            budget -= 1;
+        for ins in &code[start as usize..(start + n) as usize] {
             ctx.steps += 1;
             let em = guard_mask(ins.guard, regs, mask);
             lanes += u64::from(em.count_ones());
@@ -144,18 +142,15 @@ impl Machine<'_> {
                     d[l] = alu::trunc(v[l], bits);
                 });
             } else {
-                let sp = |s: SpecialReg, lane: usize| ctx.get(s, lane);
+                let c = &*ctx;
+                let sp = |s: SpecialReg, lane: usize| c.get(s, lane);
                 exec_alu_inline::<WARP, _>(&ins.op, regs, em, &sp);
-            }
-            pc += 1;
-            if budget == 0 || pc == top.rpc {
-                break;
             }
         }
         *steps = ctx.steps;
         stats.thread_instrs += lanes;
-        warp.stack.last_mut().expect("frame").pc = pc;
-        budget
+        warp.stack.last_mut().expect("frame").pc = start + n;
+        budget - n
     }
 }
 
@@ -244,11 +239,6 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     em: u32,
     sp: &F,
 ) -> bool {
-    macro_rules! set {
-        ($r:expr, $l:expr, $v:expr) => {
-            regs[$r as usize * S + $l] = $v
-        };
-    }
     match op {
         DOp::Mov { dst, src, bits } => {
             let (dst, src, bits) = (*dst as usize, *src, *bits);
@@ -263,6 +253,30 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
             let (f, dst, a, bits) = (*f, *dst as usize, *a, *bits);
             un_loop_s::<S, _, _>(regs, em, dst, a, &sp, |v| alu::trunc(f(v), bits));
         }
+        DOp::BinFast { .. } => return fast_binary::<S, F>(op, regs, em, sp),
+        DOp::MadFast { .. } | DOp::SetpFast { .. } => {
+            return fast_mad_setp::<S, F>(op, regs, em, sp)
+        }
+        DOp::Bin { .. }
+        | DOp::Mad { .. }
+        | DOp::Setp { .. }
+        | DOp::Selp { .. }
+        | DOp::Cvt { .. }
+        | DOp::Cvta { .. } => return general::<S, F>(op, regs, em, sp),
+        _ => return bit_fields_and_queries::<S, F>(op, regs, em, sp),
+    }
+    true
+}
+
+/// The monomorphised binary operations ([`DOp::BinFast`]) of [`exec_alu_inline`].
+#[inline(always)]
+fn fast_binary<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    match op {
         DOp::BinFast { op, dst, a, b } => {
             let (dst, a, b) = (*dst as usize, *a, *b);
             macro_rules! go {
@@ -340,6 +354,21 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
                 }
             }
         }
+        _ => return false,
+    }
+    true
+}
+
+/// The monomorphised `mad` and integer `setp` forms ([`DOp::MadFast`], [`DOp::SetpFast`]) of
+/// [`exec_alu_inline`].
+#[inline(always)]
+fn fast_mad_setp<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    match op {
         DOp::MadFast { op, dst, a, b, c } => {
             let (dst, a, b, c) = (*dst as usize, *a, *b, *c);
             macro_rules! go {
@@ -409,6 +438,26 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
                 _ => wide!(>=),
             }
         }
+        _ => return false,
+    }
+    true
+}
+
+/// The operations of [`exec_alu_inline`] that call an [`alu`] lane function, `selp`, `cvt` and
+/// `cvta`.
+#[inline(always)]
+fn general<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    macro_rules! set {
+        ($r:expr, $l:expr, $v:expr) => {
+            regs[$r as usize * S + $l] = $v
+        };
+    }
+    match op {
         DOp::Bin { f, dst, a, b, bits } => {
             let (f, dst, a, b, bits) = (*f, *dst, *a, *b, *bits);
             for_lanes!(em, l, {
@@ -521,6 +570,26 @@ pub(super) fn exec_alu_inline<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
             let add = *add as u64;
             un_loop_s::<S, _, _>(regs, em, *dst as usize, *src, &sp, |v| v.wrapping_add(add));
         }
+        _ => return false,
+    }
+    true
+}
+
+/// Bit-field extraction and insertion, funnel shifts, byte permutation and specification
+/// queries of [`exec_alu_inline`].
+#[inline(always)]
+fn bit_fields_and_queries<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
+    op: &DOp,
+    regs: &mut [u64],
+    em: u32,
+    sp: &F,
+) -> bool {
+    macro_rules! set {
+        ($r:expr, $l:expr, $v:expr) => {
+            regs[$r as usize * S + $l] = $v
+        };
+    }
+    match op {
         DOp::Bfe {
             dst,
             a,
@@ -658,52 +727,20 @@ fn lanes_of<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     }
 }
 
-/// An operand of a full-warp lane loop read in place: a register other than the
-/// destination, or an immediate.
-#[derive(Clone, Copy)]
-enum InPlace<'r> {
-    Reg(&'r [u64; WARP]),
-    Imm(u64),
-}
-
-impl InPlace<'_> {
-    #[inline(always)]
-    fn at(self, l: usize) -> u64 {
-        match self {
-            InPlace::Reg(r) => r[l],
-            InPlace::Imm(v) => v,
-        }
-    }
-}
-
-/// Splits a warp register file into register `dst` (mutable) and the registers before and
-/// after it, so that a full-warp loop reads its operands in place, without copies.
+/// Register `r`'s row of 32 lanes.
 #[inline(always)]
-fn split_dst(regs: &mut [u64], dst: usize) -> (&mut [u64; WARP], &[u64], &[u64]) {
-    let (lo, rest) = regs.split_at_mut(dst * WARP);
-    let (d, hi) = rest.split_at_mut(WARP);
-    (d.try_into().expect("register"), lo, hi)
+fn row(regs: &[u64], r: u32) -> &[u64; WARP] {
+    let r = r as usize * WARP;
+    regs[r..r + WARP].try_into().expect("register")
 }
 
-/// Operand `s` in place (see [`split_dst`]); `None` for the destination itself or a special
-/// register.
+/// Writes a full-warp result into register `dst`. The lane loops compute into a local row
+/// first and then copy it: the operands' rows and the destination's are borrowed from one
+/// slice (the destination may be an operand), so a loop storing into the register file
+/// directly would not be vectorised.
 #[inline(always)]
-fn in_place<'r>(s: Src, dst: usize, lo: &'r [u64], hi: &'r [u64]) -> Option<InPlace<'r>> {
-    match s {
-        Src::R(r) => {
-            let r = r as usize;
-            let lanes = match r.cmp(&dst) {
-                std::cmp::Ordering::Less => &lo[r * WARP..r * WARP + WARP],
-                std::cmp::Ordering::Greater => {
-                    &hi[(r - dst - 1) * WARP..(r - dst - 1) * WARP + WARP]
-                }
-                std::cmp::Ordering::Equal => return None,
-            };
-            Some(InPlace::Reg(lanes.try_into().expect("register")))
-        }
-        Src::I(v) => Some(InPlace::Imm(v)),
-        Src::S(_) => None,
-    }
+fn put(regs: &mut [u64], dst: usize, out: &[u64; WARP]) {
+    regs[dst * WARP..dst * WARP + WARP].copy_from_slice(out);
 }
 
 /// `dst = f(a)` on the lanes of `em`, monomorphised per operation.
@@ -717,24 +754,21 @@ fn un_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64) -> u64>
     f: F,
 ) {
     if em == FULL && S == WARP {
-        let (d, lo, hi) = split_dst(regs, dst);
-        match in_place(a, dst, lo, hi) {
-            Some(InPlace::Reg(x)) => {
-                // Computed into a local array first: the compiler cannot tell that `d`
-                // and the operand rows (split from one slice) do not overlap, and would not
-                // vectorise a loop storing into `d` directly.
+        match a {
+            Src::R(x) => {
+                let x = row(regs, x);
                 let mut out = [0u64; WARP];
                 for l in 0..WARP {
                     out[l] = f(x[l]);
                 }
-                *d = out;
+                put(regs, dst, &out);
                 return;
             }
-            Some(InPlace::Imm(v)) => {
-                *d = [f(v); WARP];
+            Src::I(v) => {
+                put(regs, dst, &[f(v); WARP]);
                 return;
             }
-            None => {}
+            Src::S(_) => {}
         }
     }
     let av = lanes_of::<S, _>(regs, a, sp);
@@ -765,50 +799,44 @@ fn bin_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64) -
     f: F,
 ) {
     if em == FULL && S == WARP {
-        let (d, lo, hi) = split_dst(regs, dst);
-        match (in_place(a, dst, lo, hi), in_place(b, dst, lo, hi)) {
-            // Into a local array first (see `un_loop_s`).
-            (Some(InPlace::Reg(x)), Some(InPlace::Reg(y))) => {
-                let mut out = [0u64; WARP];
+        let mut out = [0u64; WARP];
+        match (a, b) {
+            (Src::R(x), Src::R(y)) => {
+                let (x, y) = (row(regs, x), row(regs, y));
                 for l in 0..WARP {
                     out[l] = f(x[l], y[l]);
                 }
-                *d = out;
-                return;
             }
-            (Some(InPlace::Reg(x)), Some(InPlace::Imm(y))) => {
-                let mut out = [0u64; WARP];
+            (Src::R(x), Src::I(y)) => {
+                let x = row(regs, x);
                 for l in 0..WARP {
                     out[l] = f(x[l], y);
                 }
-                *d = out;
-                return;
             }
-            (Some(x), Some(y)) => {
-                let mut out = [0u64; WARP];
-                for (l, v) in out.iter_mut().enumerate() {
-                    *v = f(x.at(l), y.at(l));
+            (Src::I(x), Src::R(y)) => {
+                let y = row(regs, y);
+                for l in 0..WARP {
+                    out[l] = f(x, y[l]);
                 }
-                *d = out;
-                return;
             }
-            _ => {}
+            _ => {
+                let (x, y) = (lanes_of::<S, _>(regs, a, sp), lanes_of::<S, _>(regs, b, sp));
+                for l in 0..WARP {
+                    out[l] = f(x[l], y[l]);
+                }
+            }
         }
+        put(regs, dst, &out);
+        return;
     }
     let av = lanes_of::<S, _>(regs, a, sp);
     let bv = lanes_of::<S, _>(regs, b, sp);
     let d: &mut [u64] = &mut regs[dst * S..dst * S + S];
-    if em == FULL && S == WARP {
-        for l in 0..WARP {
-            d[l] = f(av[l], bv[l]);
-        }
-    } else {
-        let mut m = em;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            d[l] = f(av[l], bv[l]);
-        }
+    let mut m = em;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        d[l] = f(av[l], bv[l]);
     }
 }
 
@@ -823,37 +851,28 @@ fn tern_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64, 
     f: F,
 ) {
     if em == FULL && S == WARP {
-        let (d, lo, hi) = split_dst(regs, dst);
-        let [a, b, c] = src.map(|s| in_place(s, dst, lo, hi));
-        if let (Some(x), Some(y), Some(z)) = (a, b, c) {
-            // Into a local array first (see `un_loop_s`).
-            let mut out = [0u64; WARP];
-            if let (InPlace::Reg(x), InPlace::Reg(y), InPlace::Reg(z)) = (x, y, z) {
-                for l in 0..WARP {
-                    out[l] = f(x[l], y[l], z[l]);
-                }
-            } else {
-                for (l, v) in out.iter_mut().enumerate() {
-                    *v = f(x.at(l), y.at(l), z.at(l));
-                }
+        let mut out = [0u64; WARP];
+        if let [Src::R(x), Src::R(y), Src::R(z)] = src {
+            let (x, y, z) = (row(regs, x), row(regs, y), row(regs, z));
+            for l in 0..WARP {
+                out[l] = f(x[l], y[l], z[l]);
             }
-            *d = out;
-            return;
+        } else {
+            let [x, y, z] = src.map(|s| lanes_of::<S, _>(regs, s, sp));
+            for l in 0..WARP {
+                out[l] = f(x[l], y[l], z[l]);
+            }
         }
+        put(regs, dst, &out);
+        return;
     }
     let [av, bv, cv] = src.map(|s| lanes_of::<S, _>(regs, s, sp));
     let d: &mut [u64] = &mut regs[dst * S..dst * S + S];
-    if em == FULL && S == WARP {
-        for l in 0..WARP {
-            d[l] = f(av[l], bv[l], cv[l]);
-        }
-    } else {
-        let mut m = em;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            d[l] = f(av[l], bv[l], cv[l]);
-        }
+    let mut m = em;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        d[l] = f(av[l], bv[l], cv[l]);
     }
 }
 

@@ -5,10 +5,11 @@
 use weft_ir::attrs::MemSpace;
 use weft_ir::kernel::BarRed;
 
+use super::regop::SpecialCtx;
 use super::types::lanes_to_threads;
 use super::{
-    BarState, Finding, Frame, FrameKind, Machine, Post, Schedule, SimtError, Site, Stop, WState,
-    BARRIERS, FULL, WARP,
+    Finding, Frame, FrameKind, Machine, Post, Schedule, SimtError, Site, Stop, WState, BARRIERS,
+    FULL, WARP,
 };
 use crate::alu;
 use crate::decode::DOp;
@@ -83,7 +84,7 @@ impl<'a> Machine<'a> {
         cta.live_threads = self.block_threads;
         cta.warps_done = 0;
         for b in cta.bars.iter_mut() {
-            *b = BarState::default();
+            b.reset();
         }
         cta.mismatch_reported = [false; BARRIERS];
         cta.exit_reported = [false; BARRIERS];
@@ -326,6 +327,10 @@ impl<'a> Machine<'a> {
                 });
             }
         }
+        // The released barrier keeps its lists' allocations for its next use.
+        let mut b = b;
+        b.reset();
+        self.ctas[slot].bars[id] = b;
     }
 
     /// Runs warp `w` for up to `quantum` warp-instructions: the same code compiled for
@@ -351,6 +356,19 @@ impl<'a> Machine<'a> {
     fn run_warp_body(&mut self, w: usize, quantum: u32) -> Stop {
         let tracing = self.trace.is_some() || self.sink.is_some();
         let mut budget = quantum;
+        // What the special registers read, for the whole turn (`steps` kept current).
+        let mut ctx = {
+            let warp = &self.warps[w];
+            SpecialCtx {
+                wic: warp.warp_in_cta,
+                block: self.cfg.block,
+                grid: self.cfg.grid,
+                cta_id: self.ctas[warp.slot].id,
+                wpc: self.warps_per_cta as u32,
+                slot: warp.slot,
+                steps: self.steps,
+            }
+        };
         while budget > 0 {
             // Pop finished frames.
             let warp = &mut self.warps[w];
@@ -399,13 +417,14 @@ impl<'a> Machine<'a> {
                 }
                 continue;
             }
-            if self.code[top.pc as usize].op.is_regop() {
-                budget = self.run_regops(w, top, budget);
+            if self.code[top.pc as usize].run > 0 {
+                budget = self.run_regops(w, top, budget, &mut ctx);
                 continue;
             }
             budget -= 1;
             self.steps += 1;
-            match self.exec(w, top) {
+            ctx.steps = self.steps;
+            match self.exec(w, top, &ctx) {
                 None => {}
                 Some(s) => return s,
             }
@@ -437,8 +456,8 @@ impl<'a> Machine<'a> {
 
     /// Executes the instruction at the top frame's pc; `Some` ends the warp's turn.
     #[inline(always)]
-    fn exec(&mut self, w: usize, top: Frame) -> Option<Stop> {
-        let post = self.exec_inner(w, top);
+    fn exec(&mut self, w: usize, top: Frame, ctx: &SpecialCtx) -> Option<Stop> {
+        let post = self.exec_inner(w, top, ctx);
         match post {
             Post::None => None,
             Post::Stop(s) => Some(s),

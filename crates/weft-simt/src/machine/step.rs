@@ -18,7 +18,7 @@ use crate::sink::{AccessOp, BranchEvent};
 
 impl<'a> Machine<'a> {
     #[inline(always)]
-    pub(super) fn exec_inner(&mut self, w: usize, top: Frame) -> Post {
+    pub(super) fn exec_inner(&mut self, w: usize, top: Frame, ctx: &SpecialCtx) -> Post {
         let pc = top.pc;
         let tracing = self.trace.is_some() || self.sink.is_some();
         let Machine {
@@ -27,7 +27,6 @@ impl<'a> Machine<'a> {
             ctas,
             global,
             param,
-            cfg,
             reg_bits,
             layout,
             block_threads,
@@ -36,11 +35,10 @@ impl<'a> Machine<'a> {
             io_error,
             stats,
             warps_per_cta,
-            steps,
             track,
             ..
         } = self;
-        let (block_threads, warps_per_cta, steps) = (*block_threads, *warps_per_cta, *steps);
+        let (block_threads, warps_per_cta) = (*block_threads, *warps_per_cta);
         let ins = &code[pc as usize];
         let warp = &mut warps[w];
         let mask = top.mask & warp.live;
@@ -49,19 +47,7 @@ impl<'a> Machine<'a> {
         let slot = warp.slot;
         let cta = &mut ctas[slot];
         let wic = warp.warp_in_cta;
-        let block = cfg.block;
-        let grid = cfg.grid;
-        let cta_id = cta.id;
         let wpc = warps_per_cta as u32;
-        let ctx = SpecialCtx {
-            wic,
-            block,
-            grid,
-            cta_id,
-            wpc,
-            slot,
-            steps,
-        };
         let sp = |s: SpecialReg, lane: usize| -> u64 { ctx.get(s, lane) };
         let regs = &mut warp.regs;
         let mut next = pc + 1;
@@ -72,7 +58,7 @@ impl<'a> Machine<'a> {
                 regs[$r as usize * WARP + $l] = $v
             };
         }
-        if ins.op.is_regop() && exec_alu::<WARP, _>(&ins.op, regs, em, &sp) {
+        if ins.run > 0 && exec_alu::<WARP, _>(&ins.op, regs, em, &sp) {
             warp.stack.last_mut().expect("frame").pc = next;
             return Post::None;
         }
