@@ -126,6 +126,9 @@ pub enum Stopped {
     FirstError,
 }
 
+type FutureMemo =
+    std::collections::HashMap<(usize, Vec<i64>), Option<Arc<crate::speculate::Future>>>;
+
 pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     pub prog: &'a P,
     pub judge: &'a J,
@@ -153,6 +156,9 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// Complete executions seen, when (po ∪ rf) cycles are explored (that extension is
     /// complete but not optimal: an execution may be reached twice, and is counted once).
     seen: std::sync::Mutex<std::collections::HashSet<Vec<u64>>>,
+    /// Under value speculation without revisits: what each thread may still write from a
+    /// state, keyed by the thread and the values of its events so far (which fix its state).
+    future: std::sync::Mutex<FutureMemo>,
     stopped: std::sync::Mutex<Option<Stopped>>,
 }
 
@@ -183,6 +189,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             spec: None,
             stop: AtomicBool::new(false),
             seen: Default::default(),
+            future: Default::default(),
             stopped: std::sync::Mutex::new(None),
         }
     }
@@ -264,6 +271,10 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         counts.graphs += 1;
         self.check_limits();
         if self.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.hopeless(&g) {
+            counts.unjustified += 1;
             return;
         }
         loop {
@@ -542,6 +553,80 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             out.extend(more);
         }
         out
+    }
+
+    /// Under value speculation without backward revisits (every read guesses): whether no
+    /// extension of `g` can end justified, so its subtree is cut now instead of at each of
+    /// its leaves. Either a read whose source chain is fixed holds the wrong kind of value
+    /// ([`crate::speculate::viable`]), or a pending read guessed a number that no thread
+    /// still running can write to its cell any more ([`crate::speculate::future_writes`]).
+    /// Without revisits a graph's descendants are its extensions, so both verdicts hold
+    /// for all of them.
+    fn hopeless(&self, g: &Graph<P::State>) -> bool {
+        let Some(sp) = self.spec.filter(|sp| sp.readers.is_none()) else {
+            return false;
+        };
+        if !crate::speculate::viable(g, sp) {
+            return true;
+        }
+        let mut futures: Vec<Option<Option<Arc<crate::speculate::Future>>>> =
+            vec![None; g.th.len()];
+        for th in &g.th {
+            for n in th.nodes.iter() {
+                if !n.is_read() || n.rf.is_some() || crate::speculate::is_symbolic(n.value) {
+                    continue;
+                }
+                let mut justifiable = false;
+                for (u, f) in futures.iter_mut().enumerate() {
+                    if g.th[u].status != Status::Running {
+                        continue;
+                    }
+                    let f = f.get_or_insert_with(|| self.future_of(g, u, sp));
+                    if f.as_ref().is_none_or(|f| f.may(n.cell, n.value)) {
+                        justifiable = true;
+                        break;
+                    }
+                }
+                if !justifiable {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// What thread `u` of `g` may still write (memoised; `None`: anything).
+    fn future_of(
+        &self,
+        g: &Graph<P::State>,
+        u: usize,
+        sp: &crate::speculate::Speculation,
+    ) -> Option<Arc<crate::speculate::Future>> {
+        let key = (u, g.th[u].nodes.iter().map(|n| n.value).collect::<Vec<_>>());
+        if let Some(f) = self.future.lock().expect("not poisoned").get(&key) {
+            return f.clone();
+        }
+        let cell_of = |c: weft_exec::event::Cell| self.cells.binary_search(&c).ok();
+        let nodes = &g.th[u].nodes;
+        let sym: Vec<usize> = (0..nodes.len())
+            .filter(|&i| nodes[i].is_read() && crate::speculate::is_symbolic(nodes[i].value))
+            .collect();
+        let f = crate::speculate::future_writes(
+            self.prog,
+            u,
+            &g.th[u].state,
+            (nodes.len(), &sym),
+            &cell_of,
+            sp,
+            20_000,
+        )
+        .map(Arc::new);
+        let mut memo = self.future.lock().expect("not poisoned");
+        if memo.len() > 1 << 20 {
+            memo.clear();
+        }
+        memo.insert(key, f.clone());
+        f
     }
 
     /// Under symmetry: the lowest class member that has read nothing yet and whose next
