@@ -335,77 +335,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             let me: EvId = (t as u32, idx);
             match ev.kind {
                 EventKind::Read => {
-                    let ev = Arc::new(ev);
-                    let mut srcs = vec![Src::Init];
-                    srcs.extend(g.co[cell as usize].iter().map(|e| Src::Ev(*e)));
-                    if let Some((lo, hi)) = range {
-                        srcs.retain(|s| (lo..=hi).contains(&g.src_value(*s, cell, &self.init)));
-                    }
-                    // The coherence-latest source first: the first executions explored are
-                    // the ones where each thread sees the others' latest writes (a lock is
-                    // handed on rather than spun on), where the first error of a program
-                    // usually is. Every source is explored; only the order changes.
-                    srcs.reverse();
-                    let mut choices: Vec<(Option<Src>, i64)> = srcs
-                        .iter()
-                        .map(|s| (Some(*s), g.src_value(*s, cell, &self.init)))
-                        .collect();
-                    // Value speculation: the read may also guess a value a write added
-                    // later must justify (no source yet).
-                    if range.is_none() {
-                        choices.extend(self.guesses(t, &ev, cell).map(|v| (None, v)));
-                    }
-                    let mut children = Vec::with_capacity(choices.len());
-                    // The last child takes the graph itself instead of a copy.
-                    let mut owned = Some(g);
-                    let last = choices.len().saturating_sub(1);
-                    for (k, (s, value)) in choices.into_iter().enumerate() {
-                        let mut st2 = st.clone();
-                        let fix = self.prog.feed(t, &mut st2, value);
-                        // A stale await read (not the coherence-latest source, and its value
-                        // fails the spin loop's iteration): never maximal, so never revisited,
-                        // and its thread never moves again; the branch could only end blocked.
-                        if range.is_none() && k > 0 && self.prog.spin_blocked(t, &st2) {
-                            counts.stale += 1;
-                            continue;
-                        }
-                        // Children whose label the value read does not change share it.
-                        let e2 = if fix.rmw == ev.rmw
-                            && fix.attrs.as_ref().is_none_or(|a| *a == ev.attrs)
-                        {
-                            ev.clone()
-                        } else {
-                            let mut e2 = (*ev).clone();
-                            e2.rmw = fix.rmw;
-                            if let Some(a) = fix.attrs {
-                                e2.attrs = a;
-                            }
-                            Arc::new(e2)
-                        };
-                        let mut c = if k == last {
-                            owned.take()
-                        } else {
-                            owned.clone()
-                        }
-                        .expect("only the last child takes the graph");
-                        c.th[t].nodes.push(Node {
-                            ev: e2,
-                            cell,
-                            stamp: c.next_stamp,
-                            rf: s,
-                            value,
-                            revisited: false,
-                            range,
-                            hb: u32::MAX,
-                        });
-                        c.next_stamp += 1;
-                        c.th[t].state = st2;
-                        if self.judge.consistent(&mut c) {
-                            children.push(c);
-                        } else {
-                            counts.inconsistent += 1;
-                        }
-                    }
+                    let children = self.read_children(g, t, st, ev, range, cell, counts);
                     return self.fan_out(children, counts, acc);
                 }
                 EventKind::Write => {
@@ -483,6 +413,92 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
                 }
             }
         }
+    }
+
+    /// The children of `g` where thread `t`'s read `ev` of `cell` (its stepper state
+    /// `st` before the value is fed) reads each write of the cell already present, and under
+    /// value speculation each value it may guess; children the judge rejects are counted.
+    #[allow(clippy::too_many_arguments)]
+    fn read_children(
+        &self,
+        g: Graph<P::State>,
+        t: usize,
+        st: P::State,
+        ev: TraceEvent,
+        range: Option<(i64, i64)>,
+        cell: u32,
+        counts: &mut Counts,
+    ) -> Vec<Graph<P::State>> {
+        let ev = Arc::new(ev);
+        let mut srcs = vec![Src::Init];
+        srcs.extend(g.co[cell as usize].iter().map(|e| Src::Ev(*e)));
+        if let Some((lo, hi)) = range {
+            srcs.retain(|s| (lo..=hi).contains(&g.src_value(*s, cell, &self.init)));
+        }
+        // The coherence-latest source first: the first executions explored are
+        // the ones where each thread sees the others' latest writes (a lock is
+        // handed on rather than spun on), where the first error of a program
+        // usually is. Every source is explored; only the order changes.
+        srcs.reverse();
+        let mut choices: Vec<(Option<Src>, i64)> = srcs
+            .iter()
+            .map(|s| (Some(*s), g.src_value(*s, cell, &self.init)))
+            .collect();
+        // Value speculation: the read may also guess a value a write added
+        // later must justify (no source yet).
+        if range.is_none() {
+            choices.extend(self.guesses(t, &ev, cell).map(|v| (None, v)));
+        }
+        let mut children = Vec::with_capacity(choices.len());
+        // The last child takes the graph itself instead of a copy.
+        let mut owned = Some(g);
+        let last = choices.len().saturating_sub(1);
+        for (k, (s, value)) in choices.into_iter().enumerate() {
+            let mut st2 = st.clone();
+            let fix = self.prog.feed(t, &mut st2, value);
+            // A stale await read (not the coherence-latest source, and its value
+            // fails the spin loop's iteration): never maximal, so never revisited,
+            // and its thread never moves again; the branch could only end blocked.
+            if range.is_none() && k > 0 && self.prog.spin_blocked(t, &st2) {
+                counts.stale += 1;
+                continue;
+            }
+            // Children whose label the value read does not change share it.
+            let e2 = if fix.rmw == ev.rmw && fix.attrs.as_ref().is_none_or(|a| *a == ev.attrs) {
+                ev.clone()
+            } else {
+                let mut e2 = (*ev).clone();
+                e2.rmw = fix.rmw;
+                if let Some(a) = fix.attrs {
+                    e2.attrs = a;
+                }
+                Arc::new(e2)
+            };
+            let mut c = if k == last {
+                owned.take()
+            } else {
+                owned.clone()
+            }
+            .expect("only the last child takes the graph");
+            c.th[t].nodes.push(Node {
+                ev: e2,
+                cell,
+                stamp: c.next_stamp,
+                rf: s,
+                value,
+                revisited: false,
+                range,
+                hb: u32::MAX,
+            });
+            c.next_stamp += 1;
+            c.th[t].state = st2;
+            if self.judge.consistent(&mut c) {
+                children.push(c);
+            } else {
+                counts.inconsistent += 1;
+            }
+        }
+        children
     }
 
     /// The values thread `t`'s read `ev` of `cell` may guess (none without speculation or
