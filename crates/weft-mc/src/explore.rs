@@ -126,6 +126,9 @@ pub enum Stopped {
     FirstError,
 }
 
+type FutureMemo =
+    std::collections::HashMap<(usize, Vec<i64>), Option<Arc<crate::speculate::Future>>>;
+
 pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     pub prog: &'a P,
     pub judge: &'a J,
@@ -153,6 +156,9 @@ pub struct Explorer<'a, P: Stepper, J: Judge<P::State>> {
     /// Complete executions seen, when (po ∪ rf) cycles are explored (that extension is
     /// complete but not optimal: an execution may be reached twice, and is counted once).
     seen: std::sync::Mutex<std::collections::HashSet<Vec<u64>>>,
+    /// Under value speculation without revisits: what each thread may still write from a
+    /// state, keyed by the thread and the values of its events so far (which fix its state).
+    future: std::sync::Mutex<FutureMemo>,
     stopped: std::sync::Mutex<Option<Stopped>>,
 }
 
@@ -183,6 +189,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             spec: None,
             stop: AtomicBool::new(false),
             seen: Default::default(),
+            future: Default::default(),
             stopped: std::sync::Mutex::new(None),
         }
     }
@@ -266,6 +273,10 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         if self.stop.load(Ordering::Relaxed) {
             return;
         }
+        if self.hopeless(&g) {
+            counts.unjustified += 1;
+            return;
+        }
         loop {
             // The lowest-numbered running thread that can move (a thread awaiting a value
             // no write provides yet lets the others go first).
@@ -324,77 +335,7 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             let me: EvId = (t as u32, idx);
             match ev.kind {
                 EventKind::Read => {
-                    let ev = Arc::new(ev);
-                    let mut srcs = vec![Src::Init];
-                    srcs.extend(g.co[cell as usize].iter().map(|e| Src::Ev(*e)));
-                    if let Some((lo, hi)) = range {
-                        srcs.retain(|s| (lo..=hi).contains(&g.src_value(*s, cell, &self.init)));
-                    }
-                    // The coherence-latest source first: the first executions explored are
-                    // the ones where each thread sees the others' latest writes (a lock is
-                    // handed on rather than spun on), where the first error of a program
-                    // usually is. Every source is explored; only the order changes.
-                    srcs.reverse();
-                    let mut choices: Vec<(Option<Src>, i64)> = srcs
-                        .iter()
-                        .map(|s| (Some(*s), g.src_value(*s, cell, &self.init)))
-                        .collect();
-                    // Value speculation: the read may also guess a value a write added
-                    // later must justify (no source yet).
-                    if range.is_none() {
-                        choices.extend(self.guesses(t, &ev, cell).map(|v| (None, v)));
-                    }
-                    let mut children = Vec::with_capacity(choices.len());
-                    // The last child takes the graph itself instead of a copy.
-                    let mut owned = Some(g);
-                    let last = choices.len().saturating_sub(1);
-                    for (k, (s, value)) in choices.into_iter().enumerate() {
-                        let mut st2 = st.clone();
-                        let fix = self.prog.feed(t, &mut st2, value);
-                        // A stale await read (not the coherence-latest source, and its value
-                        // fails the spin loop's iteration): never maximal, so never revisited,
-                        // and its thread never moves again; the branch could only end blocked.
-                        if range.is_none() && k > 0 && self.prog.spin_blocked(t, &st2) {
-                            counts.stale += 1;
-                            continue;
-                        }
-                        // Children whose label the value read does not change share it.
-                        let e2 = if fix.rmw == ev.rmw
-                            && fix.attrs.as_ref().is_none_or(|a| *a == ev.attrs)
-                        {
-                            ev.clone()
-                        } else {
-                            let mut e2 = (*ev).clone();
-                            e2.rmw = fix.rmw;
-                            if let Some(a) = fix.attrs {
-                                e2.attrs = a;
-                            }
-                            Arc::new(e2)
-                        };
-                        let mut c = if k == last {
-                            owned.take()
-                        } else {
-                            owned.clone()
-                        }
-                        .expect("only the last child takes the graph");
-                        c.th[t].nodes.push(Node {
-                            ev: e2,
-                            cell,
-                            stamp: c.next_stamp,
-                            rf: s,
-                            value,
-                            revisited: false,
-                            range,
-                            hb: u32::MAX,
-                        });
-                        c.next_stamp += 1;
-                        c.th[t].state = st2;
-                        if self.judge.consistent(&mut c) {
-                            children.push(c);
-                        } else {
-                            counts.inconsistent += 1;
-                        }
-                    }
+                    let children = self.read_children(g, t, st, ev, range, cell, counts);
                     return self.fan_out(children, counts, acc);
                 }
                 EventKind::Write => {
@@ -474,6 +415,92 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
         }
     }
 
+    /// The children of `g` where thread `t`'s read `ev` of `cell` (its stepper state
+    /// `st` before the value is fed) reads each write of the cell already present, and under
+    /// value speculation each value it may guess; children the judge rejects are counted.
+    #[allow(clippy::too_many_arguments)]
+    fn read_children(
+        &self,
+        g: Graph<P::State>,
+        t: usize,
+        st: P::State,
+        ev: TraceEvent,
+        range: Option<(i64, i64)>,
+        cell: u32,
+        counts: &mut Counts,
+    ) -> Vec<Graph<P::State>> {
+        let ev = Arc::new(ev);
+        let mut srcs = vec![Src::Init];
+        srcs.extend(g.co[cell as usize].iter().map(|e| Src::Ev(*e)));
+        if let Some((lo, hi)) = range {
+            srcs.retain(|s| (lo..=hi).contains(&g.src_value(*s, cell, &self.init)));
+        }
+        // The coherence-latest source first: the first executions explored are
+        // the ones where each thread sees the others' latest writes (a lock is
+        // handed on rather than spun on), where the first error of a program
+        // usually is. Every source is explored; only the order changes.
+        srcs.reverse();
+        let mut choices: Vec<(Option<Src>, i64)> = srcs
+            .iter()
+            .map(|s| (Some(*s), g.src_value(*s, cell, &self.init)))
+            .collect();
+        // Value speculation: the read may also guess a value a write added
+        // later must justify (no source yet).
+        if range.is_none() {
+            choices.extend(self.guesses(t, &ev, cell).map(|v| (None, v)));
+        }
+        let mut children = Vec::with_capacity(choices.len());
+        // The last child takes the graph itself instead of a copy.
+        let mut owned = Some(g);
+        let last = choices.len().saturating_sub(1);
+        for (k, (s, value)) in choices.into_iter().enumerate() {
+            let mut st2 = st.clone();
+            let fix = self.prog.feed(t, &mut st2, value);
+            // A stale await read (not the coherence-latest source, and its value
+            // fails the spin loop's iteration): never maximal, so never revisited,
+            // and its thread never moves again; the branch could only end blocked.
+            if range.is_none() && k > 0 && self.prog.spin_blocked(t, &st2) {
+                counts.stale += 1;
+                continue;
+            }
+            // Children whose label the value read does not change share it.
+            let e2 = if fix.rmw == ev.rmw && fix.attrs.as_ref().is_none_or(|a| *a == ev.attrs) {
+                ev.clone()
+            } else {
+                let mut e2 = (*ev).clone();
+                e2.rmw = fix.rmw;
+                if let Some(a) = fix.attrs {
+                    e2.attrs = a;
+                }
+                Arc::new(e2)
+            };
+            let mut c = if k == last {
+                owned.take()
+            } else {
+                owned.clone()
+            }
+            .expect("only the last child takes the graph");
+            c.th[t].nodes.push(Node {
+                ev: e2,
+                cell,
+                stamp: c.next_stamp,
+                rf: s,
+                value,
+                revisited: false,
+                range,
+                hb: u32::MAX,
+            });
+            c.next_stamp += 1;
+            c.th[t].state = st2;
+            if self.judge.consistent(&mut c) {
+                children.push(c);
+            } else {
+                counts.inconsistent += 1;
+            }
+        }
+        children
+    }
+
     /// The values thread `t`'s read `ev` of `cell` may guess (none without speculation or
     /// when it is not one of the guessing reads).
     fn guesses<'s>(
@@ -542,6 +569,80 @@ impl<'a, P: Stepper, J: Judge<P::State>> Explorer<'a, P, J> {
             out.extend(more);
         }
         out
+    }
+
+    /// Under value speculation without backward revisits (every read guesses): whether no
+    /// extension of `g` can end justified, so its subtree is cut now instead of at each of
+    /// its leaves. Either a read whose source chain is fixed holds the wrong kind of value
+    /// ([`crate::speculate::viable`]), or a pending read guessed a number that no thread
+    /// still running can write to its cell any more ([`crate::speculate::future_writes`]).
+    /// Without revisits a graph's descendants are its extensions, so both verdicts hold
+    /// for all of them.
+    fn hopeless(&self, g: &Graph<P::State>) -> bool {
+        let Some(sp) = self.spec.filter(|sp| sp.readers.is_none()) else {
+            return false;
+        };
+        if !crate::speculate::viable(g, sp) {
+            return true;
+        }
+        let mut futures: Vec<Option<Option<Arc<crate::speculate::Future>>>> =
+            vec![None; g.th.len()];
+        for th in &g.th {
+            for n in th.nodes.iter() {
+                if !n.is_read() || n.rf.is_some() || crate::speculate::is_symbolic(n.value) {
+                    continue;
+                }
+                let mut justifiable = false;
+                for (u, f) in futures.iter_mut().enumerate() {
+                    if g.th[u].status != Status::Running {
+                        continue;
+                    }
+                    let f = f.get_or_insert_with(|| self.future_of(g, u, sp));
+                    if f.as_ref().is_none_or(|f| f.may(n.cell, n.value)) {
+                        justifiable = true;
+                        break;
+                    }
+                }
+                if !justifiable {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// What thread `u` of `g` may still write (memoised; `None`: anything).
+    fn future_of(
+        &self,
+        g: &Graph<P::State>,
+        u: usize,
+        sp: &crate::speculate::Speculation,
+    ) -> Option<Arc<crate::speculate::Future>> {
+        let key = (u, g.th[u].nodes.iter().map(|n| n.value).collect::<Vec<_>>());
+        if let Some(f) = self.future.lock().expect("not poisoned").get(&key) {
+            return f.clone();
+        }
+        let cell_of = |c: weft_exec::event::Cell| self.cells.binary_search(&c).ok();
+        let nodes = &g.th[u].nodes;
+        let sym: Vec<usize> = (0..nodes.len())
+            .filter(|&i| nodes[i].is_read() && crate::speculate::is_symbolic(nodes[i].value))
+            .collect();
+        let f = crate::speculate::future_writes(
+            self.prog,
+            u,
+            &g.th[u].state,
+            (nodes.len(), &sym),
+            &cell_of,
+            sp,
+            20_000,
+        )
+        .map(Arc::new);
+        let mut memo = self.future.lock().expect("not poisoned");
+        if memo.len() > 1 << 20 {
+            memo.clear();
+        }
+        memo.insert(key, f.clone());
+        f
     }
 
     /// Under symmetry: the lowest class member that has read nothing yet and whose next

@@ -162,3 +162,32 @@ fn unsettled_guesses_keep_the_note_and_exit_3() {
     assert!(report.errors.is_empty());
     assert_eq!(report.exit_code(), ExitCode::Internal);
 }
+
+/// The values a ticket lock's reads guess (`weft_mc::speculate::guess_values`): Dat3M's PTX
+/// `Ticketlock-same-gpu` increments `in` and `out` once per thread (two writes to each in
+/// an execution) and stores the constants 1 and 2 to `x`. Derived by hand: a counter
+/// starts at 0 (no write), a constant costs one write of its cell (1 and 2, each
+/// constant is a candidate for every cell), and an increment adds one write of its cell
+/// to the value it read: 1 and 2 from 0 and 1, 3 from the constant 2 (two writes); 4
+/// would take three writes of a cell written twice. `x` is only stored constants: 0, 1,
+/// 2. Each list ends with the symbolic value.
+#[test]
+fn guessed_ticket_values_are_bounded_by_the_writes_per_cell() {
+    use weft_mc::speculate::{guess_values, literals, SYMBOLIC};
+    let p =
+        parse(&root().join("../shared/corpus/dat3m/litmus/PTX/Manual/Ticketlock-same-gpu.litmus"));
+    let stepper = weft_exec::step::LitmusStepper::new(&p, 2).unwrap_or_else(|_| panic!("stepper"));
+    let cells = weft_exec::step::cells(&p);
+    let init = vec![0; cells.len()];
+    let cell_of = |c| cells.binary_search(&c).ok();
+    let g = guess_values(&stepper, &cell_of, &init, &literals(&p)).expect("settles");
+    let name = |c: &weft_exec::event::Cell| p.loc(c.loc).name.clone();
+    for (c, vals) in cells.iter().zip(&g) {
+        let want: Vec<i64> = match name(c).as_str() {
+            "in" | "out" => vec![0, 1, 2, 3, SYMBOLIC],
+            "x" => vec![0, 1, 2, SYMBOLIC],
+            other => panic!("unexpected location {other}"),
+        };
+        assert_eq!(vals, &want, "{}", name(c));
+    }
+}
