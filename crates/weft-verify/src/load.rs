@@ -555,13 +555,17 @@ fn with_axioms(
 
 /// `o` with [`Options::int_params`] for kernel `name` of `module`: when some parameter of the
 /// entry carries a `.ptr` attribute (clang marks every OpenCL pointer parameter so), the
-/// parameters without one are integers.
+/// scalar parameters without one are integers. A byte-array parameter (a structure passed
+/// by value, `.param .b8 p[N]`) may hold pointers and is left out.
 fn with_int_params(o: &Options, module: &weft_ptx::ast::Module, name: &str) -> Options {
     let mut o = o.clone();
     if let Some(f) = module.kernels().find(|f| f.name == name) {
         if f.params.iter().any(|p| p.ptr.is_some()) {
             o.int_params = (0..f.params.len() as u32)
-                .filter(|&i| f.params[i as usize].ptr.is_none())
+                .filter(|&i| {
+                    let p = &f.params[i as usize];
+                    p.ptr.is_none() && p.dims.is_empty()
+                })
                 .collect();
         }
     }
