@@ -155,6 +155,7 @@ fn run_case(c: &Case, schedule: Schedule, jobs: usize) -> Outcome {
         max_resident_ctas: 3,
         quantum: 8,
         jobs,
+        min_parallel_work: 0,
         ..Options::default()
     };
     run(&k, c.cfg, &c.args, c.buffers.clone(), &opts, None).unwrap()
@@ -244,6 +245,7 @@ fn a_race_between_warps_of_one_cta_runs_sequentially() {
                     schedule,
                     quantum: 1,
                     jobs,
+                    min_parallel_work: 0,
                     max_resident_ctas: resident,
                     ..Options::default()
                 };
@@ -359,6 +361,7 @@ fn shared_global_words_keep_or_drop_the_parallel_run() {
                     schedule,
                     quantum: 1,
                     jobs,
+                    min_parallel_work: 0,
                     ..Options::default()
                 };
                 let out = vec![buf("out", 256, |_| 0)];
@@ -392,6 +395,7 @@ fn a_race_in_one_cta_of_many_runs_sequentially() {
                 schedule,
                 quantum: 1,
                 jobs,
+                min_parallel_work: 0,
                 max_resident_ctas: 1,
                 ..Options::default()
             };
@@ -405,4 +409,39 @@ fn a_race_in_one_cta_of_many_runs_sequentially() {
             "{schedule:?}: parallel run dropped"
         );
     }
+}
+
+/// Below `Options::min_parallel_work` (CTAs × warps per CTA × static instructions) or with
+/// an arena over 32 bytes per estimated warp-instruction, a launch stays sequential
+/// whatever `jobs` says; at or above it, an eligible launch runs in parallel. The tree
+/// reduction at 64 CTAs of 128 threads: 64 × 4 × its static instruction count.
+#[test]
+fn small_launches_stay_sequential() {
+    let k = kernel("tree_reduction");
+    let n = 64 * 128;
+    let cfg = launch([64, 1, 1], [128, 1, 1]);
+    let est = 64 * 4 * k.code.len() as u64;
+    let go = |min_parallel_work: u64, extra: usize| {
+        let opts = Options {
+            jobs: 2,
+            min_parallel_work,
+            ..Options::default()
+        };
+        let bufs = vec![
+            buf("in", n, |i| i as u64),
+            buf("out", 64, |_| 0),
+            buf("pad", extra, |_| 0),
+        ];
+        let args = [Arg::Buffer(0), Arg::Buffer(1)];
+        run(&k, cfg, &args, bufs, &opts, None).unwrap()
+    };
+    let seq = go(est + 1, 0);
+    assert_eq!(seq.stats.parallel_jobs, 0, "below the threshold");
+    let par = go(est, 0);
+    assert_eq!(par.stats.parallel_jobs, 2, "at the threshold");
+    same(&seq, &par, "tree reduction at the threshold");
+    // An arena of more than 32 bytes per estimated warp-instruction (4-byte elements).
+    let big = go(est, (32 * est / 4) as usize);
+    assert_eq!(big.stats.parallel_jobs, 0, "arena too large for the work");
+    assert_eq!(go(0, (32 * est / 4) as usize).stats.parallel_jobs, 2);
 }

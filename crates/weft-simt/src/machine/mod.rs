@@ -340,8 +340,20 @@ pub fn run_with_sink<'a>(
         param,
     } = lay_out(kernel, args, &buffers)?;
     let mut global = global;
-    let (findings, completed, stats, printed) =
-        execute(kernel, cfg, layout, &mut global, param, opts, trace, sink)?;
+    // The arena as laid out, again: a parallel run may work in place in `global` and
+    // restore it from here when it is dropped (`parallel`).
+    let rebuild = || lay_out(kernel, args, &buffers).map(|a| a.global);
+    let (findings, completed, stats, printed) = execute(
+        kernel,
+        cfg,
+        layout,
+        &mut global,
+        param,
+        opts,
+        trace,
+        sink,
+        Some(&rebuild),
+    )?;
     let mut buffers = buffers;
     for (b, &o) in buffers.iter_mut().zip(&offsets) {
         let n = b.data.len();
@@ -377,7 +389,7 @@ pub fn run_in_arena<'a>(
         ));
     }
     let (findings, completed, stats, printed) =
-        execute(kernel, cfg, layout, global, param, opts, None, sink)?;
+        execute(kernel, cfg, layout, global, param, opts, None, sink, None)?;
     Ok(Outcome {
         buffers: Vec::new(),
         findings,
@@ -387,8 +399,12 @@ pub fn run_in_arena<'a>(
     })
 }
 
+/// The arena as it was before the launch, laid out again (`parallel`'s in-place job).
+type Rebuild<'r> = &'r dyn Fn() -> Result<Vec<u8>, SimtError>;
+
 /// Decodes and runs a launch whose memory is laid out; the global arena is borrowed for the
-/// run and put back in `global` (also on error).
+/// run and put back in `global` (also on error). `rebuild`, when given, lays the arena out
+/// again as it was: a parallel run may then use `global` in place.
 #[allow(clippy::too_many_arguments)]
 fn execute<'a>(
     kernel: &'a Kernel,
@@ -399,11 +415,26 @@ fn execute<'a>(
     opts: &Options,
     trace: Option<&'a mut dyn Write>,
     sink: Option<&'a mut dyn TraceSink>,
+    rebuild: Option<Rebuild<'_>>,
 ) -> Result<(Vec<Finding>, bool, Stats, Vec<Printed>), SimtError> {
     let code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
         pos: kernel.describe_pos(e.pc),
         message: e.message,
     })?;
+    // CTAs on several cores first (their machines are the jobs'; none is built here).
+    if trace.is_none() && sink.is_none() {
+        let launch = parallel::Launch {
+            kernel,
+            code: &code,
+            cfg,
+            layout: &layout,
+            param: &param,
+            opts,
+        };
+        if let Some(stats) = launch.try_parallel(global, rebuild)? {
+            return Ok((Vec::new(), true, stats, Vec::new()));
+        }
+    }
     let mut m = Machine::new(
         kernel,
         code,
@@ -416,10 +447,6 @@ fn execute<'a>(
         sink,
     );
     let start = Instant::now();
-    if let Some(stats) = m.try_parallel(opts.jobs) {
-        *global = std::mem::take(&mut m.global);
-        return Ok((Vec::new(), true, stats, Vec::new()));
-    }
     let completed = m.schedule();
     if let Some(sk) = m.sink.as_mut() {
         sk.flush();

@@ -1,14 +1,18 @@
 //! CTAs of one launch on several cores (`Options::jobs`, `WEFT_JOBS`): optimistic parallel
 //! execution, validated, with the sequential schedule as the fallback.
 //!
-//! Each job is a machine of its own with a private copy of the global arena; the jobs take
-//! CTAs from one counter and run them with the launch's options. Every job logs its global
-//! accesses as runs of words, one per warp, CTA and barrier interval, a warp's consecutive
+//! Each job is a machine of its own (at most [`JOB_RESIDENT`] CTAs resident) on an arena of
+//! its own; the jobs take CTAs from one counter and run them with the launch's options.
+//! Job 0 runs on the calling thread, in the launch's own arena when the caller can lay it
+//! out again (`run`, from its buffers), else on a copy; every other job on a copy made
+//! before any job starts, the copying split over all cores. Every job logs its global and
+//! shared accesses as runs of words per warp and CTA barrier interval, a warp's consecutive
 //! accesses extending its last run (a warp reading or writing a contiguous block, the
-//! per-warp fast path included, logs one run), and logs its shared-memory runs per CTA
-//! barrier interval, checked when the interval ends ([`Track`]). After the jobs,
-//! one sort and one sweep over all runs ([`spans_conflict`]) check the global conditions,
-//! and the merge copies each written run. The parallel run is kept only when
+//! per-warp fast path included, logs one run), and checks them between the CTA's warps when
+//! the interval ends ([`Track`]); the global runs are then folded into runs per CTA and
+//! kind. After the jobs, one merge of the jobs' sorted runs and one sweep
+//! ([`spans_conflict`]) check the runs across CTAs, copying each other job's written runs
+//! into job 0's arena, which becomes the launch's. The parallel run is kept only when
 //! - no word written by one CTA was read, written or atomically updated by another CTA;
 //! - within a CTA, no word written by one warp was touched by another warp between the same
 //!   two barriers (every barrier of an eligible kernel is a full `bar.sync` of the CTA);
@@ -21,14 +25,19 @@
 //! as here: by no other CTA, by other warps of its CTA only in earlier barrier intervals
 //! (all ordered before it by the barriers, and none in its own interval), and its own warp's
 //! earlier writes. So the final memory and the counters (warp- and thread-instructions) are
-//! the sequential schedule's, whatever its seed, and the merged arena takes each written
-//! word from the job whose CTA wrote it. Otherwise the launch runs again on the sequential
-//! schedule from the untouched arena, so results never depend on `jobs`.
+//! the sequential schedule's, whatever its seed and its residency (a job's schedule is one
+//! of those schedules too), and the merged arena takes each written word from the job whose
+//! CTA wrote it. Otherwise the launch runs again on the sequential schedule from the arena
+//! as it was (untouched, or laid out again where job 0 worked in it), so results never
+//! depend on `jobs`.
 //!
 //! Not eligible (run sequentially at once): a text trace or structured sink attached (their
 //! event order is the sequential interleaving), device calls (`printf`, `assert`: their
 //! output order), `%clock`/`%smid` (schedule-dependent values), barriers with a thread count
-//! or `bar.arrive` (partial barriers order only some warps), fewer than two CTAs.
+//! or `bar.arrive` (partial barriers order only some warps), fewer than two CTAs. Not worth
+//! it (run sequentially at once): launches estimated below `Options::min_parallel_work`
+//! warp-instructions, or with an arena over [`ARENA_PER_WORK`] bytes per estimated
+//! warp-instruction ([`worth`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -36,7 +45,7 @@ use std::time::Instant;
 
 use weft_ir::kernel::{Kernel, Operand, SpecialReg};
 
-use super::{Machine, Stats};
+use super::{Machine, Options, Rebuild, SimtError, Stats};
 use crate::decode::{DInstr, DOp, Layout};
 use crate::mem::Region;
 
@@ -69,32 +78,33 @@ impl Feed {
     }
 }
 
-/// A run of global-memory words `[start, end)` (byte offsets, word-aligned) that warp
-/// `warp` of CTA `cta` accessed in its barrier interval `stamp`; `write` when any access of
-/// the run wrote (an atomic is a read and a write). Consecutive accesses of one warp
-/// extend the last run, so a warp reading or writing a contiguous block logs one run.
+/// A run of memory words `[start, end)` (byte offsets, word-aligned) that warp `warp` of
+/// CTA `cta` accessed (in one barrier interval, or, folded per CTA when the interval ends,
+/// [`fold`], by any of its warps: `warp` 0); `write` when any access of the run wrote (an
+/// atomic is a read and a write). Consecutive accesses of one warp extend the last run, so
+/// a warp reading or writing a contiguous block logs one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Span {
     start: u64,
     end: u64,
     cta: u32,
-    stamp: u32,
     warp: u32,
     write: bool,
 }
 
 /// One job's record of the accesses of its CTAs.
 pub(super) struct Track {
-    /// The global-memory runs, in the order the job made them (merged per warp and kind
-    /// when they pass `spans_limit`, [`compact`]).
+    /// The global-memory runs of the job's finished barrier intervals, one per CTA, kind
+    /// and stretch of words ([`fold`]; merged per CTA and kind when they pass
+    /// `spans_limit`, [`compact`]).
     spans: Vec<Span>,
     spans_limit: usize,
     /// Per slot: the shared-memory runs of its CTA's current barrier interval (checked
     /// when the interval ends, [`Track::interval`], [`Track::finish`]).
     shared: Vec<Vec<Span>>,
-    /// Per slot: the stamp of its CTA's current barrier interval (unique in the job).
-    stamp: Vec<u32>,
-    next_stamp: u32,
+    /// Per slot: the global-memory runs of its CTA's current barrier interval, per warp
+    /// (checked between warps when the interval ends, then folded into `spans`).
+    global: Vec<Vec<Span>>,
     /// Per slot: the job's step count when its CTA launched.
     born: Vec<u64>,
     launched: u64,
@@ -109,8 +119,7 @@ impl Track {
             spans: Vec::new(),
             spans_limit: COMPACT,
             shared: vec![Vec::new(); slots],
-            stamp: vec![0; slots],
-            next_stamp: 0,
+            global: vec![Vec::new(); slots],
             born: vec![0; slots],
             launched: 0,
             turns: 0,
@@ -126,25 +135,34 @@ impl Track {
     }
 
     /// Slot `slot` starts a new barrier interval (a CTA launched or passed a barrier): the
-    /// shared-memory runs of the interval that ended are checked.
+    /// shared- and global-memory runs of the interval that ended are checked between its
+    /// warps, and the global ones folded into the job's runs per CTA.
     pub(super) fn interval(&mut self, slot: usize) {
         let runs = &mut self.shared[slot];
         if !runs.is_empty() {
             self.conflict |= runs_conflict(runs);
             runs.clear();
         }
-        self.next_stamp += 1;
-        self.stamp[slot] = self.next_stamp;
+        let runs = &mut self.global[slot];
+        if !runs.is_empty() {
+            self.conflict |= runs_conflict(runs);
+            fold(runs, &mut self.spans);
+            runs.clear();
+            if self.spans.len() >= self.spans_limit {
+                self.conflict |= !compact(&mut self.spans);
+                self.spans_limit = (2 * self.spans.len()).max(COMPACT);
+            }
+        }
     }
 
     /// Global bytes `[off, off + len)` accessed by warp `warp` of CTA `cta` in slot `slot`.
     #[inline(always)]
     fn global(&mut self, off: u64, len: u64, cta: u64, slot: usize, warp: u32, write: bool) {
-        let stamp = self.stamp[slot];
-        log_run(&mut self.spans, off, len, cta as u32, stamp, warp, write);
-        if self.spans.len() >= self.spans_limit {
-            self.conflict |= !compact(&mut self.spans);
-            self.spans_limit = (2 * self.spans.len()).max(COMPACT);
+        let runs = &mut self.global[slot];
+        log_run(runs, off, len, cta as u32, warp, write);
+        // A long interval (a loop without barriers): merge each warp's runs.
+        if runs.len() >= COMPACT && runs.len().is_power_of_two() {
+            self.conflict |= !compact(runs);
         }
     }
 
@@ -152,21 +170,17 @@ impl Track {
     #[inline(always)]
     fn shared_run(&mut self, off: u64, len: u64, slot: usize, warp: u32, write: bool) {
         let runs = &mut self.shared[slot];
-        log_run(runs, off, len, 0, 0, warp, write);
+        log_run(runs, off, len, 0, warp, write);
         // A long interval (a loop without barriers): merge each warp's runs.
         if runs.len() >= COMPACT && runs.len().is_power_of_two() {
             self.conflict |= !compact(runs);
         }
     }
 
-    /// Checks the shared-memory runs of every slot's last interval (the job's end).
+    /// Checks (and folds) the runs of every slot's last interval (the job's end).
     fn finish(&mut self) {
         for slot in 0..self.shared.len() {
-            let runs = &mut self.shared[slot];
-            if !runs.is_empty() {
-                self.conflict |= runs_conflict(runs);
-                runs.clear();
-            }
+            self.interval(slot);
         }
     }
 
@@ -216,20 +230,14 @@ impl Track {
 }
 
 /// Logs bytes `[off, off + len)` (widened to whole words) accessed by warp `warp` of CTA
-/// `cta` in interval `stamp`: extends the last run when it is the same warp's, of the same
-/// kind, and the bytes adjoin or overlap it (a warp's lanes in order, a contiguous block).
-#[allow(clippy::too_many_arguments)]
+/// `cta`: extends the last run when it is the same warp's, of the same kind, and the bytes
+/// adjoin or overlap it (a warp's lanes in order, a contiguous block).
 #[inline(always)]
-fn log_run(runs: &mut Vec<Span>, off: u64, len: u64, cta: u32, stamp: u32, warp: u32, write: bool) {
+fn log_run(runs: &mut Vec<Span>, off: u64, len: u64, cta: u32, warp: u32, write: bool) {
     let start = off & !3;
     let end = (off + len.max(1) + 3) & !3;
     if let Some(l) = runs.last_mut() {
-        if l.cta == cta
-            && l.warp == warp
-            && l.stamp == stamp
-            && l.write == write
-            && start >= l.start
-            && start <= l.end
+        if l.cta == cta && l.warp == warp && l.write == write && start >= l.start && start <= l.end
         {
             l.end = l.end.max(end);
             return;
@@ -239,10 +247,28 @@ fn log_run(runs: &mut Vec<Span>, off: u64, len: u64, cta: u32, stamp: u32, warp:
         start,
         end,
         cta,
-        stamp,
         warp,
         write,
     });
+}
+
+/// Appends to `out` the runs of one CTA interval (`runs`, sorted by start, [`runs_conflict`])
+/// merged per kind where they overlap or adjoin, whatever their warp (the words each kind
+/// covers stay the same): what the checks across CTAs and the merge need.
+fn fold(runs: &[Span], out: &mut Vec<Span>) {
+    let mut open: [Option<Span>; 2] = [None, None];
+    for r in runs {
+        let o = &mut open[usize::from(r.write)];
+        match o {
+            Some(l) if r.start <= l.end => l.end = l.end.max(r.end),
+            _ => {
+                if let Some(l) = o.replace(Span { warp: 0, ..*r }) {
+                    out.push(l);
+                }
+            }
+        }
+    }
+    out.extend(open.into_iter().flatten());
 }
 
 /// Runs logged before a job merges them ([`compact`]).
@@ -250,19 +276,17 @@ const COMPACT: usize = 1 << 16;
 /// Runs a job may hold after merging; beyond, it gives up (the launch runs sequentially).
 const MAX_RUNS: usize = 1 << 22;
 
-/// Merges the runs of each (CTA, interval, warp, kind) that overlap or adjoin (the words
-/// each of them covers stay the same, so the checks' outcome does not change); false when
-/// more than [`MAX_RUNS`] remain.
+/// Merges the runs of each (CTA, warp, kind) that overlap or adjoin (the words each of
+/// them covers stay the same, so the checks' outcome does not change); false when more
+/// than [`MAX_RUNS`] remain.
 fn compact(runs: &mut Vec<Span>) -> bool {
-    runs.sort_unstable_by_key(|s| (s.cta, s.stamp, s.warp, s.write, s.start));
+    runs.sort_unstable_by_key(|s| (s.cta, s.warp, s.write, s.start));
     let mut n = 0;
     for i in 0..runs.len() {
         let r = runs[i];
         if n > 0 {
             let l = &mut runs[n - 1];
-            if (l.cta, l.stamp, l.warp, l.write) == (r.cta, r.stamp, r.warp, r.write)
-                && r.start <= l.end
-            {
+            if (l.cta, l.warp, l.write) == (r.cta, r.warp, r.write) && r.start <= l.end {
                 l.end = l.end.max(r.end);
                 continue;
             }
@@ -326,62 +350,56 @@ impl Top {
     }
 }
 
-/// Whether the runs of all jobs (each with its job) break the conditions of the module
-/// comment: two runs that share a word, one of them a write, of different CTAs, or of
-/// different warps of one CTA in the same barrier interval. `stamps[j]`: the interval
-/// stamps job `j` handed out. The runs come sorted by start ([`merge_sorted`]); each run is
+/// Whether the runs of all jobs (each with its job) break the first condition of the module
+/// comment: two runs of different CTAs that share a word, one of them a write (the second,
+/// between the warps of one CTA interval, was checked when the interval ended,
+/// [`Track::interval`]). The runs come sorted by start ([`MergeSorted`]); each run is
 /// compared with the earlier runs still open at its start, through the two
-/// furthest-reaching ones of distinct owners: CTAs over all runs, warps per CTA interval.
-fn spans_conflict(spans: &[(Span, u32)], stamps: &[u32]) -> bool {
-    let mut base = Vec::with_capacity(stamps.len());
-    let mut total = 0usize;
-    for &n in stamps {
-        base.push(total);
-        total += n as usize + 1;
-    }
-    // Per CTA interval (job, stamp): its writes and reads, owned by warps.
-    let mut groups = vec![(Top::NONE, Top::NONE); total];
+/// furthest-reaching ones of distinct CTAs. `written` sees each written run that passed the
+/// check, with its job (the merge).
+fn spans_conflict(
+    spans: impl IntoIterator<Item = (Span, u32)>,
+    mut written: impl FnMut(&Span, u32),
+) -> bool {
     let (mut writes, mut reads) = (Top::NONE, Top::NONE);
-    for (s, j) in spans.iter() {
-        let g = &mut groups[base[*j as usize] + s.stamp as usize];
-        if writes.other(s.start, s.cta)
-            || (s.write && reads.other(s.start, s.cta))
-            || g.0.other(s.start, s.warp)
-            || (s.write && g.1.other(s.start, s.warp))
-        {
+    for (s, j) in spans {
+        if writes.other(s.start, s.cta) || (s.write && reads.other(s.start, s.cta)) {
             return true;
         }
         if s.write {
             writes.add(s.end, s.cta);
-            g.0.add(s.end, s.warp);
+            written(&s, j);
         } else {
             reads.add(s.end, s.cta);
-            g.1.add(s.end, s.warp);
         }
     }
     false
 }
 
 /// The runs of all jobs, each with its job, in order of start: each job sorted its own
-/// (on its core, [`Spec::run_job`]); here the sorted lists are merged.
-fn merge_sorted(results: &[JobResult]) -> Vec<(Span, u32)> {
-    let total = results.iter().map(|r| r.track.spans.len()).sum();
-    let mut out = Vec::with_capacity(total);
-    let mut at = vec![0usize; results.len()];
-    loop {
+/// (on its core, [`Launch::run_job`]); this merges the sorted lists as they are read.
+struct MergeSorted<'r> {
+    lists: Vec<&'r [Span]>,
+}
+
+impl Iterator for MergeSorted<'_> {
+    type Item = (Span, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<(Span, u32)> {
         let mut best: Option<(u64, usize)> = None;
-        for (j, r) in results.iter().enumerate() {
-            if let Some(s) = r.track.spans.get(at[j]) {
+        for (j, l) in self.lists.iter().enumerate() {
+            if let Some(s) = l.first() {
                 if best.is_none_or(|(b, _)| s.start < b) {
                     best = Some((s.start, j));
                 }
             }
         }
-        let Some((_, j)) = best else { break };
-        out.push((results[j].track.spans[at[j]], j as u32));
-        at[j] += 1;
+        let (_, j) = best?;
+        let (s, rest) = self.lists[j].split_first()?;
+        self.lists[j] = rest;
+        Some((*s, j as u32))
     }
-    out
 }
 
 /// Whether the launch may run on several cores at all (see the module comment).
@@ -403,6 +421,90 @@ fn eligible(kernel: &Kernel, code: &[DInstr], ctas: u64) -> bool {
         })
     });
     !partial_or_call && !schedule_dependent
+}
+
+/// The default of `Options::min_parallel_work`: about a millisecond of one core's work
+/// (30 M warp-instructions per second), against the jobs' fixed costs (a thread, a
+/// machine and a copy of the arena per extra job, the final sweep).
+const MIN_WORK: u64 = 1 << 15;
+/// Arena bytes per estimated warp-instruction beyond which copying the arena for the extra
+/// jobs costs more than they save (a copied byte, page faults included, costs about 0.1-0.3
+/// ns; a warp-instruction about 30 ns, of which a second core saves half).
+const ARENA_PER_WORK: u64 = 32;
+/// CTAs a job keeps resident (fewer than the sequential schedule's 32 by default: smaller
+/// register files and shared memories to allocate; any residency gives a validated run the
+/// same result, see the module comment).
+const JOB_RESIDENT: usize = 4;
+
+/// `Options::min_parallel_work`'s default: `WEFT_JOBS_MIN_WORK`, else [`MIN_WORK`].
+pub(super) fn env_min_work() -> u64 {
+    static MIN: OnceLock<u64> = OnceLock::new();
+    *MIN.get_or_init(|| {
+        std::env::var("WEFT_JOBS_MIN_WORK")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(MIN_WORK)
+    })
+}
+
+/// Whether a launch estimated at `work` warp-instructions over an arena of `arena` bytes is
+/// worth the jobs' fixed costs (`min`: `Options::min_parallel_work`, 0 for always).
+fn worth(work: u64, arena: u64, min: u64) -> bool {
+    min == 0 || (work >= min && arena <= work.saturating_mul(ARENA_PER_WORK))
+}
+
+/// A zeroed arena of `n` bytes, its pages not yet touched; on Linux, 2 MiB pages are asked
+/// for: a fresh arena is written whole at once (the copy), and one fault per 2 MiB costs far
+/// less than one per 4 KiB.
+fn fresh_arena(n: usize) -> Vec<u8> {
+    let v = vec![0u8; n];
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let p = v.as_ptr() as usize;
+        let (a, e) = (p.next_multiple_of(HUGE), (p + n) / HUGE * HUGE);
+        if e > a {
+            // SAFETY: `[a, e)` lies inside `v`'s allocation, which `v` owns; the advice
+            // changes neither the contents nor the mapping's validity, only the page size
+            // the kernel backs it with. A failure leaves the default pages.
+            unsafe {
+                libc::madvise(a as *mut libc::c_void, e - a, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v
+}
+
+/// Copies `src` into every arena of `dsts` (each as long as `src`), the work split in
+/// `threads` equal pieces of each, one thread per piece (this one included).
+fn copy_arenas(src: &[u8], dsts: &mut [Vec<u8>], threads: usize) {
+    const SMALL: usize = 1 << 20;
+    if src.len() * dsts.len() < SMALL || threads < 2 {
+        for d in dsts.iter_mut() {
+            d.copy_from_slice(src);
+        }
+        return;
+    }
+    let piece = src.len().div_ceil(threads);
+    let mut work: Vec<Vec<(&mut [u8], &[u8])>> = (0..threads).map(|_| Vec::new()).collect();
+    for d in dsts.iter_mut() {
+        for (t, pair) in d.chunks_mut(piece).zip(src.chunks(piece)).enumerate() {
+            work[t].push(pair);
+        }
+    }
+    let copy = |w: Vec<(&mut [u8], &[u8])>| {
+        for (d, s) in w {
+            d.copy_from_slice(s);
+        }
+    };
+    let mut work = work.into_iter();
+    let mine = work.next().unwrap_or_default();
+    std::thread::scope(|s| {
+        for w in work {
+            s.spawn(move || copy(w));
+        }
+        copy(mine);
+    });
 }
 
 /// What a job hands back: its arena, its record, its counters.
@@ -441,88 +543,119 @@ impl<'a> Machine<'a> {
         }
         feed.abort.load(Ordering::Relaxed)
     }
+}
 
-    /// Runs this launch's CTAs on `jobs` cores when it is eligible and the run validates:
-    /// `Some(stats)` with the merged arena in `self.global`; `None` leaves the arena
-    /// untouched for the sequential run.
-    pub(super) fn try_parallel(&mut self, jobs: usize) -> Option<Stats> {
-        if jobs < 2
-            || self.trace.is_some()
-            || self.sink.is_some()
-            || !eligible(self.kernel, &self.code, self.cfg.grid_ctas())
-        {
-            return None;
+/// A launch as every job starts from it (the parts that can be shared across threads).
+#[derive(Clone, Copy)]
+pub(super) struct Launch<'s> {
+    pub(super) kernel: &'s Kernel,
+    pub(super) code: &'s [DInstr],
+    pub(super) cfg: super::LaunchConfig,
+    pub(super) layout: &'s Layout,
+    pub(super) param: &'s [u8],
+    pub(super) opts: &'s Options,
+}
+
+impl Launch<'_> {
+    /// Runs this launch's CTAs on `jobs` cores when it is eligible, worth it and the run
+    /// validates: `Some(stats)` with the merged arena in `global`; `None` with the arena
+    /// as it was before the launch (untouched, or laid out again by `rebuild` when job 0
+    /// worked in it).
+    pub(super) fn try_parallel(
+        &self,
+        global: &mut Vec<u8>,
+        rebuild: Option<Rebuild<'_>>,
+    ) -> Result<Option<Stats>, SimtError> {
+        let (jobs, ctas) = (self.opts.jobs, self.cfg.grid_ctas());
+        if jobs < 2 || !eligible(self.kernel, self.code, ctas) {
+            return Ok(None);
+        }
+        let warps_per_cta = self.cfg.block_threads().div_ceil(super::WARP as u64);
+        let work = ctas
+            .saturating_mul(warps_per_cta)
+            .saturating_mul(self.code.len() as u64);
+        if !worth(work, global.len() as u64, self.opts.min_parallel_work) {
+            return Ok(None);
         }
         let start = Instant::now();
+        let jobs = jobs.min(ctas as usize);
+        // Job 0 runs on this thread, in the launch's own arena when `rebuild` can restore
+        // it, else on a copy like the other jobs; the copies are made first, on all cores.
+        let in_place = rebuild.is_some();
+        let n = global.len();
+        let mut arenas: Vec<Vec<u8>> = (0..jobs - usize::from(in_place))
+            .map(|_| fresh_arena(n))
+            .collect();
+        copy_arenas(global, &mut arenas, jobs);
+        if in_place {
+            arenas.insert(0, std::mem::take(global));
+        }
         let feed = Feed {
             next: AtomicU64::new(0),
-            total: self.cfg.grid_ctas(),
+            total: ctas,
             abort: AtomicBool::new(false),
         };
-        let jobs = jobs.min(self.cfg.grid_ctas() as usize);
-        let spec = Spec {
-            kernel: self.kernel,
-            code: &self.code,
-            cfg: self.cfg,
-            layout: &self.layout,
-            global: &self.global,
-            param: &self.param,
-            opts: &self.opts,
+        let job_opts = Options {
+            max_resident_ctas: self.opts.max_resident_ctas.clamp(1, JOB_RESIDENT),
+            ..self.opts.clone()
         };
+        let spec = Launch {
+            opts: &job_opts,
+            ..*self
+        };
+        let (spec, feedr) = (&spec, &feed);
         let results: Vec<Option<JobResult>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..jobs).map(|_| s.spawn(|| spec.run_job(&feed))).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().ok().flatten())
+            let mut arenas = arenas.into_iter();
+            let mine = arenas.next().unwrap_or_default();
+            let handles: Vec<_> = arenas
+                .map(|a| s.spawn(move || spec.run_job(feedr, a)))
+                .collect();
+            let first = spec.run_job(feedr, mine);
+            std::iter::once(first)
+                .chain(handles.into_iter().map(|h| h.join().ok().flatten()))
                 .collect()
         });
-        let results: Vec<JobResult> = results.into_iter().collect::<Option<_>>()?;
+        let Some(mut results) = results.into_iter().collect::<Option<Vec<_>>>() else {
+            return dropped(global, in_place, rebuild);
+        };
         let steps: u64 = results.iter().map(|r| r.steps).sum();
-        if steps >= self.opts.max_steps || results.iter().any(|r| r.track.conflict) {
-            return None;
+        if steps >= self.opts.max_steps {
+            return dropped(global, in_place, rebuild);
         }
         // Every job's runs together: no CTA's write shares a word with another CTA's
-        // access, nor a warp's with another warp's in the same barrier interval.
-        let spans = merge_sorted(&results);
-        let stamps: Vec<u32> = results.iter().map(|r| r.track.next_stamp).collect();
-        if spans_conflict(&spans, &stamps) {
-            return None;
-        }
-        // Merge: each written run from the job whose CTA wrote it (written words are the
-        // writing CTA's alone).
-        let n = self.global.len() as u64;
-        for (sp, j) in &spans {
-            if sp.write {
-                let (a, b) = (sp.start.min(n) as usize, sp.end.min(n) as usize);
-                self.global[a..b].copy_from_slice(&results[*j as usize].global[a..b]);
+        // access, nor a warp's with another warp's in the same barrier interval. Job 0's
+        // arena becomes the result: each other job's written runs are copied into it as
+        // the sweep passes them (written words are the writing CTA's alone); a conflict
+        // found half-way leaves it half-merged, and it is dropped.
+        let mut target = std::mem::take(&mut results[0].global);
+        let spans = MergeSorted {
+            lists: results.iter().map(|r| &r.track.spans[..]).collect(),
+        };
+        let end = n as u64;
+        let conflict = spans_conflict(spans, |sp, j| {
+            if j != 0 {
+                let (a, b) = (sp.start.min(end) as usize, sp.end.min(end) as usize);
+                target[a..b].copy_from_slice(&results[j as usize].global[a..b]);
             }
+        });
+        if conflict {
+            drop(target);
+            return dropped(global, in_place, rebuild);
         }
+        *global = target;
         let mut stats = Stats::default();
         for r in &results {
             stats.thread_instrs += r.stats.thread_instrs;
         }
         stats.warp_instrs = steps;
         stats.parallel_jobs = jobs;
-        self.steps = steps;
         stats.seconds = start.elapsed().as_secs_f64();
-        Some(stats)
+        Ok(Some(stats))
     }
-}
 
-/// What every job starts from (the parts of the launch that can be shared across threads).
-struct Spec<'s> {
-    kernel: &'s Kernel,
-    code: &'s [DInstr],
-    cfg: super::LaunchConfig,
-    layout: &'s Layout,
-    global: &'s [u8],
-    param: &'s [u8],
-    opts: &'s super::Options,
-}
-
-impl Spec<'_> {
-    /// One job: a machine for the launch on a copy of the arena, taking CTAs from `feed`.
-    fn run_job(&self, feed: &Feed) -> Option<JobResult> {
+    /// One job: a machine for the launch on `global` (the arena as it was before the
+    /// launch), taking CTAs from `feed`.
+    fn run_job(&self, feed: &Feed, global: Vec<u8>) -> Option<JobResult> {
         let layout = Layout {
             var_addr: self.layout.var_addr.clone(),
             shared_bytes: self.layout.shared_bytes,
@@ -534,7 +667,7 @@ impl Spec<'_> {
             self.code.to_vec(),
             self.cfg,
             layout,
-            self.global.to_vec(),
+            global,
             self.param.to_vec(),
             self.opts,
             None,
@@ -569,16 +702,28 @@ impl Spec<'_> {
     }
 }
 
+/// The parallel run is dropped: the arena as it was before the launch, for the
+/// sequential run (laid out again when job 0 worked in it).
+fn dropped(
+    global: &mut Vec<u8>,
+    in_place: bool,
+    rebuild: Option<Rebuild<'_>>,
+) -> Result<Option<Stats>, SimtError> {
+    if let (true, Some(r)) = (in_place, rebuild) {
+        *global = r()?;
+    }
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(start: u64, end: u64, cta: u32, stamp: u32, warp: u32, write: bool) -> Span {
+    fn run(start: u64, end: u64, cta: u32, warp: u32, write: bool) -> Span {
         Span {
             start,
             end,
             cta,
-            stamp,
             warp,
             write,
         }
@@ -587,69 +732,102 @@ mod tests {
     #[test]
     fn runs_conflict_between_warps_only_with_a_write() {
         // Warp 0 writes words 0-3, warp 1 reads words 4-7: disjoint.
-        let mut a = vec![run(0, 16, 0, 0, 0, true), run(16, 32, 0, 0, 1, false)];
+        let mut a = vec![run(0, 16, 0, 0, true), run(16, 32, 0, 1, false)];
         assert!(!runs_conflict(&mut a));
         // Warp 1 reads word 3, which warp 0 wrote.
-        let mut b = vec![run(0, 16, 0, 0, 0, true), run(12, 16, 0, 0, 1, false)];
+        let mut b = vec![run(0, 16, 0, 0, true), run(12, 16, 0, 1, false)];
         assert!(runs_conflict(&mut b));
         // The same warp reads what it wrote; two warps read one word.
         let mut c = vec![
-            run(0, 16, 0, 0, 0, true),
-            run(4, 8, 0, 0, 0, false),
-            run(64, 68, 0, 0, 1, false),
-            run(64, 68, 0, 0, 2, false),
+            run(0, 16, 0, 0, true),
+            run(4, 8, 0, 0, false),
+            run(64, 68, 0, 1, false),
+            run(64, 68, 0, 2, false),
         ];
         assert!(!runs_conflict(&mut c));
         // A write inside a long read of another warp that started earlier.
-        let mut d = vec![run(0, 400, 0, 0, 1, false), run(200, 204, 0, 0, 2, true)];
+        let mut d = vec![run(0, 400, 0, 1, false), run(200, 204, 0, 2, true)];
         assert!(runs_conflict(&mut d));
     }
 
     #[test]
-    fn spans_conflict_across_ctas_and_within_an_interval() {
-        let stamps = [3];
+    fn spans_conflict_across_ctas_only_with_a_write() {
         // CTA 0 and CTA 1 read one word; CTA 0 writes its own words.
         let ok = [
-            (run(0, 4, 0, 1, 0, false), 0),
-            (run(0, 4, 1, 2, 0, false), 0),
-            (run(8, 16, 0, 1, 0, true), 0),
+            (run(0, 4, 0, 0, false), 0),
+            (run(0, 4, 1, 0, false), 1),
+            (run(8, 16, 0, 0, true), 0),
         ];
-        assert!(!spans_conflict(&ok, &stamps));
-        // CTA 1 reads a word CTA 0 wrote.
-        let cross = [
-            (run(0, 8, 0, 1, 0, true), 0),
-            (run(4, 8, 1, 2, 0, false), 0),
+        let mut merged = Vec::new();
+        assert!(!spans_conflict(ok, |s, j| merged.push((*s, j))));
+        assert_eq!(merged, vec![(run(8, 16, 0, 0, true), 0)]);
+        // CTA 1 reads a word CTA 0 wrote (in one job or two).
+        for j in [0, 1] {
+            let cross = [(run(0, 8, 0, 0, true), 0), (run(4, 8, 1, 0, false), j)];
+            assert!(spans_conflict(cross, |_, _| {}));
+        }
+        // A write of CTA 2 inside a long read of CTA 1, after a read of CTA 2's own.
+        let inside = [
+            (run(0, 400, 1, 0, false), 0),
+            (run(100, 104, 2, 0, false), 1),
+            (run(200, 204, 2, 0, true), 1),
         ];
-        assert!(spans_conflict(&cross, &stamps));
-        // Two warps of CTA 0 in one interval, one writing; in two intervals it is fine.
-        let same = [
-            (run(0, 8, 0, 1, 0, true), 0),
-            (run(4, 8, 0, 1, 1, false), 0),
+        assert!(spans_conflict(inside, |_, _| {}));
+        // The runs of two jobs merged in order of start.
+        let (a, b) = (
+            [run(0, 4, 0, 0, false), run(8, 12, 0, 0, true)],
+            [run(4, 8, 1, 0, false), run(12, 16, 1, 0, true)],
+        );
+        let m: Vec<u64> = MergeSorted {
+            lists: vec![&a[..], &b[..]],
+        }
+        .map(|(s, _)| s.start)
+        .collect();
+        assert_eq!(m, vec![0, 4, 8, 12]);
+    }
+
+    #[test]
+    fn fold_merges_an_intervals_runs_per_kind_across_warps() {
+        // Sorted by start: warps 0-2 read consecutive blocks, warps 0 and 1 write two
+        // blocks with a gap, warp 2 reads far away.
+        let runs = [
+            run(0, 128, 5, 0, false),
+            run(128, 256, 5, 1, false),
+            run(128, 160, 5, 0, true),
+            run(192, 224, 5, 1, true),
+            run(256, 384, 5, 2, false),
+            run(1000, 1004, 5, 2, false),
         ];
-        assert!(spans_conflict(&same, &stamps));
-        let apart = [
-            (run(0, 8, 0, 1, 0, true), 0),
-            (run(4, 8, 0, 3, 1, false), 0),
-        ];
-        assert!(!spans_conflict(&apart, &stamps));
+        let mut out = Vec::new();
+        fold(&runs, &mut out);
+        out.sort_unstable_by_key(|s| (s.start, s.write));
+        assert_eq!(
+            out,
+            vec![
+                run(0, 384, 5, 0, false),
+                run(128, 160, 5, 0, true),
+                run(192, 224, 5, 0, true),
+                run(1000, 1004, 5, 0, false),
+            ]
+        );
     }
 
     #[test]
     fn compact_merges_each_warps_runs_and_keeps_the_words() {
         let mut r = vec![
-            run(0, 8, 0, 1, 0, false),
-            run(100, 104, 0, 1, 1, false),
-            run(8, 16, 0, 1, 0, false),
-            run(4, 12, 0, 1, 0, true),
-            run(0, 4, 0, 1, 0, false),
+            run(0, 8, 0, 0, false),
+            run(100, 104, 0, 1, false),
+            run(8, 16, 0, 0, false),
+            run(4, 12, 0, 0, true),
+            run(0, 4, 0, 0, false),
         ];
         assert!(compact(&mut r));
         assert_eq!(
             r,
             vec![
-                run(0, 16, 0, 1, 0, false),
-                run(4, 12, 0, 1, 0, true),
-                run(100, 104, 0, 1, 1, false),
+                run(0, 16, 0, 0, false),
+                run(4, 12, 0, 0, true),
+                run(100, 104, 0, 1, false),
             ]
         );
     }

@@ -53,6 +53,12 @@ pub struct Options {
     /// sequential schedule; where it cannot, the launch runs sequentially (`machine::parallel`,
     /// docs/perf.md). Default: `WEFT_JOBS`, else 1.
     pub jobs: usize,
+    /// Launches estimated below this many warp-instructions (CTAs × warps per CTA × static
+    /// instructions), or with a global arena over 32 bytes per estimated warp-instruction,
+    /// stay sequential whatever `jobs` says: the jobs' fixed costs would outweigh the
+    /// gain (0: every eligible launch with `jobs` > 1 runs in parallel). Default:
+    /// `WEFT_JOBS_MIN_WORK`, else 2^15.
+    pub min_parallel_work: u64,
 }
 
 impl Default for Options {
@@ -64,6 +70,7 @@ impl Default for Options {
             max_steps: 1 << 32,
             max_reports: 16,
             jobs: super::parallel::env_jobs(),
+            min_parallel_work: super::parallel::env_min_work(),
         }
     }
 }
