@@ -52,11 +52,32 @@ fn record(rec: Rec<'_>, region: Region, off: &[u64; WARP], em: u32, width: usize
             warp,
             write,
         );
+    } else if let Some((first, len)) = lane_block(off, em, width as u64) {
+        tr.block(region, first, len, cta, slot, warp, write);
     } else {
         for_lanes!(em, l, {
             tr.access(region, off[l], width, cta, slot, warp, !write, write);
         });
     }
+}
+
+/// For lanes `em` that are one unbroken range `lo..hi` (a warp's first threads, `tid < s`)
+/// accessing consecutive elements of `width` bytes from lane `lo`'s offset: the block
+/// `(start, bytes)` they cover, which the record takes as one run (the same words as lane
+/// by lane).
+#[inline(always)]
+fn lane_block(off: &[u64; WARP], em: u32, width: u64) -> Option<(u64, u64)> {
+    let lo = em.trailing_zeros();
+    let n = em.count_ones();
+    if n < 2 || (em >> lo) != u32::MAX >> (32 - n) {
+        return None;
+    }
+    let first = off[lo as usize];
+    let mut diff = 0u64;
+    for k in 1..n as usize {
+        diff |= off[lo as usize + k] ^ first.wrapping_add(k as u64 * width);
+    }
+    (diff == 0).then_some((first, u64::from(n) * width))
 }
 
 /// The length of the memory a fast access may be routed to (`None`: local memory, which
@@ -402,6 +423,19 @@ mod tests {
     /// access lies inside the 64-byte arena: at offset 60 it does, at 61, just past the
     /// end, at 2^63 and at the top of the address space it does not (the lane-by-lane path
     /// then reports the fault).
+    #[test]
+    fn lane_block_only_for_an_unbroken_range_of_consecutive_elements() {
+        let off: [u64; WARP] = std::array::from_fn(|l| 100 + 4 * l as u64);
+        // Lanes 0-15 (`tid < 16`), lanes 3-5, all 32 lanes.
+        assert_eq!(lane_block(&off, 0xffff, 4), Some((100, 64)));
+        assert_eq!(lane_block(&off, 0b111000, 4), Some((112, 12)));
+        assert_eq!(lane_block(&off, FULL, 4), Some((100, 128)));
+        // A gap in the mask, one lane, a stride of two elements.
+        assert_eq!(lane_block(&off, 0b1011, 4), None);
+        assert_eq!(lane_block(&off, 0b100, 4), None);
+        assert_eq!(lane_block(&off, 0b11, 2), None);
+    }
+
     #[test]
     fn bounds_check_at_the_edges() {
         let mut global = [7u8; 64];
