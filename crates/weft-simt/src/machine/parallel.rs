@@ -301,7 +301,10 @@ fn compact(runs: &mut Vec<Span>) -> bool {
 /// Whether runs of one CTA interval (shared memory) share a word, one of them a write,
 /// between different warps (sorted by start, then one sweep as in [`spans_conflict`]).
 fn runs_conflict(runs: &mut [Span]) -> bool {
-    runs.sort_unstable_by_key(|s| s.start);
+    // Warps in order over consecutive blocks log their runs in order already.
+    if !runs.is_sorted_by_key(|s| s.start) {
+        runs.sort_unstable_by_key(|s| s.start);
+    }
     let (mut writes, mut reads) = (Top::NONE, Top::NONE);
     for s in runs.iter() {
         if writes.other(s.start, s.warp) || (s.write && reads.other(s.start, s.warp)) {
