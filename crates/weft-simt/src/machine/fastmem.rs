@@ -7,8 +7,8 @@
 //! lane-by-lane path of `step`, which reports faults; the result is the same either way.
 //! A traced access taken here has its events emitted afterwards, per warp
 //! (`trace::emit_lanes`: the same events in the same order as lane by lane). Under a parallel job's access tracking the fast path
-//! records what it accessed ([`Rec`]): a contiguous warp block as one run, otherwise lane
-//! by lane.
+//! records what it accessed ([`Rec`]): a contiguous block of a full warp or of an unbroken
+//! lane range as one run, otherwise lane by lane.
 
 // The lane loops (`for_lanes!`) index several per-lane arrays by the lane number.
 #![allow(clippy::needless_range_loop)]
@@ -32,8 +32,8 @@ pub(super) struct Mems<'m> {
 pub(super) type Rec<'t> = Option<(&'t mut Track, u64, usize, u32)>;
 
 /// Records the warp's accesses (`off` of the lanes of `em`, `width` bytes each) in a
-/// parallel job's record: one block when `uniform` (one address) or a full warp of
-/// consecutive elements, lane by lane otherwise.
+/// parallel job's record: one block when a full warp or an unbroken lane range reads or
+/// writes consecutive elements ([`lane_block`]), lane by lane otherwise.
 #[inline(always)]
 fn record(rec: Rec<'_>, region: Region, off: &[u64; WARP], em: u32, width: usize, write: bool) {
     let Some((tr, cta, slot, warp)) = rec else {
