@@ -400,10 +400,12 @@ fn execute<'a>(
     trace: Option<&'a mut dyn Write>,
     sink: Option<&'a mut dyn TraceSink>,
 ) -> Result<(Vec<Finding>, bool, Stats, Vec<Printed>), SimtError> {
-    let code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
+    let mut code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
         pos: kernel.describe_pos(e.pc),
         message: e.message,
     })?;
+    let reg_bits: Vec<u16> = kernel.regs.iter().map(|r| r.ty.bits).collect();
+    crate::decode::fold_param_loads(&mut code, &param, &reg_bits);
     let mut m = Machine::new(
         kernel,
         code,
