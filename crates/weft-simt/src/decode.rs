@@ -959,12 +959,65 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
             run: 0,
         });
     }
+    set_runs(&mut out);
+    Ok(out)
+}
+
+/// Sets each instruction's [`DInstr::run`] (register-only instructions in a row from it).
+fn set_runs(code: &mut [DInstr]) {
     let mut after = 0u32;
-    for d in out.iter_mut().rev() {
+    for d in code.iter_mut().rev() {
         after = if d.op.is_regop() { after + 1 } else { 0 };
         d.run = after;
     }
-    Ok(out)
+}
+
+/// Turns each load of one scalar from a fixed param-space address (`ld.param` of a kernel
+/// parameter) into a move of the value it reads: the launch's param space (`param`) never
+/// changes while the kernel runs, such a load reads the same value in every lane, is not
+/// traced ([`TraceKind::None`]) and cannot fault once it is in bounds, so the move writes
+/// exactly what the load would, and it joins the straight runs of register-only
+/// instructions. Loads out of bounds, of other widths or into several registers are kept
+/// (they fault or take the general path as before). `reg_bits`: each register's width.
+pub fn fold_param_loads(code: &mut [DInstr], param: &[u8], reg_bits: &[u16]) {
+    let mut folded = false;
+    for d in code.iter_mut() {
+        let DOp::Ld {
+            space: MemSpace::Param,
+            width,
+            sext,
+            dst,
+            addr: DAddr { base: None, off },
+            trace: TraceKind::None,
+        } = &d.op
+        else {
+            continue;
+        };
+        let ([Some(r)], true) = (&dst[..], matches!(width, 1 | 2 | 4 | 8)) else {
+            continue;
+        };
+        let Ok(o) = u64::try_from(*off) else {
+            continue;
+        };
+        let Some(v) = crate::mem::read(param, o, *width as usize) else {
+            continue;
+        };
+        let v = if *sext {
+            alu::sext(v, u16::from(*width) * 8) as u64
+        } else {
+            v
+        };
+        let bits = reg_bits[*r as usize];
+        d.op = DOp::Mov {
+            dst: *r,
+            src: Src::I(alu::trunc(v, bits)),
+            bits,
+        };
+        folded = true;
+    }
+    if folded {
+        set_runs(code);
+    }
 }
 
 /// The registers a CTA's registers must be cleared for when it is launched: those some
@@ -1029,5 +1082,54 @@ mod tests {
         assert!(fast_mad(KBinOp::Mul, DataType::S32).is_some());
         assert!(fast_mad(KBinOp::MulHi, DataType::S32).is_none());
         assert!(fast_mad(KBinOp::Mul, f32t).is_none());
+    }
+
+    /// A param load in bounds becomes a move of the value it reads (sign-extended from the
+    /// access, truncated to the register), and the runs of register-only instructions are
+    /// recomputed; a load out of bounds, a vector load and a load through a register stay.
+    #[test]
+    fn param_loads_fold_into_moves() {
+        let ld =
+            |width: u8, sext: bool, dst: Vec<Option<u32>>, base: Option<u32>, off: i64| DInstr {
+                guard: None,
+                op: DOp::Ld {
+                    space: MemSpace::Param,
+                    width,
+                    sext,
+                    dst,
+                    addr: DAddr { base, off },
+                    trace: TraceKind::None,
+                },
+                run: 0,
+            };
+        let mut code = vec![
+            ld(4, true, vec![Some(0)], None, 4),
+            ld(4, true, vec![Some(1)], None, 4),
+            ld(2, false, vec![Some(0)], None, 6),
+            ld(4, false, vec![Some(0)], None, 8),
+            ld(4, false, vec![Some(0), Some(1)], None, 0),
+            ld(4, false, vec![Some(0)], Some(1), 0),
+            ld(1, false, vec![Some(0)], None, 1),
+        ];
+        // 10 bytes: bytes 4..8 hold -2 as an s32.
+        let param = [1u8, 2, 3, 4, 0xfe, 0xff, 0xff, 0xff, 9, 9];
+        fold_param_loads(&mut code, &param, &[64, 32]);
+        let mov = |d: &DInstr| match d.op {
+            DOp::Mov {
+                dst,
+                src: Src::I(v),
+                bits,
+            } => Some((dst, v, bits)),
+            _ => None,
+        };
+        assert_eq!(mov(&code[0]), Some((0, u64::MAX - 1, 64)));
+        assert_eq!(mov(&code[1]), Some((1, 0xffff_fffe, 32)));
+        assert_eq!(mov(&code[2]), Some((0, 0xffff, 64)));
+        assert_eq!(mov(&code[3]), None, "bytes 8..12 are past the end");
+        assert_eq!(mov(&code[4]), None, "two registers");
+        assert_eq!(mov(&code[5]), None, "through a register");
+        assert_eq!(mov(&code[6]), Some((0, 2, 64)));
+        let runs: Vec<u32> = code.iter().map(|d| d.run).collect();
+        assert_eq!(runs, [3, 2, 1, 0, 0, 0, 1]);
     }
 }

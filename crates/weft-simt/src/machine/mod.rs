@@ -417,10 +417,12 @@ fn execute<'a>(
     sink: Option<&'a mut dyn TraceSink>,
     rebuild: Option<Rebuild<'_>>,
 ) -> Result<(Vec<Finding>, bool, Stats, Vec<Printed>), SimtError> {
-    let code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
+    let mut code = decode(kernel, &layout).map_err(|e: DecodeError| SimtError::Decode {
         pos: kernel.describe_pos(e.pc),
         message: e.message,
     })?;
+    let reg_bits: Vec<u16> = kernel.regs.iter().map(|r| r.ty.bits).collect();
+    crate::decode::fold_param_loads(&mut code, &param, &reg_bits);
     // CTAs on several cores first (their machines are the jobs'; none is built here).
     if trace.is_none() && sink.is_none() {
         let launch = parallel::Launch {

@@ -727,17 +727,68 @@ fn lanes_of<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     }
 }
 
-/// Register `r`'s row of 32 lanes.
+/// Lanes per chunk of the full-warp lane loops: two AVX2 vectors of 64-bit lanes.
+const CHUNK: usize = 8;
+
+/// `dst = f(x)` on all 32 lanes of register rows `x` and `dst`, eight lanes at a time, each
+/// chunk stored straight into the destination row (no result row copied afterwards).
 #[inline(always)]
-fn row(regs: &[u64], r: u32) -> &[u64; WARP] {
-    let r = r as usize * WARP;
-    regs[r..r + WARP].try_into().expect("register")
+fn rows1<F: Fn(u64) -> u64>(regs: &mut [u64], dst: usize, x: usize, f: F) {
+    let (x, d) = (x * WARP, dst * WARP);
+    assert!(x.max(d) + WARP <= regs.len(), "register");
+    let p = regs.as_mut_ptr();
+    for c in (0..WARP).step_by(CHUNK) {
+        // SAFETY: both rows lie in `regs` (asserted above). Rows are equal or disjoint, a
+        // chunk is read before the same lanes of the destination are written, and lanes are
+        // independent, so a destination that is also the operand gets the same result as
+        // through a copy.
+        let a = unsafe { p.add(x + c).cast::<[u64; CHUNK]>().read() };
+        let o: [u64; CHUNK] = std::array::from_fn(|l| f(a[l]));
+        unsafe { p.add(d + c).cast::<[u64; CHUNK]>().write(o) };
+    }
 }
 
-/// Writes a full-warp result into register `dst`. The lane loops compute into a local row
-/// first and then copy it: the operands' rows and the destination's are borrowed from one
-/// slice (the destination may be an operand), so a loop storing into the register file
-/// directly would not be vectorised.
+/// `dst = f(x, y)` on all 32 lanes of register rows, as [`rows1`].
+#[inline(always)]
+fn rows2<F: Fn(u64, u64) -> u64>(regs: &mut [u64], dst: usize, x: usize, y: usize, f: F) {
+    let (x, y, d) = (x * WARP, y * WARP, dst * WARP);
+    assert!(x.max(y).max(d) + WARP <= regs.len(), "register");
+    let p = regs.as_mut_ptr();
+    for c in (0..WARP).step_by(CHUNK) {
+        // SAFETY: as in `rows1`.
+        let (a, b) = unsafe {
+            (
+                p.add(x + c).cast::<[u64; CHUNK]>().read(),
+                p.add(y + c).cast::<[u64; CHUNK]>().read(),
+            )
+        };
+        let o: [u64; CHUNK] = std::array::from_fn(|l| f(a[l], b[l]));
+        unsafe { p.add(d + c).cast::<[u64; CHUNK]>().write(o) };
+    }
+}
+
+/// `dst = f(x, y, z)` on all 32 lanes of register rows, as [`rows1`].
+#[inline(always)]
+fn rows3<F: Fn(u64, u64, u64) -> u64>(regs: &mut [u64], dst: usize, [x, y, z]: [usize; 3], f: F) {
+    let (x, y, z, d) = (x * WARP, y * WARP, z * WARP, dst * WARP);
+    assert!(x.max(y).max(z).max(d) + WARP <= regs.len(), "register");
+    let p = regs.as_mut_ptr();
+    for c in (0..WARP).step_by(CHUNK) {
+        // SAFETY: as in `rows1`.
+        let (a, b, e) = unsafe {
+            (
+                p.add(x + c).cast::<[u64; CHUNK]>().read(),
+                p.add(y + c).cast::<[u64; CHUNK]>().read(),
+                p.add(z + c).cast::<[u64; CHUNK]>().read(),
+            )
+        };
+        let o: [u64; CHUNK] = std::array::from_fn(|l| f(a[l], b[l], e[l]));
+        unsafe { p.add(d + c).cast::<[u64; CHUNK]>().write(o) };
+    }
+}
+
+/// Writes a full-warp result computed into a local row into register `dst` (operands that
+/// are not all registers or immediates; [`rows1`] and the like store in place).
 #[inline(always)]
 fn put(regs: &mut [u64], dst: usize, out: &[u64; WARP]) {
     regs[dst * WARP..dst * WARP + WARP].copy_from_slice(out);
@@ -756,12 +807,7 @@ fn un_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64) -> u64>
     if em == FULL && S == WARP {
         match a {
             Src::R(x) => {
-                let x = row(regs, x);
-                let mut out = [0u64; WARP];
-                for l in 0..WARP {
-                    out[l] = f(x[l]);
-                }
-                put(regs, dst, &out);
+                rows1(regs, dst, x as usize, f);
                 return;
             }
             Src::I(v) => {
@@ -799,34 +845,19 @@ fn bin_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64) -
     f: F,
 ) {
     if em == FULL && S == WARP {
-        let mut out = [0u64; WARP];
         match (a, b) {
-            (Src::R(x), Src::R(y)) => {
-                let (x, y) = (row(regs, x), row(regs, y));
-                for l in 0..WARP {
-                    out[l] = f(x[l], y[l]);
-                }
-            }
-            (Src::R(x), Src::I(y)) => {
-                let x = row(regs, x);
-                for l in 0..WARP {
-                    out[l] = f(x[l], y);
-                }
-            }
-            (Src::I(x), Src::R(y)) => {
-                let y = row(regs, y);
-                for l in 0..WARP {
-                    out[l] = f(x, y[l]);
-                }
-            }
+            (Src::R(x), Src::R(y)) => rows2(regs, dst, x as usize, y as usize, f),
+            (Src::R(x), Src::I(y)) => rows1(regs, dst, x as usize, |v| f(v, y)),
+            (Src::I(x), Src::R(y)) => rows1(regs, dst, y as usize, |v| f(x, v)),
             _ => {
                 let (x, y) = (lanes_of::<S, _>(regs, a, sp), lanes_of::<S, _>(regs, b, sp));
+                let mut out = [0u64; WARP];
                 for l in 0..WARP {
                     out[l] = f(x[l], y[l]);
                 }
+                put(regs, dst, &out);
             }
         }
-        put(regs, dst, &out);
         return;
     }
     let av = lanes_of::<S, _>(regs, a, sp);
@@ -851,17 +882,22 @@ fn tern_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64, 
     f: F,
 ) {
     if em == FULL && S == WARP {
+        match src {
+            [Src::R(x), Src::R(y), Src::R(z)] => {
+                return rows3(regs, dst, [x, y, z].map(|r| r as usize), f);
+            }
+            [Src::R(x), Src::R(y), Src::I(z)] => {
+                return rows2(regs, dst, x as usize, y as usize, |a, b| f(a, b, z));
+            }
+            [Src::R(x), Src::I(y), Src::R(z)] => {
+                return rows2(regs, dst, x as usize, z as usize, |a, c| f(a, y, c));
+            }
+            _ => {}
+        }
+        let [x, y, z] = src.map(|s| lanes_of::<S, _>(regs, s, sp));
         let mut out = [0u64; WARP];
-        if let [Src::R(x), Src::R(y), Src::R(z)] = src {
-            let (x, y, z) = (row(regs, x), row(regs, y), row(regs, z));
-            for l in 0..WARP {
-                out[l] = f(x[l], y[l], z[l]);
-            }
-        } else {
-            let [x, y, z] = src.map(|s| lanes_of::<S, _>(regs, s, sp));
-            for l in 0..WARP {
-                out[l] = f(x[l], y[l], z[l]);
-            }
+        for l in 0..WARP {
+            out[l] = f(x[l], y[l], z[l]);
         }
         put(regs, dst, &out);
         return;
@@ -937,6 +973,66 @@ mod tests {
         let sp = |_: SpecialReg, _: usize| 0;
         assert!(exec_alu::<WARP, _>(op, &mut regs, FULL, &sp));
         regs[3 * WARP..].try_into().expect("register")
+    }
+
+    /// The full-warp lane loops over each operand shape (registers and immediates, the
+    /// destination also an operand) give every lane what the one-lane form gives it, and
+    /// change no other register.
+    #[test]
+    fn full_warp_shapes_agree_with_one_lane() {
+        let sub = |a, b| DOp::BinFast {
+            op: FastBin::Sub32,
+            dst: 0,
+            a,
+            b,
+        };
+        let mad = |a, b, c| DOp::MadFast {
+            op: FastMad::Lo32,
+            dst: 0,
+            a,
+            b,
+            c,
+        };
+        let imm = 0x8000_0007u64;
+        let (r0, r1, r2, i) = (Src::R(0), Src::R(1), Src::R(2), Src::I(imm));
+        let ops = [
+            sub(r1, r2),
+            sub(r1, i),
+            sub(i, r2),
+            sub(r0, r2),
+            sub(r1, r0),
+            mad(r1, r2, r0),
+            mad(r0, r2, i),
+            mad(r1, i, r0),
+            DOp::Mov {
+                dst: 0,
+                src: r1,
+                bits: 16,
+            },
+            DOp::Mov {
+                dst: 0,
+                src: r0,
+                bits: 8,
+            },
+        ];
+        let sp = |_: SpecialReg, _: usize| 0;
+        for op in ops {
+            let mut regs = vec![0u64; 3 * WARP];
+            for l in 0..WARP {
+                regs[l] = 0x1234_5678u64.rotate_left(l as u32) & 0xffff_ffff;
+                regs[WARP + l] = (l as u64 * 0x9e37_79b9) & 0xffff_ffff;
+                regs[2 * WARP + l] = (0xffff_fff0 + l as u64) & 0xffff_ffff;
+            }
+            let before = regs.clone();
+            assert!(exec_alu::<WARP, _>(&op, &mut regs, FULL, &sp));
+            for l in 0..WARP {
+                let mut one = [before[l], before[WARP + l], before[2 * WARP + l]];
+                assert!(exec_alu::<1, _>(&op, &mut one, 1, &sp));
+                assert_eq!(regs[l], one[0], "{op:?} lane {l}");
+                assert_eq!(regs[WARP + l], before[WARP + l], "{op:?} lane {l}");
+                assert_eq!(regs[2 * WARP + l], before[2 * WARP + l], "{op:?} lane {l}");
+            }
+        }
     }
 
     /// Every fast binary form computes what `alu::binary` computes (truncated to the

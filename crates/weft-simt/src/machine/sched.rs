@@ -5,7 +5,7 @@
 use weft_ir::attrs::MemSpace;
 use weft_ir::kernel::BarRed;
 
-use super::regop::SpecialCtx;
+use super::regop::{guard_mask, SpecialCtx};
 use super::types::lanes_to_threads;
 use super::{
     Finding, Frame, FrameKind, Machine, Post, Schedule, SimtError, Site, Stop, WState, BARRIERS,
@@ -424,12 +424,40 @@ impl<'a> Machine<'a> {
             budget -= 1;
             self.steps += 1;
             ctx.steps = self.steps;
+            if self.uniform_branch(w, top) {
+                continue;
+            }
             match self.exec(w, top, &ctx) {
                 None => {}
                 Some(s) => return s,
             }
         }
         Stop::Yield
+    }
+
+    /// A branch that every executing lane takes or none does (unguarded, or its guard the
+    /// same in all of them), done here without the general instruction step: no frame is
+    /// pushed and no event is traced, exactly as [`Machine::exec`] would do it; `false`
+    /// (nothing done) for any other instruction or a divergent branch.
+    #[inline(always)]
+    fn uniform_branch(&mut self, w: usize, top: Frame) -> bool {
+        let ins = &self.code[top.pc as usize];
+        let DOp::Bra { target, .. } = ins.op else {
+            return false;
+        };
+        let warp = &mut self.warps[w];
+        let mask = top.mask & warp.live;
+        let em = guard_mask(ins.guard, &warp.regs, mask);
+        let next = if em == mask {
+            target
+        } else if em == 0 {
+            top.pc + 1
+        } else {
+            return false;
+        };
+        self.stats.thread_instrs += u64::from(em.count_ones());
+        warp.stack.last_mut().expect("frame").pc = next;
+        true
     }
 
     fn global_warp(&self, w: usize) -> u64 {
