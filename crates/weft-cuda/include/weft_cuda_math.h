@@ -3,7 +3,8 @@
  *  - texture fetches (texture references and `cudaTextureObject_t`, every dimensionality and
  *    read mode): the host binds a texture's contents, so a fetch yields an arbitrary value
  *    of the fetch's type (each bit free), never a memory access;
- *  - `__sincosf` / `sincosf` / `sincos`, `atanf`, `atan2f`, `asinf`, `acosf` (and double);
+ *  - `__sincosf` / `sincosf` / `sincos`, `atanf`, `atan2f`, `asinf`, `acosf` (and double),
+ *    math_constants.h's `CUDART_PI_F` and a few others;
  *  - the element-wise vector operators and helpers of the CUDA samples' helper_math.h
  *    (`float4 + float4`, `float3 * float`, `make_float4(s)`, `dot`, `length`, ...).
  * The vector helpers are templates restricted to the vector types, so that a program's own
@@ -110,6 +111,15 @@ static __device__ __forceinline__ void sincos(double x, double *s, double *c) {
   *s = sin(x);
   *c = cos(x);
 }
+
+/* The toolkit's math_constants.h constants that samples use without including it. */
+#ifndef CUDART_PI_F
+#define CUDART_PI_F 3.141592654f
+#define CUDART_PI 3.1415926535897931e+0
+#define CUDART_PIO2_F 1.570796327f
+#define CUDART_INF_F __int_as_float(0x7f800000)
+#define CUDART_NAN_F __int_as_float(0x7fffffff)
+#endif
 
 /* Inverse trigonometric functions (the toolkit's math.h): atan by two argument halvings,
  * atan(a) = 2 atan(a / (1 + sqrt(1 + a^2))), which bring |a| <= 1 under tan(pi/16), then its

@@ -105,6 +105,15 @@ pub fn verify_file(
             );
         }
     }
+    // `__device__ __shared__` on a kernel's local array (gpgpu-sim's DG kernels; nvcc and
+    // GPUVerify accept it): clang refuses `__device__` on a local variable, and `__shared__`
+    // alone means the same, at file scope too.
+    if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
+        let base = rewritten.as_ref().unwrap_or(t);
+        if base.contains("__device__ __shared__") {
+            rewritten = Some(base.replace("__device__ __shared__", "__shared__"));
+        }
+    }
     let compiled_path = match (&rewritten, path.file_name().and_then(|n| n.to_str())) {
         (Some(t), Some(name)) => {
             let dir = path.parent().unwrap_or(Path::new("."));
