@@ -13,6 +13,27 @@
 #ifndef WEFT_CUDA_H
 #define WEFT_CUDA_H
 
+/* Type names a program may declare again with another type (GPUVerify's kernels were written
+ * without the C library's headers: `typedef unsigned int size_t;`): weft compiles such a
+ * program again with -DNAME=__weft_user_NAME (weft-cuda's headers::SHIM_TYPE_NAMES), and the
+ * shim keeps the C library's NAME for itself. */
+#pragma push_macro("size_t")
+#undef size_t
+#pragma push_macro("ptrdiff_t")
+#undef ptrdiff_t
+#pragma push_macro("clock_t")
+#undef clock_t
+#pragma push_macro("time_t")
+#undef time_t
+#pragma push_macro("uint")
+#undef uint
+#pragma push_macro("ushort")
+#undef ushort
+#pragma push_macro("uchar")
+#undef uchar
+#pragma push_macro("ulong")
+#undef ulong
+
 /* No debug info for the shim's functions: code inlined from them carries the source line of
    its call (race reports, verifier errors name the user's `atomicAdd(...)` line). */
 #ifdef __clang__
@@ -738,4 +759,12 @@ template <thread_scope S> __device__ __forceinline__ void atomic_thread_fence(me
 #pragma clang attribute pop
 #endif
 
+#pragma pop_macro("size_t")
+#pragma pop_macro("ptrdiff_t")
+#pragma pop_macro("clock_t")
+#pragma pop_macro("time_t")
+#pragma pop_macro("uint")
+#pragma pop_macro("ushort")
+#pragma pop_macro("uchar")
+#pragma pop_macro("ulong")
 #endif /* WEFT_CUDA_H */

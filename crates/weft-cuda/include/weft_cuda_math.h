@@ -3,7 +3,8 @@
  *  - texture fetches (texture references and `cudaTextureObject_t`, every dimensionality and
  *    read mode): the host binds a texture's contents, so a fetch yields an arbitrary value
  *    of the fetch's type (each bit free), never a memory access;
- *  - `__sincosf` / `sincosf` / `sincos`;
+ *  - `__sincosf` / `sincosf` / `sincos`, `atanf`, `atan2f`, `asinf`, `acosf` (and double),
+ *    math_constants.h's `CUDART_PI_F` and a few others;
  *  - the element-wise vector operators and helpers of the CUDA samples' helper_math.h
  *    (`float4 + float4`, `float3 * float`, `make_float4(s)`, `dot`, `length`, ...).
  * The vector helpers are templates restricted to the vector types, so that a program's own
@@ -110,6 +111,48 @@ static __device__ __forceinline__ void sincos(double x, double *s, double *c) {
   *s = sin(x);
   *c = cos(x);
 }
+
+/* The toolkit's math_constants.h constants that samples use without including it. */
+#ifndef CUDART_PI_F
+#define CUDART_PI_F 3.141592654f
+#define CUDART_PI 3.1415926535897931e+0
+#define CUDART_PIO2_F 1.570796327f
+#define CUDART_INF_F __int_as_float(0x7f800000)
+#define CUDART_NAN_F __int_as_float(0x7fffffff)
+#endif
+
+/* Inverse trigonometric functions (the toolkit's math.h): atan by two argument halvings,
+ * atan(a) = 2 atan(a / (1 + sqrt(1 + a^2))), which bring |a| <= 1 under tan(pi/16), then its
+ * series to a^9 (error under 2e-9 there); atan2, asin and acos from atan. */
+static __device__ __forceinline__ float atanf(float x) {
+  float a = fabsf(x);
+  bool inv = a > 1.0f;
+  if (inv)
+    a = 1.0f / a;
+  a = a / (1.0f + sqrtf(1.0f + a * a));
+  a = a / (1.0f + sqrtf(1.0f + a * a));
+  float a2 = a * a;
+  float r = 4.0f * a *
+            (1.0f - a2 * (1.0f / 3.0f - a2 * (1.0f / 5.0f - a2 * (1.0f / 7.0f - a2 / 9.0f))));
+  if (inv)
+    r = 1.57079632679f - r;
+  return x < 0.0f ? -r : r;
+}
+static __device__ __forceinline__ float atan2f(float y, float x) {
+  if (x > 0.0f)
+    return atanf(y / x);
+  if (x < 0.0f)
+    return atanf(y / x) + (y >= 0.0f ? 3.14159265359f : -3.14159265359f);
+  return y > 0.0f ? 1.57079632679f : (y < 0.0f ? -1.57079632679f : 0.0f);
+}
+static __device__ __forceinline__ float asinf(float x) { return atan2f(x, sqrtf(1.0f - x * x)); }
+static __device__ __forceinline__ float acosf(float x) { return atan2f(sqrtf(1.0f - x * x), x); }
+static __device__ __forceinline__ double atan(double x) { return atanf((float)x); }
+static __device__ __forceinline__ double atan2(double y, double x) {
+  return atan2f((float)y, (float)x);
+}
+static __device__ __forceinline__ double asin(double x) { return asinf((float)x); }
+static __device__ __forceinline__ double acos(double x) { return acosf((float)x); }
 
 /* tanhf through expf (PTX ex2.approx): 1 - 2 / (e^2x + 1). */
 static __device__ __forceinline__ float tanhf(float x) { return 1.0f - 2.0f / (expf(2.0f * x) + 1.0f); }

@@ -116,6 +116,9 @@ __WEFT_CL_INLINE void __weft_work_group_barrier2(cl_mem_fence_flags f, memory_sc
     __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);            \
     return cmp;                                                                                \
   }
+/* AMD's cl_ext_atomic_counters_32: a counter is a __global uint updated only by atomic_inc and
+ * atomic_dec (its pointer form, so that the OpenCL 1.2 atomics below apply). */
+typedef volatile __global uint *counter32_t;
 __WEFT_CL12_ALL(__global, int)
 __WEFT_CL12_ALL(__global, uint)
 __WEFT_CL12_ALL(__local, int)
@@ -472,10 +475,54 @@ __WEFT_IMG_SIZE(height, read_only, image3d_t)
 __WEFT_NATIVE(native_sin, __nvvm_sin_approx_f(x))
 __WEFT_NATIVE(native_cos, __nvvm_cos_approx_f(x))
 __WEFT_NATIVE(native_tan, __nvvm_sin_approx_f(x) / __nvvm_cos_approx_f(x))
-#undef __WEFT_NATIVE
-#undef __WEFT_NATIVE_V
 #define native_sin __weft_native_sin
 #define native_cos __weft_native_cos
 #define native_tan __weft_native_tan
+
+/* Verifier only (weft-verify defines WEFT_OPAQUE_FLOAT_MATH): cos, sin, tan, pow and fmod
+ * through PTX's approximate instructions instead of libclc. libclc computes them with
+ * integer operations on the float's bits, tables and loops, which the verifier then reasons
+ * about bit by bit (an OpenCL kernel calling `cos` took 21 s to verify, `native_cos` 0.4 s),
+ * while it treats a float result only as some value determined by the arguments: a race or
+ * an assertion that holds for every such value holds for the exact one. The emulator keeps
+ * libclc's exact functions. (exp, log and the others verify in about a second through libclc,
+ * whose tables the verifier reads: `cl_log_constant_tables.cl`.) */
+#ifdef WEFT_OPAQUE_FLOAT_MATH
+#define __WEFT_OPAQUE2_V(NAME, T)                                                              \
+  __WEFT_CL_INLINE T##2 NAME(T##2 a, T##2 b) {                                                 \
+    return (T##2)(NAME(a.s0, b.s0), NAME(a.s1, b.s1));                                         \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##3 NAME(T##3 a, T##3 b) {                                                 \
+    return (T##3)(NAME(a.s0, b.s0), NAME(a.s1, b.s1), NAME(a.s2, b.s2));                       \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##4 NAME(T##4 a, T##4 b) {                                                 \
+    return (T##4)(NAME(a.s01, b.s01), NAME(a.s23, b.s23));                                     \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##8 NAME(T##8 a, T##8 b) {                                                 \
+    return (T##8)(NAME(a.s0123, b.s0123), NAME(a.s4567, b.s4567));                             \
+  }                                                                                            \
+  __WEFT_CL_INLINE T##16 NAME(T##16 a, T##16 b) {                                              \
+    return (T##16)(NAME(a.s01234567, b.s01234567), NAME(a.s89abcdef, b.s89abcdef));           \
+  }
+#define __WEFT_OPAQUE2(NAME, EXPR)                                                             \
+  __WEFT_CL_INLINE float NAME(float x, float y) { return EXPR; }                               \
+  __WEFT_CL_INLINE double NAME(double dx, double dy) {                                         \
+    float x = (float)dx, y = (float)dy;                                                        \
+    return (double)(EXPR);                                                                     \
+  }                                                                                            \
+  __WEFT_OPAQUE2_V(NAME, float)                                                                \
+  __WEFT_OPAQUE2_V(NAME, double)
+__WEFT_OPAQUE2(__weft_opaque_pow, __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x)))
+__WEFT_OPAQUE2(__weft_opaque_fmod, x - y * __builtin_truncf(x / y))
+#undef __WEFT_OPAQUE2
+#undef __WEFT_OPAQUE2_V
+#define cos(x) __weft_native_cos(x)
+#define sin(x) __weft_native_sin(x)
+#define tan(x) __weft_native_tan(x)
+#define pow(x, y) __weft_opaque_pow(x, y)
+#define fmod(x, y) __weft_opaque_fmod(x, y)
+#endif
+#undef __WEFT_NATIVE
+#undef __WEFT_NATIVE_V
 
 #endif /* WEFT_OPENCL_H */

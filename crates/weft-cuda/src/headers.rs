@@ -72,3 +72,68 @@ pub fn write_headers() -> Result<tempfile::TempDir, CudaError> {
     })?;
     Ok(dir)
 }
+
+/// Type names the CUDA shim declares (itself or through the C library headers it includes)
+/// that kernels written for GPUVerify's header-less front end declare again with another
+/// type (`typedef unsigned int size_t;`, `typedef unsigned int clock_t;`). `weft_cuda.h`
+/// saves and restores a macro of each name around itself, so that compiling with
+/// `-DNAME=__weft_user_NAME` gives the program's declaration its own name
+/// ([`typedef_clash_defines`]).
+pub const SHIM_TYPE_NAMES: &[&str] = &[
+    "size_t",
+    "ptrdiff_t",
+    "clock_t",
+    "time_t",
+    "uint",
+    "ushort",
+    "uchar",
+    "ulong",
+];
+
+/// For a failed compilation's diagnostics: the `-D` definitions that rename each shim type
+/// name a program typedefs to another type ("typedef redefinition with different types",
+/// the program's line `typedef ... NAME;` quoted under it); empty when there is none.
+pub fn typedef_clash_defines(diagnostics: &str) -> Vec<String> {
+    let lines: Vec<&str> = diagnostics.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if !l.contains("error: typedef redefinition with different types") {
+            continue;
+        }
+        // clang quotes the offending line next: `    2 | typedef unsigned int size_t;`.
+        let Some(src) = lines
+            .get(i + 1)
+            .and_then(|q| q.split_once("| "))
+            .map(|p| p.1)
+        else {
+            continue;
+        };
+        let src = src.trim_end();
+        for name in SHIM_TYPE_NAMES {
+            let d = format!("{name}=__weft_user_{name}");
+            if src.contains("typedef") && src.ends_with(&format!(" {name};")) && !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typedef_clashes_from_clang_diagnostics() {
+        // clang-19's diagnostic for fluidsGL's common.h (GPUVerifyBenchmarks).
+        let d = "common.h:2:22: error: typedef redefinition with different types \
+                 ('unsigned int' vs 'unsigned long')\n    2 | typedef unsigned int size_t;\n      \
+                 |                      ^\n";
+        assert_eq!(typedef_clash_defines(d), vec!["size_t=__weft_user_size_t"]);
+        // Another name, or another error, is left alone.
+        let d = "k.cu:4:22: error: typedef redefinition with different types ('int' vs \
+                 'float')\n    4 | typedef int real;\n";
+        assert!(typedef_clash_defines(d).is_empty());
+        assert!(typedef_clash_defines("k.cu:1:1: error: unknown type name 'uint'").is_empty());
+    }
+}

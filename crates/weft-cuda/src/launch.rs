@@ -430,10 +430,16 @@ impl LaunchSpec {
         let block = self.block.map_or([1, 1, 1], |b| b.resolve(ANY_BLOCK));
         let grid = match (self.grid, self.global_size) {
             (Some(g), _) => g.resolve(ANY_GRID),
-            (None, Some(g)) => {
-                let g = g.resolve(ANY_GRID * ANY_BLOCK);
+            (None, Some(gs)) => {
+                let g = gs.resolve(ANY_GRID * ANY_BLOCK);
                 let mut n = [1u32; 3];
                 for i in 0..3 {
+                    // A `*` global size is any multiple of the local size: any number of
+                    // groups (GPUVerify's `--local_size=1024 --global_size=*`).
+                    if gs.0[i].is_none() {
+                        n[i] = ANY_GRID;
+                        continue;
+                    }
                     if g[i] % block[i] != 0 {
                         return Err(format!(
                             "global size {g:?} is not a multiple of the local size {block:?}"
@@ -563,6 +569,11 @@ mod tests {
                 .unwrap();
         simple.validate().unwrap();
         assert_eq!(simple.geometry().unwrap().grid, [2, 4, 1]);
+        // testsuite/OpenCL/unconstrained_sizes/global_size (`//pass`): a `*` global size is
+        // any multiple of the local size, never "not a multiple" of it.
+        let any = LaunchSpec::from_header("//pass\n//--local_size=1024 --global_size=*\n").unwrap();
+        any.validate().unwrap();
+        assert_eq!(any.geometry().unwrap().grid, [ANY_GRID, 1, 1]);
         // testsuite/OpenCL/fail_equality_and_adversarial: xfail:COMMAND_LINE_ERROR
         let both = LaunchSpec::from_header(
             "//--local_size=2 --num_groups=2 --equality-abstraction --adversarial-abstraction\n",

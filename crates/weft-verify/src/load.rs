@@ -47,7 +47,11 @@ pub fn verify_file(
     }
     let mut cli = weft_cuda::LaunchSpec {
         kernel: fo.kernel.clone(),
-        defines: fo.defines.clone(),
+        // OpenCL's cos, sin, tan, pow and fmod as opaque PTX instructions, not libclc's
+        // bit-level code (weft_opencl.h: `WEFT_OPAQUE_FLOAT_MATH`).
+        defines: std::iter::once("WEFT_OPAQUE_FLOAT_MATH".to_string())
+            .chain(fo.defines.iter().cloned())
+            .collect(),
         force_includes: vec![annotation_header()?],
         // Undefined behaviour must not make code vanish: an access through a null pointer
         // stays an access (`-fno-delete-null-pointer-checks`: clang would delete the branch
@@ -101,6 +105,15 @@ pub fn verify_file(
             );
         }
     }
+    // `__device__ __shared__` on a kernel's local array (gpgpu-sim's DG kernels; nvcc and
+    // GPUVerify accept it): clang refuses `__device__` on a local variable, and `__shared__`
+    // alone means the same, at file scope too.
+    if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
+        let base = rewritten.as_ref().unwrap_or(t);
+        if base.contains("__device__ __shared__") {
+            rewritten = Some(base.replace("__device__ __shared__", "__shared__"));
+        }
+    }
     let compiled_path = match (&rewritten, path.file_name().and_then(|n| n.to_str())) {
         (Some(t), Some(name)) => {
             let dir = path.parent().unwrap_or(Path::new("."));
@@ -118,14 +131,27 @@ pub fn verify_file(
     };
     // Shared memory is compiled volatile (see `weft_verify.h`); a kernel that does not
     // compile so is compiled again with plain shared memory.
-    let load = |file: &Path| match weft_cuda::frontend::load_module(file, &cli) {
-        Ok(m) => Ok(m),
-        Err(e) if e.exit_code() == weft_ir::exit::ExitCode::BadInput => {
-            let mut plain = cli.clone();
-            plain.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
-            weft_cuda::frontend::load_module(file, &plain)
+    // A program that declares a type name of the C library again with another type
+    // (GPUVerify's kernels: `typedef unsigned int size_t;`) is compiled again with its
+    // declaration renamed (`weft_cuda::headers::typedef_clash_defines`).
+    let load = |file: &Path| {
+        let bad_input =
+            |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
+        let e = match weft_cuda::frontend::load_module(file, &cli) {
+            Err(e) if bad_input(&e) => e,
+            r => return r,
+        };
+        let mut retry = cli.clone();
+        let renames = weft_cuda::headers::typedef_clash_defines(&format!("{e}\n{}", e.report()));
+        if !renames.is_empty() {
+            retry.defines.extend(renames);
+            match weft_cuda::frontend::load_module(file, &retry) {
+                Err(e) if bad_input(&e) => {}
+                r => return r,
+            }
         }
-        Err(e) => Err(e),
+        retry.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
+        weft_cuda::frontend::load_module(file, &retry)
     };
     let m = match load(&compiled_path) {
         // The rewritten source does not compile (a member function, a construct the
