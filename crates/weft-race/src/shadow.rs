@@ -316,6 +316,18 @@ impl Shadow {
         i
     }
 
+    /// Byte `k` of split record `i` and the extensions, borrowed together.
+    #[inline]
+    pub fn byte_exts(&mut self, i: usize, k: usize) -> (&mut Meta, Exts<'_>) {
+        (
+            &mut self.splits[i][k],
+            Exts {
+                exts: &mut self.exts,
+                free: &mut self.free_exts,
+            },
+        )
+    }
+
     /// Byte `k` of split record `i`.
     #[inline]
     pub fn byte(&mut self, i: usize, k: usize) -> &mut Meta {
