@@ -378,7 +378,7 @@ struct Pass<'a, C: Clocks, V: ClockView> {
     view: V,
     clocks: &'a C,
     found: &'a mut Vec<Conflict>,
-    log: &'a [(u32, u64, u8, u64)],
+    log: &'a mut Vec<(u32, u64, u8, u64)>,
     def: Definition,
     geo: Geometry,
 }
@@ -395,6 +395,14 @@ impl<C: Clocks, V: ClockView> Pass<'_, C, V> {
     /// plain write merges it back when it can).
     #[inline(always)]
     fn words(&mut self, shadow: &mut Shadow, cur: &Cur) {
+        if cur.width == 4 && cur.key & 3 == 0 {
+            // One whole granule (most accesses).
+            let (m, mut exts) = shadow.meta_exts(cur.key >> 2);
+            if m.flags & SPLIT == 0 {
+                self.word(m, &mut exts, cur);
+                return;
+            }
+        }
         let start = cur.key;
         let end = start + u64::from(cur.width);
         let mut g = start >> 2;
@@ -463,8 +471,12 @@ impl<C: Clocks, V: ClockView> Pass<'_, C, V> {
                 access: "read",
             });
         }
-        if m.ext != 0 && (cur.write || !cur.atomic) {
-            self.check_ext(m, exts.ext_ref(m.ext), cur);
+        if m.ext != 0 {
+            // A plain read is checked only against the atomic writes.
+            let ext = exts.ext_ref(m.ext);
+            if cur.write || !cur.atomic && !ext.atomic_writes.is_empty() {
+                self.check_ext(m, ext, cur);
+            }
         }
     }
 
@@ -717,43 +729,95 @@ impl<C: Clocks> Detector<C> {
         Some((self.clocks.view(t0).flat()?, info.block_scope_atomic))
     }
 
-    /// A plain access `cur` of a lane of the group whose knowledge is `flat`: the shadow
-    /// check ([`Pass::words`]) with the lane's view. True when it found nothing (the write
-    /// logged); false when the caller must hand the conflicts to [`Detector::conclude`].
+    /// Plain accesses `0..n` of the lanes of one warp instruction (trace event numbers from
+    /// `index`), each `cur` with what `item` gives (thread, location, value, width, space)
+    /// or, where it gives nothing (not a lane of the group, local memory), through
+    /// [`Detector::check`] on `event`. The rule ([`Pass::words`]) runs with the lane's
+    /// share of the group's knowledge `flat`, one [`Pass`] for a stretch of lanes, until a
+    /// lane has conflicts, which [`Detector::conclude`] reports before the next lane.
     #[inline(always)]
-    fn lane(&mut self, flat: &Flat, cur: &Cur) -> bool {
-        self.accesses += 1;
-        let Detector {
-            clocks,
-            shadow,
-            found,
-            log,
-            def,
-            geo,
-            ..
-        } = self;
-        let mut pass = Pass {
-            view: FlatLane { flat, t: cur.t },
-            clocks,
-            found,
-            log,
-            def: *def,
-            geo: *geo,
-        };
-        pass.words(shadow, cur);
-        if !found.is_empty() {
-            return false;
+    fn check_lanes(
+        &mut self,
+        flat: &Flat,
+        mut cur: Cur,
+        (n, index): (usize, u64),
+        item: impl Fn(usize) -> Option<(u32, u64, u64, u8, &'static str)>,
+        event: impl Fn(usize) -> AccessEvent,
+    ) {
+        let mut i = 0;
+        while i < n {
+            let stop = {
+                let Detector {
+                    clocks,
+                    shadow,
+                    found,
+                    log,
+                    def,
+                    geo,
+                    accesses,
+                    ..
+                } = self;
+                let mut pass = Pass {
+                    view: FlatLane { flat, t: 0 },
+                    clocks,
+                    found,
+                    log,
+                    def: *def,
+                    geo: *geo,
+                };
+                let mut stop = None;
+                while i < n {
+                    let Some((t, key, value, width, space)) = item(i) else {
+                        stop = Some(None);
+                        break;
+                    };
+                    (cur.t, cur.key, cur.value, cur.width) = (t, key, value, width);
+                    pass.view.t = t;
+                    *accesses += 1;
+                    pass.words(shadow, &cur);
+                    if !pass.found.is_empty() {
+                        stop = Some(Some(space));
+                        break;
+                    }
+                    if cur.write {
+                        pass.log.push((t, key, width, value));
+                    }
+                    i += 1;
+                }
+                stop
+            };
+            match stop {
+                None => return,
+                Some(None) => self.check(&event(i), index + i as u64),
+                Some(Some(space)) => {
+                    let access = if cur.write { "write" } else { "read" };
+                    self.conclude(&event(i), &cur, space, access, index + i as u64);
+                }
+            }
+            i += 1;
         }
-        if cur.write {
-            log.push((cur.t, cur.key, cur.width, cur.value));
+    }
+
+    /// The first access of a plain load or store of the group whose knowledge is `flat`:
+    /// what every lane's [`Cur`] shares.
+    fn lane_cur(flat: &Flat, pc: u32, store: bool, block: bool) -> Cur {
+        Cur {
+            t: 0,
+            e: flat.own,
+            pc,
+            write: store,
+            atomic: false,
+            block_atomic: block,
+            key: 0,
+            width: 4,
+            value: 0,
         }
-        true
     }
 
     /// The lane accesses of one warp instruction (same `pc`, same warp), trace event numbers
     /// from `index`: each checked in turn as [`Detector::check`] does, the instruction's
     /// classification and the group's knowledge looked up once for a plain load or store
-    /// ([`Detector::lane`]).
+    /// ([`Detector::check_lanes`]).
     fn check_run(&mut self, evs: &[AccessEvent], index: u64) {
         let ev0 = &evs[0];
         let Some((flat, block)) = self.flat_for(ev0.pc, ev0.op, ev0.tid as u32) else {
@@ -762,31 +826,17 @@ impl<C: Clocks> Detector<C> {
             }
             return;
         };
-        let store = ev0.op == AccessOp::Store;
-        for (k, ev) in evs.iter().enumerate() {
-            let index = index + k as u64;
+        let cur = Self::lane_cur(&flat, ev0.pc, ev0.op == AccessOp::Store, block);
+        let item = |i: usize| {
+            let ev = &evs[i];
             let l = (ev.tid as u32).wrapping_sub(flat.warp_lo);
-            let key = loc_key(ev.space, ev.addr);
-            let (Some((key, space)), true) = (key, l < 32 && flat.mask >> l & 1 == 1) else {
-                self.check(ev, index);
-                continue;
-            };
-            let cur = Cur {
-                t: ev.tid as u32,
-                e: flat.own,
-                pc: ev.pc,
-                write: store,
-                atomic: false,
-                block_atomic: block,
-                key,
-                width: ev.width.max(1),
-                value: ev.value,
-            };
-            if !self.lane(&flat, &cur) {
-                let access = if store { "write" } else { "read" };
-                self.conclude(ev, &cur, space, access, index);
+            if l >= 32 || flat.mask >> l & 1 == 0 {
+                return None;
             }
-        }
+            let (key, space) = loc_key(ev.space, ev.addr)?;
+            Some((ev.tid as u32, key, ev.value, ev.width.max(1), space))
+        };
+        self.check_lanes(&flat, cur, (evs.len(), index), item, |i| evs[i]);
     }
 
     /// A warp instruction's accesses, trace event numbers from `index`: as
@@ -799,49 +849,40 @@ impl<C: Clocks> Detector<C> {
         } else {
             self.flat_for(a.pc, a.op, t0)
         };
-        let Some((flat, block)) = flat else {
-            let mut m = a.mask;
-            let mut k = 0;
+        // The active lanes in order (the `i`-th access is lane `lanes[i]`).
+        let full = a.mask == u32::MAX;
+        let mut lanes = [0u8; 32];
+        if !full {
+            let (mut m, mut n) = (a.mask, 0);
             while m != 0 {
-                let l = m.trailing_zeros() as usize;
+                lanes[n] = m.trailing_zeros() as u8;
                 m &= m - 1;
-                self.check(&a.event(l), index + k);
-                k += 1;
+                n += 1;
+            }
+        }
+        let lane = |i: usize| if full { i } else { lanes[i] as usize };
+        let n = a.mask.count_ones() as usize;
+        let Some((flat, block)) = flat else {
+            for i in 0..n {
+                self.check(&a.event(lane(i)), index + i as u64);
             }
             return;
         };
-        let store = a.op == AccessOp::Store;
         let (tag, off_mask, space) = match a.space {
             AccessSpace::Shared(c) => ((1u64 << 62) | (c << 24), 0xff_ffff, "shared"),
             _ => (0, u64::MAX, "global"),
         };
-        let mut m = a.mask;
-        let mut k = 0;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
+        let width = a.width.max(1);
+        let cur = Self::lane_cur(&flat, a.pc, a.op == AccessOp::Store, block);
+        let item = |i: usize| {
+            let l = lane(i);
             if flat.mask >> l & 1 == 0 {
-                self.check(&a.event(l), index + k);
-                k += 1;
-                continue;
+                return None;
             }
-            let cur = Cur {
-                t: (a.tid0 + l as u64) as u32,
-                e: flat.own,
-                pc: a.pc,
-                write: store,
-                atomic: false,
-                block_atomic: block,
-                key: tag | (a.addrs[l] & off_mask),
-                width: a.width.max(1),
-                value: a.values[l],
-            };
-            if !self.lane(&flat, &cur) {
-                let access = if store { "write" } else { "read" };
-                self.conclude(&a.event(l), &cur, space, access, index + k);
-            }
-            k += 1;
-        }
+            let key = tag | (a.addrs[l] & off_mask);
+            Some(((a.tid0 + l as u64) as u32, key, a.values[l], width, space))
+        };
+        self.check_lanes(&flat, cur, (n, index), item, |i| a.event(lane(i)));
     }
 
     /// One thread's access, trace event number `index`.
