@@ -373,10 +373,10 @@ impl ClockView for CompressedView<'_> {
                     Know::Diverged(c) => [*c; 32],
                     Know::Nested(n) => **n,
                 };
+                let own = g.own - 1;
                 for (l, x) in v.iter_mut().enumerate() {
-                    if g.mask >> l & 1 == 1 {
-                        *x = g.own - 1;
-                    }
+                    // A select, not a branch (the loop vectorises).
+                    *x = if g.mask >> l & 1 == 1 { own } else { *x };
                 }
                 v
             },

@@ -24,7 +24,7 @@ use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
 use crate::clocks::{ClockView, Clocks, Flat, Geometry};
 use crate::predicate::Regions;
 use crate::report::{Class, Race, RaceKind, Report, Side};
-use crate::shadow::{Ext, Exts, Meta, Rec, Shadow, TidSet, READ_SHARED, SPLIT};
+use crate::shadow::{Ext, Exts, IntMap, Meta, Rec, Shadow, TidSet, READ_SHARED, SPLIT};
 use crate::vc::Vc;
 
 /// Which race definition the analysis applies.
@@ -124,7 +124,7 @@ pub struct Detector<C: Clocks> {
     sync: HashMap<u64, SyncLoc>,
     narrow: HashMap<u32, Vc>,
     log: Vec<(u32, u64, u8, u64)>,
-    bars: HashMap<(u32, u32), BarAcc>,
+    bars: IntMap<(u32, u32), BarAcc>,
     found: Vec<Conflict>,
     /// Predicated regions of the code (§4.1: predication seen as branches).
     regions: Regions,
@@ -211,7 +211,7 @@ impl<C: Clocks> Detector<C> {
             sync: HashMap::new(),
             narrow: HashMap::new(),
             log: Vec::new(),
-            bars: HashMap::new(),
+            bars: IntMap::default(),
             found: Vec::new(),
             regions: Regions::default(),
             pending: Vec::new(),
@@ -387,6 +387,9 @@ impl<C: Clocks, V: ClockView> Pass<'_, C, V> {
     /// The concurrent entry of `set` with the smallest thread index (deterministic reports).
     #[inline]
     fn first_conc(view: &V, set: &TidSet) -> Option<(u32, Rec)> {
+        if set.is_empty() {
+            return None;
+        }
         set.first(|u, r| view.conc(u, r.clk))
     }
 
