@@ -491,7 +491,9 @@ fn write_lanes(
     head[..hn].copy_from_slice(&nb[..hn]);
     head[hn] = b' ';
     let (mut t_hi, mut hl) = (u64::MAX, hn + 1);
-    let (mut a_hi, mut hex, mut xl) = (u64::MAX, [0u8; 16], 0);
+    // The location prefix and the address's hex digits but the last two.
+    let (mut a_hi, mut mid, mut ml) = (u64::MAX, [0u8; 48], pn);
+    mid[..32].copy_from_slice(pre);
     let mut p = trace.pos;
     let buf = &mut trace.buf;
     for_lanes!(x.em, l, {
@@ -512,31 +514,26 @@ fn write_lanes(
         let (vh, vl) = (v >> 8, (v & 0xff) as usize);
         if vh != a_hi {
             a_hi = vh;
-            (hex, xl) = if vh == 0 { ([0; 16], 0) } else { hex16(vh) };
+            let (hex, xl) = if vh == 0 { ([0; 16], 0) } else { hex16(vh) };
+            mid[pn..pn + 16].copy_from_slice(&hex);
+            ml = pn + xl;
         }
         let line: &mut [u8; LINE] = (&mut buf[p..p + LINE])
             .try_into()
             .expect("LINE bytes past pos");
         line[..32].copy_from_slice(&head);
         let mut n = hl;
-        if th == 0 && tl < 10 {
-            line[n] = b'0' + tl as u8;
-            n += 1;
-        } else {
-            line[n..n + 2].copy_from_slice(&DIGITS2[2 * tl..2 * tl + 2]);
-            n += 2;
-        }
-        line[n..n + 32].copy_from_slice(pre);
-        n += pn;
-        line[n..n + 16].copy_from_slice(&hex);
-        n += xl;
-        if vh == 0 && vl < 16 {
-            line[n] = HEX2[2 * vl + 1];
-            n += 1;
-        } else {
-            line[n..n + 2].copy_from_slice(&HEX2[2 * vl..2 * vl + 2]);
-            n += 2;
-        }
+        // The last two digits, or one (`one`): both stored, the count tells.
+        let one = usize::from(th == 0) & usize::from(tl < 10);
+        line[n] = DIGITS2[2 * tl + one];
+        line[n + 1] = DIGITS2[2 * tl + 1];
+        n += 2 - one;
+        line[n..n + 48].copy_from_slice(&mid);
+        n += ml;
+        let one = usize::from(vh == 0) & usize::from(vl < 16);
+        line[n] = HEX2[2 * vl + one];
+        line[n + 1] = HEX2[2 * vl + 1];
+        n += 2 - one;
         line[n] = b'\n';
         p += n + 1;
     });
