@@ -90,14 +90,6 @@ pub trait ClockView {
     fn knows(&self, u: u32) -> u32;
     /// Whether `c@u` is concurrent with thread `t` now (`u != t` and `c > C_t(u)`).
     fn conc(&self, u: u32, c: u32) -> bool;
-    /// The view of thread `u` when it shares this view's knowledge (a lane of the same
-    /// lock-step group: the lanes of one warp instruction); `None` when it must be looked up.
-    fn retarget(&self, _u: u32) -> Option<Self>
-    where
-        Self: Sized,
-    {
-        None
-    }
     /// This knowledge as plain numbers ([`Flat`]) when it has no point-to-point part.
     fn flat(&self) -> Option<Flat> {
         None
@@ -124,14 +116,19 @@ impl Flat {
     /// Whether `c@u` is concurrent with lane thread `t` of the group.
     #[inline(always)]
     pub fn conc(&self, t: u32, u: u32, c: u32) -> bool {
-        let k = if u.wrapping_sub(self.warp_lo) < self.warp_len {
+        u != t && c > self.knows(u)
+    }
+
+    /// What a lane of the group knows of thread `u`, another thread (`C_t(u)`, `u != t`).
+    #[inline(always)]
+    pub fn knows(&self, u: u32) -> u32 {
+        if u.wrapping_sub(self.warp_lo) < self.warp_len {
             self.lanes[(u - self.warp_lo) as usize & 31]
         } else if u.wrapping_sub(self.cta_lo) < self.cta_len {
             self.block_clk
         } else {
             0
-        };
-        u != t && c > k
+        }
     }
 }
 
@@ -323,7 +320,7 @@ impl Compressed {
 pub struct CompressedView<'a> {
     geo: Geometry,
     g: Option<&'a Group>,
-    /// `g` is the top of the warp's stack (what [`ClockView::retarget`] needs).
+    /// `g` is the top of the warp's stack (what [`ClockView::flat`] needs).
     top: bool,
     t: u32,
     wt: u32,
@@ -376,10 +373,10 @@ impl ClockView for CompressedView<'_> {
                     Know::Diverged(c) => [*c; 32],
                     Know::Nested(n) => **n,
                 };
+                let own = g.own - 1;
                 for (l, x) in v.iter_mut().enumerate() {
-                    if g.mask >> l & 1 == 1 {
-                        *x = g.own - 1;
-                    }
+                    // A select, not a branch (the loop vectorises).
+                    *x = if g.mask >> l & 1 == 1 { own } else { *x };
                 }
                 v
             },
@@ -388,21 +385,6 @@ impl ClockView for CompressedView<'_> {
             warp_len: (bt - wic * 32).min(32),
             cta_lo,
             cta_len: bt,
-        })
-    }
-    #[inline]
-    fn retarget(&self, u: u32) -> Option<Self> {
-        let g = self.g?;
-        let (cu, iu) = self.geo.split(u);
-        let wu = cu * self.geo.warps_per_cta() + iu / 32;
-        // `group_of(u)` is the top group exactly when `u`'s lane is in it.
-        (self.top && wu == self.wt && g.mask >> (iu % 32) & 1 == 1).then_some(CompressedView {
-            geo: self.geo,
-            g: Some(g),
-            top: true,
-            t: u,
-            wt: wu,
-            ct: cu,
         })
     }
 }

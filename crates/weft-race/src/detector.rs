@@ -24,7 +24,7 @@ use crate::classify::{classify_kernel, PcInfo, Scope2, SyncOp};
 use crate::clocks::{ClockView, Clocks, Flat, Geometry};
 use crate::predicate::Regions;
 use crate::report::{Class, Race, RaceKind, Report, Side};
-use crate::shadow::{Meta, Rec, Shadow, TidSet, READ_SHARED, SPLIT};
+use crate::shadow::{Ext, Exts, IntMap, Meta, Rec, Shadow, TidSet, READ_SHARED, SPLIT};
 use crate::vc::Vc;
 
 /// Which race definition the analysis applies.
@@ -97,7 +97,6 @@ struct Cur {
     t: u32,
     e: u32,
     pc: u32,
-    read: bool,
     write: bool,
     atomic: bool,
     block_atomic: bool,
@@ -125,7 +124,7 @@ pub struct Detector<C: Clocks> {
     sync: HashMap<u64, SyncLoc>,
     narrow: HashMap<u32, Vc>,
     log: Vec<(u32, u64, u8, u64)>,
-    bars: HashMap<(u32, u32), BarAcc>,
+    bars: IntMap<(u32, u32), BarAcc>,
     found: Vec<Conflict>,
     /// Predicated regions of the code (§4.1: predication seen as branches).
     regions: Regions,
@@ -212,7 +211,7 @@ impl<C: Clocks> Detector<C> {
             sync: HashMap::new(),
             narrow: HashMap::new(),
             log: Vec::new(),
-            bars: HashMap::new(),
+            bars: IntMap::default(),
             found: Vec::new(),
             regions: Regions::default(),
             pending: Vec::new(),
@@ -371,142 +370,216 @@ impl<C: Clocks> Detector<C> {
     }
 }
 
-/// The borrows one access's shadow check needs: thread `t`'s clock view (looked up once),
-/// the shadow memory, the conflicts found so far and the current instruction's writes.
-struct Pass<'a, C: Clocks + 'a> {
-    view: C::View<'a>,
+/// What one access's shadow check borrows: the accessing thread's knowledge `view` (a
+/// [`ClockView`] looked up once per access, or a lane of a warp's [`Flat`] knowledge), the
+/// clocks (same-instruction test), the conflicts found so far and the current instruction's
+/// writes.
+struct Pass<'a, C: Clocks, V: ClockView> {
+    view: V,
     clocks: &'a C,
-    shadow: &'a mut Shadow,
     found: &'a mut Vec<Conflict>,
-    log: &'a [(u32, u64, u8, u64)],
+    log: &'a mut Vec<(u32, u64, u8, u64)>,
     def: Definition,
     geo: Geometry,
 }
 
-impl<'a, C: Clocks> Pass<'a, C> {
+impl<C: Clocks, V: ClockView> Pass<'_, C, V> {
     /// The concurrent entry of `set` with the smallest thread index (deterministic reports).
     #[inline]
-    fn first_conc(view: &C::View<'a>, set: &TidSet) -> Option<(u32, Rec)> {
+    fn first_conc(view: &V, set: &TidSet) -> Option<(u32, Rec)> {
+        if set.is_empty() {
+            return None;
+        }
         set.first(|u, r| view.conc(u, r.clk))
     }
 
-    /// Checks and updates one location record.
-    #[inline]
-    fn process(&mut self, mut m: Meta, cur: &Cur) -> Meta {
-        let t = cur.t;
-        let view = &self.view;
-        // Plain write.
-        if m.w_clk > 0 && view.conc(m.w_tid, m.w_clk) {
-            let same_value = cur.write
-                && !cur.atomic
-                && self.clocks.same_instruction(t, m.w_tid, m.w_clk)
-                && self.log.iter().any(|&(u, k, w, v)| {
-                    u == m.w_tid && k == cur.key && w == cur.width && v == cur.value
-                });
-            if !same_value {
-                let kind = if cur.atomic {
-                    RaceKind::AtomicPlain
-                } else if cur.write {
-                    RaceKind::WriteWrite
-                } else {
-                    RaceKind::ReadWrite
-                };
-                self.found.push(Conflict {
-                    tid: m.w_tid,
-                    clk: m.w_clk,
-                    pc: m.w_pc,
-                    kind,
-                    access: "write",
-                });
+    /// The shadow check of access `cur` over the granules it covers: whole granules on their
+    /// record, parts of granules on per-byte records (splitting the granule; a full-width
+    /// plain write merges it back when it can).
+    #[inline(always)]
+    fn words(&mut self, shadow: &mut Shadow, cur: &Cur) {
+        if cur.width == 4 && cur.key & 3 == 0 {
+            // One whole granule (most accesses).
+            let (m, mut exts) = shadow.meta_exts(cur.key >> 2);
+            if m.flags & SPLIT == 0 {
+                self.word(m, &mut exts, cur);
+                return;
             }
         }
-        // Plain reads, against a write.
-        if cur.write {
+        let start = cur.key;
+        let end = start + u64::from(cur.width);
+        let mut g = start >> 2;
+        while g << 2 < end {
+            let base = g << 2;
+            let lo = (start.max(base) - base) as usize;
+            let hi = (end.min(base + 4) - base) as usize;
+            if lo == 0 && hi == 4 {
+                let (m, mut exts) = shadow.meta_exts(g);
+                if m.flags & SPLIT == 0 {
+                    self.word(m, &mut exts, cur);
+                    g += 1;
+                    continue;
+                }
+            }
+            let si = shadow.split(g);
+            for k in lo..hi {
+                let (bm, mut exts) = shadow.byte_exts(si, k);
+                self.word(bm, &mut exts, cur);
+            }
+            if lo == 0 && hi == 4 && cur.write && !cur.atomic {
+                shadow.try_unsplit(g);
+            }
+            g += 1;
+        }
+    }
+
+    /// The rule for one location record `m` (a granule, or a byte of a split one): the
+    /// conflicts of `cur` with what `m` records, then `m` updated with `cur` (paper 003
+    /// Fig. 2-3). Every access is checked by this function, whichever path delivered it.
+    #[inline(always)]
+    fn word(&mut self, m: &mut Meta, exts: &mut Exts<'_>, cur: &Cur) {
+        self.conflicts(m, exts, cur);
+        if !cur.atomic && cur.write {
+            m.w_tid = cur.t;
+            m.w_clk = cur.e;
+            m.w_pc = cur.pc;
+            m.r_clk = 0;
+            m.flags &= !READ_SHARED;
+            exts.free_ext(m.ext);
+            m.ext = 0;
+        } else if !cur.atomic {
+            self.read(m, exts, cur);
+        } else {
+            self.atomic(m, exts, cur);
+        }
+    }
+
+    /// The conflicts of `cur` with record `m`: its plain write, its plain read or reads, its
+    /// atomics.
+    #[inline(always)]
+    fn conflicts(&mut self, m: &Meta, exts: &Exts<'_>, cur: &Cur) {
+        if m.w_clk > 0 && self.view.conc(m.w_tid, m.w_clk) {
+            self.write_conflict(m, cur);
+        }
+        if cur.write && m.r_clk > 0 && self.view.conc(m.r_tid, m.r_clk) {
+            self.found.push(Conflict {
+                tid: m.r_tid,
+                clk: m.r_clk,
+                pc: m.r_pc,
+                kind: if cur.atomic {
+                    RaceKind::AtomicPlain
+                } else {
+                    RaceKind::ReadWrite
+                },
+                access: "read",
+            });
+        }
+        if m.ext != 0 {
+            // A plain read is checked only against the atomic writes.
+            let ext = exts.ext_ref(m.ext);
+            if cur.write || !cur.atomic && !ext.atomic_writes.is_empty() {
+                self.check_ext(m, ext, cur);
+            }
+        }
+    }
+
+    /// `cur` is concurrent with `m`'s plain write: a conflict unless both are plain writes
+    /// of one warp instruction storing the same value (§3.3.1).
+    #[inline(never)]
+    fn write_conflict(&mut self, m: &Meta, cur: &Cur) {
+        let same_value = cur.write
+            && !cur.atomic
+            && self.clocks.same_instruction(cur.t, m.w_tid, m.w_clk)
+            && self.log.iter().any(|&(u, k, w, v)| {
+                u == m.w_tid && k == cur.key && w == cur.width && v == cur.value
+            });
+        if !same_value {
             let kind = if cur.atomic {
                 RaceKind::AtomicPlain
+            } else if cur.write {
+                RaceKind::WriteWrite
             } else {
                 RaceKind::ReadWrite
             };
-            if m.r_clk > 0 && view.conc(m.r_tid, m.r_clk) {
-                self.found.push(Conflict {
-                    tid: m.r_tid,
-                    clk: m.r_clk,
-                    pc: m.r_pc,
-                    kind,
-                    access: "read",
-                });
-            }
+            self.found.push(Conflict {
+                tid: m.w_tid,
+                clk: m.w_clk,
+                pc: m.w_pc,
+                kind,
+                access: "write",
+            });
         }
-        if m.ext != 0 && (cur.write || !cur.atomic) {
-            self.check_ext(&m, cur);
-        }
-        // Updates.
+    }
+
+    /// A plain read recorded in `m`: the read epoch while one reader is concurrent with no
+    /// other (or the same thread reads again), the extension's read set once two are
+    /// (READINFLATE: the old reader's entry and the new one).
+    #[inline(always)]
+    fn read(&mut self, m: &mut Meta, exts: &mut Exts<'_>, cur: &Cur) {
         let rec = Rec {
             clk: cur.e,
             pc: cur.pc,
             block: cur.block_atomic,
         };
-        if !cur.atomic && cur.write {
-            m.w_tid = t;
-            m.w_clk = cur.e;
-            m.w_pc = cur.pc;
-            m.r_clk = 0;
-            m.flags &= !READ_SHARED;
-            self.shadow.free_ext(m.ext);
-            m.ext = 0;
-        } else if !cur.atomic {
-            if m.flags & READ_SHARED != 0 {
-                self.shadow.ext(m.ext).reads.insert(t, rec);
-            } else if m.r_clk == 0 || m.r_tid == t || !self.view.conc(m.r_tid, m.r_clk) {
-                m.r_tid = t;
-                m.r_clk = cur.e;
-                m.r_pc = cur.pc;
-            } else {
-                if m.ext == 0 {
-                    m.ext = self.shadow.new_empty_ext();
-                }
-                let old = Rec {
-                    clk: m.r_clk,
-                    pc: m.r_pc,
-                    block: false,
-                };
-                let (rt, def) = (m.r_tid, self.shadow.ext(m.ext));
-                def.reads.insert(rt, old);
-                def.reads.insert(t, rec);
-                m.flags |= READ_SHARED;
-                m.r_clk = 0;
-            }
+        if m.flags & READ_SHARED != 0 {
+            exts.ext(m.ext).reads.insert(cur.t, rec);
+        } else if m.r_clk == 0 || m.r_tid == cur.t || !self.view.conc(m.r_tid, m.r_clk) {
+            m.r_tid = cur.t;
+            m.r_clk = cur.e;
+            m.r_pc = cur.pc;
         } else {
             if m.ext == 0 {
-                m.ext = self.shadow.new_empty_ext();
+                m.ext = exts.new_empty_ext();
             }
-            let scoped = self.def == Definition::Scoped;
-            let cta = self.geo.cta_of(t);
-            let e = self.shadow.ext(m.ext);
-            if cur.write {
-                e.atomic_writes.insert(t, rec);
-                if scoped {
-                    let site = e
-                        .atomic_scope
-                        .entry(cta)
-                        .or_default()
-                        .entry(cur.pc)
-                        .or_default();
-                    site.block = cur.block_atomic;
-                    site.clk.insert(t, cur.e);
-                }
-            } else {
-                e.atomic_reads.insert(t, rec);
-            }
+            let old = Rec {
+                clk: m.r_clk,
+                pc: m.r_pc,
+                block: false,
+            };
+            let e = exts.ext(m.ext);
+            e.reads.insert(m.r_tid, old);
+            e.reads.insert(cur.t, rec);
+            m.flags |= READ_SHARED;
+            m.r_clk = 0;
         }
-        m
+    }
+
+    /// An atomic recorded in `m`'s extension (and, under the scoped definition, per CTA and
+    /// instruction for the scope check).
+    #[inline(never)]
+    fn atomic(&mut self, m: &mut Meta, exts: &mut Exts<'_>, cur: &Cur) {
+        let rec = Rec {
+            clk: cur.e,
+            pc: cur.pc,
+            block: cur.block_atomic,
+        };
+        if m.ext == 0 {
+            m.ext = exts.new_empty_ext();
+        }
+        let scoped = self.def == Definition::Scoped;
+        let cta = self.geo.cta_of(cur.t);
+        let e = exts.ext(m.ext);
+        if cur.write {
+            e.atomic_writes.insert(cur.t, rec);
+            if scoped {
+                let site = e
+                    .atomic_scope
+                    .entry(cta)
+                    .or_default()
+                    .entry(cur.pc)
+                    .or_default();
+                site.block = cur.block_atomic;
+                site.clk.insert(cur.t, cur.e);
+            }
+        } else {
+            e.atomic_reads.insert(cur.t, rec);
+        }
     }
 
     /// The checks against the extension of `m` (concurrent reads, atomics).
-    fn check_ext(&mut self, m: &Meta, cur: &Cur) {
+    fn check_ext(&mut self, m: &Meta, ext: &Ext, cur: &Cur) {
         let t = cur.t;
         let view = &self.view;
-        let ext = self.shadow.ext_ref(m.ext);
         let found = &mut *self.found;
         if cur.write && m.flags & READ_SHARED != 0 {
             let kind = if cur.atomic {
@@ -592,6 +665,47 @@ impl<'a, C: Clocks> Pass<'a, C> {
     }
 }
 
+/// Thread `t`'s knowledge when it is lane `t - flat.warp_lo` of a lock-step group whose
+/// knowledge is `flat`: the same answers as the thread's own [`ClockView`].
+struct FlatLane<'f> {
+    flat: &'f Flat,
+    t: u32,
+}
+
+impl ClockView for FlatLane<'_> {
+    #[inline(always)]
+    fn own(&self) -> u32 {
+        self.flat.own
+    }
+    #[inline]
+    fn knows(&self, u: u32) -> u32 {
+        if u == self.t {
+            self.flat.own
+        } else {
+            self.flat.knows(u)
+        }
+    }
+    #[inline(always)]
+    fn conc(&self, u: u32, c: u32) -> bool {
+        self.flat.conc(self.t, u, c)
+    }
+}
+
+/// How [`Detector::check`] names an access of each kind (the report's `access`), and
+/// whether it reads and writes.
+fn access_kind(op: AccessOp, sync: SyncOp) -> (bool, bool, &'static str) {
+    match (op, sync) {
+        (AccessOp::Load, SyncOp::Plain) => (true, false, "read"),
+        (AccessOp::Store, SyncOp::Plain) => (false, true, "write"),
+        (AccessOp::Load, _) => (true, false, "acquire"),
+        (AccessOp::Store, _) => (false, true, "release"),
+        (AccessOp::Atomic(_), SyncOp::Acq(_)) => (true, true, "acquire"),
+        (AccessOp::Atomic(_), SyncOp::Rel(_)) => (true, true, "release"),
+        (AccessOp::Atomic(_), SyncOp::Ar { .. }) => (true, true, "acq-rel"),
+        (AccessOp::Atomic(_), _) => (true, true, "atomic"),
+    }
+}
+
 impl<C: Clocks> Detector<C> {
     /// The classification of instruction `pc` (plain when unknown).
     #[inline]
@@ -606,48 +720,172 @@ impl<C: Clocks> Detector<C> {
             })
     }
 
-    /// The lane accesses of one warp instruction (same `pc`, same warp), trace event numbers
-    /// from `index`: the same checks and updates as [`Detector::check`] on each in turn,
-    /// with the common case of a plain 4-byte load or store done in place (see
-    /// [`fast_plain`]), the instruction's classification and the warp's clock group looked
-    /// up once. Anything else goes through [`Detector::check`].
-    fn check_run(&mut self, evs: &[AccessEvent], index: u64) {
-        let ev0 = &evs[0];
-        let plain = self.info_of(ev0.pc).op == SyncOp::Plain
-            && matches!(ev0.op, AccessOp::Load | AccessOp::Store);
-        let mut k = 0;
-        while k < evs.len() {
-            if plain {
+    /// The knowledge shared by the lanes of a plain load or store at `pc` that thread `t0`
+    /// (an active lane) runs, as numbers ([`Flat`]); `None` when the instruction is not a
+    /// plain load or store or the group's knowledge is not flat.
+    #[inline]
+    fn flat_for(&self, pc: u32, op: AccessOp, t0: u32) -> Option<(Flat, bool)> {
+        let info = self.info_of(pc);
+        if info.op != SyncOp::Plain || !matches!(op, AccessOp::Load | AccessOp::Store) {
+            return None;
+        }
+        Some((self.clocks.view(t0).flat()?, info.block_scope_atomic))
+    }
+
+    /// Plain accesses `0..n` of the lanes of one warp instruction (trace event numbers from
+    /// `index`), each `cur` with what `item` gives (thread, location, value, width, space)
+    /// or, where it gives nothing (not a lane of the group, local memory), through
+    /// [`Detector::check`] on `event`. The rule ([`Pass::words`]) runs with the lane's
+    /// share of the group's knowledge `flat`, one [`Pass`] for a stretch of lanes, until a
+    /// lane has conflicts, which [`Detector::conclude`] reports before the next lane.
+    #[inline(always)]
+    fn check_lanes(
+        &mut self,
+        flat: &Flat,
+        mut cur: Cur,
+        (n, index): (usize, u64),
+        item: impl Fn(usize) -> Option<(u32, u64, u64, u8, &'static str)>,
+        event: impl Fn(usize) -> AccessEvent,
+    ) {
+        let mut i = 0;
+        while i < n {
+            let stop = {
                 let Detector {
                     clocks,
                     shadow,
+                    found,
                     log,
+                    def,
+                    geo,
                     accesses,
                     ..
                 } = self;
-                let base = clocks.view(evs[k].tid as u32);
-                while k < evs.len() {
-                    let ev = &evs[k];
-                    if ev.space == AccessSpace::Local {
-                        k += 1;
-                        continue;
-                    }
-                    let Some(view) = base.retarget(ev.tid as u32) else {
+                let mut pass = Pass {
+                    view: FlatLane { flat, t: 0 },
+                    clocks,
+                    found,
+                    log,
+                    def: *def,
+                    geo: *geo,
+                };
+                let mut stop = None;
+                while i < n {
+                    let Some((t, key, value, width, space)) = item(i) else {
+                        stop = Some(None);
                         break;
                     };
-                    if !fast_plain(&view, shadow, log, ev) {
+                    (cur.t, cur.key, cur.value, cur.width) = (t, key, value, width);
+                    pass.view.t = t;
+                    *accesses += 1;
+                    pass.words(shadow, &cur);
+                    if !pass.found.is_empty() {
+                        stop = Some(Some(space));
                         break;
                     }
-                    *accesses += 1;
-                    k += 1;
+                    if cur.write {
+                        pass.log.push((t, key, width, value));
+                    }
+                    i += 1;
                 }
-                if k == evs.len() {
-                    break;
+                stop
+            };
+            match stop {
+                None => return,
+                Some(None) => self.check(&event(i), index + i as u64),
+                Some(Some(space)) => {
+                    let access = if cur.write { "write" } else { "read" };
+                    self.conclude(&event(i), &cur, space, access, index + i as u64);
                 }
             }
-            self.check(&evs[k], index + k as u64);
-            k += 1;
+            i += 1;
         }
+    }
+
+    /// The first access of a plain load or store of the group whose knowledge is `flat`:
+    /// what every lane's [`Cur`] shares.
+    fn lane_cur(flat: &Flat, pc: u32, store: bool, block: bool) -> Cur {
+        Cur {
+            t: 0,
+            e: flat.own,
+            pc,
+            write: store,
+            atomic: false,
+            block_atomic: block,
+            key: 0,
+            width: 4,
+            value: 0,
+        }
+    }
+
+    /// The lane accesses of one warp instruction (same `pc`, same warp), trace event numbers
+    /// from `index`: each checked in turn as [`Detector::check`] does, the instruction's
+    /// classification and the group's knowledge looked up once for a plain load or store
+    /// ([`Detector::check_lanes`]).
+    fn check_run(&mut self, evs: &[AccessEvent], index: u64) {
+        let ev0 = &evs[0];
+        let Some((flat, block)) = self.flat_for(ev0.pc, ev0.op, ev0.tid as u32) else {
+            for (k, ev) in evs.iter().enumerate() {
+                self.check(ev, index + k as u64);
+            }
+            return;
+        };
+        let cur = Self::lane_cur(&flat, ev0.pc, ev0.op == AccessOp::Store, block);
+        let item = |i: usize| {
+            let ev = &evs[i];
+            let l = (ev.tid as u32).wrapping_sub(flat.warp_lo);
+            if l >= 32 || flat.mask >> l & 1 == 0 {
+                return None;
+            }
+            let (key, space) = loc_key(ev.space, ev.addr)?;
+            Some((ev.tid as u32, key, ev.value, ev.width.max(1), space))
+        };
+        self.check_lanes(&flat, cur, (evs.len(), index), item, |i| evs[i]);
+    }
+
+    /// A warp instruction's accesses, trace event numbers from `index`: as
+    /// [`Detector::check_run`] on its lanes' events, without making the events.
+    fn check_warp(&mut self, a: &WarpAccess<'_>, index: u64) {
+        let l0 = a.mask.trailing_zeros();
+        let t0 = (a.tid0 + u64::from(l0)) as u32;
+        let flat = if a.space == AccessSpace::Local {
+            None
+        } else {
+            self.flat_for(a.pc, a.op, t0)
+        };
+        // The active lanes in order (the `i`-th access is lane `lanes[i]`).
+        let full = a.mask == u32::MAX;
+        let mut lanes = [0u8; 32];
+        if !full {
+            let (mut m, mut n) = (a.mask, 0);
+            while m != 0 {
+                lanes[n] = m.trailing_zeros() as u8;
+                m &= m - 1;
+                n += 1;
+            }
+        }
+        let lane = |i: usize| if full { i } else { lanes[i] as usize };
+        let n = a.mask.count_ones() as usize;
+        let Some((flat, block)) = flat else {
+            for i in 0..n {
+                self.check(&a.event(lane(i)), index + i as u64);
+            }
+            return;
+        };
+        let (tag, off_mask, space) = match a.space {
+            AccessSpace::Shared(c) => ((1u64 << 62) | (c << 24), 0xff_ffff, "shared"),
+            _ => (0, u64::MAX, "global"),
+        };
+        let width = a.width.max(1);
+        let cur = Self::lane_cur(&flat, a.pc, a.op == AccessOp::Store, block);
+        let item = |i: usize| {
+            let l = lane(i);
+            if flat.mask >> l & 1 == 0 {
+                return None;
+            }
+            let key = tag | (a.addrs[l] & off_mask);
+            Some(((a.tid0 + l as u64) as u32, key, a.values[l], width, space))
+        };
+        self.check_lanes(&flat, cur, (n, index), item, |i| a.event(lane(i)));
     }
 
     /// One thread's access, trace event number `index`.
@@ -659,16 +897,7 @@ impl<C: Clocks> Detector<C> {
         self.accesses += 1;
         let t = ev.tid as u32;
         let sync = info.op != SyncOp::Plain;
-        let (read, write, access) = match (ev.op, info.op) {
-            (AccessOp::Load, SyncOp::Plain) => (true, false, "read"),
-            (AccessOp::Store, SyncOp::Plain) => (false, true, "write"),
-            (AccessOp::Load, _) => (true, false, "acquire"),
-            (AccessOp::Store, _) => (false, true, "release"),
-            (AccessOp::Atomic(_), SyncOp::Acq(_)) => (true, true, "acquire"),
-            (AccessOp::Atomic(_), SyncOp::Rel(_)) => (true, true, "release"),
-            (AccessOp::Atomic(_), SyncOp::Ar { .. }) => (true, true, "acq-rel"),
-            (AccessOp::Atomic(_), _) => (true, true, "atomic"),
-        };
+        let (_, write, access) = access_kind(ev.op, info.op);
         let atomic = sync || matches!(ev.op, AccessOp::Atomic(_));
         let cur = {
             let Detector {
@@ -680,20 +909,11 @@ impl<C: Clocks> Detector<C> {
                 geo,
                 ..
             } = self;
-            let mut pass: Pass<'_, C> = Pass {
-                view: clocks.view(t),
-                clocks,
-                shadow,
-                found,
-                log,
-                def: *def,
-                geo: *geo,
-            };
+            let view = clocks.view(t);
             let cur = Cur {
                 t,
-                e: pass.view.own(),
+                e: view.own(),
                 pc: ev.pc,
-                read,
                 write,
                 atomic,
                 block_atomic: info.block_scope_atomic,
@@ -701,45 +921,54 @@ impl<C: Clocks> Detector<C> {
                 width: ev.width.max(1),
                 value: ev.value,
             };
-            let _ = cur.read;
             // The shadow check (before this access's own acquire takes effect).
-            pass.found.clear();
-            let start = key;
-            let end = key + u64::from(cur.width);
-            let mut g = start >> 2;
-            while g << 2 < end {
-                let base = g << 2;
-                let lo = (start.max(base) - base) as usize;
-                let hi = (end.min(base + 4) - base) as usize;
-                let at = pass.shadow.locate(g);
-                let m = *pass.shadow.at(at);
-                if lo == 0 && hi == 4 && m.flags & SPLIT == 0 {
-                    let nm = pass.process(m, &cur);
-                    *pass.shadow.at(at) = nm;
-                } else {
-                    let si = pass.shadow.split(g);
-                    for k in lo..hi {
-                        let bm = *pass.shadow.byte(si, k);
-                        let nm = pass.process(bm, &cur);
-                        *pass.shadow.byte(si, k) = nm;
-                    }
-                    if lo == 0 && hi == 4 && write && !atomic {
-                        pass.shadow.try_unsplit(g);
-                    }
-                }
-                g += 1;
-            }
+            let mut pass = Pass {
+                view,
+                clocks,
+                found,
+                log,
+                def: *def,
+                geo: *geo,
+            };
+            pass.words(shadow, &cur);
             cur
         };
+        self.conclude(ev, &cur, space, access, index);
+        // Synchronisation (§3.3.4).
+        match info.op {
+            SyncOp::Acq(s) => {
+                self.acquire(t, key, s);
+            }
+            SyncOp::Rel(s) if matches!(ev.op, AccessOp::Atomic(_)) => self.release_rmw(t, key, s),
+            SyncOp::Rel(s) => self.release(t, key, s, None),
+            SyncOp::Ar { acq, rel } => {
+                let got = self.acquire(t, key, acq);
+                self.release(t, key, rel, Some(&got));
+            }
+            SyncOp::Plain | SyncOp::Atm => {}
+        }
+    }
+
+    /// After access `ev`'s shadow check: its conflicts reported (one race per other thread
+    /// and instruction, classified) and cleared, and a plain write logged for the
+    /// same-value test of the rest of its warp instruction.
+    fn conclude(
+        &mut self,
+        ev: &AccessEvent,
+        cur: &Cur,
+        space: &'static str,
+        access: &'static str,
+        index: u64,
+    ) {
         if !self.found.is_empty() {
             let mut seen: Vec<(u32, u32)> = Vec::new();
-            let found = std::mem::take(&mut self.found);
+            let mut found = std::mem::take(&mut self.found);
             for c in &found {
                 if seen.contains(&(c.tid, c.pc)) {
                     continue;
                 }
                 seen.push((c.tid, c.pc));
-                let (kind, class) = self.classify(t, c);
+                let (kind, class) = self.classify(cur.t, c);
                 self.report.add(Race {
                     kind,
                     class,
@@ -761,211 +990,11 @@ impl<C: Clocks> Detector<C> {
                     count: 1,
                 });
             }
+            found.clear();
             self.found = found;
         }
-        if write && !atomic {
-            self.log.push((t, key, cur.width, cur.value));
-        }
-        // Synchronisation (§3.3.4).
-        match info.op {
-            SyncOp::Acq(s) => {
-                self.acquire(t, key, s);
-            }
-            SyncOp::Rel(s) if matches!(ev.op, AccessOp::Atomic(_)) => self.release_rmw(t, key, s),
-            SyncOp::Rel(s) => self.release(t, key, s, None),
-            SyncOp::Ar { acq, rel } => {
-                let got = self.acquire(t, key, acq);
-                self.release(t, key, rel, Some(&got));
-            }
-            SyncOp::Plain | SyncOp::Atm => {}
-        }
-    }
-}
-
-/// A plain 4-byte load or store of a whole granule whose record holds no extension and
-/// no split, and that conflicts with nothing, checked and recorded in place: exactly what
-/// [`Pass::process`] does in that case (no conflict, the read or write epoch replaced).
-/// False (nothing changed) in every other case, which [`Detector::check`] handles.
-#[inline]
-fn fast_plain<V: ClockView>(
-    view: &V,
-    shadow: &mut Shadow,
-    log: &mut Vec<(u32, u64, u8, u64)>,
-    ev: &AccessEvent,
-) -> bool {
-    let Some((key, _)) = loc_key(ev.space, ev.addr) else {
-        return false;
-    };
-    if ev.width != 4 || key & 3 != 0 {
-        return false;
-    }
-    let at = shadow.locate(key >> 2);
-    let m = *shadow.at(at);
-    if m.flags != 0 || m.ext != 0 || m.w_clk > 0 && view.conc(m.w_tid, m.w_clk) {
-        return false;
-    }
-    let t = ev.tid as u32;
-    let e = view.own();
-    let nm = if ev.op == AccessOp::Store {
-        if m.r_clk > 0 && view.conc(m.r_tid, m.r_clk) {
-            return false;
-        }
-        log.push((t, key, 4, ev.value));
-        Meta {
-            w_tid: t,
-            w_clk: e,
-            w_pc: ev.pc,
-            r_clk: 0,
-            ..m
-        }
-    } else {
-        if m.r_clk != 0 && m.r_tid != t && view.conc(m.r_tid, m.r_clk) {
-            return false;
-        }
-        Meta {
-            r_tid: t,
-            r_clk: e,
-            r_pc: ev.pc,
-            ..m
-        }
-    };
-    *shadow.at(at) = nm;
-    true
-}
-
-/// [`Pass::process`] for a lane of a warp instruction, with the group's knowledge as
-/// numbers: a plain 4-byte access of thread `t` at location `key` (granule-aligned, not
-/// split, no atomics recorded there) that conflicts with nothing, including the inflation
-/// of concurrent reads into the extension and a write that ends them. The same updates as
-/// `process` in those cases; false, with nothing changed, in every other case (a conflict
-/// to report, atomics, a split granule), which [`Detector::check`] handles.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn fast_flat(
-    flat: &Flat,
-    shadow: &mut Shadow,
-    log: &mut Vec<(u32, u64, u8, u64)>,
-    t: u32,
-    key: u64,
-    pc: u32,
-    store: bool,
-    value: u64,
-) -> bool {
-    let (m, mut exts) = shadow.meta_exts(key >> 2);
-    if m.flags & SPLIT != 0 || m.w_clk > 0 && flat.conc(t, m.w_tid, m.w_clk) {
-        return false;
-    }
-    if m.ext != 0 {
-        let e = exts.ext_ref(m.ext);
-        if !e.atomic_writes.is_empty() || !e.atomic_reads.is_empty() {
-            return false;
-        }
-    }
-    if store {
-        if m.r_clk > 0 && flat.conc(t, m.r_tid, m.r_clk) {
-            return false;
-        }
-        if m.flags & READ_SHARED != 0 {
-            let reads = &exts.ext_ref(m.ext).reads;
-            if reads.first(|u, r| flat.conc(t, u, r.clk)).is_some() {
-                return false;
-            }
-        }
-        m.w_tid = t;
-        m.w_clk = flat.own;
-        m.w_pc = pc;
-        m.r_clk = 0;
-        m.flags &= !READ_SHARED;
-        exts.free_ext(m.ext);
-        m.ext = 0;
-        log.push((t, key, 4, value));
-        return true;
-    }
-    let rec = Rec {
-        clk: flat.own,
-        pc,
-        block: false,
-    };
-    if m.flags & READ_SHARED != 0 {
-        exts.ext(m.ext).reads.insert(t, rec);
-    } else if m.r_clk == 0 || m.r_tid == t || !flat.conc(t, m.r_tid, m.r_clk) {
-        m.r_tid = t;
-        m.r_clk = flat.own;
-        m.r_pc = pc;
-    } else {
-        if m.ext == 0 {
-            m.ext = exts.new_empty_ext();
-        }
-        let old = Rec {
-            clk: m.r_clk,
-            pc: m.r_pc,
-            block: false,
-        };
-        let e = exts.ext(m.ext);
-        e.reads.insert(m.r_tid, old);
-        e.reads.insert(t, rec);
-        m.flags |= READ_SHARED;
-        m.r_clk = 0;
-    }
-    true
-}
-
-impl<C: Clocks> Detector<C> {
-    /// A warp instruction's accesses, trace event numbers from `index`: [`fast_flat`] for
-    /// the lanes it covers, [`Detector::check`] for the others, in lane order.
-    fn check_warp(&mut self, a: &WarpAccess<'_>, index: u64) {
-        let plain = self.info_of(a.pc).op == SyncOp::Plain
-            && matches!(a.op, AccessOp::Load | AccessOp::Store)
-            && a.width == 4
-            && a.space != AccessSpace::Local;
-        let l0 = a.mask.trailing_zeros();
-        let flat = if plain {
-            let t0 = (a.tid0 + u64::from(l0)) as u32;
-            self.clocks.view(t0).flat()
-        } else {
-            None
-        };
-        let Some(flat) = flat else {
-            let mut m = a.mask;
-            let mut k = 0;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.check(&a.event(l), index + k);
-                k += 1;
-            }
-            return;
-        };
-        let store = a.op == AccessOp::Store;
-        let (tag, off_mask) = match a.space {
-            AccessSpace::Shared(c) => ((1u64 << 62) | (c << 24), 0xff_ffff),
-            _ => (0, u64::MAX),
-        };
-        let mut m = a.mask;
-        let mut k = 0;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let t = (a.tid0 + l as u64) as u32;
-            let key = tag | (a.addrs[l] & off_mask);
-            let done = flat.mask >> l & 1 == 1
-                && key & 3 == 0
-                && fast_flat(
-                    &flat,
-                    &mut self.shadow,
-                    &mut self.log,
-                    t,
-                    key,
-                    a.pc,
-                    store,
-                    a.values[l],
-                );
-            if done {
-                self.accesses += 1;
-            } else {
-                self.check(&a.event(l), index + k);
-            }
-            k += 1;
+        if cur.write && !cur.atomic {
+            self.log.push((cur.t, cur.key, cur.width, cur.value));
         }
     }
 }

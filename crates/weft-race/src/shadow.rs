@@ -118,7 +118,12 @@ impl TidSet {
                 if i > 0 && v[i - 1].0 == t {
                     v[i - 1].1 = r;
                 } else if v.len() < SMALL {
-                    v.insert(i, (t, r));
+                    // At the end mostly (the same growth as `insert`).
+                    if i == v.len() {
+                        v.push((t, r));
+                    } else {
+                        v.insert(i, (t, r));
+                    }
                 } else {
                     let mut m: IntMap<u32, Rec> = v.iter().copied().collect();
                     m.insert(t, r);
@@ -144,6 +149,7 @@ impl TidSet {
         }
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         match self {
             TidSet::Small(v) => v.is_empty(),
@@ -314,6 +320,18 @@ impl Shadow {
             ..Meta::default()
         };
         i
+    }
+
+    /// Byte `k` of split record `i` and the extensions, borrowed together.
+    #[inline]
+    pub fn byte_exts(&mut self, i: usize, k: usize) -> (&mut Meta, Exts<'_>) {
+        (
+            &mut self.splits[i][k],
+            Exts {
+                exts: &mut self.exts,
+                free: &mut self.free_exts,
+            },
+        )
     }
 
     /// Byte `k` of split record `i`.

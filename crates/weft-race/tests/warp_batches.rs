@@ -13,10 +13,11 @@ use std::path::Path;
 use weft_ir::kernel::Kernel;
 use weft_race::clocks::{Compressed, Geometry};
 use weft_race::detector::{Definition, Detector};
-use weft_race::Race;
+use weft_race::{Class, Race, RaceKind};
+use weft_simt::decode::TraceKind;
 use weft_simt::{
-    run_with_sink, AccessEvent, Arg, BranchEvent, Buffer, ElemType, LaunchConfig, Options,
-    Schedule, TraceSink,
+    run_with_sink, AccessEvent, AccessOp, AccessSpace, Arg, BranchEvent, Buffer, ElemType,
+    LaunchConfig, Options, Schedule, TraceSink, WarpAccess,
 };
 
 /// Forwards every event to the detector, lane accesses one at a time (the trait's default
@@ -186,4 +187,125 @@ fn racy_warps_give_the_same_races() {
         total += same_both_ways("racy", &k, cfg, &[Arg::Buffer(0)], &bufs);
     }
     assert!(total > 0, "the racy kernel shows races");
+}
+
+/// One warp instruction of a hand-made trace: every lane of warp `warp` (64 threads, one
+/// CTA) accesses the word `at(lane)`, then the instruction ends.
+fn feed(
+    det: &mut Detector<Compressed>,
+    per_lane: bool,
+    warp: u64,
+    pc: u32,
+    store: bool,
+    at: impl Fn(usize) -> u64,
+) {
+    let addrs: [u64; 32] = std::array::from_fn(&at);
+    let values: [u64; 32] = std::array::from_fn(|l| l as u64);
+    let a = WarpAccess {
+        warp,
+        tid0: warp * 32,
+        pc,
+        op: if store {
+            AccessOp::Store
+        } else {
+            AccessOp::Load
+        },
+        kind: if store { TraceKind::Wr } else { TraceKind::Rd },
+        space: AccessSpace::Global,
+        width: 4,
+        mask: u32::MAX,
+        addrs: &addrs,
+        values: &values,
+    };
+    if per_lane {
+        for l in 0..32 {
+            det.access(&a.event(l));
+        }
+    } else {
+        det.access_warp(&a);
+    }
+    det.endi(warp, u32::MAX, pc);
+}
+
+/// The read and write rules on a trace written by hand, both ways of feeding it: lanes 0
+/// and 1 of warp 0 read word A (two concurrent readers: the read epoch inflates into a set
+/// holding both), lane 2 reads word B (a single reader); then warp 1 writes A from lane 0
+/// (instruction 1) and B from lane 1 (instruction 2), unsynchronised. Paper 003 Fig. 2: two
+/// read-write races, each reported against the concurrent reader with the smallest thread
+/// index (thread 0 for A, the reader recorded before the inflation; thread 2 for B, the
+/// single reader), once each, at the write's trace event (each instruction is 32 lane
+/// events and an `endi`: warp 0's are events 0-32, instruction 1's lane 0 is event 33,
+/// instruction 2's lane 1 is event 66 + 1 = 67).
+#[test]
+fn hand_fed_reads_then_writes_race_as_the_rules_say() {
+    const A: u64 = 0x1000;
+    const B: u64 = 0x2000;
+    let geo = Geometry {
+        block_threads: 64,
+        ctas: 1,
+    };
+    for per_lane in [false, true] {
+        let mut det: Detector<Compressed> =
+            Detector::with_info(Vec::new(), geo, Definition::Barracuda);
+        let fresh = |base: u64| move |l: usize| base + 4 * l as u64;
+        feed(&mut det, per_lane, 0, 0, false, |l| match l {
+            0 | 1 => A,
+            2 => B,
+            _ => fresh(0x3000)(l),
+        });
+        feed(&mut det, per_lane, 1, 1, true, |l| {
+            if l == 0 {
+                A
+            } else {
+                fresh(0x4000)(l)
+            }
+        });
+        feed(&mut det, per_lane, 1, 2, true, |l| {
+            if l == 1 {
+                B
+            } else {
+                fresh(0x5000)(l)
+            }
+        });
+        let got: Vec<_> = det
+            .finish()
+            .races
+            .iter()
+            .map(|r| {
+                (
+                    r.kind,
+                    r.class,
+                    r.space,
+                    (r.first.pc, r.first.thread, r.first.access),
+                    (r.second.pc, r.second.thread, r.second.access),
+                    r.address,
+                    r.event,
+                    r.count,
+                )
+            })
+            .collect();
+        let want = vec![
+            (
+                RaceKind::ReadWrite,
+                Class::IntraBlock,
+                "global",
+                (0, 0, "read"),
+                (1, 32, "write"),
+                A,
+                33,
+                1,
+            ),
+            (
+                RaceKind::ReadWrite,
+                Class::IntraBlock,
+                "global",
+                (0, 2, "read"),
+                (2, 33, "write"),
+                B,
+                67,
+                1,
+            ),
+        ];
+        assert_eq!(got, want, "per lane: {per_lane}");
+    }
 }

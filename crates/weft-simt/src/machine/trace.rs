@@ -23,7 +23,8 @@ const LINE: usize = 96;
 /// The text trace's destination: the writer and the block of bytes not yet written to it.
 pub(super) struct TraceOut<'a> {
     out: Option<&'a mut dyn Write>,
-    /// `BLOCK + LINE` bytes; `buf[..pos]` is pending.
+    /// `BLOCK + WARP * LINE` bytes (room for a warp's lines past `BLOCK`); `buf[..pos]` is
+    /// pending.
     buf: Vec<u8>,
     pos: usize,
     /// The decimal digits (left-aligned, `tid_len` of them) of the last thread index
@@ -37,7 +38,7 @@ pub(super) struct TraceOut<'a> {
 impl<'a> TraceOut<'a> {
     pub(super) fn new(out: Option<&'a mut dyn Write>) -> Self {
         let buf = if out.is_some() {
-            vec![0; BLOCK + LINE]
+            vec![0; BLOCK + WARP * LINE]
         } else {
             Vec::new()
         };
@@ -464,8 +465,12 @@ pub(super) fn emit_lanes(
 }
 
 /// The text lines `NAME TID PREFIX HEX` of a warp's lanes in one memory (not local: its
-/// prefix names the thread): the name and the location prefix are the same on every line,
-/// and the thread index of the next lane is mostly the last one's digits incremented.
+/// prefix names the thread), written into the block in one pass with one check for room
+/// (the block has room for a warp's lines past [`BLOCK`]). What is the same on many lines
+/// is made once: the name with the thread index but its last two digits (which change once
+/// at most in a warp), the location prefix, and the address's hex digits but the last two
+/// (which change when the address passes a multiple of 256); the last two digits of each
+/// come from tables, stored two bytes at a time.
 // The lane loop (`for_lanes!`) indexes the lanes' addresses by the lane number.
 #[allow(clippy::needless_range_loop)]
 fn write_lanes(
@@ -477,69 +482,94 @@ fn write_lanes(
     region: Region,
     x: &Lanes<'_>,
 ) {
-    let mut head = [0u8; 8];
+    if io_error.is_some() {
+        return;
+    }
+    let mut head = [0u8; 32];
     let nb = name.as_bytes();
     let hn = nb.len().min(7);
     head[..hn].copy_from_slice(&nb[..hn]);
     head[hn] = b' ';
-    let mut td = [0u8; 20];
-    let mut tl = 0;
-    let mut last = u64::MAX;
+    let (mut t_hi, mut hl) = (u64::MAX, hn + 1);
+    // The location prefix and the address's hex digits but the last two.
+    let (mut a_hi, mut mid, mut ml) = (u64::MAX, [0u8; 48], pn);
+    mid[..32].copy_from_slice(pre);
+    let mut p = trace.pos;
+    let buf = &mut trace.buf;
     for_lanes!(x.em, l, {
-        if io_error.is_some() {
-            break;
-        }
         let t = x.gt_base + l as u64;
-        if last != u64::MAX && t == last + 1 {
-            inc_dec(&mut td, &mut tl);
-        } else {
-            tl = 0;
-            put_dec(&mut td, &mut tl, t);
+        let (th, tl) = (t / 100, (t % 100) as usize);
+        if th != t_hi {
+            t_hi = th;
+            hl = hn + 1;
+            if th != 0 {
+                put_dec(&mut head, &mut hl, th);
+            }
         }
-        last = t;
         let a = x.addrs[l];
         let v = match region {
             Region::Global => a,
             _ => route(x.space, a).map_or(a, |r| r.1),
         };
-        let p = trace.pos;
-        let line: &mut [u8; LINE] = (&mut trace.buf[p..p + LINE])
+        let (vh, vl) = (v >> 8, (v & 0xff) as usize);
+        if vh != a_hi {
+            a_hi = vh;
+            let (hex, xl) = if vh == 0 { ([0; 16], 0) } else { hex16(vh) };
+            mid[pn..pn + 16].copy_from_slice(&hex);
+            ml = pn + xl;
+        }
+        let line: &mut [u8; LINE] = (&mut buf[p..p + LINE])
             .try_into()
             .expect("LINE bytes past pos");
-        line[..8].copy_from_slice(&head);
-        let mut n = hn + 1;
-        line[n..n + 20].copy_from_slice(&td);
-        n += tl;
-        line[n..n + 32].copy_from_slice(pre);
-        n += pn;
-        put_hex(line, &mut n, v, 1);
+        line[..32].copy_from_slice(&head);
+        let mut n = hl;
+        // The last two digits, or one (`one`): both stored, the count tells.
+        let one = usize::from(th == 0) & usize::from(tl < 10);
+        line[n] = DIGITS2[2 * tl + one];
+        line[n + 1] = DIGITS2[2 * tl + 1];
+        n += 2 - one;
+        line[n..n + 48].copy_from_slice(&mid);
+        n += ml;
+        let one = usize::from(vh == 0) & usize::from(vl < 16);
+        line[n] = HEX2[2 * vl + one];
+        line[n + 1] = HEX2[2 * vl + 1];
+        n += 2 - one;
         line[n] = b'\n';
-        trace.pos = p + n + 1;
-        stats.trace_events += 1;
-        trace.settle(io_error);
+        p += n + 1;
     });
+    trace.pos = p;
+    stats.trace_events += u64::from(x.em.count_ones());
+    trace.settle(io_error);
 }
 
-/// Adds one to the `len` decimal digits in `d` (one more digit past 9...9).
+/// The hex digits of `v` (not 0) without leading zeros, and how many.
 #[inline(always)]
-fn inc_dec(d: &mut [u8; 20], len: &mut usize) {
-    let mut i = *len;
-    loop {
-        if i == 0 {
-            d.copy_within(0..*len, 1);
-            d[0] = b'1';
-            *len += 1;
-            return;
-        }
-        i -= 1;
-        if d[i] == b'9' {
-            d[i] = b'0';
-        } else {
-            d[i] += 1;
-            return;
-        }
-    }
+fn hex16(v: u64) -> ([u8; 16], usize) {
+    let digits = ((64 - v.leading_zeros()) as usize).div_ceil(4);
+    let all = (u128::from(hex8((v >> 32) as u32)) << 64) | u128::from(hex8(v as u32));
+    ((all << (8 * (16 - digits))).to_be_bytes(), digits)
 }
+
+/// `00`, `01`, ... `ff`.
+const HEX2: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 256 {
+        let (h, l) = (i >> 4, i & 15);
+        t[2 * i] = if h < 10 {
+            b'0' + h as u8
+        } else {
+            b'a' + (h - 10) as u8
+        };
+        t[2 * i + 1] = if l < 10 {
+            b'0' + l as u8
+        } else {
+            b'a' + (l - 10) as u8
+        };
+        i += 1;
+    }
+    t
+};
 
 /// The `endi` of [`emit_lanes`].
 fn emit_endi(
@@ -603,7 +633,7 @@ mod tests {
     #[allow(clippy::needless_range_loop)]
     fn warp_lines_match_lane_lines() {
         let base = crate::mem::GLOBAL_BASE;
-        let cases: [(MemSpace, u64, u64, u32); 5] = [
+        let cases: [(MemSpace, u64, u64, u32); 7] = [
             (MemSpace::Global, base, 4, u32::MAX),
             (
                 MemSpace::Global,
@@ -614,9 +644,11 @@ mod tests {
             (MemSpace::Shared, 0, 4, 0x0f0f_f0f0),
             (MemSpace::Shared, 0x1f0, 16, 1 << 31),
             (MemSpace::Param, 8, 8, 0b1011),
+            (MemSpace::Shared, 0xf4, 4, u32::MAX),
+            (MemSpace::Shared, 0, 1, u32::MAX),
         ];
         for (space, start, step, em) in cases {
-            for gt_base in [0u64, 96, 9_999_990, u64::MAX - 40] {
+            for gt_base in [0u64, 5, 96, 9_999_990, u64::MAX - 40] {
                 let addrs: [u64; WARP] = std::array::from_fn(|l| start + step * l as u64);
                 let vals = [0u64; WARP];
                 let x = Lanes {
