@@ -940,9 +940,17 @@ impl Exec<'_> {
         let mut acc: Option<T> = None;
         for p in pieces.iter().rev() {
             let v = if offset {
+                // As GPUVerify's `_READ_OFFSET_` variables: the offset of an access that has
+                // not occurred is arbitrary (one unknown per array and kind), not 0.
+                let unknown = self
+                    .c
+                    .var(&format!("logoff_{:?}_{:?}", p.base, kinds[0]), Sort::Bv(64));
                 match self.st.logs.get(&(p.base, kinds[0])) {
-                    Some(l) => l.off.clone(),
-                    None => self.c.bv(64, 0),
+                    Some(l) => {
+                        let (has, off) = (l.has.clone(), l.off.clone());
+                        self.c.ite(&has, &off, &unknown)
+                    }
+                    None => unknown,
                 }
             } else {
                 let hs: Vec<T> = kinds
@@ -960,7 +968,15 @@ impl Exec<'_> {
         }
         match acc {
             Some(v) => v,
-            None if offset => self.c.bv(64, 0),
+            // An array never accessed (a parameter used only here): no access has occurred,
+            // so its offset is arbitrary (the same unknown at every query of that pointer).
+            None if offset => match a.node() {
+                Node::Var(n, _) => {
+                    let n = format!("logoff_{n}_{:?}", kinds[0]);
+                    self.c.var(&n, Sort::Bv(64))
+                }
+                _ => self.c.fresh("logoff", Sort::Bv(64)),
+            },
             None => self.c.ff(),
         }
     }
