@@ -940,17 +940,9 @@ impl Exec<'_> {
         let mut acc: Option<T> = None;
         for p in pieces.iter().rev() {
             let v = if offset {
-                // As GPUVerify's `_READ_OFFSET_` variables: the offset of an access that has
-                // not occurred is arbitrary (one unknown per array and kind), not 0.
-                let unknown = self
-                    .c
-                    .var(&format!("logoff_{:?}_{:?}", p.base, kinds[0]), Sort::Bv(64));
                 match self.st.logs.get(&(p.base, kinds[0])) {
-                    Some(l) => {
-                        let (has, off) = (l.has.clone(), l.off.clone());
-                        self.c.ite(&has, &off, &unknown)
-                    }
-                    None => unknown,
+                    Some(l) => l.off.clone(),
+                    None => self.c.bv(64, 0),
                 }
             } else {
                 let hs: Vec<T> = kinds
