@@ -270,6 +270,24 @@ static inline __attribute__((always_inline)) void __weft_wait(int n, __weft_even
 #endif
 "#;
 
+/// `K,v1,...,vn` of `--kernel-args`: the kernel's name and the values (hexadecimal with
+/// `0x`, or decimal; `*` or anything else: any value). `None` without a name.
+pub(crate) fn parse_kernel_args(v: &str) -> Option<(String, Vec<Option<u64>>)> {
+    let mut it = v.split(',');
+    let name = it.next()?.trim().to_string();
+    let vals = it.map(kernel_arg_value).collect();
+    (!name.is_empty()).then_some((name, vals))
+}
+
+/// One value of `--kernel-args`: `None` (any value) for `*` or what does not parse.
+pub(crate) fn kernel_arg_value(x: &str) -> Option<u64> {
+    let x = x.trim();
+    match x.strip_prefix("0x").or_else(|| x.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => x.parse::<i64>().ok().map(|n| n as u64),
+    }
+}
+
 /// Applies GPUVerify analysis flags (from a header line or the command line) to `o`.
 /// Returns the flags it did not understand.
 pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
@@ -307,6 +325,10 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
                 o.ignore_invariants = true;
             }
             "--invariants-as-candidates" => o.ignore_invariants = true,
+            "--kernel-args" => match val.and_then(parse_kernel_args) {
+                Some(ka) => o.kernel_args = Some(ka),
+                None => unknown.push(f.clone()),
+            },
             "--no-barrier-access-checks" => o.no_barrier_checks = true,
             "--warp-method" => {
                 if val == Some("two-pass") {
@@ -324,7 +346,6 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             | "--race-instrumenter"
             | "--vcgen-opt"
             | "--boogie-opt"
-            | "--kernel-args"
             | "--kernel-arrays"
             | "--silent"
             | "--asymmetric-asserts"

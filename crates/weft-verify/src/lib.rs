@@ -111,6 +111,11 @@ pub struct Options {
     /// (OpenCL), the 64-bit parameters without one (polybench's `long c0`). Set by
     /// [`load::verify_file`].
     pub int_params: Vec<u32>,
+    /// GPUVerify's `--kernel-args=K,v1,...,vn`: for kernel `K`, its non-pointer parameters
+    /// in order are assumed equal to `v1`, ..., `vn` (a structure passed by value takes its
+    /// bytes from its value, little-endian; `None`: any value). Not applied when the count
+    /// differs. Set from a header line by [`load::verify_file`].
+    pub kernel_args: Option<(String, Vec<Option<u64>>)>,
 }
 
 impl Options {
@@ -151,6 +156,7 @@ impl Default for Options {
             deadline: None,
             contracts: contract::Contracts::default(),
             int_params: Vec::new(),
+            kernel_args: None,
         }
     }
 }

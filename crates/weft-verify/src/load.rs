@@ -193,6 +193,13 @@ pub fn verify_file(
     }
     header_flags.extend(spec.ignored.iter().cloned());
     let unknown = apply_flags(&mut o, &header_flags);
+    if let (Some(k), false) = (&spec.kernel, spec.positional_args.is_empty()) {
+        let vals = spec
+            .positional_args
+            .iter()
+            .map(|v| crate::header::kernel_arg_value(v));
+        o.kernel_args = Some((k.clone(), vals.collect()));
+    }
     if !unknown.is_empty() {
         notes.push(format!("header flags ignored: {}", unknown.join(" ")));
     }

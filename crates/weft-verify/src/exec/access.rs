@@ -122,6 +122,35 @@ impl Exec<'_> {
         false
     }
 
+    /// The value `--kernel-args` gives the `size` bytes at byte `off` of parameter `p`
+    /// ([`crate::Options::kernel_args`]): the values go to the parameters never used as
+    /// addresses, in order, and apply only when their count is that of those parameters.
+    fn kernel_arg(&self, p: u32, off: i64, size: u64) -> Option<u64> {
+        let (name, vals) = self.o.kernel_args.as_ref()?;
+        if self.k.name != *name && !self.k.name.contains(name.as_str()) {
+            return None;
+        }
+        let pointer = |q: u32| {
+            self.facts
+                .pointers
+                .iter()
+                .any(|b| matches!(b, Base::Param(r, _) if *r == q))
+        };
+        let scalars: Vec<u32> = (0..self.k.params.len() as u32)
+            .filter(|&q| !pointer(q))
+            .collect();
+        if scalars.len() != vals.len() || off < 0 || off as u64 + size > 8 {
+            return None;
+        }
+        let i = scalars.iter().position(|&q| q == p)?;
+        let v = vals[i]? >> (8 * off as u64);
+        Some(if size >= 8 {
+            v
+        } else {
+            v & ((1u64 << (8 * size)) - 1)
+        })
+    }
+
     /// A plain or atomic load/store by both threads: log `s`, check `t` (paper 002 §4.1),
     /// then the values read under the array's abstraction. Returns the values read.
     #[allow(clippy::too_many_arguments)]
@@ -151,6 +180,8 @@ impl Exec<'_> {
                         .c
                         .var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
                     self.fit(&v, Sort::Bv(w))
+                } else if let Some(x) = self.kernel_arg(p, addr.offset, size) {
+                    self.c.bv(w, x)
                 } else {
                     self.c
                         .var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))

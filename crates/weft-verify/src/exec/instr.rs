@@ -960,7 +960,15 @@ impl Exec<'_> {
         }
         match acc {
             Some(v) => v,
-            None if offset => self.c.bv(64, 0),
+            // An array never accessed (a parameter used only here): no access has occurred,
+            // so its offset is arbitrary (the same unknown at every query of that pointer).
+            None if offset => match a.node() {
+                Node::Var(n, _) => {
+                    let n = format!("logoff_{n}_{:?}", kinds[0]);
+                    self.c.var(&n, Sort::Bv(64))
+                }
+                _ => self.c.fresh("logoff", Sort::Bv(64)),
+            },
             None => self.c.ff(),
         }
     }
