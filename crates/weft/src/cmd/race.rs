@@ -14,11 +14,12 @@ use weft_instrument::source::{GpuLauncher, InstrumentedTrace};
 use weft_race::session::{self, Emulator, SessionOptions};
 use weft_race::Definition;
 
-use crate::cuda_kernel::{self, KernelBackend};
 use crate::exit::{ExitCode, Failure};
 use crate::kernel_cmd::prepare;
+use crate::kernel_cmd::KernelBackend;
 use crate::launch::LaunchArgs;
 use crate::out;
+use weft_hw_cuda::emulated as cuda_kernel;
 
 #[derive(clap::Args)]
 pub struct Args {
