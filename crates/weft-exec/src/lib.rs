@@ -9,12 +9,14 @@
 //! [`candidate`] (skeletons and candidate executions: traces combined with `rf` and
 //! `co`), [`barriers`] (barrier instances, quorums, deadlock), [`exec`] (a candidate as a
 //! `weft_cat` execution with the whole tag and relation vocabulary), [`result`] (a
-//! program's judged outcome in herd7's terms), [`models`] (the bundled `.cat` models).
+//! program's judged outcome in herd7's terms), [`models`] (the bundled `.cat` models),
+//! [`graphs`] (witness graphs written to disk as DOT and SVG).
 
 pub mod barriers;
 pub mod candidate;
 pub mod event;
 pub mod exec;
+pub mod graphs;
 pub mod models;
 pub mod result;
 pub mod step;

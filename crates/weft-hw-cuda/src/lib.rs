@@ -8,12 +8,14 @@
 //!   [`layout`]).
 //! - [`CudaRunner`] loads the CUDA driver at run time through `cudarc` (no link-time CUDA
 //!   dependency), launches the kernel and histograms the outcomes (module [`runner`]).
+//! - [`emulated`] runs a launch bound for weft's SIMT emulator on the GPU (`--backend cuda`).
 //! - [`optcheck`] compares the SASS that `ptxas` produces with the test's instruction order
 //!   (§4.4), when the CUDA tools are installed.
 //!
 //! docs/hardware-cuda.md describes the kernel layout, the incantations and optcheck.
 
 pub mod cudac;
+pub mod emulated;
 pub mod error;
 pub mod kernel;
 pub mod layout;

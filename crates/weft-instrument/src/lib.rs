@@ -16,8 +16,8 @@
 //! ([`weft_simt::TraceSink`]), re-running the warp's reconvergence stack from the logged
 //! branch, reconvergence and exit records to place `if`/`else`/`fi`.
 //!
-//! [`source`] makes an instrumented kernel a race session's trace source (`weft race
-//! --instrumented`, on the emulator or a GPU).
+//! `weft_race::instrumented` makes an instrumented kernel a race session's trace source
+//! (`weft race --instrumented`, on the emulator or a GPU).
 //!
 //! Queues: CTA `c` logs into queue `c % queues` ([`queue_buffer`]); every record also takes
 //! a global ticket so that the decoder can merge the queues in execution order. The queues
@@ -27,7 +27,6 @@
 
 mod decode;
 mod rewrite;
-pub mod source;
 
 pub use decode::{decode, decode_with_findings, BarrierFinding, DecodeError};
 pub use rewrite::{

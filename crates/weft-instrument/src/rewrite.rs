@@ -4,7 +4,7 @@
 //!
 //! The decoder replays records in the order of their global tickets, so a ticket must put a
 //! synchronising access where it took effect relative to the others ([`TicketAt`]): an
-//! acquire (§3.1's classification, `weft_race::classify`) takes its ticket *after* the
+//! acquire (§3.1's classification, `weft_ir::analysis::sync`) takes its ticket *after* the
 //! access, a release before it, each separated from the access by a `membar.gl`. Then a
 //! release read by an acquire always has the smaller ticket, whatever the scheduler does
 //! between the logging and the access (before, the acquire's ticket was taken first and a
@@ -12,8 +12,8 @@
 
 use std::collections::HashMap;
 
+use weft_ir::analysis::sync::SyncOp;
 use weft_ir::kernel::{KOp, Kernel};
-use weft_race::SyncOp;
 use weft_simt::AccessOp;
 
 /// Bytes of a record header: warp, site, active mask, auxiliary word, global ticket, padding.
@@ -353,7 +353,7 @@ pub fn instrument(ptx: &str, opts: &Options) -> Result<Instrumented, String> {
         }
     }
     let ipdom = weft_ir::analysis::KCfg::new(&kernel).instr_ipdoms();
-    let sync_ops = weft_race::classify_kernel(&kernel);
+    let sync_ops = weft_ir::analysis::sync::classify_kernel(&kernel);
     let n = kernel.code.len();
     let mut reconv_lines: HashMap<u32, u32> = HashMap::new();
     for (pc, i) in kernel.code.iter().enumerate() {
@@ -478,7 +478,7 @@ struct Around {
 /// The rewriting of one kernel body: the output so far, the logging sites and counts.
 struct Rewriter<'a> {
     opts: &'a Options,
-    sync_ops: Vec<Option<weft_race::PcInfo>>,
+    sync_ops: Vec<Option<weft_ir::analysis::sync::PcInfo>>,
     ipdom: Vec<u32>,
     out: String,
     sites: Vec<Site>,

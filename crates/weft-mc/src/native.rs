@@ -422,53 +422,10 @@ pub fn check_relations<S>(
     } else {
         v.rf.clone()
     };
-    // rs = [W] ; po-loc? ; [W & AT] ; (rf ; rmw)*
-    let rfrmw = rf_s.seq(&v.rmw);
-    let mut rfrmw_star = rfrmw.plus();
-    for a in 0..n {
-        rfrmw_star.set(a, a);
-    }
-    let mut pre = Rel::new(n); // [W] ; po-loc? ; [W & AT]
-    for a in 0..n {
-        if is_w(a) && at(a) {
-            pre.set(a, a);
-        }
-        if is_w(a) {
-            for b in 0..n {
-                if v.po.get(a, b) && same_loc(a, b) && is_w(b) && at(b) {
-                    pre.set(a, b);
-                }
-            }
-        }
-    }
-    let rs = pre.seq(&rfrmw_star);
+    let rs = release_sequence(&v, &rf_s, &is_w, &at, &same_loc);
     // sw = [Rel] ; ([F] ; po)? ; rs ; rf ; [R & AT] ; (po ; [F])? ; [Acq]
-    let mut left = Rel::new(n); // [Rel] ; ([F];po)?
-    for a in 0..n {
-        if is_rel(a) {
-            left.set(a, a);
-            if is_f(a) {
-                for b in 0..n {
-                    if v.po.get(a, b) {
-                        left.set(a, b);
-                    }
-                }
-            }
-        }
-    }
-    let mut right = Rel::new(n); // [R & AT] ; (po;[F])? ; [Acq]
-    for a in 0..n {
-        if is_r(a) && at(a) {
-            if is_acq(a) {
-                right.set(a, a);
-            }
-            for b in 0..n {
-                if v.po.get(a, b) && is_f(b) && is_acq(b) {
-                    right.set(a, b);
-                }
-            }
-        }
-    }
+    let left = sw_left(&v, &is_rel, &is_f);
+    let right = sw_right(&v, &is_r, &at, &is_acq, &is_f);
     let mut sw = left.seq(&rs).seq(&rf_s).seq(&right);
     if scoped {
         sw = sw.filter(sr);
@@ -482,42 +439,7 @@ pub fn check_relations<S>(
     ok = ok && atomicity(&v, &fr, &ext);
     if ok && (0..n).any(is_sc) {
         // psc
-        let mut scb = v.po.clone();
-        let sb_neq_loc = v.po.filter(|a, b| !same_loc(a, b));
-        scb.union(&sb_neq_loc.seq(&hb).seq(&sb_neq_loc));
-        scb.union(&hb.filter(same_loc));
-        scb.union(&v.co);
-        scb.union(&fr);
-        let mut hbq = hb.clone();
-        for a in 0..n {
-            hbq.set(a, a);
-        }
-        let mut l = Rel::new(n); // [SC] | ([F&SC] ; hb?)
-        let mut r = Rel::new(n); // [SC] | (hb? ; [F&SC])
-        for a in 0..n {
-            if is_sc(a) {
-                l.set(a, a);
-                r.set(a, a);
-                if is_f(a) {
-                    for b in 0..n {
-                        if hbq.get(a, b) {
-                            l.set(a, b);
-                        }
-                        if hbq.get(b, a) {
-                            r.set(b, a);
-                        }
-                    }
-                }
-            }
-        }
-        let mut psc = l.seq(&scb).seq(&r);
-        let scf = |a: usize| is_sc(a) && is_f(a);
-        let mid = {
-            let mut m = hb.clone();
-            m.union(&hb.seq(&eco).seq(&hb));
-            m
-        };
-        psc.union(&mid.filter(|a, b| scf(a) && scf(b)));
+        let mut psc = psc_of(&v, &hb, &eco, &fr, &is_sc, &is_f, &same_loc);
         if scoped {
             psc = psc.filter(sr);
         }
@@ -566,6 +488,130 @@ pub fn check_relations<S>(
         hetero_race_pair,
         race_pairs,
     }
+}
+
+/// rs = [W] ; po-loc? ; [W & AT] ; (rf ; rmw)*
+fn release_sequence(
+    v: &View,
+    rf_s: &Rel,
+    is_w: &impl Fn(usize) -> bool,
+    at: &impl Fn(usize) -> bool,
+    same_loc: &impl Fn(usize, usize) -> bool,
+) -> Rel {
+    let n = v.evs.len();
+    let rfrmw = rf_s.seq(&v.rmw);
+    let mut rfrmw_star = rfrmw.plus();
+    for a in 0..n {
+        rfrmw_star.set(a, a);
+    }
+    let mut pre = Rel::new(n); // [W] ; po-loc? ; [W & AT]
+    for a in 0..n {
+        if is_w(a) && at(a) {
+            pre.set(a, a);
+        }
+        if is_w(a) {
+            for b in 0..n {
+                if v.po.get(a, b) && same_loc(a, b) && is_w(b) && at(b) {
+                    pre.set(a, b);
+                }
+            }
+        }
+    }
+    pre.seq(&rfrmw_star)
+}
+
+/// The left part of sw: [Rel] ; ([F];po)?
+fn sw_left(v: &View, is_rel: &impl Fn(usize) -> bool, is_f: &impl Fn(usize) -> bool) -> Rel {
+    let n = v.evs.len();
+    let mut left = Rel::new(n);
+    for a in 0..n {
+        if is_rel(a) {
+            left.set(a, a);
+            if is_f(a) {
+                for b in 0..n {
+                    if v.po.get(a, b) {
+                        left.set(a, b);
+                    }
+                }
+            }
+        }
+    }
+    left
+}
+
+/// The right part of sw: [R & AT] ; (po;[F])? ; [Acq]
+fn sw_right(
+    v: &View,
+    is_r: &impl Fn(usize) -> bool,
+    at: &impl Fn(usize) -> bool,
+    is_acq: &impl Fn(usize) -> bool,
+    is_f: &impl Fn(usize) -> bool,
+) -> Rel {
+    let n = v.evs.len();
+    let mut right = Rel::new(n);
+    for a in 0..n {
+        if is_r(a) && at(a) {
+            if is_acq(a) {
+                right.set(a, a);
+            }
+            for b in 0..n {
+                if v.po.get(a, b) && is_f(b) && is_acq(b) {
+                    right.set(a, b);
+                }
+            }
+        }
+    }
+    right
+}
+
+/// psc (before the scope filter of scoped RC11).
+fn psc_of(
+    v: &View,
+    hb: &Rel,
+    eco: &Rel,
+    fr: &Rel,
+    is_sc: &impl Fn(usize) -> bool,
+    is_f: &impl Fn(usize) -> bool,
+    same_loc: &impl Fn(usize, usize) -> bool,
+) -> Rel {
+    let n = v.evs.len();
+    let mut scb = v.po.clone();
+    let sb_neq_loc = v.po.filter(|a, b| !same_loc(a, b));
+    scb.union(&sb_neq_loc.seq(hb).seq(&sb_neq_loc));
+    scb.union(&hb.filter(same_loc));
+    scb.union(&v.co);
+    scb.union(fr);
+    let mut hbq = hb.clone();
+    for a in 0..n {
+        hbq.set(a, a);
+    }
+    let mut l = Rel::new(n); // [SC] | ([F&SC] ; hb?)
+    let mut r = Rel::new(n); // [SC] | (hb? ; [F&SC])
+    for a in 0..n {
+        if is_sc(a) {
+            l.set(a, a);
+            r.set(a, a);
+            if is_f(a) {
+                for b in 0..n {
+                    if hbq.get(a, b) {
+                        l.set(a, b);
+                    }
+                    if hbq.get(b, a) {
+                        r.set(b, a);
+                    }
+                }
+            }
+        }
+    }
+    let mut psc = l.seq(&scb).seq(&r);
+    let scf = |a: usize| is_sc(a) && is_f(a);
+    let mid = {
+        let mut m = hb.clone();
+        m.union(&hb.seq(eco).seq(hb));
+        m
+    };
+    psc.union(&mid.filter(|a, b| scf(a) && scf(b)));
+    psc
 }
 
 /// empty rmw & (fre ; coe)

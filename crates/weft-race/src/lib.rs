@@ -8,7 +8,8 @@
 //! compressed per warp in the four formats of §4.3.1 ([`clocks::Compressed`]), the shadow
 //! memory of §4.3.3 ([`shadow`]) and the synchronisation locations.
 //!
-//! - [`classify`]: which trace operation each memory instruction is (§3.1's inference);
+//! - [`classify`]: which trace operation each memory instruction is (§3.1's inference; the
+//!   classification is `weft_ir::analysis::sync`, re-exported);
 //! - [`vc`]: explicit sparse vector clocks (snapshots for synchronisation locations);
 //! - [`clocks`]: the per-thread clock stores, compressed and uncompressed (the reference the
 //!   property test compares against);
@@ -17,11 +18,13 @@
 //! - [`detector`]: the analysis;
 //! - [`report`]: races grouped by source-line pair, kind, class and space; text and JSON;
 //! - [`session`]: a launch run under several schedules, every run checked, one serialisable
-//!   report with its verdict (`weft race`).
+//!   report with its verdict (`weft race`);
+//! - [`instrumented`]: `weft-instrument`'s instrumented PTX as a session's trace source.
 
 pub mod classify;
 pub mod clocks;
 pub mod detector;
+pub mod instrumented;
 pub mod predicate;
 pub mod report;
 pub mod session;

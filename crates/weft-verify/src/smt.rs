@@ -5,6 +5,35 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
+/// An error talking to the solver process; its text is the message the verifier reports.
+#[derive(Debug, thiserror::Error)]
+pub enum SmtError {
+    #[error("cannot run the solver `{solver}`: {source}")]
+    Start {
+        solver: &'static str,
+        source: std::io::Error,
+    },
+    /// A pipe to the solver that could not be taken (`solver stdin`, `solver stdout`).
+    #[error("{0}")]
+    Pipe(&'static str),
+    #[error("writing to the solver: {0}")]
+    Write(std::io::Error),
+    #[error("reading from the solver: {0}")]
+    Read(std::io::Error),
+    #[error("the solver exited unexpectedly")]
+    Exited,
+    /// An answer that is none of `sat`, `unsat`, `unknown`.
+    #[error("solver error: {0}")]
+    Answer(String),
+}
+
+/// The solver's public methods report errors as text, as the rest of the verifier does.
+impl From<SmtError> for String {
+    fn from(e: SmtError) -> String {
+        e.to_string()
+    }
+}
+
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -99,9 +128,12 @@ impl Solver {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot run the solver `{}`: {e}", kind.name()))?;
-        let stdin = child.stdin.take().ok_or("solver stdin")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("solver stdout")?);
+            .map_err(|source| SmtError::Start {
+                solver: kind.name(),
+                source,
+            })?;
+        let stdin = child.stdin.take().ok_or(SmtError::Pipe("solver stdin"))?;
+        let stdout = BufReader::new(child.stdout.take().ok_or(SmtError::Pipe("solver stdout"))?);
         let mut s = Solver {
             child,
             stdin,
@@ -123,24 +155,21 @@ impl Solver {
         Ok(s)
     }
 
-    fn send(&mut self, text: &str) -> Result<(), String> {
+    fn send(&mut self, text: &str) -> Result<(), SmtError> {
         self.stdin
             .write_all(text.as_bytes())
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("writing to the solver: {e}"))
+            .map_err(SmtError::Write)
     }
 
-    fn read_sexp(&mut self) -> Result<String, String> {
+    fn read_sexp(&mut self) -> Result<String, SmtError> {
         let mut out = String::new();
         let mut depth = 0i64;
         loop {
             let mut line = String::new();
-            let n = self
-                .stdout
-                .read_line(&mut line)
-                .map_err(|e| format!("reading from the solver: {e}"))?;
+            let n = self.stdout.read_line(&mut line).map_err(SmtError::Read)?;
             if n == 0 {
-                return Err("the solver exited unexpectedly".into());
+                return Err(SmtError::Exited);
             }
             for c in line.chars() {
                 match c {
@@ -158,7 +187,7 @@ impl Solver {
 
     /// Sends declarations (no answer expected).
     pub fn declare(&mut self, decls: &str) -> Result<(), String> {
-        self.send(decls)
+        Ok(self.send(decls)?)
     }
 
     /// Asks one query inside `push`/`pop`.
@@ -202,14 +231,14 @@ impl Solver {
             "(reset)\n{init}{decls}(assert {})\n(check-sat)\n",
             q.formula
         ))?;
-        self.answer(q)
+        Ok(self.answer(q)?)
     }
 
     /// Forgets everything (`reset`) and sends `decls`, the start of a new session of
     /// incremental queries (`ask`).
     pub fn restart(&mut self, decls: &str) -> Result<(), String> {
         let init = self.init_within_deadline();
-        self.send(&format!("(reset)\n{init}{decls}"))
+        Ok(self.send(&format!("(reset)\n{init}{decls}"))?)
     }
 
     /// True once the whole run's deadline has passed.
@@ -227,7 +256,7 @@ impl Solver {
 
     /// Before a `check-sat` in the current session: `unknown` past the deadline; otherwise
     /// lowers z3's timeout (normally `want_ms`) so that the query ends by the deadline.
-    fn before_query(&mut self, want_ms: u64) -> Result<Option<Answer>, String> {
+    fn before_query(&mut self, want_ms: u64) -> Result<Option<Answer>, SmtError> {
         if self.past_deadline() {
             return Ok(Some(Answer::Unknown(TIME_LIMIT.into())));
         }
@@ -255,7 +284,7 @@ impl Solver {
     }
 
     /// Reads the answer to a `check-sat` (and the values of `q.values` on sat).
-    fn answer(&mut self, q: &Query) -> Result<Answer, String> {
+    fn answer(&mut self, q: &Query) -> Result<Answer, SmtError> {
         let r = self.read_sexp()?;
         let ans = match r.as_str() {
             "sat" => {
@@ -273,7 +302,7 @@ impl Solver {
                 let why = self.read_sexp().unwrap_or_default();
                 Answer::Unknown(why)
             }
-            other => return Err(format!("solver error: {other}")),
+            other => return Err(SmtError::Answer(other.to_string())),
         };
         Ok(ans)
     }

@@ -12,10 +12,20 @@ use std::path::{Path, PathBuf};
 use weft_cuda::bind::Prepared;
 use weft_simt::{LaunchConfig, Options};
 
-use crate::cuda_kernel::{self, KernelBackend};
 use crate::exit::{ExitCode, Failure};
 use crate::launch::LaunchArgs;
 use crate::out;
+use weft_hw_cuda::emulated as cuda_kernel;
+
+/// Where a kernel command runs the kernel.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KernelBackend {
+    /// weft's SIMT emulator (no GPU needed).
+    #[default]
+    Emu,
+    /// An NVIDIA GPU through the CUDA driver (`libcuda.so.1`), PTX JIT-compiled by the driver.
+    Cuda,
+}
 
 #[derive(clap::Args)]
 pub struct PtxArgs {

@@ -5,9 +5,7 @@
 //! 3 internal or tool error.
 
 mod cmd;
-mod cuda_kernel;
 mod exit;
-mod graphs;
 mod inputs;
 mod kernel_cmd;
 mod launch;

@@ -9,7 +9,8 @@
 //! - `dom.rs`: dominators and post-dominators, and the instruction-level immediate
 //!   post-dominators SIMT reconvergence uses;
 //! - `loops.rs`: natural loops, their nesting and the loop-collapsed order of a region;
-//! - `liveness.rs`: register liveness.
+//! - `liveness.rs`: register liveness;
+//! - [`sync`]: the trace operation (paper 003 §3.1) of each memory instruction.
 //!
 //! [`KOp::uses`]: crate::kernel::KOp::uses
 //! [`KOp::defs`]: crate::kernel::KOp::defs
@@ -21,6 +22,7 @@ mod dom;
 mod liveness;
 mod loops;
 mod regs;
+pub mod sync;
 
 #[cfg(test)]
 mod tests;

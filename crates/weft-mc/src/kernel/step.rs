@@ -7,12 +7,227 @@ use weft_exec::event::EventKind;
 use weft_ir::attrs::FenceKind;
 use weft_ir::kernel::{KOp, SysFunc};
 use weft_ir::{MemAttrs, Order, Scope, Span};
-use weft_simt::thread::{AccessKind, Stop, ThreadProgram};
+use weft_simt::thread::{Access, AccessKind, Stop, ThreadProgram};
 
 use super::{
     BlockedAt, Cont, KState, KernelStepper, LoopMark, Pending, SELF_BOUNDED_LIMIT, STEP_BUDGET,
 };
 use crate::step::{Action, ReadFix, Stepper};
+
+impl<'k> KernelStepper<'k> {
+    /// Goes on with what the thread's last event left to do (`cont`): the next element of a
+    /// load, a barrier's or warp collective's wait, a warp arrival or exchange.
+    fn resume_cont(&self, t: usize, s: &mut KState, pc: u32) -> Option<Action> {
+        match s.cont.take() {
+            Some(Cont::LoadElem { k }) => Some(self.load_elem(t, s, k)),
+            Some(Cont::BarWait { cell, target, id }) => {
+                let attrs = MemAttrs {
+                    order: Order::Acquire,
+                    scope: Some(Scope::Cta),
+                    ..MemAttrs::default()
+                };
+                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
+                s.pending = Some(Pending::BarWait { target, id });
+                s.nevents += 1;
+                // Exactly the last arrival's value: reading a later generation's arrival
+                // only adds synchronisation, so it shows no behaviour this one does not.
+                Some(Action::Await {
+                    ev,
+                    lo: target as i64,
+                    hi: target as i64,
+                })
+            }
+            Some(Cont::WarpArrive) => Some(self.warp_arrive(t, s)),
+            Some(Cont::WarpWait { cell, target }) => {
+                let attrs = MemAttrs {
+                    order: Order::Acquire,
+                    scope: Some(Scope::Cta),
+                    ..MemAttrs::default()
+                };
+                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
+                s.pending = Some(Pending::WarpWait { target });
+                s.nevents += 1;
+                Some(Action::Await {
+                    ev,
+                    lo: target as i64,
+                    hi: target as i64,
+                })
+            }
+            Some(Cont::WarpExchange) => self.warp_exchange(t, s),
+            None => None,
+        }
+    }
+
+    /// A load, store or atomic access: its first event.
+    fn access(&self, t: usize, s: &mut KState, pc: u32, acc: Access) -> Action {
+        let attrs = self.attrs(t, pc);
+        let span = self.span(t, pc);
+        match acc.kind {
+            AccessKind::Load => {
+                s.cur = Some(acc);
+                self.load_elem(t, s, 0)
+            }
+            AccessKind::Store => {
+                for (off, v) in &acc.elems {
+                    let Some(cell) = self.cell(t, acc.region, *off) else {
+                        return self.fault(t, pc, "access outside every modelled area");
+                    };
+                    let ev = Self::event(s, EventKind::Write, Some(cell), *v as i64, &attrs, span);
+                    s.queue.push(ev);
+                }
+                self.part(t).prog.advance(&mut s.th);
+                let ev = s.queue.remove(0);
+                Self::emit(s, ev)
+            }
+            AccessKind::Atom { .. } => {
+                let Some(cell) = self.cell(t, acc.region, acc.elems[0].0) else {
+                    return self.fault(t, pc, "access outside every modelled area");
+                };
+                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, span);
+                s.pending = Some(Pending::Atom { width: acc.width });
+                s.cur = Some(acc);
+                Self::emit(s, ev)
+            }
+        }
+    }
+
+    /// A fence: its event.
+    fn fence(&self, t: usize, s: &mut KState, pc: u32) -> Action {
+        let attrs = self.attrs(t, pc);
+        let kind = match self.part(t).kernel.code.get(pc as usize).map(|i| &i.op) {
+            Some(KOp::Fence { kind, .. }) => *kind,
+            _ => FenceKind::Fence,
+        };
+        let ev = Self::event(
+            s,
+            EventKind::Fence {
+                kind,
+                spaces: Vec::new(),
+            },
+            None,
+            0,
+            &attrs,
+            self.span(t, pc),
+        );
+        self.part(t).prog.advance(&mut s.th);
+        Self::emit(s, ev)
+    }
+
+    /// A CTA barrier's arrival: the read of its counter's RMW.
+    fn barrier(
+        &self,
+        t: usize,
+        s: &mut KState,
+        pc: u32,
+        id: u32,
+        count: Option<u32>,
+        arrive: bool,
+    ) -> Action {
+        // The counter this barrier instruction uses: its id's, or under
+        // --textual-barriers its source position's (`bar_slots`).
+        let slot = self
+            .part(t)
+            .bar_slots
+            .iter()
+            .find(|(p, _)| *p == pc)
+            .map_or(id, |(_, slot)| *slot);
+        let gen = match s.bar_gen.iter_mut().find(|(i, _)| *i == slot) {
+            Some((_, g)) => {
+                *g += 1;
+                *g
+            }
+            None => {
+                s.bar_gen.push((slot, 1));
+                1
+            }
+        };
+        let n = count.unwrap_or(self.part(t).bt).max(1);
+        let target = u64::from(n) * u64::from(gen);
+        // With every thread of the block taking part, arrivals are made in thread
+        // order (thread k's RMW reads the counter k): every order of the arrival
+        // RMWs orders the same events before the departures, so one stands for all
+        // (without it a barrier of n threads would be explored n! times).
+        let expect = (count.is_none() && !arrive)
+            .then(|| target - u64::from(n) + u64::from(self.ids[t].tid));
+        let cell = self.bar_cell(t, slot);
+        let attrs = Self::counter_attrs(Scope::Cta);
+        let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
+        s.pending = Some(Pending::BarRmw {
+            cell,
+            target,
+            id,
+            arrive,
+            expect,
+        });
+        match expect {
+            Some(e) => {
+                s.nevents += 1;
+                Action::Await {
+                    ev,
+                    lo: e as i64,
+                    hi: e as i64,
+                }
+            }
+            None => Self::emit(s, ev),
+        }
+    }
+
+    /// Counts an iteration of the loop a back edge closes; past its bound the execution is
+    /// to be cut where the thread goes on in the loop.
+    fn count_iteration(&self, t: usize, s: &mut KState, target: u32, from: u32) {
+        let bound = if self.part(t).bounded.get(from as usize) == Some(&true) {
+            SELF_BOUNDED_LIMIT
+        } else {
+            self.unroll
+        };
+        match s.loops.iter_mut().find(|m| m.target == target) {
+            None => {
+                if 2 > bound {
+                    s.over = Some((target, from));
+                }
+                s.loops.push(LoopMark { target, iters: 2 });
+            }
+            Some(m) => {
+                m.iters += 1;
+                if m.iters > bound {
+                    // Past the bound: the execution is cut if the thread goes
+                    // on in the loop, not if this back edge leads to its exit
+                    // (a loop latch laid out before the body).
+                    s.over = Some((target, from));
+                }
+            }
+        }
+    }
+
+    /// A system call the single-thread stepper leaves to its caller: a failed assert, or a
+    /// device printf (its result set, the thread advanced: `None`); a fault otherwise.
+    fn syscall(&self, t: usize, s: &mut KState, pc: u32, what: &'static str) -> Option<Action> {
+        match &self.part(t).kernel.code[pc as usize].op {
+            // docs/mc.md, "Device printf and assert" (kernel/syscall.rs).
+            KOp::SysCall {
+                func: SysFunc::AssertFail,
+                ..
+            } => Some(Action::AssertFailed(self.span(t, pc))),
+            KOp::SysCall {
+                func: SysFunc::Vprintf,
+                dst,
+                ..
+            } => {
+                let Some(&n) = self.part(t).printf.get(&pc) else {
+                    return Some(self.fault(t, pc, what));
+                };
+                if let Some(r) = dst {
+                    if let Some(x) = s.th.regs.get_mut(r.0 as usize) {
+                        *x = n;
+                    }
+                }
+                self.part(t).prog.advance(&mut s.th);
+                None
+            }
+            _ => Some(self.fault(t, pc, what)),
+        }
+    }
+}
 
 impl<'k> Stepper for KernelStepper<'k> {
     type State = Arc<KState>;
@@ -71,47 +286,8 @@ impl<'k> Stepper for KernelStepper<'k> {
             }
         }
         let pc = s.th.pc;
-        match s.cont.take() {
-            Some(Cont::LoadElem { k }) => return self.load_elem(t, s, k),
-            Some(Cont::BarWait { cell, target, id }) => {
-                let attrs = MemAttrs {
-                    order: Order::Acquire,
-                    scope: Some(Scope::Cta),
-                    ..MemAttrs::default()
-                };
-                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
-                s.pending = Some(Pending::BarWait { target, id });
-                s.nevents += 1;
-                // Exactly the last arrival's value: reading a later generation's arrival
-                // only adds synchronisation, so it shows no behaviour this one does not.
-                return Action::Await {
-                    ev,
-                    lo: target as i64,
-                    hi: target as i64,
-                };
-            }
-            Some(Cont::WarpArrive) => return self.warp_arrive(t, s),
-            Some(Cont::WarpWait { cell, target }) => {
-                let attrs = MemAttrs {
-                    order: Order::Acquire,
-                    scope: Some(Scope::Cta),
-                    ..MemAttrs::default()
-                };
-                let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
-                s.pending = Some(Pending::WarpWait { target });
-                s.nevents += 1;
-                return Action::Await {
-                    ev,
-                    lo: target as i64,
-                    hi: target as i64,
-                };
-            }
-            Some(Cont::WarpExchange) => {
-                if let Some(a) = self.warp_exchange(t, s) {
-                    return a;
-                }
-            }
-            None => {}
+        if let Some(a) = self.resume_cont(t, s, pc) {
+            return a;
         }
         // Whether the thread stands at a watched point already reported (or reached by a
         // backward branch): it is not reported again.
@@ -138,113 +314,10 @@ impl<'k> Stepper for KernelStepper<'k> {
                 s.over = None;
             }
             match stop {
-                Stop::Access(acc) => {
-                    let attrs = self.attrs(t, pc);
-                    let span = self.span(t, pc);
-                    match acc.kind {
-                        AccessKind::Load => {
-                            s.cur = Some(acc);
-                            return self.load_elem(t, s, 0);
-                        }
-                        AccessKind::Store => {
-                            for (off, v) in &acc.elems {
-                                let Some(cell) = self.cell(t, acc.region, *off) else {
-                                    return self.fault(t, pc, "access outside every modelled area");
-                                };
-                                let ev = Self::event(
-                                    s,
-                                    EventKind::Write,
-                                    Some(cell),
-                                    *v as i64,
-                                    &attrs,
-                                    span,
-                                );
-                                s.queue.push(ev);
-                            }
-                            self.part(t).prog.advance(&mut s.th);
-                            let ev = s.queue.remove(0);
-                            return Self::emit(s, ev);
-                        }
-                        AccessKind::Atom { .. } => {
-                            let Some(cell) = self.cell(t, acc.region, acc.elems[0].0) else {
-                                return self.fault(t, pc, "access outside every modelled area");
-                            };
-                            let ev = Self::event(s, EventKind::Read, Some(cell), 0, &attrs, span);
-                            s.pending = Some(Pending::Atom { width: acc.width });
-                            s.cur = Some(acc);
-                            return Self::emit(s, ev);
-                        }
-                    }
-                }
-                Stop::Fence => {
-                    let attrs = self.attrs(t, pc);
-                    let kind = match self.part(t).kernel.code.get(pc as usize).map(|i| &i.op) {
-                        Some(KOp::Fence { kind, .. }) => *kind,
-                        _ => FenceKind::Fence,
-                    };
-                    let ev = Self::event(
-                        s,
-                        EventKind::Fence {
-                            kind,
-                            spaces: Vec::new(),
-                        },
-                        None,
-                        0,
-                        &attrs,
-                        self.span(t, pc),
-                    );
-                    self.part(t).prog.advance(&mut s.th);
-                    return Self::emit(s, ev);
-                }
+                Stop::Access(acc) => return self.access(t, s, pc, acc),
+                Stop::Fence => return self.fence(t, s, pc),
                 Stop::Barrier { id, count, arrive } => {
-                    // The counter this barrier instruction uses: its id's, or under
-                    // --textual-barriers its source position's (`bar_slots`).
-                    let slot = self
-                        .part(t)
-                        .bar_slots
-                        .iter()
-                        .find(|(p, _)| *p == pc)
-                        .map_or(id, |(_, slot)| *slot);
-                    let gen = match s.bar_gen.iter_mut().find(|(i, _)| *i == slot) {
-                        Some((_, g)) => {
-                            *g += 1;
-                            *g
-                        }
-                        None => {
-                            s.bar_gen.push((slot, 1));
-                            1
-                        }
-                    };
-                    let n = count.unwrap_or(self.part(t).bt).max(1);
-                    let target = u64::from(n) * u64::from(gen);
-                    // With every thread of the block taking part, arrivals are made in thread
-                    // order (thread k's RMW reads the counter k): every order of the arrival
-                    // RMWs orders the same events before the departures, so one stands for all
-                    // (without it a barrier of n threads would be explored n! times).
-                    let expect = (count.is_none() && !arrive)
-                        .then(|| target - u64::from(n) + u64::from(self.ids[t].tid));
-                    let cell = self.bar_cell(t, slot);
-                    let attrs = Self::counter_attrs(Scope::Cta);
-                    let ev =
-                        Self::event(s, EventKind::Read, Some(cell), 0, &attrs, self.span(t, pc));
-                    s.pending = Some(Pending::BarRmw {
-                        cell,
-                        target,
-                        id,
-                        arrive,
-                        expect,
-                    });
-                    return match expect {
-                        Some(e) => {
-                            s.nevents += 1;
-                            Action::Await {
-                                ev,
-                                lo: e as i64,
-                                hi: e as i64,
-                            }
-                        }
-                        None => Self::emit(s, ev),
-                    };
+                    return self.barrier(t, s, pc, id, count, arrive)
                 }
                 Stop::Warp(op) => return self.warp_enter(t, s, op),
                 Stop::AssertFailed(_) => return Action::AssertFailed(self.span(t, pc)),
@@ -259,57 +332,18 @@ impl<'k> Stepper for KernelStepper<'k> {
                     if let Some(a) = self.arrive(t, s, target) {
                         return a;
                     }
-                    let bound = if self.part(t).bounded.get(from as usize) == Some(&true) {
-                        SELF_BOUNDED_LIMIT
-                    } else {
-                        self.unroll
-                    };
-                    match s.loops.iter_mut().find(|m| m.target == target) {
-                        None => {
-                            if 2 > bound {
-                                s.over = Some((target, from));
-                            }
-                            s.loops.push(LoopMark { target, iters: 2 });
-                        }
-                        Some(m) => {
-                            m.iters += 1;
-                            if m.iters > bound {
-                                // Past the bound: the execution is cut if the thread goes
-                                // on in the loop, not if this back edge leads to its exit
-                                // (a loop latch laid out before the body).
-                                s.over = Some((target, from));
-                            }
-                        }
-                    }
+                    self.count_iteration(t, s, target, from);
                 }
                 Stop::Exit => return self.host_end(t, s),
                 Stop::Fault { addr, what } => {
                     return self.fault(t, pc, &format!("{what} (address {addr:#x})"))
                 }
-                Stop::Unsupported(what) => match &self.part(t).kernel.code[pc as usize].op {
-                    // docs/mc.md, "Device printf and assert" (kernel/syscall.rs).
-                    KOp::SysCall {
-                        func: SysFunc::AssertFail,
-                        ..
-                    } => return Action::AssertFailed(self.span(t, pc)),
-                    KOp::SysCall {
-                        func: SysFunc::Vprintf,
-                        dst,
-                        ..
-                    } => {
-                        let Some(&n) = self.part(t).printf.get(&pc) else {
-                            return self.fault(t, pc, what);
-                        };
-                        if let Some(r) = dst {
-                            if let Some(x) = s.th.regs.get_mut(r.0 as usize) {
-                                *x = n;
-                            }
-                        }
-                        self.part(t).prog.advance(&mut s.th);
-                        resume = false;
+                Stop::Unsupported(what) => {
+                    if let Some(a) = self.syscall(t, s, pc, what) {
+                        return a;
                     }
-                    _ => return self.fault(t, pc, what),
-                },
+                    resume = false;
+                }
                 Stop::StepLimit => {
                     return self.fault(
                         t,

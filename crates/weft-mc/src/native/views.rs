@@ -186,6 +186,36 @@ fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict
     let scoped = m == Native::ScopedRc11;
     let sc = Scopes { p, scoped };
     let nt = g.th.len();
+    let (off, n, ev) = flatten(g, nt)?;
+    let view = views(g, &sc, &ev, &off, n, nt)?;
+    // Same-location groups, each in (thread, index) order.
+    let mut mem: Vec<usize> = (0..n).filter(|&x| ev[x].mem()).collect();
+    mem.sort_by_key(|&x| (ev[x].cell, x));
+    let groups = location_groups(&ev, &mem);
+    let mut consistent = coherent_groups(&ev, &groups, &view, nt);
+    if consistent {
+        consistent = rmws_atomic(g, &ev, &off);
+    }
+    if consistent && ev.iter().any(|e| e.kind == 2 && e.order == Order::SeqCst) {
+        consistent = psc_fences_acyclic(&ev, &groups, &view, nt, scoped, &|a, b| sc.sr(a, b));
+    }
+    let mut v = Verdict {
+        consistent,
+        data_race: false,
+        hetero_race: false,
+        data_race_pair: None,
+        hetero_race_pair: None,
+        race_pairs: Vec::new(),
+    };
+    if consistent && races {
+        race_flags(&mut v, &ev, &groups, &view, nt, &sc);
+    }
+    Some((v, view))
+}
+
+/// The graph's events in (thread, index) order with their coherence positions, and each
+/// thread's first index (`None`: an SC access other than a fence, or an unplaced write).
+fn flatten<S>(g: &Graph<S>, nt: usize) -> Option<(Vec<usize>, usize, Vec<E>)> {
     let mut off = Vec::with_capacity(nt + 1);
     let mut n = 0usize;
     for th in &g.th {
@@ -228,7 +258,18 @@ fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict
             });
         }
     }
-    // Views, in a (po ∪ rf)-topological order.
+    Some((off, n, ev))
+}
+
+/// Views, in a (po ∪ rf)-topological order (`None`: a (po ∪ rf) cycle).
+fn views<S>(
+    g: &Graph<S>,
+    sc: &Scopes,
+    ev: &[E],
+    off: &[usize],
+    n: usize,
+    nt: usize,
+) -> Option<Vec<u32>> {
     let mut view = vec![0u32; n * nt];
     let mut join = vec![0u32; nt];
     let mut done = vec![0usize; nt];
@@ -253,12 +294,12 @@ fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict
                     join.copy_from_slice(&view[f * nt..(f + 1) * nt]);
                     let flat = Flat {
                         g,
-                        ev: &ev,
-                        off: &off,
+                        ev,
+                        off,
                         view: &view,
                         nt,
                     };
-                    acquire(&flat, &sc, (t as u32, i as u32), &e, &mut join);
+                    acquire(&flat, sc, (t as u32, i as u32), &e, &mut join);
                     view[f * nt..(f + 1) * nt].copy_from_slice(&join);
                 }
                 done[t] += 1;
@@ -270,11 +311,11 @@ fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict
             return None;
         }
     }
-    let hb = |a: usize, b: usize| a != b && view[b * nt + ev[a].t as usize] > ev[a].i;
-    // Same-location groups, each in (thread, index) order.
-    let mut mem: Vec<usize> = (0..n).filter(|&x| ev[x].mem()).collect();
-    mem.sort_by_key(|&x| (ev[x].cell, x));
-    let mut consistent = true;
+    Some(view)
+}
+
+/// Same-location groups of the memory events `mem` (sorted by cell, then event).
+fn location_groups<'a>(ev: &[E], mem: &'a [usize]) -> Vec<&'a [usize]> {
     let mut groups: Vec<&[usize]> = Vec::new();
     let mut k = 0;
     while k < mem.len() {
@@ -286,8 +327,13 @@ fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict
         groups.push(&mem[k..j]);
         k = j;
     }
-    // Coherence: per group and thread, prefix maxima of write positions and read sources.
-    'groups: for grp in &groups {
+    groups
+}
+
+/// Coherence: per group and thread, prefix maxima of write positions and read sources.
+fn coherent_groups(ev: &[E], groups: &[&[usize]], view: &[u32], nt: usize) -> bool {
+    let mut consistent = true;
+    'groups: for grp in groups {
         // Segments per thread: (thread, start, end) into grp; prefix maxima (+1, 0: none).
         let mut segs: Vec<(u32, usize, usize)> = Vec::new();
         let (mut pw, mut pr) = (vec![0usize; grp.len()], vec![0usize; grp.len()]);
@@ -339,76 +385,80 @@ fn full<S>(m: Native, p: &Program, g: &Graph<S>, races: bool) -> Option<(Verdict
             }
         }
     }
-    // Atomicity: no external write between an RMW's read and its write in coherence.
-    if consistent {
-        'rmw: for (t, th) in g.th.iter().enumerate() {
-            for (i, nd) in th.nodes.iter().enumerate().skip(1) {
-                if !(nd.is_write() && nd.ev.rmw) {
-                    continue;
-                }
-                let (r, x) = (off[t] + i - 1, off[t] + i);
-                if ev[r].kind != 0 || ev[r].cell != ev[x].cell {
-                    continue;
-                }
-                let (lo, hi) = (ev[r].pos, ev[x].pos);
-                let co = &g.co[nd.cell as usize];
-                if hi > lo + 1 && co[lo..hi - 1].iter().any(|y| y.0 as usize != t) {
-                    consistent = false;
-                    break 'rmw;
-                }
-            }
-        }
-    }
-    if consistent && ev.iter().any(|e| e.kind == 2 && e.order == Order::SeqCst) {
-        consistent = psc_fences_acyclic(&ev, &groups, &view, nt, scoped, &|a, b| sc.sr(a, b));
-    }
-    let mut v = Verdict {
-        consistent,
-        data_race: false,
-        hetero_race: false,
-        data_race_pair: None,
-        hetero_race_pair: None,
-        race_pairs: Vec::new(),
-    };
-    if consistent && races {
-        let back = |x: usize| (ev[x].t, ev[x].i);
-        let group_of: std::collections::HashMap<u32, usize> = groups
-            .iter()
-            .enumerate()
-            .map(|(k, grp)| (ev[grp[0]].cell, k))
-            .collect();
-        for a in 0..n {
-            if !ev[a].mem() {
+    consistent
+}
+
+/// Atomicity: no external write between an RMW's read and its write in coherence.
+fn rmws_atomic<S>(g: &Graph<S>, ev: &[E], off: &[usize]) -> bool {
+    let mut consistent = true;
+    'rmw: for (t, th) in g.th.iter().enumerate() {
+        for (i, nd) in th.nodes.iter().enumerate().skip(1) {
+            if !(nd.is_write() && nd.ev.rmw) {
                 continue;
             }
-            for &b in groups[group_of[&ev[a].cell]].iter() {
-                if a == b || ev[a].t == ev[b].t || (ev[a].kind != 1 && ev[b].kind != 1) {
-                    continue;
+            let (r, x) = (off[t] + i - 1, off[t] + i);
+            if ev[r].kind != 0 || ev[r].cell != ev[x].cell {
+                continue;
+            }
+            let (lo, hi) = (ev[r].pos, ev[x].pos);
+            let co = &g.co[nd.cell as usize];
+            if hi > lo + 1 && co[lo..hi - 1].iter().any(|y| y.0 as usize != t) {
+                consistent = false;
+                break 'rmw;
+            }
+        }
+    }
+    consistent
+}
+
+/// The race flags and pairs of a consistent graph (hb from the views).
+fn race_flags(
+    v: &mut Verdict,
+    ev: &[E],
+    groups: &[&[usize]],
+    view: &[u32],
+    nt: usize,
+    sc: &Scopes,
+) {
+    let scoped = sc.scoped;
+    let n = ev.len();
+    let hb = |a: usize, b: usize| a != b && view[b * nt + ev[a].t as usize] > ev[a].i;
+    let back = |x: usize| (ev[x].t, ev[x].i);
+    let group_of: std::collections::HashMap<u32, usize> = groups
+        .iter()
+        .enumerate()
+        .map(|(k, grp)| (ev[grp[0]].cell, k))
+        .collect();
+    for a in 0..n {
+        if !ev[a].mem() {
+            continue;
+        }
+        for &b in groups[group_of[&ev[a].cell]].iter() {
+            if a == b || ev[a].t == ev[b].t || (ev[a].kind != 1 && ev[b].kind != 1) {
+                continue;
+            }
+            if hb(a, b) || hb(b, a) {
+                continue;
+            }
+            if !ev[a].at() || !ev[b].at() {
+                v.data_race = true;
+                if v.data_race_pair.is_none() {
+                    v.data_race_pair = Some((back(a), back(b)));
                 }
-                if hb(a, b) || hb(b, a) {
-                    continue;
+                if a < b {
+                    v.race_pairs.push((back(a), back(b), false));
                 }
-                if !ev[a].at() || !ev[b].at() {
-                    v.data_race = true;
-                    if v.data_race_pair.is_none() {
-                        v.data_race_pair = Some((back(a), back(b)));
-                    }
-                    if a < b {
-                        v.race_pairs.push((back(a), back(b), false));
-                    }
-                } else if scoped && !sc.incl(&ev[a], &ev[b]) {
-                    v.hetero_race = true;
-                    if v.hetero_race_pair.is_none() {
-                        v.hetero_race_pair = Some((back(a), back(b)));
-                    }
-                    if a < b {
-                        v.race_pairs.push((back(a), back(b), true));
-                    }
+            } else if scoped && !sc.incl(&ev[a], &ev[b]) {
+                v.hetero_race = true;
+                if v.hetero_race_pair.is_none() {
+                    v.hetero_race_pair = Some((back(a), back(b)));
+                }
+                if a < b {
+                    v.race_pairs.push((back(a), back(b), true));
                 }
             }
         }
     }
-    Some((v, view))
 }
 
 /// Checks `g` as [`check_views`] does (consistency only), reusing the views cached in the

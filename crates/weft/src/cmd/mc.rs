@@ -204,11 +204,14 @@ impl Checked {
     /// Writes the witness graphs (`--graph`) and gives the test's exit code.
     pub(super) fn finish(&self, args: &Args) -> ExitCode {
         if let Some(dir) = &args.graph {
-            if let Err(e) = crate::graphs::write(
+            if let Err(e) = weft_exec::graphs::write(
                 dir,
                 self.witnesses.iter().enumerate().map(|(i, d)| {
                     (
-                        format!("{}-mc-{i}.dot", crate::graphs::safe_name(&self.name, "-_")),
+                        format!(
+                            "{}-mc-{i}.dot",
+                            weft_exec::graphs::safe_name(&self.name, "-_")
+                        ),
                         d.as_str(),
                     )
                 }),
@@ -398,11 +401,15 @@ fn run_kernel(args: &Args, file: &Path) -> ExitCode {
         report.text()
     });
     if let Some(dir) = &args.graph {
-        if let Err(e) = crate::graphs::write(
+        if let Err(e) = weft_exec::graphs::write(
             dir,
             r.errors.iter().filter(|e| !e.dot.is_empty()).map(|e| {
                 (
-                    format!("{}-{}.dot", crate::graphs::safe_name(&kname, "_"), e.kind),
+                    format!(
+                        "{}-{}.dot",
+                        weft_exec::graphs::safe_name(&kname, "_"),
+                        e.kind
+                    ),
                     e.dot.as_str(),
                 )
             }),

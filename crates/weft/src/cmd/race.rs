@@ -1,7 +1,7 @@
 //! `weft race KERNEL`: runs a CUDA/OpenCL/PTX kernel on the SIMT emulator under one or more
 //! warp schedules and checks every run with the BARRACUDA race analysis (weft-race, paper
 //! 003); prints the races grouped by source-line pair, plus the emulator's barrier findings.
-//! The session itself is `weft_race::session` (instrumented traces: `weft_instrument::source`).
+//! The session itself is `weft_race::session` (instrumented traces: `weft_race::instrumented`).
 //!
 //! Exit codes: 0 no race and no finding; 1 a race, barrier divergence, deadlock, livelock or
 //! memory fault; 2 bad input (file, compile/parse/lowering error, unsupported instruction,
@@ -10,15 +10,16 @@
 use std::path::PathBuf;
 
 use weft_cuda::bind::Prepared;
-use weft_instrument::source::{GpuLauncher, InstrumentedTrace};
+use weft_race::instrumented::{GpuLauncher, InstrumentedTrace};
 use weft_race::session::{self, Emulator, SessionOptions};
 use weft_race::Definition;
 
-use crate::cuda_kernel::{self, KernelBackend};
 use crate::exit::{ExitCode, Failure};
 use crate::kernel_cmd::prepare;
+use crate::kernel_cmd::KernelBackend;
 use crate::launch::LaunchArgs;
 use crate::out;
+use weft_hw_cuda::emulated as cuda_kernel;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -164,7 +165,7 @@ fn inner(mut a: Args, file_path: PathBuf) -> Result<ExitCode, Failure> {
     };
     let file = file_path.display().to_string();
     let report = if a.instrumented {
-        let inst = weft_instrument::source::prepare(&p.module.ptx, &file)?;
+        let inst = weft_race::instrumented::prepare(&p.module.ptx, &file)?;
         let st = &inst.stats;
         eprintln!(
             "weft: instrumented {} of {} instructions ({} after pruning), {} control-flow logging points",
@@ -192,7 +193,7 @@ fn inner(mut a: Args, file_path: PathBuf) -> Result<ExitCode, Failure> {
             let ms = &report.gpu_kernel_ms;
             eprintln!(
                 "weft: {}",
-                weft_instrument::source::gpu_line(&id.name, &id.arch(), ms)
+                weft_race::instrumented::gpu_line(&id.name, &id.arch(), ms)
             );
         }
         report

@@ -222,11 +222,11 @@ pub fn run(args: Args) -> ExitCode {
 fn write_graphs(dir: &std::path::Path, results: &[Outcome]) -> Result<(), String> {
     for (_, _, r) in results {
         if let Ok((p, res)) = r {
-            crate::graphs::write(
+            weft_exec::graphs::write(
                 dir,
                 res.witnesses.iter().enumerate().map(|(i, g)| {
                     (
-                        format!("{}-{i}.dot", crate::graphs::safe_name(&p.name, "-_.+")),
+                        format!("{}-{i}.dot", weft_exec::graphs::safe_name(&p.name, "-_.+")),
                         g.as_str(),
                     )
                 }),

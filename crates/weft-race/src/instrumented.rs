@@ -1,17 +1,17 @@
-//! Instrumented PTX as a race session's trace source ([`weft_race::session::TraceSource`]):
+//! Instrumented PTX (`weft-instrument`) as a race session's trace source ([`TraceSource`]):
 //! the kernel's PTX is rewritten to log into a device-side queue ([`prepare`]), each run
 //! launches it — on the SIMT emulator, or through a GPU launcher the caller supplies — with
 //! the queue as one more buffer argument, and the queue is decoded into the detector.
 //! On a GPU no emulator watches the barriers: the decoder's barrier findings stand in, in
 //! the emulator's words ([`barrier_finding_text`]).
 
+use crate::session::{simt_failure, TraceSource};
+use crate::{Compressed, Detector};
 use weft_ir::exit::Failure;
 use weft_ir::kernel::Kernel;
-use weft_race::session::{simt_failure, TraceSource};
-use weft_race::{Compressed, Detector};
 use weft_simt::{Arg, Buffer, ElemType, LaunchConfig, Options, Outcome, Stats};
 
-use crate::{decode_with_findings, instrument, queue_buffer, BarrierFinding, Site};
+use weft_instrument::{decode_with_findings, instrument, queue_buffer, BarrierFinding, Site};
 
 /// A kernel's PTX rewritten to log its operations, lowered for the emulator.
 pub struct InstrumentedKernel {
@@ -22,15 +22,15 @@ pub struct InstrumentedKernel {
     /// The instrumented PTX (what a GPU runs).
     pub ptx: String,
     /// Counts of the pruned instrumentation (paper 003 Fig. 9), for the user.
-    pub stats: crate::Stats,
+    pub stats: weft_instrument::Stats,
 }
 
 /// Instruments `ptx` (the module of `file`) without pruning, and counts what pruning would
 /// leave. Bad input when the PTX cannot be instrumented.
 pub fn prepare(ptx: &str, file: &str) -> Result<InstrumentedKernel, Failure> {
     let cannot = |e: String| Failure::bad_input(format!("{file}: cannot instrument: {e}"));
-    let inst = instrument(ptx, &crate::Options { prune: false }).map_err(cannot)?;
-    let pruned = instrument(ptx, &crate::Options { prune: true }).map_err(cannot)?;
+    let inst = instrument(ptx, &weft_instrument::Options { prune: false }).map_err(cannot)?;
+    let pruned = instrument(ptx, &weft_instrument::Options { prune: true }).map_err(cannot)?;
     let lowered = |e: String| Failure::tool(format!("instrumented PTX: {e}"));
     let m = weft_ptx::parse(&inst.ptx).map_err(|e| lowered(e.to_string()))?;
     let kernel = weft_ptx::lower_kernel(&m, None).map_err(|e| lowered(e.to_string()))?;

@@ -1,22 +1,12 @@
-//! `--backend cuda` of `weft run-kernel` and `weft race`: hands a launch prepared for the
-//! emulator (kernel, arguments, buffers) to `weft_hw_cuda`'s kernel launcher, so the same
-//! options bind the same bytes on the GPU as on the SIMT emulator.
+//! A launch prepared for the SIMT emulator (kernel, arguments, buffers) run on the GPU
+//! through this crate's kernel launcher (`--backend cuda` of `weft run-kernel` and `weft
+//! race`), so the same options bind the same bytes on the GPU as on the emulator.
 
-use weft_hw_cuda::{CudaError, CudaRunner, KernelParam, KernelRun, KernelShape};
+use weft_ir::exit::Failure;
 use weft_ir::kernel::Kernel;
 use weft_simt::{Arg, Buffer, LaunchConfig};
 
-use crate::exit::Failure;
-
-/// Where a kernel command runs the kernel.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum KernelBackend {
-    /// weft's SIMT emulator (no GPU needed).
-    #[default]
-    Emu,
-    /// An NVIDIA GPU through the CUDA driver (`libcuda.so.1`), PTX JIT-compiled by the driver.
-    Cuda,
-}
+use crate::{CudaError, CudaRunner, KernelParam, KernelRun, KernelShape};
 
 /// Opens CUDA device `device` (exit 3 without a driver, 2 for a device that does not exist).
 pub fn open(device: usize) -> Result<CudaRunner, Failure> {
