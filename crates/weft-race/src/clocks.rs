@@ -355,37 +355,46 @@ impl ClockView for CompressedView<'_> {
     fn conc(&self, u: u32, c: u32) -> bool {
         u != self.t && c > self.knows(u)
     }
+    #[inline(always)]
     fn flat(&self) -> Option<Flat> {
         let g = self.g?;
         if !self.top || g.sparse.is_some() {
             return None;
         }
+        // `Group::lane_clock` of every lane at once (of the launched lanes, the only ones
+        // asked: a converged group holds every one of them).
+        let own = g.own - 1;
+        let mut v = match &g.know {
+            Know::Converged => return Some(self.flat_of(g, [own; 32])),
+            Know::Diverged(c) => [*c; 32],
+            Know::Nested(n) => **n,
+        };
+        for (l, x) in v.iter_mut().enumerate() {
+            // A select, not a branch (the loop vectorises).
+            *x = if g.mask >> l & 1 == 1 { own } else { *x };
+        }
+        Some(self.flat_of(g, v))
+    }
+}
+
+impl CompressedView<'_> {
+    /// The [`Flat`] knowledge of top group `g` (without point-to-point knowledge) whose
+    /// launched lanes' clocks are `lanes`.
+    #[inline(always)]
+    fn flat_of(&self, g: &Group, lanes: [u32; 32]) -> Flat {
         let bt = self.geo.block_threads;
         let cta_lo = self.ct * bt;
         let wic = self.wt - self.ct * self.geo.warps_per_cta();
-        Some(Flat {
+        Flat {
             mask: g.mask,
             own: g.own,
-            lanes: {
-                // `Group::lane_clock` of every lane at once.
-                let mut v = match &g.know {
-                    Know::Converged => [0; 32],
-                    Know::Diverged(c) => [*c; 32],
-                    Know::Nested(n) => **n,
-                };
-                let own = g.own - 1;
-                for (l, x) in v.iter_mut().enumerate() {
-                    // A select, not a branch (the loop vectorises).
-                    *x = if g.mask >> l & 1 == 1 { own } else { *x };
-                }
-                v
-            },
+            lanes,
             block_clk: g.block_clk,
             warp_lo: cta_lo + wic * 32,
             warp_len: (bt - wic * 32).min(32),
             cta_lo,
             cta_len: bt,
-        })
+        }
     }
 }
 

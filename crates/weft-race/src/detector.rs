@@ -385,12 +385,13 @@ struct Pass<'a, C: Clocks, V: ClockView> {
 
 impl<C: Clocks, V: ClockView> Pass<'_, C, V> {
     /// The concurrent entry of `set` with the smallest thread index (deterministic reports).
-    #[inline]
+    #[inline(always)]
     fn first_conc(view: &V, set: &TidSet) -> Option<(u32, Rec)> {
-        if set.is_empty() {
-            return None;
+        match set {
+            // In thread order: the first concurrent entry has the smallest thread.
+            TidSet::Small(v) => v.iter().find(|(u, r)| view.conc(*u, r.clk)).copied(),
+            TidSet::Big(_) => set.first(|u, r| view.conc(u, r.clk)),
         }
-        set.first(|u, r| view.conc(u, r.clk))
     }
 
     /// The shadow check of access `cur` over the granules it covers: whole granules on their
@@ -877,9 +878,11 @@ impl<C: Clocks> Detector<C> {
         };
         let width = a.width.max(1);
         let cur = Self::lane_cur(&flat, a.pc, a.op == AccessOp::Store, block);
+        // Whether every active lane is in the group (no lane to test).
+        let all_in = a.mask & !flat.mask == 0;
         let item = |i: usize| {
-            let l = lane(i);
-            if flat.mask >> l & 1 == 0 {
+            let l = lane(i) & 31;
+            if !all_in && flat.mask >> l & 1 == 0 {
                 return None;
             }
             let key = tag | (a.addrs[l] & off_mask);

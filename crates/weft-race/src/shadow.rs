@@ -105,9 +105,24 @@ impl Default for TidSet {
 }
 
 impl TidSet {
-    /// Sets thread `t`'s record.
-    #[inline]
+    /// Sets thread `t`'s record. A thread past the last one of a small set (lanes arrive
+    /// mostly in increasing thread order) is pushed inline; the rest is
+    /// [`TidSet::insert_slow`].
+    #[inline(always)]
     pub fn insert(&mut self, t: u32, r: Rec) {
+        if let TidSet::Small(v) = self {
+            if v.len() < SMALL && v.last().is_none_or(|l| l.0 < t) {
+                v.push((t, r));
+                return;
+            }
+        }
+        self.insert_slow(t, r);
+    }
+
+    /// [`TidSet::insert`] in general: a thread already there, one to insert before others,
+    /// a full small set.
+    #[inline(never)]
+    fn insert_slow(&mut self, t: u32, r: Rec) {
         match self {
             TidSet::Small(v) => {
                 // Lanes arrive mostly in increasing thread order: search from the end.

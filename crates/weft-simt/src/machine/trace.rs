@@ -33,6 +33,11 @@ pub(super) struct TraceOut<'a> {
     tid: [u8; 20],
     tid_len: usize,
     tid_val: u64,
+    /// `NAME W ` of the last [`emit_warp`] line (`warp_len` bytes) and its key (warp, the
+    /// name's address and length; the address 0: none).
+    warp_head: [u8; 48],
+    warp_len: usize,
+    warp_key: (u64, usize, usize),
 }
 
 impl<'a> TraceOut<'a> {
@@ -49,6 +54,9 @@ impl<'a> TraceOut<'a> {
             tid: [0; 20],
             tid_len: 0,
             tid_val: u64::MAX,
+            warp_head: [0; 48],
+            warp_len: 0,
+            warp_key: (0, 0, 0),
         }
     }
 
@@ -466,11 +474,12 @@ pub(super) fn emit_lanes(
 
 /// The text lines `NAME TID PREFIX HEX` of a warp's lanes in one memory (not local: its
 /// prefix names the thread), written into the block in one pass with one check for room
-/// (the block has room for a warp's lines past [`BLOCK`]). What is the same on many lines
-/// is made once: the name with the thread index but its last two digits (which change once
-/// at most in a warp), the location prefix, and the address's hex digits but the last two
-/// (which change when the address passes a multiple of 256); the last two digits of each
-/// come from tables, stored two bytes at a time.
+/// (the block has room for a warp's lines past [`BLOCK`]). A warp's lines mostly differ
+/// only in the last two digits of the thread index and of the address, so the line is
+/// made once as a template ([`Template`]: the name, the thread index but its last two
+/// digits, the location prefix, the address's hex digits but the last two), remade when
+/// the thread's hundreds or the address's 256-byte block change; each line is then the
+/// template copied in one piece with its two 2-digit slots filled from tables.
 // The lane loop (`for_lanes!`) indexes the lanes' addresses by the lane number.
 #[allow(clippy::needless_range_loop)]
 fn write_lanes(
@@ -485,61 +494,157 @@ fn write_lanes(
     if io_error.is_some() {
         return;
     }
-    let mut head = [0u8; 32];
-    let nb = name.as_bytes();
-    let hn = nb.len().min(7);
-    head[..hn].copy_from_slice(&nb[..hn]);
-    head[hn] = b' ';
-    let (mut t_hi, mut hl) = (u64::MAX, hn + 1);
-    // The location prefix and the address's hex digits but the last two.
-    let (mut a_hi, mut mid, mut ml) = (u64::MAX, [0u8; 48], pn);
-    mid[..32].copy_from_slice(pre);
+    let mut tp = Template::new(name, pre, pn);
+    // Thread `gt_base + l` as hundreds and the last two digits (`l < 32`: one carry).
+    let (th0, tl0) = (x.gt_base / 100, (x.gt_base % 100) as usize);
+    // The line's address is the lane's own but for generic addresses of another memory.
+    let direct = region == Region::Global || x.space != MemSpace::Generic;
+    let (mut t_hi, mut a_hi) = (u64::MAX, u64::MAX);
+    let mut slots = Slots::default();
     let mut p = trace.pos;
     let buf = &mut trace.buf;
     for_lanes!(x.em, l, {
-        let t = x.gt_base + l as u64;
-        let (th, tl) = (t / 100, (t % 100) as usize);
-        if th != t_hi {
-            t_hi = th;
-            hl = hn + 1;
-            if th != 0 {
-                put_dec(&mut head, &mut hl, th);
-            }
-        }
+        let (th, tl) = if tl0 + l >= 100 {
+            (th0 + 1, tl0 + l - 100)
+        } else {
+            (th0, tl0 + l)
+        };
         let a = x.addrs[l];
-        let v = match region {
-            Region::Global => a,
-            _ => route(x.space, a).map_or(a, |r| r.1),
+        let v = if direct {
+            a
+        } else {
+            route(x.space, a).map_or(a, |r| r.1)
         };
         let (vh, vl) = (v >> 8, (v & 0xff) as usize);
-        if vh != a_hi {
-            a_hi = vh;
-            let (hex, xl) = if vh == 0 { ([0; 16], 0) } else { hex16(vh) };
-            mid[pn..pn + 16].copy_from_slice(&hex);
-            ml = pn + xl;
+        if th != t_hi || vh != a_hi {
+            (t_hi, a_hi) = (th, vh);
+            slots = tp.remake(th, vh);
         }
         let line: &mut [u8; LINE] = (&mut buf[p..p + LINE])
             .try_into()
             .expect("LINE bytes past pos");
-        line[..32].copy_from_slice(&head);
-        let mut n = hl;
-        // The last two digits, or one (`one`): both stored, the count tells.
-        let one = usize::from(th == 0) & usize::from(tl < 10);
-        line[n] = DIGITS2[2 * tl + one];
-        line[n + 1] = DIGITS2[2 * tl + 1];
-        n += 2 - one;
-        line[n..n + 48].copy_from_slice(&mid);
-        n += ml;
-        let one = usize::from(vh == 0) & usize::from(vl < 16);
-        line[n] = HEX2[2 * vl + one];
-        line[n + 1] = HEX2[2 * vl + 1];
-        n += 2 - one;
-        line[n] = b'\n';
-        p += n + 1;
+        p += if tl >= slots.t_min && vl >= slots.a_min {
+            // Both slots hold two digits and the line is short.
+            let out: &mut [u8; QUICK] = (&mut line[..QUICK]).try_into().expect("QUICK bytes");
+            *out = tp.line;
+            out[slots.pt..slots.pt + 2].copy_from_slice(&DIGITS2[2 * tl..2 * tl + 2]);
+            out[slots.pa..slots.pa + 2].copy_from_slice(&HEX2[2 * vl..2 * vl + 2]);
+            slots.len
+        } else {
+            tp.put_short(line, &slots, tl, vl)
+        };
     });
     trace.pos = p;
     stats.trace_events += u64::from(x.em.count_ones());
     trace.settle(io_error);
+}
+
+/// One line of [`write_lanes`] but its two 2-digit slots: `NAME `, the thread's hundreds
+/// (none when 0), the slot of its last two digits, the location prefix and the address's
+/// hex digits but the last two (none when 0), the slot of those, the newline. Where the
+/// slots are and the line's length are [`Slots`].
+struct Template {
+    line: [u8; QUICK],
+    /// The rest of a line longer than [`QUICK`] bytes.
+    tail: [u8; LINE - QUICK],
+    /// Bytes of `NAME ` (the start of every line).
+    hn: usize,
+    /// The location prefix (` s3:0x`, ...), `pn` bytes.
+    pre: [u8; 32],
+    pn: usize,
+}
+
+/// A [`Template`]'s slots: the thread digits' at `pt`, the address digits' at `pa`; the
+/// line's length with two digits in each (`len`); the smallest last two thread digits and
+/// address byte for which each slot holds two digits and the line is at most [`QUICK`]
+/// bytes (`t_min`, `a_min`).
+#[derive(Clone, Copy, Default)]
+struct Slots {
+    pt: usize,
+    pa: usize,
+    len: usize,
+    t_min: usize,
+    a_min: usize,
+}
+
+/// Lines up to this long are copied as one block of this many bytes.
+const QUICK: usize = 64;
+
+impl Template {
+    /// `NAME ` and the prefix `pre[..pn]` set, the rest made by [`Template::remake`].
+    #[inline]
+    fn new(name: &str, pre: &[u8; 32], pn: usize) -> Self {
+        let mut line = [0u8; QUICK];
+        let nb = name.as_bytes();
+        let hn = nb.len().min(7);
+        line[..hn].copy_from_slice(&nb[..hn]);
+        line[hn] = b' ';
+        Template {
+            line,
+            tail: [0; LINE - QUICK],
+            hn: hn + 1,
+            pre: *pre,
+            pn,
+        }
+    }
+
+    /// The template for thread hundreds `th` and address block `vh`.
+    #[inline(never)]
+    fn remake(&mut self, th: u64, vh: u64) -> Slots {
+        let mut full = [0u8; LINE + 32];
+        full[..QUICK].copy_from_slice(&self.line);
+        let mut n = self.hn;
+        if th != 0 {
+            put_dec(&mut full, &mut n, th);
+        }
+        let pt = n;
+        n += 2;
+        full[n..n + 32].copy_from_slice(&self.pre);
+        n += self.pn;
+        if vh != 0 {
+            let (hex, xl) = hex16(vh);
+            full[n..n + 16].copy_from_slice(&hex);
+            n += xl;
+        }
+        let pa = n;
+        full[n + 2] = b'\n';
+        let len = n + 3;
+        self.line.copy_from_slice(&full[..QUICK]);
+        self.tail.copy_from_slice(&full[QUICK..LINE]);
+        let never = if len > QUICK { usize::MAX } else { 0 };
+        Slots {
+            pt,
+            pa,
+            len,
+            t_min: if th != 0 { never } else { never.max(10) },
+            a_min: if vh != 0 { never } else { never.max(16) },
+        }
+    }
+
+    /// Writes the line with last thread digits `tl` and last address byte `vl` at the start
+    /// of `out` when a slot holds one digit (thread 0-9, address 0x0-0xf) or the line is
+    /// long; returns its length.
+    #[inline(never)]
+    fn put_short(&self, out: &mut [u8; LINE], s: &Slots, tl: usize, vl: usize) -> usize {
+        let mut full = [0u8; LINE];
+        full[..QUICK].copy_from_slice(&self.line);
+        full[QUICK..].copy_from_slice(&self.tail);
+        let mut n = s.pt;
+        out[..n].copy_from_slice(&full[..n]);
+        let one = usize::from(s.pt == self.hn && tl < 10);
+        out[n] = DIGITS2[2 * tl + one];
+        out[n + 1] = DIGITS2[2 * tl + 1];
+        n += 2 - one;
+        let mid = &full[s.pt + 2..s.pa];
+        out[n..n + mid.len()].copy_from_slice(mid);
+        n += mid.len();
+        let one = usize::from(s.pa == s.pt + 2 + self.pn && vl < 16);
+        out[n] = HEX2[2 * vl + one];
+        out[n + 1] = HEX2[2 * vl + 1];
+        n += 2 - one;
+        out[n] = b'\n';
+        n + 1
+    }
 }
 
 /// The hex digits of `v` (not 0) without leading zeros, and how many.
@@ -585,7 +690,8 @@ fn emit_endi(
     emit_warp(trace, io_error, stats, "endi", x.gw, x.em);
 }
 
-/// Writes `NAME W MASK\n` with the mask as 8 hex digits.
+/// Writes `NAME W MASK\n` with the mask as 8 hex digits. `NAME W ` is kept from the last
+/// such line ([`TraceOut`]'s `warp_head`): a warp mostly runs several instructions in turn.
 pub(super) fn emit_warp(
     trace: &mut TraceOut<'_>,
     io_error: &mut Option<std::io::Error>,
@@ -597,6 +703,38 @@ pub(super) fn emit_warp(
     if trace.out.is_none() || io_error.is_some() {
         return;
     }
+    let key = (w, name.as_ptr() as usize, name.len());
+    if trace.warp_key != key {
+        if name.len() > 24 {
+            return emit_warp_long(trace, io_error, stats, name, w, mask);
+        }
+        let mut n = 0;
+        put_str(&mut trace.warp_head, &mut n, name);
+        put_str(&mut trace.warp_head, &mut n, " ");
+        put_dec(&mut trace.warp_head, &mut n, w);
+        put_str(&mut trace.warp_head, &mut n, " ");
+        trace.warp_len = n;
+        trace.warp_key = key;
+    }
+    let (head, n) = (trace.warp_head, trace.warp_len);
+    let line = trace.line();
+    line[..48].copy_from_slice(&head);
+    line[n..n + 8].copy_from_slice(&hex8(mask).to_be_bytes());
+    line[n + 8] = b'\n';
+    trace.pos += n + 9;
+    stats.trace_events += 1;
+    trace.settle(io_error);
+}
+
+/// [`emit_warp`] for a long name (not kept).
+fn emit_warp_long(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    name: &str,
+    w: u64,
+    mask: u32,
+) {
     let line = trace.line();
     let mut n = 0;
     put_str(line, &mut n, name);
@@ -633,7 +771,7 @@ mod tests {
     #[allow(clippy::needless_range_loop)]
     fn warp_lines_match_lane_lines() {
         let base = crate::mem::GLOBAL_BASE;
-        let cases: [(MemSpace, u64, u64, u32); 7] = [
+        let cases: [(MemSpace, u64, u64, u32); 8] = [
             (MemSpace::Global, base, 4, u32::MAX),
             (
                 MemSpace::Global,
@@ -646,8 +784,12 @@ mod tests {
             (MemSpace::Param, 8, 8, 0b1011),
             (MemSpace::Shared, 0xf4, 4, u32::MAX),
             (MemSpace::Shared, 0, 1, u32::MAX),
+            (MemSpace::Shared, 0xffff_ffff_fff0, 4, u32::MAX),
         ];
-        for (space, start, step, em) in cases {
+        // A CTA index of 20 digits makes lines longer than `QUICK`.
+        for ((space, start, step, em), cta) in
+            cases.into_iter().flat_map(|c| [(c, 77), (c, u64::MAX)])
+        {
             for gt_base in [0u64, 5, 96, 9_999_990, u64::MAX - 40] {
                 let addrs: [u64; WARP] = std::array::from_fn(|l| start + step * l as u64);
                 let vals = [0u64; WARP];
@@ -656,7 +798,7 @@ mod tests {
                     addrs: &addrs,
                     vals: &vals,
                     em,
-                    cta: 77,
+                    cta,
                     gt_base,
                     gw: 5,
                     pc: 3,
@@ -677,7 +819,7 @@ mod tests {
                     let a = addrs[l];
                     let (region, off) = route(space, a).unwrap();
                     let t = gt_base + l as u64;
-                    let loc = Loc(region, off, a, 77, t);
+                    let loc = Loc(region, off, a, cta, t);
                     emit_access(&mut tr, &mut err2, &mut st2, "acqGlb", t, &loc);
                 });
                 emit_warp(&mut tr, &mut err2, &mut st2, "endi", 5, em);
@@ -690,6 +832,33 @@ mod tests {
                 assert_eq!(st.trace_events, st2.trace_events);
             }
         }
+    }
+
+    /// `endi`-style lines of one warp in a row, of other warps and other names between:
+    /// the kept `NAME W ` is used only for the same name and warp.
+    #[test]
+    fn warp_lines_keep_their_head() {
+        let mut out: Vec<u8> = Vec::new();
+        let mut tr = TraceOut::new(Some(&mut out));
+        let (mut err, mut st) = (None, Stats::default());
+        let lines: [(&str, u64, u32); 7] = [
+            ("endi", 5, 1),
+            ("endi", 5, u32::MAX),
+            ("endi", 6, 0xabc),
+            ("fi", 6, 3),
+            ("endi", 6, 0),
+            ("endi", 1_000_000, 7),
+            ("a-name-longer-than-the-kept-head", 9, 0x10),
+        ];
+        let mut want = String::new();
+        for (name, w, m) in lines {
+            emit_warp(&mut tr, &mut err, &mut st, name, w, m);
+            want.push_str(&format!("{name} {w} {m:08x}\n"));
+        }
+        tr.finish().unwrap();
+        drop(tr);
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        assert_eq!(st.trace_events, 7);
     }
 
     #[test]
