@@ -524,9 +524,14 @@ fn write_lanes(
             .try_into()
             .expect("LINE bytes past pos");
         p += if tl >= slots.t_min && vl >= slots.a_min {
-            // Both slots hold two digits and the line is short.
+            // Both slots hold two digits and the line is short: half the block when it
+            // fits (most lines), else all of it.
             let out: &mut [u8; QUICK] = (&mut line[..QUICK]).try_into().expect("QUICK bytes");
-            *out = tp.line;
+            if slots.len <= QUICK / 2 {
+                out[..QUICK / 2].copy_from_slice(&tp.line[..QUICK / 2]);
+            } else {
+                out.copy_from_slice(&tp.line[..QUICK]);
+            }
             out[slots.pt..slots.pt + 2].copy_from_slice(&DIGITS2[2 * tl..2 * tl + 2]);
             out[slots.pa..slots.pa + 2].copy_from_slice(&HEX2[2 * vl..2 * vl + 2]);
             slots.len
@@ -544,9 +549,8 @@ fn write_lanes(
 /// hex digits but the last two (none when 0), the slot of those, the newline. Where the
 /// slots are and the line's length are [`Slots`].
 struct Template {
-    line: [u8; QUICK],
-    /// The rest of a line longer than [`QUICK`] bytes.
-    tail: [u8; LINE - QUICK],
+    /// The line (room past it for the prefix's and the hex digits' whole blocks).
+    line: [u8; LINE + 32],
     /// Bytes of `NAME ` (the start of every line).
     hn: usize,
     /// The location prefix (` s3:0x`, ...), `pn` bytes.
@@ -574,14 +578,13 @@ impl Template {
     /// `NAME ` and the prefix `pre[..pn]` set, the rest made by [`Template::remake`].
     #[inline]
     fn new(name: &str, pre: &[u8; 32], pn: usize) -> Self {
-        let mut line = [0u8; QUICK];
+        let mut line = [0u8; LINE + 32];
         let nb = name.as_bytes();
         let hn = nb.len().min(7);
         line[..hn].copy_from_slice(&nb[..hn]);
         line[hn] = b' ';
         Template {
             line,
-            tail: [0; LINE - QUICK],
             hn: hn + 1,
             pre: *pre,
             pn,
@@ -591,26 +594,23 @@ impl Template {
     /// The template for thread hundreds `th` and address block `vh`.
     #[inline(never)]
     fn remake(&mut self, th: u64, vh: u64) -> Slots {
-        let mut full = [0u8; LINE + 32];
-        full[..QUICK].copy_from_slice(&self.line);
+        let line = &mut self.line;
         let mut n = self.hn;
         if th != 0 {
-            put_dec(&mut full, &mut n, th);
+            put_dec(line, &mut n, th);
         }
         let pt = n;
         n += 2;
-        full[n..n + 32].copy_from_slice(&self.pre);
+        line[n..n + 32].copy_from_slice(&self.pre);
         n += self.pn;
         if vh != 0 {
             let (hex, xl) = hex16(vh);
-            full[n..n + 16].copy_from_slice(&hex);
+            line[n..n + 16].copy_from_slice(&hex);
             n += xl;
         }
         let pa = n;
-        full[n + 2] = b'\n';
+        line[n + 2] = b'\n';
         let len = n + 3;
-        self.line.copy_from_slice(&full[..QUICK]);
-        self.tail.copy_from_slice(&full[QUICK..LINE]);
         let never = if len > QUICK { usize::MAX } else { 0 };
         Slots {
             pt,
@@ -626,9 +626,7 @@ impl Template {
     /// long; returns its length.
     #[inline(never)]
     fn put_short(&self, out: &mut [u8; LINE], s: &Slots, tl: usize, vl: usize) -> usize {
-        let mut full = [0u8; LINE];
-        full[..QUICK].copy_from_slice(&self.line);
-        full[QUICK..].copy_from_slice(&self.tail);
+        let full = &self.line;
         let mut n = s.pt;
         out[..n].copy_from_slice(&full[..n]);
         let one = usize::from(s.pt == self.hn && tl < 10);
