@@ -134,10 +134,10 @@ pub fn verify_file(
     // A program that declares a type name of the C library again with another type
     // (GPUVerify's kernels: `typedef unsigned int size_t;`) is compiled again with its
     // declaration renamed (`weft_cuda::headers::typedef_clash_defines`).
-    let load = |file: &Path| {
+    let load = |file: &Path, cli: &weft_cuda::LaunchSpec| {
         let bad_input =
             |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
-        let e = match weft_cuda::frontend::load_module(file, &cli) {
+        let e = match weft_cuda::frontend::load_module(file, cli) {
             Err(e) if bad_input(&e) => e,
             r => return r,
         };
@@ -153,12 +153,48 @@ pub fn verify_file(
         retry.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
         weft_cuda::frontend::load_module(file, &retry)
     };
-    let m = match load(&compiled_path) {
+    let bad_input =
+        |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
+    let m = match load(&compiled_path, &cli) {
         // The rewritten source does not compile (a member function, a construct the
         // rewrite does not foresee): the kernel as written, its postconditions unchecked.
-        Err(e) if rewritten.is_some() && e.exit_code() == weft_ir::exit::ExitCode::BadInput => {
+        Err(e) if rewritten.is_some() && bad_input(&e) => {
             rewritten = None;
-            load(path)
+            load(path, &cli)
+        }
+        r => r,
+    };
+    // A CUDA file-scope variable without `__device__` used in device code (clang: "reference
+    // to __host__ variable"): GPUVerify reads it as global memory; so does weft, compiling
+    // again with `__device__` put before its declaration line.
+    let m = match m {
+        Err(e) if bad_input(&e) => {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let lines = weft_cuda::headers::host_variable_lines(&e.report(), name);
+            match rewritten.clone().or_else(|| original.clone()) {
+                Some(t) if !lines.is_empty() => {
+                    let fixed = weft_cuda::headers::declare_on_device(&t, &lines);
+                    let mut c2 = cli.clone();
+                    let dir = path.parent().unwrap_or(Path::new("."));
+                    c2.include_dirs.push(if dir.as_os_str().is_empty() {
+                        PathBuf::from(".")
+                    } else {
+                        dir.to_path_buf()
+                    });
+                    match load(&by_content(name, &fixed)?, &c2) {
+                        Ok(m) => {
+                            rewritten = Some(fixed);
+                            notes.push(format!(
+                                "file-scope variable(s) without `__device__` used in device code (line(s) {}) read as `__device__` variables, as GPUVerify reads them",
+                                lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+                            ));
+                            Ok(m)
+                        }
+                        Err(_) => Err(e),
+                    }
+                }
+                _ => Err(e),
+            }
         }
         r => r,
     }
@@ -240,7 +276,16 @@ pub fn verify_file(
         None => m.module.kernels().map(|k| k.name.clone()).collect(),
     };
     if names.is_empty() {
-        return Err(bad(format!("{}: no kernel in the file", path.display())));
+        // A template kernel that nothing instantiates is not in the module: say why.
+        let why: Vec<&String> = notes
+            .iter()
+            .filter(|n| n.contains("has no instantiation"))
+            .collect();
+        let mut msg = format!("{}: no kernel in the file", path.display());
+        for w in why {
+            msg.push_str(&format!(" ({w})"));
+        }
+        return Err(bad(msg));
     }
     // GPUVerify's rule: a user invariant stands in its loop's condition, without branches.
     let misplaced = if o.ignore_invariants {
@@ -286,6 +331,13 @@ pub fn verify_file(
             })
             .collect());
     }
+    let scope = RaceScope::of(spec.ignored.iter().chain(fo.flags.iter()));
+    if let Some(missing) = scope.missing_array(&text) {
+        return Err(bad(format!(
+            "{}: array `{missing}` named by --vcgen-opt=/checkArrays is not in the file",
+            path.display()
+        )));
+    }
     let uninit = uninitialised_reads(&m.warnings);
     let mut reports = Vec::new();
     for n in names {
@@ -302,6 +354,7 @@ pub fn verify_file(
             r.verdict = Verdict::Errors;
         }
         r.notes.splice(0..0, notes.iter().cloned());
+        scope.apply(&mut r);
         // The second run costs another verification (bounded, see `explain_overflow`): done
         // for kernels that took at most 20 s the first time.
         if fo.explain_overflow
@@ -337,6 +390,88 @@ pub fn verify_file(
         reports.push(r);
     }
     Ok(reports)
+}
+
+/// GPUVerify's flags that narrow which races are checked, from the header line or the
+/// command line: `--only-log` (accesses are logged, no race is checked) and
+/// `--vcgen-opt=/checkArrays:A,B` (GPUVerify's suite also writes `--vcgen-op=`: races are
+/// checked on those arrays only). Everything else (assertions, barrier divergence) is still
+/// checked; a note says what was left out, so "verified" states the premise it holds under.
+#[derive(Clone, Debug, Default)]
+struct RaceScope {
+    only_log: bool,
+    arrays: Option<Vec<String>>,
+}
+
+impl RaceScope {
+    fn of<'a>(flags: impl Iterator<Item = &'a String>) -> RaceScope {
+        let mut s = RaceScope::default();
+        for f in flags {
+            if f == "--only-log" {
+                s.only_log = true;
+            }
+            let v = f
+                .strip_prefix("--vcgen-opt=")
+                .or_else(|| f.strip_prefix("--vcgen-op="));
+            if let Some(list) = v.and_then(|v| v.strip_prefix("/checkArrays:")) {
+                let names = list.split(',').map(|n| n.trim().to_string());
+                s.arrays
+                    .get_or_insert_with(Vec::new)
+                    .extend(names.filter(|n| !n.is_empty()));
+            }
+        }
+        s
+    }
+
+    /// A `/checkArrays` name that is no identifier of the source (GPUVerify refuses it).
+    fn missing_array(&self, text: &str) -> Option<String> {
+        // The code's words, not the comments' (the header line itself names the arrays).
+        let words: std::collections::HashSet<&str> = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or_default())
+            .flat_map(|l| l.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+            .collect();
+        self.arrays
+            .as_ref()?
+            .iter()
+            .find(|a| !words.contains(a.as_str()))
+            .cloned()
+    }
+
+    /// Drops the race findings the flags leave unchecked and says so.
+    fn apply(&self, r: &mut Report) {
+        if !self.only_log && self.arrays.is_none() {
+            return;
+        }
+        r.findings.retain(|f| {
+            f.kind != "race"
+                || (!self.only_log
+                    && self
+                        .arrays
+                        .as_ref()
+                        .is_none_or(|a| f.array.as_ref().is_some_and(|n| a.iter().any(|x| x == n))))
+        });
+        if r.verdict == Verdict::Errors && r.findings.is_empty() {
+            r.verdict = if r.undecided > 0 {
+                Verdict::Unknown
+            } else {
+                Verdict::Verified
+            };
+        }
+        r.notes.push(if self.only_log {
+            "races not checked (--only-log): assertions and barriers only".to_string()
+        } else {
+            format!(
+                "races checked on {} only (--vcgen-opt=/checkArrays)",
+                self.arrays
+                    .iter()
+                    .flatten()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+    }
 }
 
 /// Launch extents per dimension, `None` for any.
