@@ -45,223 +45,12 @@ pub fn verify_file(
             base.solver.name()
         )));
     }
-    let mut cli = weft_cuda::LaunchSpec {
-        kernel: fo.kernel.clone(),
-        // OpenCL's cos, sin, tan, pow and fmod as opaque PTX instructions, not libclc's
-        // bit-level code (weft_opencl.h: `WEFT_OPAQUE_FLOAT_MATH`).
-        defines: std::iter::once("WEFT_OPAQUE_FLOAT_MATH".to_string())
-            .chain(fo.defines.iter().cloned())
-            .collect(),
-        force_includes: vec![annotation_header()?],
-        // Undefined behaviour must not make code vanish: an access through a null pointer
-        // stays an access (`-fno-delete-null-pointer-checks`: clang would delete the branch
-        // that makes it), reported as a null-pointer access; other code clang finds
-        // unreachable (an out-of-bounds access, a call through an invalid function pointer)
-        // becomes a `trap`, reported where reachable (the one after a failed `assert`'s call,
-        // which does not return, is the assertion's).
-        compiler_args: [
-            "-fno-delete-null-pointer-checks",
-            "-mllvm",
-            "-trap-unreachable",
-        ]
-        .map(String::from)
-        .to_vec(),
-        ..weft_cuda::LaunchSpec::default()
-    };
-    // Postconditions of functions with a body are moved to their return
-    // (`contract::ensures_on_return`): the rewritten source (same lines, same file name) is
-    // compiled from the temporary directory, with the kernel's directory searched for its
-    // includes.
-    let original = std::fs::read_to_string(path).ok();
-    let mut contracts = original
-        .as_deref()
-        .map(crate::contract::scan)
-        .unwrap_or_default();
-    let mut rewritten = match (&original, path.extension().and_then(|e| e.to_str())) {
-        (Some(t), Some("cu" | "cl")) => crate::contract::ensures_on_return(t, &mut contracts),
-        _ => None,
-    };
-    // Template kernels: the instantiations asked for (`--template`), else the template's
-    // defaults where the file's host code launches none (weft-cuda's `templates`).
+    let mut cli = launch_spec(fo)?;
     let mut notes = Vec::new();
-    if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
-        let (extra, tnotes) = weft_cuda::templates::instantiations(t, &fo.templates);
-        notes.extend(tnotes);
-        if !extra.is_empty() {
-            let mut r = rewritten.take().unwrap_or_else(|| t.clone());
-            r.push_str(&extra);
-            rewritten = Some(r);
-        }
-    }
-    // Enum-typed kernel parameters take only their enumerators' values (assumed at the
-    // kernel's entry, weft-cuda's `enums`).
-    if let (Some(t), Some("cu" | "cl")) = (&original, path.extension().and_then(|e| e.to_str())) {
-        let base = rewritten.clone().unwrap_or_else(|| t.clone());
-        if let Some(r) = weft_cuda::enums::restrict_enum_params(&base) {
-            rewritten = Some(r);
-            notes.push(
-                "enum-typed kernel parameters are assumed to hold one of their enumerators"
-                    .to_string(),
-            );
-        }
-    }
-    // `__device__ __shared__` on a kernel's local array (gpgpu-sim's DG kernels; nvcc and
-    // GPUVerify accept it): clang refuses `__device__` on a local variable, and `__shared__`
-    // alone means the same, at file scope too.
-    if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
-        let base = rewritten.as_ref().unwrap_or(t);
-        if base.contains("__device__ __shared__") {
-            rewritten = Some(base.replace("__device__ __shared__", "__shared__"));
-        }
-    }
-    let compiled_path = match (&rewritten, path.file_name().and_then(|n| n.to_str())) {
-        (Some(t), Some(name)) => {
-            let dir = path.parent().unwrap_or(Path::new("."));
-            cli.include_dirs.push(
-                if dir.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    dir
-                }
-                .to_path_buf(),
-            );
-            by_content(name, t)?
-        }
-        _ => path.to_path_buf(),
-    };
-    // Shared memory is compiled volatile (see `weft_verify.h`); a kernel that does not
-    // compile so is compiled again with plain shared memory.
-    // A program that declares a type name of the C library again with another type
-    // (GPUVerify's kernels: `typedef unsigned int size_t;`) is compiled again with its
-    // declaration renamed (`weft_cuda::headers::typedef_clash_defines`).
-    let load = |file: &Path, cli: &weft_cuda::LaunchSpec| {
-        let bad_input =
-            |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
-        let e = match weft_cuda::frontend::load_module(file, cli) {
-            Err(e) if bad_input(&e) => e,
-            r => return r,
-        };
-        let mut retry = cli.clone();
-        let renames = weft_cuda::headers::typedef_clash_defines(&format!("{e}\n{}", e.report()));
-        if !renames.is_empty() {
-            retry.defines.extend(renames);
-            match weft_cuda::frontend::load_module(file, &retry) {
-                Err(e) if bad_input(&e) => {}
-                r => return r,
-            }
-        }
-        retry.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
-        weft_cuda::frontend::load_module(file, &retry)
-    };
-    let bad_input =
-        |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
-    let m = match load(&compiled_path, &cli) {
-        // The rewritten source does not compile (a member function, a construct the
-        // rewrite does not foresee): the kernel as written, its postconditions unchecked.
-        Err(e) if rewritten.is_some() && bad_input(&e) => {
-            rewritten = None;
-            load(path, &cli)
-        }
-        r => r,
-    };
-    // A CUDA file-scope variable without `__device__` used in device code (clang: "reference
-    // to __host__ variable"): GPUVerify reads it as global memory; so does weft, compiling
-    // again with `__device__` put before its declaration line.
-    let m = match m {
-        Err(e) if bad_input(&e) => {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            let lines = weft_cuda::headers::host_variable_lines(&e.report(), name);
-            match rewritten.clone().or_else(|| original.clone()) {
-                Some(t) if !lines.is_empty() => {
-                    let fixed = weft_cuda::headers::declare_on_device(&t, &lines);
-                    let mut c2 = cli.clone();
-                    let dir = path.parent().unwrap_or(Path::new("."));
-                    c2.include_dirs.push(if dir.as_os_str().is_empty() {
-                        PathBuf::from(".")
-                    } else {
-                        dir.to_path_buf()
-                    });
-                    match load(&by_content(name, &fixed)?, &c2) {
-                        Ok(m) => {
-                            rewritten = Some(fixed);
-                            notes.push(format!(
-                                "file-scope variable(s) without `__device__` used in device code (line(s) {}) read as `__device__` variables, as GPUVerify reads them",
-                                lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
-                            ));
-                            Ok(m)
-                        }
-                        Err(_) => Err(e),
-                    }
-                }
-                _ => Err(e),
-            }
-        }
-        r => r,
-    }
-    .map_err(|e| match e.exit_code() {
-        weft_ir::exit::ExitCode::Internal => VerifyError::Tool(e.to_string()),
-        _ => bad(e.report()),
-    })?;
-    let m = with_axioms(m).map_err(bad)?;
+    let (original, mut rewritten, contracts) = rewrite_source(path, fo, &mut notes);
+    let m = compile(path, &mut cli, &original, &mut rewritten, &mut notes)?;
     let spec = &m.spec;
-    let mut o = base.clone();
-    if let Some(w) = spec.flags.warp_sync {
-        o.lockstep = true;
-        o.warp_size = w;
-    }
-    let mut header_flags: Vec<String> = Vec::new();
-    for (on, name) in [
-        (spec.flags.equality_abstraction, "--equality-abstraction"),
-        (
-            spec.flags.adversarial_abstraction,
-            "--adversarial-abstraction",
-        ),
-        (spec.flags.only_intra_group, "--only-intra-group"),
-        (spec.flags.check_array_bounds, "--check-array-bounds"),
-        (
-            spec.flags.no_barrier_access_checks,
-            "--no-barrier-access-checks",
-        ),
-    ] {
-        if on {
-            header_flags.push(name.to_string());
-        }
-    }
-    header_flags.extend(spec.ignored.iter().cloned());
-    let unknown = apply_flags(&mut o, &header_flags);
-    if let (Some(k), false) = (&spec.kernel, spec.positional_args.is_empty()) {
-        let vals = spec
-            .positional_args
-            .iter()
-            .map(|v| crate::header::kernel_arg_value(v));
-        o.kernel_args = Some((k.clone(), vals.collect()));
-    }
-    if !unknown.is_empty() {
-        notes.push(format!("header flags ignored: {}", unknown.join(" ")));
-    }
-    let unknown = apply_flags(&mut o, &fo.flags);
-    if !unknown.is_empty() {
-        return Err(bad(format!(
-            "unknown analysis flags: {}",
-            unknown.join(" ")
-        )));
-    }
-    if let Some(l) = fo.lockstep {
-        o.lockstep = l;
-    }
-    let (grid, block) =
-        launch_geometry(spec, fo).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    o.grid = grid.map(|d| d.unwrap_or(1));
-    o.block = block.map(|d| d.unwrap_or(1));
-    o.grid_any = grid.map(|d| d.is_none());
-    o.block_any = block.map(|d| d.is_none());
-    if let Some(n) = geometry_note(
-        grid,
-        block,
-        spec.has_geometry() || fo.grid.is_some() || fo.block.is_some(),
-    ) {
-        notes.push(n);
-    }
+    let mut o = analysis_options(path, spec, base, fo, &mut notes)?;
     let text = match original {
         Some(t) if rewritten.is_some() => t,
         _ => m.source.clone().unwrap_or_default(),
@@ -287,49 +76,8 @@ pub fn verify_file(
         }
         return Err(bad(msg));
     }
-    // GPUVerify's rule: a user invariant stands in its loop's condition, without branches.
-    let misplaced = if o.ignore_invariants {
-        Vec::new()
-    } else {
-        crate::placement::misplaced_invariants(&text)
-    };
-    if !misplaced.is_empty() {
-        let file = path
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let findings: Vec<crate::Finding> = misplaced
-            .iter()
-            .map(|m| crate::Finding {
-                kind: "invariant".into(),
-                message: format!(
-                    "user-specified invariant does not appear at the loop head: {}",
-                    m.why
-                ),
-                array: None,
-                access_s: None,
-                access_t: None,
-                loc_s: None,
-                loc_t: format!("{file}:{}", m.line),
-                thread_s: Default::default(),
-                thread_t: Default::default(),
-                values: Default::default(),
-                pass: "all".into(),
-            })
-            .collect();
-        return Ok(names
-            .into_iter()
-            .map(|n| Report {
-                kernel: weft_cuda::compiler::demangle_simple(&n).to_string(),
-                verdict: Verdict::Errors,
-                findings: findings.clone(),
-                undecided: 0,
-                checks: 0,
-                notes: notes.clone(),
-                not_checked: Vec::new(),
-                time_ms: 0,
-            })
-            .collect());
+    if let Some(reports) = misplaced_invariant_reports(path, &o, &text, &names, &notes) {
+        return Ok(reports);
     }
     let scope = RaceScope::of(spec.ignored.iter().chain(fo.flags.iter()));
     if let Some(missing) = scope.missing_array(&text) {
@@ -390,6 +138,320 @@ pub fn verify_file(
         reports.push(r);
     }
     Ok(reports)
+}
+
+/// The front end's options for the verifier: the command line's kernel and defines, the
+/// annotation header, and the compiler flags that keep undefined behaviour visible.
+fn launch_spec(fo: &FileOptions) -> Result<weft_cuda::LaunchSpec, VerifyError> {
+    Ok(weft_cuda::LaunchSpec {
+        kernel: fo.kernel.clone(),
+        // OpenCL's cos, sin, tan, pow and fmod as opaque PTX instructions, not libclc's
+        // bit-level code (weft_opencl.h: `WEFT_OPAQUE_FLOAT_MATH`).
+        defines: std::iter::once("WEFT_OPAQUE_FLOAT_MATH".to_string())
+            .chain(fo.defines.iter().cloned())
+            .collect(),
+        force_includes: vec![annotation_header()?],
+        // Undefined behaviour must not make code vanish: an access through a null pointer
+        // stays an access (`-fno-delete-null-pointer-checks`: clang would delete the branch
+        // that makes it), reported as a null-pointer access; other code clang finds
+        // unreachable (an out-of-bounds access, a call through an invalid function pointer)
+        // becomes a `trap`, reported where reachable (the one after a failed `assert`'s call,
+        // which does not return, is the assertion's).
+        compiler_args: [
+            "-fno-delete-null-pointer-checks",
+            "-mllvm",
+            "-trap-unreachable",
+        ]
+        .map(String::from)
+        .to_vec(),
+        ..weft_cuda::LaunchSpec::default()
+    })
+}
+
+/// The source as written and, where weft rewrites it (postconditions moved to their return,
+/// template instantiations, enum parameters, `__device__ __shared__` locals), the rewritten
+/// text, with the file's contracts; `notes` gets what the rewrites assume.
+fn rewrite_source(
+    path: &Path,
+    fo: &FileOptions,
+    notes: &mut Vec<String>,
+) -> (Option<String>, Option<String>, crate::contract::Contracts) {
+    // Postconditions of functions with a body are moved to their return
+    // (`contract::ensures_on_return`): the rewritten source (same lines, same file name) is
+    // compiled from the temporary directory, with the kernel's directory searched for its
+    // includes.
+    let original = std::fs::read_to_string(path).ok();
+    let mut contracts = original
+        .as_deref()
+        .map(crate::contract::scan)
+        .unwrap_or_default();
+    let mut rewritten = match (&original, path.extension().and_then(|e| e.to_str())) {
+        (Some(t), Some("cu" | "cl")) => crate::contract::ensures_on_return(t, &mut contracts),
+        _ => None,
+    };
+    // Template kernels: the instantiations asked for (`--template`), else the template's
+    // defaults where the file's host code launches none (weft-cuda's `templates`).
+    if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
+        let (extra, tnotes) = weft_cuda::templates::instantiations(t, &fo.templates);
+        notes.extend(tnotes);
+        if !extra.is_empty() {
+            let mut r = rewritten.take().unwrap_or_else(|| t.clone());
+            r.push_str(&extra);
+            rewritten = Some(r);
+        }
+    }
+    // Enum-typed kernel parameters take only their enumerators' values (assumed at the
+    // kernel's entry, weft-cuda's `enums`).
+    if let (Some(t), Some("cu" | "cl")) = (&original, path.extension().and_then(|e| e.to_str())) {
+        let base = rewritten.clone().unwrap_or_else(|| t.clone());
+        if let Some(r) = weft_cuda::enums::restrict_enum_params(&base) {
+            rewritten = Some(r);
+            notes.push(
+                "enum-typed kernel parameters are assumed to hold one of their enumerators"
+                    .to_string(),
+            );
+        }
+    }
+    // `__device__ __shared__` on a kernel's local array (gpgpu-sim's DG kernels; nvcc and
+    // GPUVerify accept it): clang refuses `__device__` on a local variable, and `__shared__`
+    // alone means the same, at file scope too.
+    if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
+        let base = rewritten.as_ref().unwrap_or(t);
+        if base.contains("__device__ __shared__") {
+            rewritten = Some(base.replace("__device__ __shared__", "__shared__"));
+        }
+    }
+    (original, rewritten, contracts)
+}
+
+/// Compiles the kernel file (the rewritten source when there is one) through weft-cuda's
+/// front end, with the retries below, and adds the file's axioms to every kernel.
+fn compile(
+    path: &Path,
+    cli: &mut weft_cuda::LaunchSpec,
+    original: &Option<String>,
+    rewritten: &mut Option<String>,
+    notes: &mut Vec<String>,
+) -> Result<weft_cuda::frontend::FrontModule, VerifyError> {
+    let bad = VerifyError::Unsupported;
+    let compiled_path = match (&rewritten, path.file_name().and_then(|n| n.to_str())) {
+        (Some(t), Some(name)) => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            cli.include_dirs.push(
+                if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                }
+                .to_path_buf(),
+            );
+            by_content(name, t)?
+        }
+        _ => path.to_path_buf(),
+    };
+    // Shared memory is compiled volatile (see `weft_verify.h`); a kernel that does not
+    // compile so is compiled again with plain shared memory.
+    // A program that declares a type name of the C library again with another type
+    // (GPUVerify's kernels: `typedef unsigned int size_t;`) is compiled again with its
+    // declaration renamed (`weft_cuda::headers::typedef_clash_defines`).
+    let load = |file: &Path, cli: &weft_cuda::LaunchSpec| {
+        let bad_input =
+            |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
+        let e = match weft_cuda::frontend::load_module(file, cli) {
+            Err(e) if bad_input(&e) => e,
+            r => return r,
+        };
+        let mut retry = cli.clone();
+        let renames = weft_cuda::headers::typedef_clash_defines(&format!("{e}\n{}", e.report()));
+        if !renames.is_empty() {
+            retry.defines.extend(renames);
+            match weft_cuda::frontend::load_module(file, &retry) {
+                Err(e) if bad_input(&e) => {}
+                r => return r,
+            }
+        }
+        retry.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
+        weft_cuda::frontend::load_module(file, &retry)
+    };
+    let bad_input =
+        |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
+    let m = match load(&compiled_path, cli) {
+        // The rewritten source does not compile (a member function, a construct the
+        // rewrite does not foresee): the kernel as written, its postconditions unchecked.
+        Err(e) if rewritten.is_some() && bad_input(&e) => {
+            *rewritten = None;
+            load(path, cli)
+        }
+        r => r,
+    };
+    // A CUDA file-scope variable without `__device__` used in device code (clang: "reference
+    // to __host__ variable"): GPUVerify reads it as global memory; so does weft, compiling
+    // again with `__device__` put before its declaration line.
+    let m = match m {
+        Err(e) if bad_input(&e) => {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let lines = weft_cuda::headers::host_variable_lines(&e.report(), name);
+            match rewritten.clone().or_else(|| original.clone()) {
+                Some(t) if !lines.is_empty() => {
+                    let fixed = weft_cuda::headers::declare_on_device(&t, &lines);
+                    let mut c2 = cli.clone();
+                    let dir = path.parent().unwrap_or(Path::new("."));
+                    c2.include_dirs.push(if dir.as_os_str().is_empty() {
+                        PathBuf::from(".")
+                    } else {
+                        dir.to_path_buf()
+                    });
+                    match load(&by_content(name, &fixed)?, &c2) {
+                        Ok(m) => {
+                            *rewritten = Some(fixed);
+                            notes.push(format!(
+                                "file-scope variable(s) without `__device__` used in device code (line(s) {}) read as `__device__` variables, as GPUVerify reads them",
+                                lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+                            ));
+                            Ok(m)
+                        }
+                        Err(_) => Err(e),
+                    }
+                }
+                _ => Err(e),
+            }
+        }
+        r => r,
+    }
+    .map_err(|e| match e.exit_code() {
+        weft_ir::exit::ExitCode::Internal => VerifyError::Tool(e.to_string()),
+        _ => bad(e.report()),
+    })?;
+    let m = with_axioms(m).map_err(bad)?;
+    Ok(m)
+}
+
+/// The analysis options: `base`, the header's GPUVerify flags, the command line's flags,
+/// lock-step and the launch geometry; `notes` gets the ignored flags and the geometry.
+fn analysis_options(
+    path: &Path,
+    spec: &weft_cuda::LaunchSpec,
+    base: &Options,
+    fo: &FileOptions,
+    notes: &mut Vec<String>,
+) -> Result<Options, VerifyError> {
+    let bad = VerifyError::Unsupported;
+    let mut o = base.clone();
+    if let Some(w) = spec.flags.warp_sync {
+        o.lockstep = true;
+        o.warp_size = w;
+    }
+    let mut header_flags: Vec<String> = Vec::new();
+    for (on, name) in [
+        (spec.flags.equality_abstraction, "--equality-abstraction"),
+        (
+            spec.flags.adversarial_abstraction,
+            "--adversarial-abstraction",
+        ),
+        (spec.flags.only_intra_group, "--only-intra-group"),
+        (spec.flags.check_array_bounds, "--check-array-bounds"),
+        (
+            spec.flags.no_barrier_access_checks,
+            "--no-barrier-access-checks",
+        ),
+    ] {
+        if on {
+            header_flags.push(name.to_string());
+        }
+    }
+    header_flags.extend(spec.ignored.iter().cloned());
+    let unknown = apply_flags(&mut o, &header_flags);
+    if let (Some(k), false) = (&spec.kernel, spec.positional_args.is_empty()) {
+        let vals = spec
+            .positional_args
+            .iter()
+            .map(|v| crate::header::kernel_arg_value(v));
+        o.kernel_args = Some((k.clone(), vals.collect()));
+    }
+    if !unknown.is_empty() {
+        notes.push(format!("header flags ignored: {}", unknown.join(" ")));
+    }
+    let unknown = apply_flags(&mut o, &fo.flags);
+    if !unknown.is_empty() {
+        return Err(bad(format!(
+            "unknown analysis flags: {}",
+            unknown.join(" ")
+        )));
+    }
+    if let Some(l) = fo.lockstep {
+        o.lockstep = l;
+    }
+    let (grid, block) =
+        launch_geometry(spec, fo).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    o.grid = grid.map(|d| d.unwrap_or(1));
+    o.block = block.map(|d| d.unwrap_or(1));
+    o.grid_any = grid.map(|d| d.is_none());
+    o.block_any = block.map(|d| d.is_none());
+    if let Some(n) = geometry_note(
+        grid,
+        block,
+        spec.has_geometry() || fo.grid.is_some() || fo.block.is_some(),
+    ) {
+        notes.push(n);
+    }
+    Ok(o)
+}
+
+/// GPUVerify's rule: a user invariant stands in its loop's condition, without branches; a
+/// file that breaks it gets one `invariant` error per kernel and nothing else is checked.
+fn misplaced_invariant_reports(
+    path: &Path,
+    o: &Options,
+    text: &str,
+    names: &[String],
+    notes: &[String],
+) -> Option<Vec<Report>> {
+    let misplaced = if o.ignore_invariants {
+        Vec::new()
+    } else {
+        crate::placement::misplaced_invariants(text)
+    };
+    if !misplaced.is_empty() {
+        let file = path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let findings: Vec<crate::Finding> = misplaced
+            .iter()
+            .map(|m| crate::Finding {
+                kind: "invariant".into(),
+                message: format!(
+                    "user-specified invariant does not appear at the loop head: {}",
+                    m.why
+                ),
+                array: None,
+                access_s: None,
+                access_t: None,
+                loc_s: None,
+                loc_t: format!("{file}:{}", m.line),
+                thread_s: Default::default(),
+                thread_t: Default::default(),
+                values: Default::default(),
+                pass: "all".into(),
+            })
+            .collect();
+        return Some(
+            names
+                .iter()
+                .map(|n| Report {
+                    kernel: weft_cuda::compiler::demangle_simple(n).to_string(),
+                    verdict: Verdict::Errors,
+                    findings: findings.clone(),
+                    undecided: 0,
+                    checks: 0,
+                    notes: notes.to_vec(),
+                    not_checked: Vec::new(),
+                    time_ms: 0,
+                })
+                .collect(),
+        );
+    }
+    None
 }
 
 /// GPUVerify's flags that narrow which races are checked, from the header line or the
