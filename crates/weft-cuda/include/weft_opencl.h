@@ -43,13 +43,31 @@ __WEFT_SREG_DIM(__weft_get_num_groups, nctaid)
 #undef DEFAULT
 #undef __WEFT_SREG_DIM
 
+/* The global offset (GPUVerify's and clEnqueueNDRangeKernel's `global_offset`): 0 unless
+ * the launch names one (`--global_offset=[X,Y,Z]`, weft-cuda's launch.rs defines
+ * __WEFT_GLOBAL_OFFSET_D). */
+#ifndef __WEFT_GLOBAL_OFFSET_0
+#define __WEFT_GLOBAL_OFFSET_0 0
+#endif
+#ifndef __WEFT_GLOBAL_OFFSET_1
+#define __WEFT_GLOBAL_OFFSET_1 0
+#endif
+#ifndef __WEFT_GLOBAL_OFFSET_2
+#define __WEFT_GLOBAL_OFFSET_2 0
+#endif
+__WEFT_CL_INLINE size_t __weft_get_global_offset(uint d) {
+  return d == 0 ? (size_t)__WEFT_GLOBAL_OFFSET_0
+         : d == 1 ? (size_t)__WEFT_GLOBAL_OFFSET_1
+         : d == 2 ? (size_t)__WEFT_GLOBAL_OFFSET_2
+                  : 0;
+}
 __WEFT_CL_INLINE size_t __weft_get_global_id(uint d) {
-  return __weft_get_group_id(d) * __weft_get_local_size(d) + __weft_get_local_id(d);
+  return __weft_get_group_id(d) * __weft_get_local_size(d) + __weft_get_local_id(d) +
+         __weft_get_global_offset(d);
 }
 __WEFT_CL_INLINE size_t __weft_get_global_size(uint d) {
   return __weft_get_num_groups(d) * __weft_get_local_size(d);
 }
-__WEFT_CL_INLINE size_t __weft_get_global_offset(uint d) { return 0; }
 __WEFT_CL_INLINE size_t __weft_get_local_linear_id(void) {
   return (__weft_get_local_id(2) * __weft_get_local_size(1) + __weft_get_local_id(1)) *
              __weft_get_local_size(0) +

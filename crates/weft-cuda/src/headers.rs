@@ -119,9 +119,60 @@ pub fn typedef_clash_defines(diagnostics: &str) -> Vec<String> {
     out
 }
 
+/// The lines (1-based) of `file_name` where clang's diagnostics say a host variable used in
+/// device code is declared ("reference to __host__ variable 'x' in __global__ function",
+/// then "FILE:L:C: note: host variable declared here"): CUDA file-scope variables written
+/// without `__device__`, which GPUVerify reads as global memory.
+pub fn host_variable_lines(diagnostics: &str, file_name: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for l in diagnostics.lines() {
+        let Some(at) = l.strip_suffix(": note: host variable declared here") else {
+            continue;
+        };
+        // `DIR/NAME.cu:4:7`: the file's last path component, then the line.
+        let mut parts = at.rsplitn(3, ':');
+        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
+        let same = file.is_some_and(|f| f.rsplit('/').next() == Some(file_name));
+        if let (true, Some(Ok(n))) = (same, line.map(str::parse::<usize>)) {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// `src` with `__device__ ` put before each of `lines` (1-based; the line count and every
+/// other line unchanged): a file-scope variable declared there becomes device memory.
+pub fn declare_on_device(src: &str, lines: &[usize]) -> String {
+    let mut out = String::with_capacity(src.len() + 11 * lines.len());
+    for (i, l) in src.split_inclusive('\n').enumerate() {
+        if lines.contains(&(i + 1)) && !l.contains("__device__") {
+            out.push_str("__device__ ");
+        }
+        out.push_str(l);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// clang-19's diagnostics for GPUVerify's `atomics/pointer_add` (`char *buffer;` at file
+    /// scope, line 4, used in the kernel).
+    #[test]
+    fn host_variables_used_in_kernels_become_device_variables() {
+        let diag = "/tmp/x/kernel.cu:8:31: error: reference to __host__ variable 'buffer' in __global__ function\n\
+                    /tmp/x/kernel.cu:4:7: note: host variable declared here\n\
+                    /tmp/x/other.h:2:7: note: host variable declared here\n";
+        assert_eq!(host_variable_lines(diag, "kernel.cu"), vec![4]);
+        let src = "//pass\n//--gridDim=2\n\nchar *buffer;\n__device__ int y;\n";
+        assert_eq!(
+            declare_on_device(src, &[4, 5]),
+            "//pass\n//--gridDim=2\n\n__device__ char *buffer;\n__device__ int y;\n"
+        );
+    }
 
     #[test]
     fn typedef_clashes_from_clang_diagnostics() {

@@ -184,6 +184,29 @@ fn name_value(text: &str, what: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("{what} `{text}`: expected NAME=VALUE"))
 }
 
+/// `--global_offset`'s value: `X`, `[X,Y]` or `[X,Y,Z]` (omitted components 0); a `*`
+/// offset is refused (weft has no symbolic offset).
+fn parse_offset(text: &str) -> Result<[u64; 3], String> {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .unwrap_or(t);
+    let mut out = [0u64; 3];
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err(format!(
+            "--global_offset `{text}`: at most three components"
+        ));
+    }
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = p.parse().map_err(|_| {
+            format!("--global_offset `{text}`: `{p}` is not a non-negative integer (`*` is not supported)")
+        })?;
+    }
+    Ok(out)
+}
+
 impl LaunchSpec {
     /// Applies one flag word (`--blockDim=64`, `-DWIDTH=64`, `--no-inline`), as found on a
     /// header line; `Err` explains a malformed value.
@@ -220,6 +243,17 @@ impl LaunchSpec {
             "--blockDim" | "--local_size" | "--block" => self.block = Some(dims(value)?),
             "--gridDim" | "--num_groups" | "--grid" => self.grid = Some(dims(value)?),
             "--global_size" => self.global_size = Some(dims(value)?),
+            // OpenCL's global offset: `get_global_id(d)` and `get_global_offset(d)` add it
+            // (weft_opencl.h reads `__WEFT_GLOBAL_OFFSET_D`).
+            "--global_offset" => {
+                for (d, o) in parse_offset(&need(value)?)?.iter().enumerate() {
+                    self.defines
+                        .retain(|x| !x.starts_with(&format!("__WEFT_GLOBAL_OFFSET_{d}=")));
+                    if *o != 0 {
+                        self.defines.push(format!("__WEFT_GLOBAL_OFFSET_{d}={o}"));
+                    }
+                }
+            }
             "--warp-sync" => match value.and_then(|v| v.parse::<u32>().ok()) {
                 Some(w) if w > 0 => self.flags.warp_sync = Some(w),
                 _ => return Err("`--warp-sync` needs a positive size".into()),
@@ -541,6 +575,24 @@ mod tests {
         let l = s.launch_config().unwrap();
         assert_eq!((l.block, l.grid), ([32, 16, 1], [2, 2, 1]));
         assert_eq!(s.notes().len(), 1);
+    }
+
+    #[test]
+    fn global_offset_becomes_defines() {
+        let s = LaunchSpec::from_header(
+            "//PASS\n//--local_size=64 --num_groups=64 --global_offset=[64,0,3]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            s.defines,
+            vec!["__WEFT_GLOBAL_OFFSET_0=64", "__WEFT_GLOBAL_OFFSET_2=3"]
+        );
+        assert!(s.ignored.is_empty());
+        let mut t = LaunchSpec::default();
+        assert!(t.apply_flag("--global_offset=*").is_err());
+        assert!(t.apply_flag("--global_offset=[1,2,3,4]").is_err());
+        t.apply_flag("--global_offset=5").unwrap();
+        assert_eq!(t.defines, vec!["__WEFT_GLOBAL_OFFSET_0=5"]);
     }
 
     /// GPUVerify's `testsuite/OpenCL/global_size` headers (facts of its test suite: the three

@@ -3,7 +3,8 @@
 //! instantiates it (the file's host code launching `k<float><<<...>>>`); for a file without
 //! such a launch, [`instantiations`] writes the lines that instantiate a kernel with the
 //! template arguments asked for (`--template 'k<float>'`), or else with the template's
-//! default arguments (`k<>`), and says which.
+//! default arguments (`k<>`), or else, when every parameter without a default is a type,
+//! with `int` for each of them (`k<int>`), and says which.
 
 /// A `template <...> __global__ void NAME` kernel of the source: its name and whether every
 /// template parameter has a default.
@@ -11,6 +12,10 @@
 pub struct TemplateKernel {
     pub name: String,
     pub all_defaults: bool,
+    /// The arguments that instantiate it with `int` for each type parameter without a
+    /// default (`int, int` for `template <typename T, class U, int N = 4>`); `None` when a
+    /// parameter without a default is not a type (`int N`: no value is a fair guess).
+    pub int_args: Option<String>,
 }
 
 /// The template kernels of `src`, in order.
@@ -65,10 +70,36 @@ pub fn template_kernels(src: &str) -> Vec<TemplateKernel> {
         if name.is_empty() {
             continue;
         }
-        let all_defaults = split_top(params).iter().all(|p| p.contains('='));
-        out.push(TemplateKernel { name, all_defaults });
+        let parts = split_top(params);
+        let all_defaults = parts.iter().all(|p| p.contains('='));
+        out.push(TemplateKernel {
+            name,
+            all_defaults,
+            int_args: int_args(&parts),
+        });
     }
     out
+}
+
+/// `int` for each leading type parameter without a default (the rest take their defaults);
+/// `None` when a parameter without a default is not a type parameter or is a pack.
+fn int_args(parts: &[&str]) -> Option<String> {
+    let mut args = Vec::new();
+    for p in parts {
+        if p.contains('=') {
+            break;
+        }
+        let p = p.trim();
+        let is_type = ["typename", "class"].iter().any(|k| {
+            p.strip_prefix(k)
+                .is_some_and(|r| r.is_empty() || r.starts_with(char::is_whitespace))
+        });
+        if !is_type || p.contains("...") {
+            return None;
+        }
+        args.push("int");
+    }
+    Some(args.join(", "))
 }
 
 /// `a, b<c, d>, e` split at the commas outside angle brackets and parentheses.
@@ -121,8 +152,10 @@ fn launched(src: &str, name: &str) -> bool {
 /// per template kernel saying which instantiation is verified. `requested` holds
 /// `--template` values (`k<float>`); a kernel named there is instantiated with them; one
 /// the host code launches is left to those launches; any other with its default arguments
-/// (`k<>`) when every parameter has one, else it is not instantiated (the note says to give
-/// `--template`).
+/// (`k<>`) when every parameter has one, else with `int` for each type parameter without a
+/// default (`k<int>`: a type every index and value expression of a kernel compiles with; the
+/// note names the instantiation and `--template` for others), else it is not instantiated
+/// (a non-type parameter without a default: the note says to give `--template`).
 pub fn instantiations(src: &str, requested: &[String]) -> (String, Vec<String>) {
     let mut text = String::new();
     let mut notes = Vec::new();
@@ -159,6 +192,13 @@ pub fn instantiations(src: &str, requested: &[String]) -> (String, Vec<String>) 
                 "template kernel `{}` verified as {}<> (the template's default arguments; --template '{}<TYPE>' for others)",
                 k.name, k.name, k.name
             ));
+        } else if let Some(args) = &k.int_args {
+            let inst = format!("{}<{args}>", k.name);
+            add(&mut text, &inst);
+            notes.push(format!(
+                "template kernel `{}` instantiated as {inst} only (no launch in the file, no default arguments: `int` for each type parameter; --template '{}<TYPE>' for others)",
+                k.name, k.name
+            ));
         } else {
             notes.push(format!(
                 "template kernel `{}` has no instantiation (no launch in the file, no default arguments): give --template '{}<TYPE>'",
@@ -188,11 +228,13 @@ mod tests {
             vec![
                 TemplateKernel {
                     name: "a".into(),
-                    all_defaults: false
+                    all_defaults: false,
+                    int_args: Some("int".into()),
                 },
                 TemplateKernel {
                     name: "b".into(),
-                    all_defaults: true
+                    all_defaults: true,
+                    int_args: Some(String::new()),
                 }
             ]
         );
@@ -202,15 +244,18 @@ mod tests {
     fn instantiates_as_asked_by_default_or_not_at_all() {
         let src = "template <typename T> __global__ void a(T *p) {}\n\
                    template <typename T = int> __global__ void b(T *p) {}\n\
-                   template <typename T> __global__ void c(T *p) {}\n\
+                   template <int N> __global__ void c(int *p) {}\n\
                    template <typename T> __global__ void d(T *p) {}\n\
-                   void host(float *x) { d<float><<<1, 32>>>(x); }\n";
+                   void host(float *x) { d<float><<<1, 32>>>(x); }\n\
+                   template <class T, typename U, int N = 2> __global__ void e(T *p, U u) {}\n";
         let (text, notes) = instantiations(src, &["a<float>".to_string()]);
         assert!(text.contains("(void *)&a<float>;"));
         assert!(text.contains("(void *)&b<>;"));
         assert!(!text.contains("&c<") && !text.contains("&d<"));
-        assert_eq!(notes.len(), 4);
+        assert!(text.contains("(void *)&e<int, int>;"));
+        assert_eq!(notes.len(), 5);
         assert!(notes[2].contains("give --template 'c<TYPE>'"));
         assert!(notes[3].contains("host code launches"));
+        assert!(notes[4].contains("instantiated as e<int, int> only"));
     }
 }

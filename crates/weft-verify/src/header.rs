@@ -335,7 +335,8 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
                     o.warp_method = WarpMethod::TwoPass
                 }
             }
-            // Flags that change nothing here (inlining, solver tuning, reporting).
+            // Flags that change nothing here (inlining, solver tuning, reporting); `--only-log`
+            // and `--vcgen-opt=/checkArrays:..` narrow the race checks in load.rs.
             "--no-inline"
             | "--inline"
             | "--no-infer"
@@ -345,6 +346,7 @@ pub fn apply_flags(o: &mut Options, flags: &[String]) -> Vec<String> {
             | "--debug"
             | "--race-instrumenter"
             | "--vcgen-opt"
+            | "--vcgen-op"
             | "--boogie-opt"
             | "--kernel-arrays"
             | "--silent"

@@ -45,7 +45,105 @@ pub fn verify_file(
             base.solver.name()
         )));
     }
-    let mut cli = weft_cuda::LaunchSpec {
+    let mut cli = launch_spec(fo)?;
+    let mut notes = Vec::new();
+    let (original, mut rewritten, contracts) = rewrite_source(path, fo, &mut notes);
+    let m = compile(path, &mut cli, &original, &mut rewritten, &mut notes)?;
+    let spec = &m.spec;
+    let mut o = analysis_options(path, spec, base, fo, &mut notes)?;
+    let text = match original {
+        Some(t) if rewritten.is_some() => t,
+        _ => m.source.clone().unwrap_or_default(),
+    };
+    o.contracts = if rewritten.is_some() {
+        contracts
+    } else {
+        crate::contract::scan(&text)
+    };
+    let names: Vec<String> = match &fo.kernel {
+        Some(k) => vec![k.clone()],
+        None => m.module.kernels().map(|k| k.name.clone()).collect(),
+    };
+    if names.is_empty() {
+        // A template kernel that nothing instantiates is not in the module: say why.
+        let why: Vec<&String> = notes
+            .iter()
+            .filter(|n| n.contains("has no instantiation"))
+            .collect();
+        let mut msg = format!("{}: no kernel in the file", path.display());
+        for w in why {
+            msg.push_str(&format!(" ({w})"));
+        }
+        return Err(bad(msg));
+    }
+    if let Some(reports) = misplaced_invariant_reports(path, &o, &text, &names, &notes) {
+        return Ok(reports);
+    }
+    let scope = RaceScope::of(spec.ignored.iter().chain(fo.flags.iter()));
+    if let Some(missing) = scope.missing_array(&text) {
+        return Err(bad(format!(
+            "{}: array `{missing}` named by --vcgen-opt=/checkArrays is not in the file",
+            path.display()
+        )));
+    }
+    let uninit = uninitialised_reads(&m.warnings);
+    let mut reports = Vec::new();
+    for n in names {
+        let k = weft_cuda::frontend::lower(&m, Some(&n)).map_err(|e| bad(e.to_string()))?;
+        let short = weft_cuda::compiler::demangle_simple(&k.name).to_string();
+        let nm = Names {
+            params: source_params(&text, &short),
+        };
+        let o = with_int_params(&o, &m.module, &k.name);
+        let mut r = verify(&k, &o, &nm)?;
+        r.kernel = short;
+        if !uninit.is_empty() {
+            r.findings.splice(0..0, uninit.iter().cloned());
+            r.verdict = Verdict::Errors;
+        }
+        r.notes.splice(0..0, notes.iter().cloned());
+        scope.apply(&mut r);
+        // The second run costs another verification (bounded, see `explain_overflow`): done
+        // for kernels that took at most 20 s the first time.
+        if fo.explain_overflow
+            && !o.assume_no_overflow
+            && r.verdict == Verdict::Errors
+            && r.time_ms <= 20_000
+        {
+            explain_overflow(&k, &o, &nm, &mut r);
+        }
+        if o.lockstep && fo.report_both && r.verdict == Verdict::Verified {
+            let mut o2 = o.clone();
+            o2.lockstep = false;
+            if let Ok(r2) = verify(&k, &o2, &nm) {
+                if r2.verdict == Verdict::Errors {
+                    r.notes.push(format!(
+                        "verified only under lock-step warps of {}: without lock-step (independent thread scheduling, Volta and later) {} possible error(s), e.g. {}",
+                        o.warp_size,
+                        r2.findings.len(),
+                        r2.findings[0].message
+                    ));
+                }
+            }
+        }
+        // GPUVerify's flags that ignore annotations ignore postconditions too.
+        if !o.ignore_assumes {
+            r.not_checked = crate::unchecked::postconditions(&text, &o.contracts, &r.kernel);
+            if !r.not_checked.is_empty()
+                && matches!(r.verdict, Verdict::Verified | Verdict::Bounded)
+            {
+                r.verdict = Verdict::Incomplete;
+            }
+        }
+        reports.push(r);
+    }
+    Ok(reports)
+}
+
+/// The front end's options for the verifier: the command line's kernel and defines, the
+/// annotation header, and the compiler flags that keep undefined behaviour visible.
+fn launch_spec(fo: &FileOptions) -> Result<weft_cuda::LaunchSpec, VerifyError> {
+    Ok(weft_cuda::LaunchSpec {
         kernel: fo.kernel.clone(),
         // OpenCL's cos, sin, tan, pow and fmod as opaque PTX instructions, not libclc's
         // bit-level code (weft_opencl.h: `WEFT_OPAQUE_FLOAT_MATH`).
@@ -67,7 +165,17 @@ pub fn verify_file(
         .map(String::from)
         .to_vec(),
         ..weft_cuda::LaunchSpec::default()
-    };
+    })
+}
+
+/// The source as written and, where weft rewrites it (postconditions moved to their return,
+/// template instantiations, enum parameters, `__device__ __shared__` locals), the rewritten
+/// text, with the file's contracts; `notes` gets what the rewrites assume.
+fn rewrite_source(
+    path: &Path,
+    fo: &FileOptions,
+    notes: &mut Vec<String>,
+) -> (Option<String>, Option<String>, crate::contract::Contracts) {
     // Postconditions of functions with a body are moved to their return
     // (`contract::ensures_on_return`): the rewritten source (same lines, same file name) is
     // compiled from the temporary directory, with the kernel's directory searched for its
@@ -83,7 +191,6 @@ pub fn verify_file(
     };
     // Template kernels: the instantiations asked for (`--template`), else the template's
     // defaults where the file's host code launches none (weft-cuda's `templates`).
-    let mut notes = Vec::new();
     if let (Some(t), Some("cu")) = (&original, path.extension().and_then(|e| e.to_str())) {
         let (extra, tnotes) = weft_cuda::templates::instantiations(t, &fo.templates);
         notes.extend(tnotes);
@@ -114,6 +221,19 @@ pub fn verify_file(
             rewritten = Some(base.replace("__device__ __shared__", "__shared__"));
         }
     }
+    (original, rewritten, contracts)
+}
+
+/// Compiles the kernel file (the rewritten source when there is one) through weft-cuda's
+/// front end, with the retries below, and adds the file's axioms to every kernel.
+fn compile(
+    path: &Path,
+    cli: &mut weft_cuda::LaunchSpec,
+    original: &Option<String>,
+    rewritten: &mut Option<String>,
+    notes: &mut Vec<String>,
+) -> Result<weft_cuda::frontend::FrontModule, VerifyError> {
+    let bad = VerifyError::Unsupported;
     let compiled_path = match (&rewritten, path.file_name().and_then(|n| n.to_str())) {
         (Some(t), Some(name)) => {
             let dir = path.parent().unwrap_or(Path::new("."));
@@ -134,10 +254,10 @@ pub fn verify_file(
     // A program that declares a type name of the C library again with another type
     // (GPUVerify's kernels: `typedef unsigned int size_t;`) is compiled again with its
     // declaration renamed (`weft_cuda::headers::typedef_clash_defines`).
-    let load = |file: &Path| {
+    let load = |file: &Path, cli: &weft_cuda::LaunchSpec| {
         let bad_input =
             |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
-        let e = match weft_cuda::frontend::load_module(file, &cli) {
+        let e = match weft_cuda::frontend::load_module(file, cli) {
             Err(e) if bad_input(&e) => e,
             r => return r,
         };
@@ -153,12 +273,48 @@ pub fn verify_file(
         retry.defines.push("WEFT_VERIFY_PLAIN_SHARED".into());
         weft_cuda::frontend::load_module(file, &retry)
     };
-    let m = match load(&compiled_path) {
+    let bad_input =
+        |e: &weft_cuda::FrontendError| e.exit_code() == weft_ir::exit::ExitCode::BadInput;
+    let m = match load(&compiled_path, cli) {
         // The rewritten source does not compile (a member function, a construct the
         // rewrite does not foresee): the kernel as written, its postconditions unchecked.
-        Err(e) if rewritten.is_some() && e.exit_code() == weft_ir::exit::ExitCode::BadInput => {
-            rewritten = None;
-            load(path)
+        Err(e) if rewritten.is_some() && bad_input(&e) => {
+            *rewritten = None;
+            load(path, cli)
+        }
+        r => r,
+    };
+    // A CUDA file-scope variable without `__device__` used in device code (clang: "reference
+    // to __host__ variable"): GPUVerify reads it as global memory; so does weft, compiling
+    // again with `__device__` put before its declaration line.
+    let m = match m {
+        Err(e) if bad_input(&e) => {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let lines = weft_cuda::headers::host_variable_lines(&e.report(), name);
+            match rewritten.clone().or_else(|| original.clone()) {
+                Some(t) if !lines.is_empty() => {
+                    let fixed = weft_cuda::headers::declare_on_device(&t, &lines);
+                    let mut c2 = cli.clone();
+                    let dir = path.parent().unwrap_or(Path::new("."));
+                    c2.include_dirs.push(if dir.as_os_str().is_empty() {
+                        PathBuf::from(".")
+                    } else {
+                        dir.to_path_buf()
+                    });
+                    match load(&by_content(name, &fixed)?, &c2) {
+                        Ok(m) => {
+                            *rewritten = Some(fixed);
+                            notes.push(format!(
+                                "file-scope variable(s) without `__device__` used in device code (line(s) {}) read as `__device__` variables, as GPUVerify reads them",
+                                lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+                            ));
+                            Ok(m)
+                        }
+                        Err(_) => Err(e),
+                    }
+                }
+                _ => Err(e),
+            }
         }
         r => r,
     }
@@ -167,7 +323,19 @@ pub fn verify_file(
         _ => bad(e.report()),
     })?;
     let m = with_axioms(m).map_err(bad)?;
-    let spec = &m.spec;
+    Ok(m)
+}
+
+/// The analysis options: `base`, the header's GPUVerify flags, the command line's flags,
+/// lock-step and the launch geometry; `notes` gets the ignored flags and the geometry.
+fn analysis_options(
+    path: &Path,
+    spec: &weft_cuda::LaunchSpec,
+    base: &Options,
+    fo: &FileOptions,
+    notes: &mut Vec<String>,
+) -> Result<Options, VerifyError> {
+    let bad = VerifyError::Unsupported;
     let mut o = base.clone();
     if let Some(w) = spec.flags.warp_sync {
         o.lockstep = true;
@@ -226,27 +394,22 @@ pub fn verify_file(
     ) {
         notes.push(n);
     }
-    let text = match original {
-        Some(t) if rewritten.is_some() => t,
-        _ => m.source.clone().unwrap_or_default(),
-    };
-    o.contracts = if rewritten.is_some() {
-        contracts
-    } else {
-        crate::contract::scan(&text)
-    };
-    let names: Vec<String> = match &fo.kernel {
-        Some(k) => vec![k.clone()],
-        None => m.module.kernels().map(|k| k.name.clone()).collect(),
-    };
-    if names.is_empty() {
-        return Err(bad(format!("{}: no kernel in the file", path.display())));
-    }
-    // GPUVerify's rule: a user invariant stands in its loop's condition, without branches.
+    Ok(o)
+}
+
+/// GPUVerify's rule: a user invariant stands in its loop's condition, without branches; a
+/// file that breaks it gets one `invariant` error per kernel and nothing else is checked.
+fn misplaced_invariant_reports(
+    path: &Path,
+    o: &Options,
+    text: &str,
+    names: &[String],
+    notes: &[String],
+) -> Option<Vec<Report>> {
     let misplaced = if o.ignore_invariants {
         Vec::new()
     } else {
-        crate::placement::misplaced_invariants(&text)
+        crate::placement::misplaced_invariants(text)
     };
     if !misplaced.is_empty() {
         let file = path
@@ -272,71 +435,105 @@ pub fn verify_file(
                 pass: "all".into(),
             })
             .collect();
-        return Ok(names
-            .into_iter()
-            .map(|n| Report {
-                kernel: weft_cuda::compiler::demangle_simple(&n).to_string(),
-                verdict: Verdict::Errors,
-                findings: findings.clone(),
-                undecided: 0,
-                checks: 0,
-                notes: notes.clone(),
-                not_checked: Vec::new(),
-                time_ms: 0,
-            })
-            .collect());
+        return Some(
+            names
+                .iter()
+                .map(|n| Report {
+                    kernel: weft_cuda::compiler::demangle_simple(n).to_string(),
+                    verdict: Verdict::Errors,
+                    findings: findings.clone(),
+                    undecided: 0,
+                    checks: 0,
+                    notes: notes.to_vec(),
+                    not_checked: Vec::new(),
+                    time_ms: 0,
+                })
+                .collect(),
+        );
     }
-    let uninit = uninitialised_reads(&m.warnings);
-    let mut reports = Vec::new();
-    for n in names {
-        let k = weft_cuda::frontend::lower(&m, Some(&n)).map_err(|e| bad(e.to_string()))?;
-        let short = weft_cuda::compiler::demangle_simple(&k.name).to_string();
-        let nm = Names {
-            params: source_params(&text, &short),
-        };
-        let o = with_int_params(&o, &m.module, &k.name);
-        let mut r = verify(&k, &o, &nm)?;
-        r.kernel = short;
-        if !uninit.is_empty() {
-            r.findings.splice(0..0, uninit.iter().cloned());
-            r.verdict = Verdict::Errors;
-        }
-        r.notes.splice(0..0, notes.iter().cloned());
-        // The second run costs another verification (bounded, see `explain_overflow`): done
-        // for kernels that took at most 20 s the first time.
-        if fo.explain_overflow
-            && !o.assume_no_overflow
-            && r.verdict == Verdict::Errors
-            && r.time_ms <= 20_000
-        {
-            explain_overflow(&k, &o, &nm, &mut r);
-        }
-        if o.lockstep && fo.report_both && r.verdict == Verdict::Verified {
-            let mut o2 = o.clone();
-            o2.lockstep = false;
-            if let Ok(r2) = verify(&k, &o2, &nm) {
-                if r2.verdict == Verdict::Errors {
-                    r.notes.push(format!(
-                        "verified only under lock-step warps of {}: without lock-step (independent thread scheduling, Volta and later) {} possible error(s), e.g. {}",
-                        o.warp_size,
-                        r2.findings.len(),
-                        r2.findings[0].message
-                    ));
-                }
+    None
+}
+
+/// GPUVerify's flags that narrow which races are checked, from the header line or the
+/// command line: `--only-log` (accesses are logged, no race is checked) and
+/// `--vcgen-opt=/checkArrays:A,B` (GPUVerify's suite also writes `--vcgen-op=`: races are
+/// checked on those arrays only). Everything else (assertions, barrier divergence) is still
+/// checked; a note says what was left out, so "verified" states the premise it holds under.
+#[derive(Clone, Debug, Default)]
+struct RaceScope {
+    only_log: bool,
+    arrays: Option<Vec<String>>,
+}
+
+impl RaceScope {
+    fn of<'a>(flags: impl Iterator<Item = &'a String>) -> RaceScope {
+        let mut s = RaceScope::default();
+        for f in flags {
+            if f == "--only-log" {
+                s.only_log = true;
+            }
+            let v = f
+                .strip_prefix("--vcgen-opt=")
+                .or_else(|| f.strip_prefix("--vcgen-op="));
+            if let Some(list) = v.and_then(|v| v.strip_prefix("/checkArrays:")) {
+                let names = list.split(',').map(|n| n.trim().to_string());
+                s.arrays
+                    .get_or_insert_with(Vec::new)
+                    .extend(names.filter(|n| !n.is_empty()));
             }
         }
-        // GPUVerify's flags that ignore annotations ignore postconditions too.
-        if !o.ignore_assumes {
-            r.not_checked = crate::unchecked::postconditions(&text, &o.contracts, &r.kernel);
-            if !r.not_checked.is_empty()
-                && matches!(r.verdict, Verdict::Verified | Verdict::Bounded)
-            {
-                r.verdict = Verdict::Incomplete;
-            }
-        }
-        reports.push(r);
+        s
     }
-    Ok(reports)
+
+    /// A `/checkArrays` name that is no identifier of the source (GPUVerify refuses it).
+    fn missing_array(&self, text: &str) -> Option<String> {
+        // The code's words, not the comments' (the header line itself names the arrays).
+        let words: std::collections::HashSet<&str> = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or_default())
+            .flat_map(|l| l.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+            .collect();
+        self.arrays
+            .as_ref()?
+            .iter()
+            .find(|a| !words.contains(a.as_str()))
+            .cloned()
+    }
+
+    /// Drops the race findings the flags leave unchecked and says so.
+    fn apply(&self, r: &mut Report) {
+        if !self.only_log && self.arrays.is_none() {
+            return;
+        }
+        r.findings.retain(|f| {
+            f.kind != "race"
+                || (!self.only_log
+                    && self
+                        .arrays
+                        .as_ref()
+                        .is_none_or(|a| f.array.as_ref().is_some_and(|n| a.iter().any(|x| x == n))))
+        });
+        if r.verdict == Verdict::Errors && r.findings.is_empty() {
+            r.verdict = if r.undecided > 0 {
+                Verdict::Unknown
+            } else {
+                Verdict::Verified
+            };
+        }
+        r.notes.push(if self.only_log {
+            "races not checked (--only-log): assertions and barriers only".to_string()
+        } else {
+            format!(
+                "races checked on {} only (--vcgen-opt=/checkArrays)",
+                self.arrays
+                    .iter()
+                    .flatten()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+    }
 }
 
 /// Launch extents per dimension, `None` for any.

@@ -3,7 +3,8 @@
 //! holds the helpers they share (the repository root, running `weft`, scratch directories).
 //! Run one module with `cargo test -p weft --test cli MODULE::`, one test with `cargo test -p weft --test
 //! cli MODULE::TEST`. The heavy switches still apply: `WEFT_MC_ALL`/`WEFT_MC_TIMEOUT`
-//! (`mc_kernels`), `WEFT_VERIFY_ALL`/`WEFT_VERIFY_TIMEOUT` (`verify_soundness`).
+//! (`mc_kernels`), `WEFT_VERIFY_ALL`/`WEFT_VERIFY_TIMEOUT` (`verify_soundness`), `WEFT_VERIFY_ALL`
+//! (`verify_labelled`).
 
 mod alu_smt;
 mod campaign_cli;
@@ -33,4 +34,5 @@ mod run_quiet;
 mod sim;
 mod sim_scale;
 mod verify_cli;
+mod verify_labelled;
 mod verify_soundness;

@@ -1,0 +1,8 @@
+__shared__ float y[1024];
+
+__global__
+void saxpy(int n, float a, float *x)
+{
+  int i = blockIdx.x*blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a*x[i] + y[i + 1];
+}
