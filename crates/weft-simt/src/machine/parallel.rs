@@ -74,17 +74,41 @@ pub(super) fn env_jobs() -> usize {
 pub(super) struct Feed {
     next: AtomicU64,
     total: u64,
+    /// Chunks taken at once: the CTAs left divided by this ([`Feed::take`]).
+    split: u64,
     abort: AtomicBool,
 }
 
 impl Feed {
-    /// The next CTA to run, if any is left and no job gave up.
-    pub(super) fn take(&self) -> Option<u64> {
+    /// The next CTA to run for a job whose current chunk of consecutive CTAs is `chunk`
+    /// (`[first, end)`), if any is left and no job gave up. A job takes a new chunk of the
+    /// CTAs left divided by `split` (at least one) when its own runs out: large chunks
+    /// first, so that each job's CTAs touch memory of their own (fewer pages shared, and
+    /// written, by both jobs' views), single CTAs last, so that the jobs end together.
+    pub(super) fn take(&self, chunk: &mut (u64, u64)) -> Option<u64> {
         if self.abort.load(Ordering::Relaxed) {
             return None;
         }
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
-        (i < self.total).then_some(i)
+        if chunk.0 >= chunk.1 {
+            let mut cur = self.next.load(Ordering::Relaxed);
+            *chunk = loop {
+                if cur >= self.total {
+                    return None;
+                }
+                let end = cur + ((self.total - cur) / self.split).max(1);
+                match self.next.compare_exchange_weak(
+                    cur,
+                    end,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => break (cur, end),
+                    Err(now) => cur = now,
+                }
+            };
+        }
+        chunk.0 += 1;
+        Some(chunk.0 - 1)
     }
 }
 
@@ -119,6 +143,8 @@ pub(super) struct Track {
     born: Vec<u64>,
     launched: u64,
     turns: u64,
+    /// The job's current chunk of CTAs ([`Feed::take`]).
+    pub(super) chunk: (u64, u64),
     /// An access broke the conditions: the parallel run is void.
     pub(super) conflict: bool,
 }
@@ -133,6 +159,7 @@ impl Track {
             born: vec![0; slots],
             launched: 0,
             turns: 0,
+            chunk: (0, 0),
             conflict: false,
         }
     }
@@ -444,6 +471,8 @@ const MIN_WORK: u64 = 1 << 15;
 /// jobs costs more than they save (a copied byte, page faults included, costs about 0.1-0.3
 /// ns; a warp-instruction about 30 ns, of which a second core saves half).
 const ARENA_PER_WORK: u64 = 32;
+/// A job takes the CTAs left divided by this times the jobs at once ([`Feed::take`]).
+const CHUNKS_PER_JOB: u64 = 8;
 /// CTAs a job keeps resident (fewer than the sequential schedule's 32 by default: smaller
 /// register files and shared memories to allocate; any residency gives a validated run the
 /// same result, see the module comment).
@@ -702,6 +731,7 @@ impl Launch<'_> {
         let feed = Feed {
             next: AtomicU64::new(0),
             total: self.cfg.grid_ctas(),
+            split: CHUNKS_PER_JOB * arenas.len() as u64,
             abort: AtomicBool::new(false),
         };
         let job_opts = Options {
@@ -830,6 +860,32 @@ mod tests {
             warp,
             write,
         }
+    }
+
+    #[test]
+    fn jobs_take_every_cta_once_in_shrinking_chunks() {
+        // 100 CTAs, 2 jobs taking turns: 100 / 16 = 6 CTAs first, single CTAs at the end.
+        let feed = Feed {
+            next: AtomicU64::new(0),
+            total: 100,
+            split: 16,
+            abort: AtomicBool::new(false),
+        };
+        let (mut a, mut b) = ((0, 0), (0, 0));
+        let mut got = Vec::new();
+        loop {
+            let x = feed.take(&mut a);
+            let y = feed.take(&mut b);
+            if x.is_none() && y.is_none() {
+                break;
+            }
+            got.extend(x.into_iter().chain(y));
+        }
+        assert_eq!(&got[..4], &[0, 6, 1, 7], "first chunks: 0-5 and 6-11");
+        got.sort_unstable();
+        assert_eq!(got, (0..100).collect::<Vec<u64>>());
+        feed.abort.store(true, Ordering::Relaxed);
+        assert_eq!(feed.take(&mut (0, 5)), None, "a job gave up");
     }
 
     #[test]
