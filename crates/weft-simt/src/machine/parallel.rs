@@ -464,8 +464,9 @@ fn eligible(kernel: &Kernel, code: &[DInstr], ctas: u64) -> bool {
 }
 
 /// The default of `Options::min_parallel_work`: about a millisecond of one core's work
-/// (30 M warp-instructions per second), against the jobs' fixed costs (a thread, a
-/// machine and a copy of the arena per extra job, the final sweep).
+/// (30 M warp-instructions per second), against the jobs' fixed costs (per job a thread,
+/// a machine, a view of the arena and its page faults, or a copy of it without views; a
+/// thread per extra job for the copy-back; the final sweep).
 const MIN_WORK: u64 = 1 << 15;
 /// Arena bytes per estimated warp-instruction beyond which copying the arena for the extra
 /// jobs costs more than they save (a copied byte, page faults included, costs about 0.1-0.3
@@ -616,18 +617,22 @@ impl Launch<'_> {
         let work = ctas
             .saturating_mul(warps_per_cta)
             .saturating_mul(self.code.len() as u64);
+        // With views the arena's size costs nothing until its pages are touched.
+        let cow = env_cow() && global.is_shareable();
+        let copied = if cow { 0 } else { global.len() as u64 };
+        let min = self.opts.min_parallel_work;
+        if !worth(work, copied, min) {
+            return Ok(None);
+        }
         let start = Instant::now();
         let jobs = jobs.min(ctas as usize);
-        let views = if env_cow() && global.is_shareable() {
-            (0..jobs).map(|_| global.view()).collect::<Option<Vec<_>>>()
-        } else {
-            None
-        };
-        let min = self.opts.min_parallel_work;
+        let views = cow
+            .then(|| (0..jobs).map(|_| global.view()).collect::<Option<Vec<_>>>())
+            .flatten();
         let done = match views {
-            Some(views) if worth(work, 0, min) => self.run_views(global, views),
-            _ if worth(work, global.len() as u64, min) => self.run_copies(global, rebuild)?,
-            _ => return Ok(None),
+            Some(views) => self.run_views(global, views),
+            None if worth(work, global.len() as u64, min) => self.run_copies(global, rebuild)?,
+            None => return Ok(None),
         };
         Ok(done.map(|mut stats| {
             stats.parallel_jobs = jobs;
