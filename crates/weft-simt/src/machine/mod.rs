@@ -12,6 +12,7 @@
 //! - `step`: one warp instruction (memory, atomics, barriers, branches, collectives);
 //! - `regop`: register-only instructions over a register file of any lane count;
 //! - `collective`: `shfl.sync`/`vote.sync`/`match.sync` lane semantics;
+//! - `cow`: the global arena's storage (heap, or shared memory parallel jobs view);
 //! - `fastmem`: untraced scalar loads and stores routed per warp rather than per lane;
 //! - `trace`: the text trace and the structured access events.
 
@@ -43,6 +44,7 @@ macro_rules! for_lanes {
 }
 
 mod collective;
+mod cow;
 mod fastmem;
 mod parallel;
 mod regop;
@@ -178,7 +180,7 @@ struct Machine<'a> {
     opts: Options,
     warps_per_cta: usize,
     block_threads: u32,
-    global: Vec<u8>,
+    global: cow::Global,
     param: Vec<u8>,
     layout: Layout,
     warps: Vec<Warp>,
@@ -204,10 +206,10 @@ struct Machine<'a> {
 /// The memory of a launch before it runs: each buffer's offset in the global arena, the
 /// variable layout, the global arena (buffers, then module variables with their initial
 /// bytes) and the param space with the arguments written in.
-pub(crate) struct Arena {
+pub(crate) struct Arena<G = Vec<u8>> {
     pub offsets: Vec<u64>,
     pub layout: Layout,
-    pub global: Vec<u8>,
+    pub global: G,
     pub param: Vec<u8>,
 }
 
@@ -217,6 +219,16 @@ pub(crate) fn lay_out(
     args: &[Arg],
     buffers: &[Buffer],
 ) -> Result<Arena, SimtError> {
+    lay_out_in(kernel, args, buffers, |n| vec![0u8; n])
+}
+
+/// [`lay_out`], the global arena allocated (zeroed) by `alloc`.
+fn lay_out_in<G: std::ops::DerefMut<Target = [u8]>>(
+    kernel: &Kernel,
+    args: &[Arg],
+    buffers: &[Buffer],
+    alloc: impl FnOnce(usize) -> G,
+) -> Result<Arena<G>, SimtError> {
     // Global arena: buffers (256-byte aligned), then module variables.
     let mut offsets = Vec::with_capacity(buffers.len());
     let mut off = 0u64;
@@ -236,7 +248,7 @@ pub(crate) fn lay_out(
             layout.shared_bytes, layout.local_bytes, layout.global_var_bytes
         )));
     }
-    let mut global = vec![0u8; (off + layout.global_var_bytes) as usize];
+    let mut global = alloc((off + layout.global_var_bytes) as usize);
     for (b, &o) in buffers.iter().zip(&offsets) {
         global[o as usize..o as usize + b.data.len()].copy_from_slice(&b.data);
     }
@@ -333,16 +345,25 @@ pub fn run_with_sink<'a>(
             args.len()
         )));
     }
+    // With jobs asked for, an arena that parallel jobs can view without copying it.
+    let shareable = opts.jobs > 1 && trace.is_none() && sink.is_none();
+    let alloc = |n| {
+        if shareable {
+            cow::Global::shareable(n)
+        } else {
+            cow::Global::from(vec![0u8; n])
+        }
+    };
     let Arena {
         offsets,
         layout,
         global,
         param,
-    } = lay_out(kernel, args, &buffers)?;
+    } = lay_out_in(kernel, args, &buffers, alloc)?;
     let mut global = global;
     // The arena as laid out, again: a parallel run may work in place in `global` and
     // restore it from here when it is dropped (`parallel`).
-    let rebuild = || lay_out(kernel, args, &buffers).map(|a| a.global);
+    let rebuild = || lay_out_in(kernel, args, &buffers, alloc).map(|a| a.global);
     let (findings, completed, stats, printed) = execute(
         kernel,
         cfg,
@@ -388,8 +409,12 @@ pub fn run_in_arena<'a>(
             "grid and block dimensions must be 1..=1024 threads per block".into(),
         ));
     }
-    let (findings, completed, stats, printed) =
-        execute(kernel, cfg, layout, global, param, opts, None, sink, None)?;
+    let mut arena = cow::Global::from(std::mem::take(global));
+    let run = execute(
+        kernel, cfg, layout, &mut arena, param, opts, None, sink, None,
+    );
+    *global = arena.into_vec();
+    let (findings, completed, stats, printed) = run?;
     Ok(Outcome {
         buffers: Vec::new(),
         findings,
@@ -400,7 +425,7 @@ pub fn run_in_arena<'a>(
 }
 
 /// The arena as it was before the launch, laid out again (`parallel`'s in-place job).
-type Rebuild<'r> = &'r dyn Fn() -> Result<Vec<u8>, SimtError>;
+type Rebuild<'r> = &'r dyn Fn() -> Result<cow::Global, SimtError>;
 
 /// Decodes and runs a launch whose memory is laid out; the global arena is borrowed for the
 /// run and put back in `global` (also on error). `rebuild`, when given, lays the arena out
@@ -410,7 +435,7 @@ fn execute<'a>(
     kernel: &'a Kernel,
     cfg: LaunchConfig,
     layout: Layout,
-    global: &mut Vec<u8>,
+    global: &mut cow::Global,
     param: Vec<u8>,
     opts: &Options,
     trace: Option<&'a mut dyn Write>,
@@ -477,7 +502,7 @@ impl<'a> Machine<'a> {
         code: Vec<DInstr>,
         cfg: LaunchConfig,
         layout: Layout,
-        global: Vec<u8>,
+        global: cow::Global,
         param: Vec<u8>,
         opts: &Options,
         trace: Option<&'a mut dyn Write>,

@@ -3,15 +3,22 @@
 //!
 //! Each job is a machine of its own (at most [`JOB_RESIDENT`] CTAs resident) on an arena of
 //! its own; the jobs take CTAs from one counter and run them with the launch's options.
-//! Job 0 runs on the calling thread, in the launch's own arena when the caller can lay it
-//! out again (`run`, from its buffers), else on a copy; every other job on a copy made
-//! before any job starts, the copying split over all cores. Every job logs its global and
+//! Job 0 runs on the calling thread. Where the launch's arena is shareable (`cow`: `run`
+//! lays it out in an in-memory file when jobs are asked for), each job's arena is a private
+//! copy-on-write view of it: it shows the launch's memory as it was before the launch (the
+//! arena is not written until every job has finished) and keeps the job's writes to
+//! itself; no arena is copied whole. Elsewhere (not Linux, `WEFT_JOBS_COW=0`) job 0 runs in
+//! the launch's own arena when the caller can lay it out again (`run`, from its buffers),
+//! else on a copy; every other job on a copy made before any job starts, the copying split
+//! over all cores. Every job logs its global and
 //! shared accesses as runs of words per warp and CTA barrier interval, a warp's consecutive
 //! accesses extending its last run (a warp reading or writing a contiguous block, the
 //! per-warp fast path included, logs one run), and checks them between the CTA's warps when
 //! the interval ends ([`Track`]); the global runs are then folded into runs per CTA and
 //! kind. After the jobs, one merge of the jobs' sorted runs and one sweep
-//! ([`spans_conflict`]) check the runs across CTAs, copying each other job's written runs
+//! ([`spans_conflict`]) check the runs across CTAs. With views, each job then copies its
+//! written runs from its view into the launch's arena (on its own core: after the check no
+//! two jobs wrote one word); with copies, the sweep copies each other job's written runs
 //! into job 0's arena, which becomes the launch's. The parallel run is kept only when
 //! - no word written by one CTA was read, written or atomically updated by another CTA;
 //! - within a CTA, no word written by one warp was touched by another warp between the same
@@ -27,17 +34,19 @@
 //! earlier writes. So the final memory and the counters (warp- and thread-instructions) are
 //! the sequential schedule's, whatever its seed and its residency (a job's schedule is one
 //! of those schedules too), and the merged arena takes each written word from the job whose
-//! CTA wrote it. Otherwise the launch runs again on the sequential schedule from the arena
-//! as it was (untouched, or laid out again where job 0 worked in it), so results never
-//! depend on `jobs`.
+//! CTA wrote it (a written run covers whole words: the bytes of such a word that the CTA
+//! did not write are, in its arena, the launch's initial ones, as in the sequential run).
+//! Otherwise the launch runs again on the sequential schedule from the arena as it was
+//! (untouched, or laid out again where job 0 worked in it), so results never depend on
+//! `jobs`.
 //!
 //! Not eligible (run sequentially at once): a text trace or structured sink attached (their
 //! event order is the sequential interleaving), device calls (`printf`, `assert`: their
 //! output order), `%clock`/`%smid` (schedule-dependent values), barriers with a thread count
 //! or `bar.arrive` (partial barriers order only some warps), fewer than two CTAs. Not worth
 //! it (run sequentially at once): launches estimated below `Options::min_parallel_work`
-//! warp-instructions, or with an arena over [`ARENA_PER_WORK`] bytes per estimated
-//! warp-instruction ([`worth`]).
+//! warp-instructions, or, when the jobs need copies, with an arena over
+//! [`ARENA_PER_WORK`] bytes per estimated warp-instruction ([`worth`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -45,6 +54,7 @@ use std::time::Instant;
 
 use weft_ir::kernel::{Kernel, Operand, SpecialReg};
 
+use super::cow::Global;
 use super::{Machine, Options, Rebuild, SimtError, Stats};
 use crate::decode::{DInstr, DOp, Layout};
 use crate::mem::Region;
@@ -64,17 +74,41 @@ pub(super) fn env_jobs() -> usize {
 pub(super) struct Feed {
     next: AtomicU64,
     total: u64,
+    /// Chunks taken at once: the CTAs left divided by this ([`Feed::take`]).
+    split: u64,
     abort: AtomicBool,
 }
 
 impl Feed {
-    /// The next CTA to run, if any is left and no job gave up.
-    pub(super) fn take(&self) -> Option<u64> {
+    /// The next CTA to run for a job whose current chunk of consecutive CTAs is `chunk`
+    /// (`[first, end)`), if any is left and no job gave up. A job takes a new chunk of the
+    /// CTAs left divided by `split` (at least one) when its own runs out: large chunks
+    /// first, so that each job's CTAs touch memory of their own (fewer pages shared, and
+    /// written, by both jobs' views), single CTAs last, so that the jobs end together.
+    pub(super) fn take(&self, chunk: &mut (u64, u64)) -> Option<u64> {
         if self.abort.load(Ordering::Relaxed) {
             return None;
         }
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
-        (i < self.total).then_some(i)
+        if chunk.0 >= chunk.1 {
+            let mut cur = self.next.load(Ordering::Relaxed);
+            *chunk = loop {
+                if cur >= self.total {
+                    return None;
+                }
+                let end = cur + ((self.total - cur) / self.split).max(1);
+                match self.next.compare_exchange_weak(
+                    cur,
+                    end,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => break (cur, end),
+                    Err(now) => cur = now,
+                }
+            };
+        }
+        chunk.0 += 1;
+        Some(chunk.0 - 1)
     }
 }
 
@@ -109,6 +143,8 @@ pub(super) struct Track {
     born: Vec<u64>,
     launched: u64,
     turns: u64,
+    /// The job's current chunk of CTAs ([`Feed::take`]).
+    pub(super) chunk: (u64, u64),
     /// An access broke the conditions: the parallel run is void.
     pub(super) conflict: bool,
 }
@@ -123,6 +159,7 @@ impl Track {
             born: vec![0; slots],
             launched: 0,
             turns: 0,
+            chunk: (0, 0),
             conflict: false,
         }
     }
@@ -427,13 +464,16 @@ fn eligible(kernel: &Kernel, code: &[DInstr], ctas: u64) -> bool {
 }
 
 /// The default of `Options::min_parallel_work`: about a millisecond of one core's work
-/// (30 M warp-instructions per second), against the jobs' fixed costs (a thread, a
-/// machine and a copy of the arena per extra job, the final sweep).
+/// (30 M warp-instructions per second), against the jobs' fixed costs (per job a thread,
+/// a machine, a view of the arena and its page faults, or a copy of it without views; a
+/// thread per extra job for the copy-back; the final sweep).
 const MIN_WORK: u64 = 1 << 15;
 /// Arena bytes per estimated warp-instruction beyond which copying the arena for the extra
 /// jobs costs more than they save (a copied byte, page faults included, costs about 0.1-0.3
 /// ns; a warp-instruction about 30 ns, of which a second core saves half).
 const ARENA_PER_WORK: u64 = 32;
+/// A job takes the CTAs left divided by this times the jobs at once ([`Feed::take`]).
+const CHUNKS_PER_JOB: u64 = 8;
 /// CTAs a job keeps resident (fewer than the sequential schedule's 32 by default: smaller
 /// register files and shared memories to allocate; any residency gives a validated run the
 /// same result, see the module comment).
@@ -480,7 +520,7 @@ fn fresh_arena(n: usize) -> Vec<u8> {
 
 /// Copies `src` into every arena of `dsts` (each as long as `src`), the work split in
 /// `threads` equal pieces of each, one thread per piece (this one included).
-fn copy_arenas(src: &[u8], dsts: &mut [Vec<u8>], threads: usize) {
+fn copy_arenas(src: &[u8], dsts: &mut [Global], threads: usize) {
     const SMALL: usize = 1 << 20;
     if src.len() * dsts.len() < SMALL || threads < 2 {
         for d in dsts.iter_mut() {
@@ -512,7 +552,7 @@ fn copy_arenas(src: &[u8], dsts: &mut [Vec<u8>], threads: usize) {
 
 /// What a job hands back: its arena, its record, its counters.
 struct JobResult {
-    global: Vec<u8>,
+    global: Global,
     track: Track,
     steps: u64,
     stats: Stats,
@@ -566,7 +606,7 @@ impl Launch<'_> {
     /// worked in it).
     pub(super) fn try_parallel(
         &self,
-        global: &mut Vec<u8>,
+        global: &mut Global,
         rebuild: Option<Rebuild<'_>>,
     ) -> Result<Option<Stats>, SimtError> {
         let (jobs, ctas) = (self.opts.jobs, self.cfg.grid_ctas());
@@ -577,25 +617,126 @@ impl Launch<'_> {
         let work = ctas
             .saturating_mul(warps_per_cta)
             .saturating_mul(self.code.len() as u64);
-        if !worth(work, global.len() as u64, self.opts.min_parallel_work) {
+        // With views the arena's size costs nothing until its pages are touched.
+        let cow = env_cow() && global.is_shareable();
+        let copied = if cow { 0 } else { global.len() as u64 };
+        let min = self.opts.min_parallel_work;
+        if !worth(work, copied, min) {
             return Ok(None);
         }
         let start = Instant::now();
         let jobs = jobs.min(ctas as usize);
-        // Job 0 runs on this thread, in the launch's own arena when `rebuild` can restore
-        // it, else on a copy like the other jobs; the copies are made first, on all cores.
+        let views = cow
+            .then(|| (0..jobs).map(|_| global.view()).collect::<Option<Vec<_>>>())
+            .flatten();
+        let done = match views {
+            Some(views) => self.run_views(global, views),
+            None if worth(work, global.len() as u64, min) => self.run_copies(global, rebuild)?,
+            None => return Ok(None),
+        };
+        Ok(done.map(|mut stats| {
+            stats.parallel_jobs = jobs;
+            stats.seconds = start.elapsed().as_secs_f64();
+            stats
+        }))
+    }
+
+    /// The jobs on copy-on-write views of the launch's arena ([`Global::view`]), which stays
+    /// as it was while they run: after the check across CTAs, each job copies its written
+    /// runs into it (on its own core: the runs of different jobs are disjoint) and drops
+    /// its view. A dropped run leaves the arena untouched.
+    fn run_views(&self, global: &mut Global, views: Vec<Global>) -> Option<Stats> {
+        let results = self.run_jobs(views)?;
+        let stats = total(&results, self.opts.max_steps)?;
+        let spans = MergeSorted {
+            lists: results.iter().map(|r| &r.track.spans[..]).collect(),
+        };
+        if spans_conflict(spans, |_, _| {}) {
+            return None;
+        }
+        let end = global.len();
+        let dst = Dst(global.as_mut_ptr());
+        let dst = &dst;
+        let copy = move |r: JobResult| {
+            for sp in r.track.spans.iter().filter(|s| s.write) {
+                let (a, b) = ((sp.start as usize).min(end), (sp.end as usize).min(end));
+                // SAFETY: `[a, b)` lies inside the arena, which `global` borrows mutably for
+                // this whole function and nothing else reads or writes while the copies
+                // run; the jobs' written runs passed the check across CTAs, so no two jobs
+                // copy to the same byte (a job's own runs may repeat bytes: same values).
+                unsafe {
+                    std::ptr::copy_nonoverlapping(r.global[a..b].as_ptr(), dst.0.add(a), b - a)
+                };
+            }
+        };
+        std::thread::scope(|s| {
+            let mut results = results.into_iter();
+            let mine = results.next();
+            for r in results {
+                s.spawn(move || copy(r));
+            }
+            if let Some(r) = mine {
+                copy(r);
+            }
+        });
+        Some(stats)
+    }
+
+    /// The jobs on copies of the launch's arena (where views cannot be taken): job 0 in the
+    /// arena itself when `rebuild` can restore it, the copies made first on all cores; the
+    /// other jobs' written runs are copied into job 0's arena as the check passes them.
+    fn run_copies(
+        &self,
+        global: &mut Global,
+        rebuild: Option<Rebuild<'_>>,
+    ) -> Result<Option<Stats>, SimtError> {
+        let jobs = self.opts.jobs.min(self.cfg.grid_ctas() as usize);
         let in_place = rebuild.is_some();
         let n = global.len();
-        let mut arenas: Vec<Vec<u8>> = (0..jobs - usize::from(in_place))
-            .map(|_| fresh_arena(n))
+        let mut arenas: Vec<Global> = (0..jobs - usize::from(in_place))
+            .map(|_| Global::from(fresh_arena(n)))
             .collect();
         copy_arenas(global, &mut arenas, jobs);
         if in_place {
             arenas.insert(0, std::mem::take(global));
         }
+        let Some(mut results) = self.run_jobs(arenas) else {
+            return dropped(global, in_place, rebuild);
+        };
+        let Some(stats) = total(&results, self.opts.max_steps) else {
+            return dropped(global, in_place, rebuild);
+        };
+        // Every job's runs together: no CTA's write shares a word with another CTA's
+        // access, nor a warp's with another warp's in the same barrier interval. Job 0's
+        // arena becomes the result: each other job's written runs are copied into it as
+        // the sweep passes them (written words are the writing CTA's alone); a conflict
+        // found half-way leaves it half-merged, and it is dropped.
+        let mut target = std::mem::take(&mut results[0].global);
+        let spans = MergeSorted {
+            lists: results.iter().map(|r| &r.track.spans[..]).collect(),
+        };
+        let end = n as u64;
+        let conflict = spans_conflict(spans, |sp, j| {
+            if j != 0 {
+                let (a, b) = (sp.start.min(end) as usize, sp.end.min(end) as usize);
+                target[a..b].copy_from_slice(&results[j as usize].global[a..b]);
+            }
+        });
+        if conflict {
+            drop(target);
+            return dropped(global, in_place, rebuild);
+        }
+        *global = target;
+        Ok(Some(stats))
+    }
+
+    /// Runs one job per arena (job 0 on this thread), taking CTAs from one counter; `None`
+    /// when any job gave up.
+    fn run_jobs(&self, arenas: Vec<Global>) -> Option<Vec<JobResult>> {
         let feed = Feed {
             next: AtomicU64::new(0),
-            total: ctas,
+            total: self.cfg.grid_ctas(),
+            split: CHUNKS_PER_JOB * arenas.len() as u64,
             abort: AtomicBool::new(false),
         };
         let job_opts = Options {
@@ -618,47 +759,12 @@ impl Launch<'_> {
                 .chain(handles.into_iter().map(|h| h.join().ok().flatten()))
                 .collect()
         });
-        let Some(mut results) = results.into_iter().collect::<Option<Vec<_>>>() else {
-            return dropped(global, in_place, rebuild);
-        };
-        let steps: u64 = results.iter().map(|r| r.steps).sum();
-        if steps >= self.opts.max_steps {
-            return dropped(global, in_place, rebuild);
-        }
-        // Every job's runs together: no CTA's write shares a word with another CTA's
-        // access, nor a warp's with another warp's in the same barrier interval. Job 0's
-        // arena becomes the result: each other job's written runs are copied into it as
-        // the sweep passes them (written words are the writing CTA's alone); a conflict
-        // found half-way leaves it half-merged, and it is dropped.
-        let mut target = std::mem::take(&mut results[0].global);
-        let spans = MergeSorted {
-            lists: results.iter().map(|r| &r.track.spans[..]).collect(),
-        };
-        let end = n as u64;
-        let conflict = spans_conflict(spans, |sp, j| {
-            if j != 0 {
-                let (a, b) = (sp.start.min(end) as usize, sp.end.min(end) as usize);
-                target[a..b].copy_from_slice(&results[j as usize].global[a..b]);
-            }
-        });
-        if conflict {
-            drop(target);
-            return dropped(global, in_place, rebuild);
-        }
-        *global = target;
-        let mut stats = Stats::default();
-        for r in &results {
-            stats.thread_instrs += r.stats.thread_instrs;
-        }
-        stats.warp_instrs = steps;
-        stats.parallel_jobs = jobs;
-        stats.seconds = start.elapsed().as_secs_f64();
-        Ok(Some(stats))
+        results.into_iter().collect()
     }
 
     /// One job: a machine for the launch on `global` (the arena as it was before the
     /// launch), taking CTAs from `feed`.
-    fn run_job(&self, feed: &Feed, global: Vec<u8>) -> Option<JobResult> {
+    fn run_job(&self, feed: &Feed, global: Global) -> Option<JobResult> {
         let layout = Layout {
             var_addr: self.layout.var_addr.clone(),
             shared_bytes: self.layout.shared_bytes,
@@ -705,10 +811,39 @@ impl Launch<'_> {
     }
 }
 
+/// The counters of the jobs together (the sequential schedule's, when the run is kept);
+/// `None` when all warp-instructions together reached the step limit.
+fn total(results: &[JobResult], max_steps: u64) -> Option<Stats> {
+    let steps: u64 = results.iter().map(|r| r.steps).sum();
+    if steps >= max_steps {
+        return None;
+    }
+    let mut stats = Stats::default();
+    for r in results {
+        stats.thread_instrs += r.stats.thread_instrs;
+    }
+    stats.warp_instrs = steps;
+    Some(stats)
+}
+
+/// The launch's arena as the jobs copy their disjoint written runs into it
+/// ([`Launch::run_views`]).
+struct Dst(*mut u8);
+
+// SAFETY: the jobs write through it only to disjoint bytes, while the arena's owner waits.
+unsafe impl Sync for Dst {}
+
+/// Whether jobs run on copy-on-write views of the arena where the system allows
+/// (`WEFT_JOBS_COW`, default 1; 0: on copies, the portable path).
+fn env_cow() -> bool {
+    static COW: OnceLock<bool> = OnceLock::new();
+    *COW.get_or_init(|| std::env::var("WEFT_JOBS_COW").map_or(true, |v| v.trim() != "0"))
+}
+
 /// The parallel run is dropped: the arena as it was before the launch, for the
 /// sequential run (laid out again when job 0 worked in it).
 fn dropped(
-    global: &mut Vec<u8>,
+    global: &mut Global,
     in_place: bool,
     rebuild: Option<Rebuild<'_>>,
 ) -> Result<Option<Stats>, SimtError> {
@@ -730,6 +865,32 @@ mod tests {
             warp,
             write,
         }
+    }
+
+    #[test]
+    fn jobs_take_every_cta_once_in_shrinking_chunks() {
+        // 100 CTAs, 2 jobs taking turns: 100 / 16 = 6 CTAs first, single CTAs at the end.
+        let feed = Feed {
+            next: AtomicU64::new(0),
+            total: 100,
+            split: 16,
+            abort: AtomicBool::new(false),
+        };
+        let (mut a, mut b) = ((0, 0), (0, 0));
+        let mut got = Vec::new();
+        loop {
+            let x = feed.take(&mut a);
+            let y = feed.take(&mut b);
+            if x.is_none() && y.is_none() {
+                break;
+            }
+            got.extend(x.into_iter().chain(y));
+        }
+        assert_eq!(&got[..4], &[0, 6, 1, 7], "first chunks: 0-5 and 6-11");
+        got.sort_unstable();
+        assert_eq!(got, (0..100).collect::<Vec<u64>>());
+        feed.abort.store(true, Ordering::Relaxed);
+        assert_eq!(feed.take(&mut (0, 5)), None, "a job gave up");
     }
 
     #[test]

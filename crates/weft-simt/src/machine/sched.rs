@@ -234,9 +234,9 @@ impl<'a> Machine<'a> {
     }
 
     /// The next CTA to launch: in order, or from a parallel job's shared counter.
-    fn take_cta(&self, next: &mut u64, total: u64) -> Option<u64> {
-        if let Some(f) = self.feed {
-            return f.take();
+    fn take_cta(&mut self, next: &mut u64, total: u64) -> Option<u64> {
+        if let (Some(f), Some(t)) = (self.feed, self.track.as_mut()) {
+            return f.take(&mut t.chunk);
         }
         (*next < total).then(|| {
             *next += 1;
