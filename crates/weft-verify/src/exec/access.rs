@@ -328,7 +328,7 @@ impl Exec<'_> {
             if store.is_none() {
                 // Equality abstraction for arrays never accessed atomically.
                 for p in ps[th].iter().rev() {
-                    if self.o.equality && !self.facts.atomic.contains(&p.base) && !kind.atomic() {
+                    if self.equality && !self.facts.atomic.contains(&p.base) && !kind.atomic() {
                         let m = self.mem_of(p.base);
                         let mut x = self.read_bytes(&m, &p.off, size.min(8));
                         if th == 1 && self.is_shared(p.base, space) {
@@ -367,7 +367,7 @@ impl Exec<'_> {
             for p in &ps[0] {
                 let f = match &store {
                     Some(sv)
-                        if size <= 8 && self.o.equality && !self.facts.atomic.contains(&p.base) =>
+                        if size <= 8 && self.equality && !self.facts.atomic.contains(&p.base) =>
                     {
                         let m = self.mem_of(p.base);
                         let old = self.read_bytes(&m, &p.off, size);
@@ -391,7 +391,7 @@ impl Exec<'_> {
             let mut writes: Vec<(Base, T, T, T)> = Vec::new();
             for th in 0..2 {
                 for p in &ps[th] {
-                    if self.o.equality && !self.facts.atomic.contains(&p.base) {
+                    if self.equality && !self.facts.atomic.contains(&p.base) {
                         let v = self.fit(&sv[th], Sort::Bv(w));
                         let e = self.c.and(&en[th], &p.cond);
                         if th == 1 && self.is_shared(p.base, space) {

@@ -432,6 +432,13 @@ impl Exec<'_> {
                         self.barrier_flags = Some(f);
                         return Ok(());
                     }
+                    if kind == BI_INST_SINK || kind == BI_UNARY_SINK || kind == BI_SNAP_SINK {
+                        let vals = [0, 1].map(|th| match src.first() {
+                            Some(x) => self.operand(th, x, *ty),
+                            None => self.c.bv(32, 0),
+                        });
+                        return self.barrier_inv_store(pc, kind, &en, vals);
+                    }
                     let ignored = match kind {
                         ASSERT_SINK => self.o.ignore_asserts,
                         FWD_RESET_SINK => false,
@@ -725,7 +732,9 @@ impl Exec<'_> {
                             // Counters also set plainly: their values restart being distinct
                             // here (forgetting the values returned so far is always sound).
                             self.restart_plain_counters();
+                            self.barrier_invariants_after(&en);
                         } else {
+                            self.st.bi_pending.clear();
                             self.note_once("a barrier with a thread count is not treated as synchronising (sound, may report false races)");
                         }
                         if let Some((_, d, _, _)) = red {
