@@ -165,128 +165,10 @@ impl Exec<'_> {
         store: Option<[T; 2]>,
     ) -> R<Option<[T; 2]>> {
         if space == MemSpace::Param || matches!(addr.base, AddrBase::Param(_)) {
-            // Kernel parameters: uniform values.
-            if let AddrBase::Param(p) = addr.base {
-                // A parameter narrower than an address is an integer, even where the facts
-                // saw it added to a pointer (`input[tid * chunkSize + i]`).
-                let is_ptr = size == 8
-                    && self
-                        .facts
-                        .pointers
-                        .contains(&Base::Param(p, addr.offset as u32));
-                let w = (size * 8).min(64) as u32;
-                let v = if is_ptr {
-                    let v = self
-                        .c
-                        .var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
-                    self.fit(&v, Sort::Bv(w))
-                } else if let Some(x) = self.kernel_arg(p, addr.offset, size) {
-                    self.c.bv(w, x)
-                } else {
-                    self.c
-                        .var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))
-                };
-                return Ok(Some([v.clone(), v]));
-            }
-            return Ok(None);
+            return self.access_param(addr, size);
         }
-        let is_local =
-            |me: &Self, v: u32| me.k.vars.get(v as usize).map(|x| x.space) == Some(MemSpace::Local);
-        let local_cell = match addr.base {
-            AddrBase::Var(v) if is_local(self, v) => Some((v, addr.offset)),
-            // A generic or `.local` address computed from a local variable (`cvta.local` of
-            // the stack depot) at a constant offset.
-            AddrBase::Reg(_) if matches!(space, MemSpace::Local | MemSpace::Generic) => {
-                let a = self.address(0, addr)?;
-                match self.split(&a, 0) {
-                    Some(ps) if ps.len() == 1 && ps[0].cond.is_true() => match ps[0].base {
-                        Base::Var(v) if is_local(self, v) => {
-                            ps[0].off.as_bv().map(|o| (v, o as i64))
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        let local_var = local_cell.map(|c| c.0);
-        let cell_off = local_cell.map(|c| c.1).unwrap_or(addr.offset);
-        if store.is_some()
-            && local_var.is_none()
-            && !matches!(space, MemSpace::Global | MemSpace::Shared)
-        {
-            // A store through a computed generic address may hit a forwarded cell (one to
-            // `.global` or `.shared` memory cannot: those are not thread-private memory).
-            self.local_fwd.clear();
-        }
-        if matches!(space, MemSpace::Local) || local_var.is_some() {
-            // Thread-private memory: block-local store-to-load forwarding at constant
-            // offsets (each thread's own value), otherwise an arbitrary value.
-            let Some(v) = local_var else {
-                self.local_fwd.clear();
-                return Ok(None);
-            };
-            let key = (v, cell_off, size);
-            return Ok(match store {
-                Some(vals) => {
-                    // A thread's store to its stack (`__local_depot`) happens only where
-                    // it is enabled: elsewhere the cell keeps its forwarded value, or an
-                    // arbitrary one. Addresses are kept as stored (a disabled thread never
-                    // uses them; they stay splittable), and so are call-sequence variables
-                    // (a call's arguments and results, as registers are).
-                    let old = self.local_fwd.get(&key).cloned();
-                    let stack = self
-                        .k
-                        .vars
-                        .get(v as usize)
-                        .is_some_and(|x| x.name.contains("__local_depot"));
-                    let vals = [0, 1].map(|th| {
-                        let new = vals[th].clone();
-                        if !stack || en[th].is_true() || self.split(&new, 0).is_some() {
-                            return new;
-                        }
-                        let keep = match &old {
-                            Some(o) => o[th].clone(),
-                            None => self.c.fresh("loc", new.sort()),
-                        };
-                        self.c.ite(&en[th], &new, &keep)
-                    });
-                    // A store may overlap other cells of the variable: forget them.
-                    let end = cell_off + size as i64;
-                    self.local_fwd
-                        .retain(|k, _| k.0 != v || k.1 + k.2 as i64 <= cell_off || end <= k.1);
-                    self.local_fwd.insert(key, vals);
-                    None
-                }
-                None => {
-                    // The cell stored, or bytes inside one (little-endian).
-                    let hit = self
-                        .local_fwd
-                        .iter()
-                        .find(|(k, _)| {
-                            k.0 == v
-                                && k.1 <= cell_off
-                                && cell_off + size as i64 <= k.1 + k.2 as i64
-                        })
-                        .map(|(k, vals)| (k.1, vals.clone()));
-                    let lo_hi = |off: i64| {
-                        let lo = ((cell_off - off) * 8) as u32;
-                        (lo, lo + (size * 8) as u32 - 1)
-                    };
-                    hit.filter(|(off, vals)| vals.iter().all(|x| x.sort().width() > lo_hi(*off).1))
-                        .map(|(off, vals)| {
-                            let (lo, hi) = lo_hi(off);
-                            vals.map(|x| {
-                                if x.sort().width() > hi + 1 || lo > 0 {
-                                    self.c.extract(hi, lo, &x)
-                                } else {
-                                    x
-                                }
-                            })
-                        })
-                }
-            });
+        if let Some(r) = self.access_local(en, addr, space, size, store.clone())? {
+            return Ok(r);
         }
         let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
         self.null_checks(en);
@@ -387,50 +269,205 @@ impl Exec<'_> {
         self.warp_reset_arrays(en, &touched);
         if let Some(sv) = &store {
             self.own_record_store(en, &ps, space, kind, size, sv);
-            // The bytes each thread writes, applied to the array's memory.
-            let mut writes: Vec<(Base, T, T, T)> = Vec::new();
-            for th in 0..2 {
-                for p in &ps[th] {
-                    if self.equality && !self.facts.atomic.contains(&p.base) {
-                        let v = self.fit(&sv[th], Sort::Bv(w));
-                        let e = self.c.and(&en[th], &p.cond);
-                        if th == 1 && self.is_shared(p.base, space) {
-                            // `t` in another block writes its own block's copy.
-                            let sb = self.same_block.clone();
-                            let nsb = self.c.not(&sb);
-                            let e_same = self.c.and(&e, &sb);
-                            let e_other = self.c.and(&e, &nsb);
-                            writes.push((p.base, p.off.clone(), v.clone(), e_same));
-                            writes.push((other_block(p.base), p.off.clone(), v, e_other));
-                        } else {
-                            writes.push((p.base, p.off.clone(), v, e));
+            self.store_to_memories(en, &ps, space, size, w, sv);
+        }
+        Ok(Some([vals[0].clone(), vals[1].clone()]))
+    }
+
+    /// A load of a kernel parameter: a uniform value (a pointer parameter's address, a
+    /// `--kernel-args` value, or the parameter's variable).
+    fn access_param(&mut self, addr: &weft_ir::kernel::Addr, size: u64) -> R<Option<[T; 2]>> {
+        // Kernel parameters: uniform values.
+        if let AddrBase::Param(p) = addr.base {
+            // A parameter narrower than an address is an integer, even where the facts
+            // saw it added to a pointer (`input[tid * chunkSize + i]`).
+            let is_ptr = size == 8
+                && self
+                    .facts
+                    .pointers
+                    .contains(&Base::Param(p, addr.offset as u32));
+            let w = (size * 8).min(64) as u32;
+            let v = if is_ptr {
+                let v = self
+                    .c
+                    .var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
+                self.fit(&v, Sort::Bv(w))
+            } else if let Some(x) = self.kernel_arg(p, addr.offset, size) {
+                self.c.bv(w, x)
+            } else {
+                self.c
+                    .var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))
+            };
+            return Ok(Some([v.clone(), v]));
+        }
+        Ok(None)
+    }
+
+    /// A load or store of thread-private memory (`.local`, or a generic address of a local
+    /// variable at a constant offset): `Some(values read)` when the access is one, `None`
+    /// for an access of shared state.
+    fn access_local(
+        &mut self,
+        en: &[T; 2],
+        addr: &weft_ir::kernel::Addr,
+        space: MemSpace,
+        size: u64,
+        store: Option<[T; 2]>,
+    ) -> R<Option<Option<[T; 2]>>> {
+        let is_local =
+            |me: &Self, v: u32| me.k.vars.get(v as usize).map(|x| x.space) == Some(MemSpace::Local);
+        let local_cell = match addr.base {
+            AddrBase::Var(v) if is_local(self, v) => Some((v, addr.offset)),
+            // A generic or `.local` address computed from a local variable (`cvta.local` of
+            // the stack depot) at a constant offset.
+            AddrBase::Reg(_) if matches!(space, MemSpace::Local | MemSpace::Generic) => {
+                let a = self.address(0, addr)?;
+                match self.split(&a, 0) {
+                    Some(ps) if ps.len() == 1 && ps[0].cond.is_true() => match ps[0].base {
+                        Base::Var(v) if is_local(self, v) => {
+                            ps[0].off.as_bv().map(|o| (v, o as i64))
                         }
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let local_var = local_cell.map(|c| c.0);
+        let cell_off = local_cell.map(|c| c.1).unwrap_or(addr.offset);
+        if store.is_some()
+            && local_var.is_none()
+            && !matches!(space, MemSpace::Global | MemSpace::Shared)
+        {
+            // A store through a computed generic address may hit a forwarded cell (one to
+            // `.global` or `.shared` memory cannot: those are not thread-private memory).
+            self.local_fwd.clear();
+        }
+        if matches!(space, MemSpace::Local) || local_var.is_some() {
+            // Thread-private memory: block-local store-to-load forwarding at constant
+            // offsets (each thread's own value), otherwise an arbitrary value.
+            let Some(v) = local_var else {
+                self.local_fwd.clear();
+                return Ok(Some(None));
+            };
+            let key = (v, cell_off, size);
+            return Ok(Some(match store {
+                Some(vals) => {
+                    // A thread's store to its stack (`__local_depot`) happens only where
+                    // it is enabled: elsewhere the cell keeps its forwarded value, or an
+                    // arbitrary one. Addresses are kept as stored (a disabled thread never
+                    // uses them; they stay splittable), and so are call-sequence variables
+                    // (a call's arguments and results, as registers are).
+                    let old = self.local_fwd.get(&key).cloned();
+                    let stack = self
+                        .k
+                        .vars
+                        .get(v as usize)
+                        .is_some_and(|x| x.name.contains("__local_depot"));
+                    let vals = [0, 1].map(|th| {
+                        let new = vals[th].clone();
+                        if !stack || en[th].is_true() || self.split(&new, 0).is_some() {
+                            return new;
+                        }
+                        let keep = match &old {
+                            Some(o) => o[th].clone(),
+                            None => self.c.fresh("loc", new.sort()),
+                        };
+                        self.c.ite(&en[th], &new, &keep)
+                    });
+                    // A store may overlap other cells of the variable: forget them.
+                    let end = cell_off + size as i64;
+                    self.local_fwd
+                        .retain(|k, _| k.0 != v || k.1 + k.2 as i64 <= cell_off || end <= k.1);
+                    self.local_fwd.insert(key, vals);
+                    None
+                }
+                None => {
+                    // The cell stored, or bytes inside one (little-endian).
+                    let hit = self
+                        .local_fwd
+                        .iter()
+                        .find(|(k, _)| {
+                            k.0 == v
+                                && k.1 <= cell_off
+                                && cell_off + size as i64 <= k.1 + k.2 as i64
+                        })
+                        .map(|(k, vals)| (k.1, vals.clone()));
+                    let lo_hi = |off: i64| {
+                        let lo = ((cell_off - off) * 8) as u32;
+                        (lo, lo + (size * 8) as u32 - 1)
+                    };
+                    hit.filter(|(off, vals)| vals.iter().all(|x| x.sort().width() > lo_hi(*off).1))
+                        .map(|(off, vals)| {
+                            let (lo, hi) = lo_hi(off);
+                            vals.map(|x| {
+                                if x.sort().width() > hi + 1 || lo > 0 {
+                                    self.c.extract(hi, lo, &x)
+                                } else {
+                                    x
+                                }
+                            })
+                        })
+                }
+            }));
+        }
+        Ok(None)
+    }
+
+    /// The bytes each thread stores, applied to the memories of the arrays the equality
+    /// abstraction models.
+    fn store_to_memories(
+        &mut self,
+        en: &[T; 2],
+        ps: &[Vec<Piece>; 2],
+        space: MemSpace,
+        size: u64,
+        w: u32,
+        sv: &[T; 2],
+    ) {
+        // The bytes each thread writes, applied to the array's memory.
+        let mut writes: Vec<(Base, T, T, T)> = Vec::new();
+        for th in 0..2 {
+            for p in &ps[th] {
+                if self.equality && !self.facts.atomic.contains(&p.base) {
+                    let v = self.fit(&sv[th], Sort::Bv(w));
+                    let e = self.c.and(&en[th], &p.cond);
+                    if th == 1 && self.is_shared(p.base, space) {
+                        // `t` in another block writes its own block's copy.
+                        let sb = self.same_block.clone();
+                        let nsb = self.c.not(&sb);
+                        let e_same = self.c.and(&e, &sb);
+                        let e_other = self.c.and(&e, &nsb);
+                        writes.push((p.base, p.off.clone(), v.clone(), e_same));
+                        writes.push((other_block(p.base), p.off.clone(), v, e_other));
+                    } else {
+                        writes.push((p.base, p.off.clone(), v, e));
                     }
                 }
             }
-            let apply = |x: &mut Self, writes: &[(Base, T, T, T)]| {
-                for (b, off, v, e) in writes {
-                    let m = x.mem_of(*b);
-                    let nm = x.write_bytes(&m, off, v, size.min(8));
-                    let r = x.c.ite(e, &nm, &m);
-                    x.st.mem.insert(*b, r);
-                }
-            };
-            apply(self, &writes);
-            if self.o.lockstep && !writes.is_empty() {
-                // Paper 002 §3.3: the other threads of the warp wrote the array too, so it
-                // is havocked. Refined: none of them wrote the bytes `s` or `t` just wrote
-                // (that would be a write-write race in one instruction, which the check
-                // above reports for that pair), so those bytes keep `s`'s and `t`'s values.
-                let bases: BTreeSet<Base> = writes.iter().map(|x| x.0).collect();
-                for b in bases {
-                    let f = self.c.fresh("mem", Sort::Mem);
-                    self.st.mem.insert(b, f);
-                }
-                apply(self, &writes);
-            }
         }
-        Ok(Some([vals[0].clone(), vals[1].clone()]))
+        let apply = |x: &mut Self, writes: &[(Base, T, T, T)]| {
+            for (b, off, v, e) in writes {
+                let m = x.mem_of(*b);
+                let nm = x.write_bytes(&m, off, v, size.min(8));
+                let r = x.c.ite(e, &nm, &m);
+                x.st.mem.insert(*b, r);
+            }
+        };
+        apply(self, &writes);
+        if self.o.lockstep && !writes.is_empty() {
+            // Paper 002 §3.3: the other threads of the warp wrote the array too, so it
+            // is havocked. Refined: none of them wrote the bytes `s` or `t` just wrote
+            // (that would be a write-write race in one instruction, which the check
+            // above reports for that pair), so those bytes keep `s`'s and `t`'s values.
+            let bases: BTreeSet<Base> = writes.iter().map(|x| x.0).collect();
+            for b in bases {
+                let f = self.c.fresh("mem", Sort::Mem);
+                self.st.mem.insert(b, f);
+            }
+            apply(self, &writes);
+        }
     }
 
     /// Whether reads of array `b` forward the thread's own writes (see [`OwnWrite`]).
