@@ -10,7 +10,10 @@
 //! they are enabled (so for every thread); after the barrier, for each thread `k` of the pair
 //! and each of its ids `i`, the violation term of `e` that `k` computed is instantiated by
 //! putting `i` for `k`'s x id and the barrier's fresh memory for the memory `e` read, and
-//! its negation is assumed (when `k` reached the barrier and `i` is a thread of the block).
+//! its negation is assumed (when `k` reached the barrier and `i` is a thread of the block),
+//! provided the invariant was reached under the barrier's own condition (every thread that
+//! reaches the barrier stated it, so thread `i` did: the divergence check makes the whole
+//! block reach the barrier); one stated under a narrower condition is not assumed.
 //!
 //! Sound because the term is the condition as a function of the x id and the memory only:
 //! an instantiation whose term mentions anything else (a value read before the condition, a
@@ -152,6 +155,16 @@ impl Exec<'_> {
             }
             for inst in &bi.insts {
                 for th in 0..2 {
+                    if bi.en[th] != en[th] {
+                        // Stated under a condition the barrier does not share: the thread an
+                        // id names may never have stated it (its check covers only the
+                        // threads that reached it).
+                        let l = self.k.describe_pos(bi.pc);
+                        self.note_once(&format!(
+                            "barrier invariant at {l}: not assumed after the barrier (not every thread that reaches the barrier states it)"
+                        ));
+                        continue;
+                    }
                     let mut m = map.clone();
                     m.insert(self.tid[th][0].clone(), inst[th].clone());
                     let x = self.c.subst(&bi.viol[th], &m);
