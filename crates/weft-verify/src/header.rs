@@ -85,6 +85,145 @@ WEFT_SINK_DECL(__weft_fwd_reset_sink)
 #ifndef __implies
 #define __implies(a, b) (!(a) || (b))
 #endif
+/* Barrier invariants (GPUVerify; Chong et al., OOPSLA'13): `__barrier_invariant(e, i1, ...)`
+ * (and `__barrier_invariant_N(e, i1..iN)`) states `e`, a condition over the thread's id and the
+ * group's shared state, for every thread at the next barrier; after that barrier `e` is
+ * assumed of the threads `i1..iN` (each evaluated by the thread, before the barrier).
+ * Each instantiation id is stored to the first sink, then the negated condition, unguarded, to
+ * the second: the verifier checks it where it is enabled and instantiates it after the
+ * barrier by putting the id for the thread's x id and the barrier's memory for the memory the
+ * condition read. Its reads are ordinary reads (race-checked: GPUVerify's barrier access
+ * checks). `__read_permission(T, x)` is a read of `x`; `__array_snapshot(dst, src)` copies the
+ * array `src` to the ghost array `dst` (two stores of the pointers to the third sink). */
+WEFT_SINK_DECL(__weft_bi_inst_sink)
+WEFT_SINK_DECL(__weft_bi_unary_sink)
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+global volatile unsigned long __weft_bi_snap_sink;
+#define __WEFT_BI_ADDR unsigned long
+#else
+__device__ volatile unsigned long long __weft_bi_snap_sink;
+#define __WEFT_BI_ADDR unsigned long long
+#endif
+#define __WEFT_BI_CAT2(a, b) a##b
+#define __WEFT_BI_CAT(a, b) __WEFT_BI_CAT2(a, b)
+#define __WEFT_BI_I(x) (void)(__weft_bi_inst_sink = (int)(x))
+#define __WEFT_BI_1(a) __WEFT_BI_I(a)
+#define __WEFT_BI_2(a, ...) __WEFT_BI_I(a), __WEFT_BI_1(__VA_ARGS__)
+#define __WEFT_BI_3(a, ...) __WEFT_BI_I(a), __WEFT_BI_2(__VA_ARGS__)
+#define __WEFT_BI_4(a, ...) __WEFT_BI_I(a), __WEFT_BI_3(__VA_ARGS__)
+#define __WEFT_BI_5(a, ...) __WEFT_BI_I(a), __WEFT_BI_4(__VA_ARGS__)
+#define __WEFT_BI_6(a, ...) __WEFT_BI_I(a), __WEFT_BI_5(__VA_ARGS__)
+#define __WEFT_BI_7(a, ...) __WEFT_BI_I(a), __WEFT_BI_6(__VA_ARGS__)
+#define __WEFT_BI_8(a, ...) __WEFT_BI_I(a), __WEFT_BI_7(__VA_ARGS__)
+#define __WEFT_BI_9(a, ...) __WEFT_BI_I(a), __WEFT_BI_8(__VA_ARGS__)
+#define __WEFT_BI_10(a, ...) __WEFT_BI_I(a), __WEFT_BI_9(__VA_ARGS__)
+#define __WEFT_BI_11(a, ...) __WEFT_BI_I(a), __WEFT_BI_10(__VA_ARGS__)
+#define __WEFT_BI_12(a, ...) __WEFT_BI_I(a), __WEFT_BI_11(__VA_ARGS__)
+#define __WEFT_BI_13(a, ...) __WEFT_BI_I(a), __WEFT_BI_12(__VA_ARGS__)
+#define __WEFT_BI_14(a, ...) __WEFT_BI_I(a), __WEFT_BI_13(__VA_ARGS__)
+#define __WEFT_BI_15(a, ...) __WEFT_BI_I(a), __WEFT_BI_14(__VA_ARGS__)
+#define __WEFT_BI_16(a, ...) __WEFT_BI_I(a), __WEFT_BI_15(__VA_ARGS__)
+#define __WEFT_BI_17(a, ...) __WEFT_BI_I(a), __WEFT_BI_16(__VA_ARGS__)
+#define __WEFT_BI_18(a, ...) __WEFT_BI_I(a), __WEFT_BI_17(__VA_ARGS__)
+#define __WEFT_BI_19(a, ...) __WEFT_BI_I(a), __WEFT_BI_18(__VA_ARGS__)
+#define __WEFT_BI_20(a, ...) __WEFT_BI_I(a), __WEFT_BI_19(__VA_ARGS__)
+#define __WEFT_BI_21(a, ...) __WEFT_BI_I(a), __WEFT_BI_20(__VA_ARGS__)
+#define __WEFT_BI_22(a, ...) __WEFT_BI_I(a), __WEFT_BI_21(__VA_ARGS__)
+#define __WEFT_BI_23(a, ...) __WEFT_BI_I(a), __WEFT_BI_22(__VA_ARGS__)
+#define __WEFT_BI_24(a, ...) __WEFT_BI_I(a), __WEFT_BI_23(__VA_ARGS__)
+#define __WEFT_BI_COUNT(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, _20, _21, _22, _23, _24, n, ...) n
+#define __WEFT_BI_EACH(...) \
+  __WEFT_BI_CAT(__WEFT_BI_, __WEFT_BI_COUNT(__VA_ARGS__, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1))(__VA_ARGS__)
+#define __weft_bi_check(e) ((void)(__weft_bi_unary_sink = !(e)))
+#undef __barrier_invariant
+#define __barrier_invariant(e, ...) (__WEFT_BI_EACH(__VA_ARGS__), __weft_bi_check(e))
+#undef __barrier_invariant_0
+#define __barrier_invariant_0(e) __weft_bi_check(e)
+#undef __barrier_invariant_1
+#define __barrier_invariant_1(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_2
+#define __barrier_invariant_2(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_3
+#define __barrier_invariant_3(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_4
+#define __barrier_invariant_4(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_5
+#define __barrier_invariant_5(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_6
+#define __barrier_invariant_6(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_7
+#define __barrier_invariant_7(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_8
+#define __barrier_invariant_8(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_9
+#define __barrier_invariant_9(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_10
+#define __barrier_invariant_10(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_11
+#define __barrier_invariant_11(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_12
+#define __barrier_invariant_12(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_13
+#define __barrier_invariant_13(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_14
+#define __barrier_invariant_14(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_15
+#define __barrier_invariant_15(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_16
+#define __barrier_invariant_16(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_17
+#define __barrier_invariant_17(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_18
+#define __barrier_invariant_18(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_19
+#define __barrier_invariant_19(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_20
+#define __barrier_invariant_20(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_21
+#define __barrier_invariant_21(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_22
+#define __barrier_invariant_22(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_23
+#define __barrier_invariant_23(e, ...) __barrier_invariant(e, __VA_ARGS__)
+#undef __barrier_invariant_24
+#define __barrier_invariant_24(e, ...) __barrier_invariant(e, __VA_ARGS__)
+/* The binary forms (a condition over the pair of threads, instantiated at pairs of ids) are
+ * not checked and nothing is assumed from them: their reads may see cells a third thread
+ * writes in the interval, which the pair's race check cannot tell (GPUVerify's read
+ * permissions). `weft verify` lists them as "not checked" (crate::unchecked). */
+#undef __barrier_invariant_binary
+#define __barrier_invariant_binary(e, ...) ((void)0)
+#undef __barrier_invariant_binary_0
+#define __barrier_invariant_binary_0(...) ((void)0)
+#undef __barrier_invariant_binary_1
+#define __barrier_invariant_binary_1(...) ((void)0)
+#undef __barrier_invariant_binary_2
+#define __barrier_invariant_binary_2(...) ((void)0)
+#undef __barrier_invariant_binary_3
+#define __barrier_invariant_binary_3(...) ((void)0)
+#undef __barrier_invariant_binary_4
+#define __barrier_invariant_binary_4(...) ((void)0)
+#undef __barrier_invariant_binary_5
+#define __barrier_invariant_binary_5(...) ((void)0)
+#undef __barrier_invariant_binary_6
+#define __barrier_invariant_binary_6(...) ((void)0)
+#undef __barrier_invariant_binary_7
+#define __barrier_invariant_binary_7(...) ((void)0)
+#undef __barrier_invariant_binary_8
+#define __barrier_invariant_binary_8(...) ((void)0)
+#undef __barrier_invariant_binary_9
+#define __barrier_invariant_binary_9(...) ((void)0)
+#undef __barrier_invariant_binary_10
+#define __barrier_invariant_binary_10(...) ((void)0)
+#undef __barrier_invariant_binary_11
+#define __barrier_invariant_binary_11(...) ((void)0)
+#undef __barrier_invariant_binary_12
+#define __barrier_invariant_binary_12(...) ((void)0)
+#undef __read_permission
+#define __read_permission(T, x) ((void)*(volatile __typeof__(x) *)&(x))
+#undef __array_snapshot
+#define __array_snapshot(dst, src) \
+  ((void)(__weft_bi_snap_sink = (__WEFT_BI_ADDR)(dst)), (void)(__weft_bi_snap_sink = (__WEFT_BI_ADDR)(src)))
 /* Reads of uninitialised local variables (GPUVerify havocs them; clang's optimiser may assume
  * anything of them): clang's warnings are read back by the verifier and reported. */
 #pragma clang diagnostic warning "-Wuninitialized"

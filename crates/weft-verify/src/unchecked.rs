@@ -19,6 +19,9 @@
 //!
 //! - Races on OpenCL images: `write_image*` has no effect in weft's model (reads of an image
 //!   are arbitrary values), so a kernel that writes an image is never "verified".
+//! - Binary barrier invariants (`__barrier_invariant_binary*`, GPUVerify's conditions over a
+//!   pair of threads): neither checked nor assumed (`weft_verify.h` drops them; their reads
+//!   may see cells a third thread writes, which the pair's race check cannot tell).
 //!
 //! Detection is textual, on the source with comments and preprocessor lines blanked, so a
 //! postcondition clang folds away (a constant condition) is listed too.
@@ -66,7 +69,12 @@ pub fn postconditions(src: &str, contracts: &Contracts, kernel: &str) -> Vec<Str
             )),
         }
     }
-    if let Some(line) = image_write_line(&s) {
+    if let Some(line) = first_call_line(&s, "__barrier_invariant_binary") {
+        push(format!(
+            "binary barrier invariants (`__barrier_invariant_binary`): neither checked nor assumed after the barrier (line {line})"
+        ));
+    }
+    if let Some(line) = first_call_line(&s, "write_image") {
         push(format!(
             "races on OpenCL images: `write_image*` is not modelled as an access (reads of an image are arbitrary values), so two work-items writing one pixel are not reported (line {line})"
         ));
@@ -74,10 +82,9 @@ pub fn postconditions(src: &str, contracts: &Contracts, kernel: &str) -> Vec<Str
     out
 }
 
-/// The 1-based line of the first `write_image...(` call in code text `s` (GPUVerify's
-/// `imagetests/fail2dimagecopy`: a write-write race on an image).
-fn image_write_line(s: &str) -> Option<usize> {
-    let word = "write_image";
+/// The 1-based line of the first call `word...(` in code text `s` (`write_image`: GPUVerify's
+/// `imagetests/fail2dimagecopy`, a write-write race on an image).
+fn first_call_line(s: &str, word: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = s[from..].find(word) {
         let at = from + i;
@@ -156,6 +163,16 @@ mod tests {
         assert!(
             postconditions("kernel void k(global int *a) { a[0] = 1; }", &scan(""), "k").is_empty()
         );
+    }
+
+    #[test]
+    fn binary_barrier_invariants_are_listed() {
+        let src = "kernel void k() {\n  local int A[8];\n  A[0] = 1;\n  __barrier_invariant_binary_1(A[0] == 1, 0, 1);\n  barrier(1);\n}\n";
+        let n = postconditions(src, &scan(src), "k");
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert!(n[0].starts_with("binary barrier invariants") && n[0].ends_with("(line 4)"));
+        let unary = "kernel void k() {\n  __barrier_invariant_1(1, 0);\n}\n";
+        assert!(postconditions(unary, &scan(unary), "k").is_empty());
     }
 
     #[test]

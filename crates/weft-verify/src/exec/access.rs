@@ -165,31 +165,155 @@ impl Exec<'_> {
         store: Option<[T; 2]>,
     ) -> R<Option<[T; 2]>> {
         if space == MemSpace::Param || matches!(addr.base, AddrBase::Param(_)) {
-            // Kernel parameters: uniform values.
-            if let AddrBase::Param(p) = addr.base {
-                // A parameter narrower than an address is an integer, even where the facts
-                // saw it added to a pointer (`input[tid * chunkSize + i]`).
-                let is_ptr = size == 8
-                    && self
-                        .facts
-                        .pointers
-                        .contains(&Base::Param(p, addr.offset as u32));
+            return self.access_param(addr, size);
+        }
+        if let Some(r) = self.access_local(en, addr, space, size, store.clone())? {
+            return Ok(r);
+        }
+        let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
+        self.null_checks(en);
+        if self.o.check_array_bounds {
+            self.bounds_checks(pc, en, &ps0, size);
+        }
+        let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
+        self.warp_reset_arrays(en, &touched);
+        let ps = ps0;
+        if ps[0]
+            .iter()
+            .chain(ps[1].iter())
+            .all(|p| self.skip_space(p.base, space))
+        {
+            if space == MemSpace::Constant || ps[0].iter().all(|p| matches!(p.base, Base::Var(v) if self.k.vars[v as usize].space == MemSpace::Constant)) {
+                if store.is_some() {
+                    let v = self.c.or(&en[0], &en[1]);
+                    let what = "write to constant memory";
+                    self.add_check(CheckKind::Memory { pc, what }, v, vec![]);
+                }
+                // Read-only: a function of the address, one per width (the solver's function
+                // is named by its argument sorts only: one name for a 32- and a 64-bit read
+                // was a sort error, libclc's `log` tables).
+                let mut vals = Vec::new();
                 let w = (size * 8).min(64) as u32;
-                let v = if is_ptr {
-                    let v = self
-                        .c
-                        .var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
-                    self.fit(&v, Sort::Bv(w))
-                } else if let Some(x) = self.kernel_arg(p, addr.offset, size) {
-                    self.c.bv(w, x)
-                } else {
-                    self.c
-                        .var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))
-                };
-                return Ok(Some([v.clone(), v]));
+                for th in 0..2 {
+                    let a = self.address(th, addr)?;
+                    vals.push(self.c.uf(&format!("const_mem{w}"), &[a], Sort::Bv(w)));
+                }
+                return Ok(Some([vals[0].clone(), vals[1].clone()]));
             }
             return Ok(None);
         }
+        // Values read, under the array's abstraction.
+        let w = (size * 8).min(64) as u32;
+        let mut vals: Vec<T> = Vec::new();
+        for th in 0..2 {
+            let mut v = self.c.fresh("rd", Sort::Bv(w));
+            if store.is_none() {
+                // Equality abstraction for arrays never accessed atomically.
+                for p in ps[th].iter().rev() {
+                    if self.equality && !self.facts.atomic.contains(&p.base) && !kind.atomic() {
+                        let m = self.mem_of(p.base);
+                        let mut x = self.read_bytes(&m, &p.off, size.min(8));
+                        if th == 1 && self.is_shared(p.base, space) {
+                            // `t` in another block reads its own block's copy.
+                            let mo = self.mem_of(other_block(p.base));
+                            let f = self.read_bytes(&mo, &p.off, size.min(8));
+                            x = self.c.ite(&self.same_block.clone(), &x, &f);
+                        }
+                        v = self.c.ite(&p.cond, &x, &v);
+                    } else if !kind.atomic() && self.own_forwards(p.base, space) {
+                        // Adversarial abstraction: the thread's own last write of these
+                        // bytes in this barrier interval, if any.
+                        let x = self.own_read(th, p.base, &p.off, size);
+                        v = self.c.ite(&p.cond, &x, &v);
+                    }
+                }
+            }
+            vals.push(v);
+        }
+        // What the benign-race tolerance compares: each thread's value (read or written),
+        // and whether `s`'s write leaves its bytes as the equality abstraction holds them.
+        let benign = if self.o.benign && !kind.atomic() {
+            let mut v64 = Vec::new();
+            for th in 0..2 {
+                let v = match &store {
+                    Some(sv) if size <= 8 => {
+                        let x = self.fit(&sv[th], Sort::Bv((size * 8) as u32));
+                        self.c.zext(64, &x)
+                    }
+                    None if size <= 8 => self.c.zext(64, &vals[th]),
+                    _ => self.c.fresh("val", Sort::Bv(64)),
+                };
+                v64.push(v);
+            }
+            let mut same = Vec::new();
+            for p in &ps[0] {
+                let f = match &store {
+                    Some(sv)
+                        if size <= 8 && self.equality && !self.facts.atomic.contains(&p.base) =>
+                    {
+                        let m = self.mem_of(p.base);
+                        let old = self.read_bytes(&m, &p.off, size);
+                        let x = self.fit(&sv[0], Sort::Bv((size * 8) as u32));
+                        self.c.eq(&old, &x)
+                    }
+                    _ => self.c.ff(),
+                };
+                same.push(f);
+            }
+            Some(([v64[0].clone(), v64[1].clone()], same))
+        } else {
+            None
+        };
+        self.log_s_check_t(&ps, en, space, kind, size, pc, benign.as_ref());
+        // Re-sync after the instruction (paper 002 §3.1).
+        self.warp_reset_arrays(en, &touched);
+        if let Some(sv) = &store {
+            self.own_record_store(en, &ps, space, kind, size, sv);
+            self.store_to_memories(en, &ps, space, size, w, sv);
+        }
+        Ok(Some([vals[0].clone(), vals[1].clone()]))
+    }
+
+    /// A load of a kernel parameter: a uniform value (a pointer parameter's address, a
+    /// `--kernel-args` value, or the parameter's variable).
+    fn access_param(&mut self, addr: &weft_ir::kernel::Addr, size: u64) -> R<Option<[T; 2]>> {
+        // Kernel parameters: uniform values.
+        if let AddrBase::Param(p) = addr.base {
+            // A parameter narrower than an address is an integer, even where the facts
+            // saw it added to a pointer (`input[tid * chunkSize + i]`).
+            let is_ptr = size == 8
+                && self
+                    .facts
+                    .pointers
+                    .contains(&Base::Param(p, addr.offset as u32));
+            let w = (size * 8).min(64) as u32;
+            let v = if is_ptr {
+                let v = self
+                    .c
+                    .var(&format!("param{}_{}", p, addr.offset), Sort::Bv(64));
+                self.fit(&v, Sort::Bv(w))
+            } else if let Some(x) = self.kernel_arg(p, addr.offset, size) {
+                self.c.bv(w, x)
+            } else {
+                self.c
+                    .var(&format!("sparam{}_{}", p, addr.offset), Sort::Bv(w))
+            };
+            return Ok(Some([v.clone(), v]));
+        }
+        Ok(None)
+    }
+
+    /// A load or store of thread-private memory (`.local`, or a generic address of a local
+    /// variable at a constant offset): `Some(values read)` when the access is one, `None`
+    /// for an access of shared state.
+    fn access_local(
+        &mut self,
+        en: &[T; 2],
+        addr: &weft_ir::kernel::Addr,
+        space: MemSpace,
+        size: u64,
+        store: Option<[T; 2]>,
+    ) -> R<Option<Option<[T; 2]>>> {
         let is_local =
             |me: &Self, v: u32| me.k.vars.get(v as usize).map(|x| x.space) == Some(MemSpace::Local);
         let local_cell = match addr.base {
@@ -225,10 +349,10 @@ impl Exec<'_> {
             // offsets (each thread's own value), otherwise an arbitrary value.
             let Some(v) = local_var else {
                 self.local_fwd.clear();
-                return Ok(None);
+                return Ok(Some(None));
             };
             let key = (v, cell_off, size);
-            return Ok(match store {
+            return Ok(Some(match store {
                 Some(vals) => {
                     // A thread's store to its stack (`__local_depot`) happens only where
                     // it is enabled: elsewhere the cell keeps its forwarded value, or an
@@ -286,151 +410,64 @@ impl Exec<'_> {
                             })
                         })
                 }
-            });
+            }));
         }
-        let ps0 = [self.pieces(0, addr, pc)?, self.pieces(1, addr, pc)?];
-        self.null_checks(en);
-        if self.o.check_array_bounds {
-            self.bounds_checks(pc, en, &ps0, size);
-        }
-        let touched: Vec<Base> = ps0.iter().flatten().map(|p| p.base).collect();
-        self.warp_reset_arrays(en, &touched);
-        let ps = ps0;
-        if ps[0]
-            .iter()
-            .chain(ps[1].iter())
-            .all(|p| self.skip_space(p.base, space))
-        {
-            if space == MemSpace::Constant || ps[0].iter().all(|p| matches!(p.base, Base::Var(v) if self.k.vars[v as usize].space == MemSpace::Constant)) {
-                if store.is_some() {
-                    let v = self.c.or(&en[0], &en[1]);
-                    let what = "write to constant memory";
-                    self.add_check(CheckKind::Memory { pc, what }, v, vec![]);
-                }
-                // Read-only: a function of the address, one per width (the solver's function
-                // is named by its argument sorts only: one name for a 32- and a 64-bit read
-                // was a sort error, libclc's `log` tables).
-                let mut vals = Vec::new();
-                let w = (size * 8).min(64) as u32;
-                for th in 0..2 {
-                    let a = self.address(th, addr)?;
-                    vals.push(self.c.uf(&format!("const_mem{w}"), &[a], Sort::Bv(w)));
-                }
-                return Ok(Some([vals[0].clone(), vals[1].clone()]));
-            }
-            return Ok(None);
-        }
-        // Values read, under the array's abstraction.
-        let w = (size * 8).min(64) as u32;
-        let mut vals: Vec<T> = Vec::new();
+        Ok(None)
+    }
+
+    /// The bytes each thread stores, applied to the memories of the arrays the equality
+    /// abstraction models.
+    fn store_to_memories(
+        &mut self,
+        en: &[T; 2],
+        ps: &[Vec<Piece>; 2],
+        space: MemSpace,
+        size: u64,
+        w: u32,
+        sv: &[T; 2],
+    ) {
+        // The bytes each thread writes, applied to the array's memory.
+        let mut writes: Vec<(Base, T, T, T)> = Vec::new();
         for th in 0..2 {
-            let mut v = self.c.fresh("rd", Sort::Bv(w));
-            if store.is_none() {
-                // Equality abstraction for arrays never accessed atomically.
-                for p in ps[th].iter().rev() {
-                    if self.o.equality && !self.facts.atomic.contains(&p.base) && !kind.atomic() {
-                        let m = self.mem_of(p.base);
-                        let mut x = self.read_bytes(&m, &p.off, size.min(8));
-                        if th == 1 && self.is_shared(p.base, space) {
-                            // `t` in another block reads its own block's copy.
-                            let mo = self.mem_of(other_block(p.base));
-                            let f = self.read_bytes(&mo, &p.off, size.min(8));
-                            x = self.c.ite(&self.same_block.clone(), &x, &f);
-                        }
-                        v = self.c.ite(&p.cond, &x, &v);
-                    } else if !kind.atomic() && self.own_forwards(p.base, space) {
-                        // Adversarial abstraction: the thread's own last write of these
-                        // bytes in this barrier interval, if any.
-                        let x = self.own_read(th, p.base, &p.off, size);
-                        v = self.c.ite(&p.cond, &x, &v);
+            for p in &ps[th] {
+                if self.equality && !self.facts.atomic.contains(&p.base) {
+                    let v = self.fit(&sv[th], Sort::Bv(w));
+                    let e = self.c.and(&en[th], &p.cond);
+                    if th == 1 && self.is_shared(p.base, space) {
+                        // `t` in another block writes its own block's copy.
+                        let sb = self.same_block.clone();
+                        let nsb = self.c.not(&sb);
+                        let e_same = self.c.and(&e, &sb);
+                        let e_other = self.c.and(&e, &nsb);
+                        writes.push((p.base, p.off.clone(), v.clone(), e_same));
+                        writes.push((other_block(p.base), p.off.clone(), v, e_other));
+                    } else {
+                        writes.push((p.base, p.off.clone(), v, e));
                     }
                 }
             }
-            vals.push(v);
         }
-        // What the benign-race tolerance compares: each thread's value (read or written),
-        // and whether `s`'s write leaves its bytes as the equality abstraction holds them.
-        let benign = if self.o.benign && !kind.atomic() {
-            let mut v64 = Vec::new();
-            for th in 0..2 {
-                let v = match &store {
-                    Some(sv) if size <= 8 => {
-                        let x = self.fit(&sv[th], Sort::Bv((size * 8) as u32));
-                        self.c.zext(64, &x)
-                    }
-                    None if size <= 8 => self.c.zext(64, &vals[th]),
-                    _ => self.c.fresh("val", Sort::Bv(64)),
-                };
-                v64.push(v);
+        let apply = |x: &mut Self, writes: &[(Base, T, T, T)]| {
+            for (b, off, v, e) in writes {
+                let m = x.mem_of(*b);
+                let nm = x.write_bytes(&m, off, v, size.min(8));
+                let r = x.c.ite(e, &nm, &m);
+                x.st.mem.insert(*b, r);
             }
-            let mut same = Vec::new();
-            for p in &ps[0] {
-                let f = match &store {
-                    Some(sv)
-                        if size <= 8 && self.o.equality && !self.facts.atomic.contains(&p.base) =>
-                    {
-                        let m = self.mem_of(p.base);
-                        let old = self.read_bytes(&m, &p.off, size);
-                        let x = self.fit(&sv[0], Sort::Bv((size * 8) as u32));
-                        self.c.eq(&old, &x)
-                    }
-                    _ => self.c.ff(),
-                };
-                same.push(f);
-            }
-            Some(([v64[0].clone(), v64[1].clone()], same))
-        } else {
-            None
         };
-        self.log_s_check_t(&ps, en, space, kind, size, pc, benign.as_ref());
-        // Re-sync after the instruction (paper 002 §3.1).
-        self.warp_reset_arrays(en, &touched);
-        if let Some(sv) = &store {
-            self.own_record_store(en, &ps, space, kind, size, sv);
-            // The bytes each thread writes, applied to the array's memory.
-            let mut writes: Vec<(Base, T, T, T)> = Vec::new();
-            for th in 0..2 {
-                for p in &ps[th] {
-                    if self.o.equality && !self.facts.atomic.contains(&p.base) {
-                        let v = self.fit(&sv[th], Sort::Bv(w));
-                        let e = self.c.and(&en[th], &p.cond);
-                        if th == 1 && self.is_shared(p.base, space) {
-                            // `t` in another block writes its own block's copy.
-                            let sb = self.same_block.clone();
-                            let nsb = self.c.not(&sb);
-                            let e_same = self.c.and(&e, &sb);
-                            let e_other = self.c.and(&e, &nsb);
-                            writes.push((p.base, p.off.clone(), v.clone(), e_same));
-                            writes.push((other_block(p.base), p.off.clone(), v, e_other));
-                        } else {
-                            writes.push((p.base, p.off.clone(), v, e));
-                        }
-                    }
-                }
+        apply(self, &writes);
+        if self.o.lockstep && !writes.is_empty() {
+            // Paper 002 §3.3: the other threads of the warp wrote the array too, so it
+            // is havocked. Refined: none of them wrote the bytes `s` or `t` just wrote
+            // (that would be a write-write race in one instruction, which the check
+            // above reports for that pair), so those bytes keep `s`'s and `t`'s values.
+            let bases: BTreeSet<Base> = writes.iter().map(|x| x.0).collect();
+            for b in bases {
+                let f = self.c.fresh("mem", Sort::Mem);
+                self.st.mem.insert(b, f);
             }
-            let apply = |x: &mut Self, writes: &[(Base, T, T, T)]| {
-                for (b, off, v, e) in writes {
-                    let m = x.mem_of(*b);
-                    let nm = x.write_bytes(&m, off, v, size.min(8));
-                    let r = x.c.ite(e, &nm, &m);
-                    x.st.mem.insert(*b, r);
-                }
-            };
             apply(self, &writes);
-            if self.o.lockstep && !writes.is_empty() {
-                // Paper 002 §3.3: the other threads of the warp wrote the array too, so it
-                // is havocked. Refined: none of them wrote the bytes `s` or `t` just wrote
-                // (that would be a write-write race in one instruction, which the check
-                // above reports for that pair), so those bytes keep `s`'s and `t`'s values.
-                let bases: BTreeSet<Base> = writes.iter().map(|x| x.0).collect();
-                for b in bases {
-                    let f = self.c.fresh("mem", Sort::Mem);
-                    self.st.mem.insert(b, f);
-                }
-                apply(self, &writes);
-            }
         }
-        Ok(Some([vals[0].clone(), vals[1].clone()]))
     }
 
     /// Whether reads of array `b` forward the thread's own writes (see [`OwnWrite`]).

@@ -34,6 +34,9 @@ impl Exec<'_> {
             FWD_RESET_SINK,
             FRAME_SINK,
             BARRIER_FLAGS_SINK,
+            BI_INST_SINK,
+            BI_UNARY_SINK,
+            BI_SNAP_SINK,
         ]
         .into_iter()
         .find(|s| n.contains(s))

@@ -10,97 +10,7 @@ use super::*;
 type ArrayOp = Option<(RmwOp, Option<u64>)>;
 
 pub(super) fn array_facts(k: &Kernel, int_params: &[u32]) -> ArrayFacts {
-    let n = k.regs.len();
-    let mut bases: Vec<BTreeSet<Base>> = vec![BTreeSet::new(); n];
-    let opb = |o: &Operand, bases: &Vec<BTreeSet<Base>>| -> BTreeSet<Base> {
-        match o {
-            Operand::Reg(r) => bases[r.index()].clone(),
-            Operand::VarAddr { var, .. } => BTreeSet::from([Base::Var(*var)]),
-            _ => BTreeSet::new(),
-        }
-    };
-    // Bases stored into thread-private variables (call arguments and results the front-end
-    // passes through `.param`/`.local` cells), per variable: a load of the variable may
-    // return any of them.
-    let mut cell_bases: HashMap<u32, BTreeSet<Base>> = HashMap::new();
-    let is_cell = |v: u32| {
-        k.vars
-            .get(v as usize)
-            .is_some_and(|x| matches!(x.space, MemSpace::Local | MemSpace::Param))
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in &k.code {
-            if let KOp::St {
-                src,
-                addr:
-                    weft_ir::kernel::Addr {
-                        base: AddrBase::Var(v),
-                        ..
-                    },
-                ..
-            } = &i.op
-            {
-                if is_cell(*v) {
-                    let e = cell_bases.entry(*v).or_default();
-                    for o in src {
-                        for b in opb(o, &bases) {
-                            changed |= e.insert(b);
-                        }
-                    }
-                }
-            }
-            let (dst, srcs): (Option<usize>, BTreeSet<Base>) = match &i.op {
-                KOp::Mov { dst, src, .. }
-                | KOp::Cvta { dst, src, .. }
-                | KOp::Cvt { dst, src, .. } => (Some(dst.index()), opb(src, &bases)),
-                // Only address arithmetic carries a base: a product, remainder or mask of a
-                // parameter is an offset, not a pointer.
-                KOp::Binary {
-                    op: KBinOp::Add | KBinOp::Sub,
-                    dst,
-                    a,
-                    b,
-                    ..
-                } => {
-                    let mut s = opb(a, &bases);
-                    s.extend(opb(b, &bases));
-                    (Some(dst.index()), s)
-                }
-                KOp::Mad { dst, c, .. } => (Some(dst.index()), opb(c, &bases)),
-                KOp::Selp { dst, a, b, .. } => {
-                    let mut s = opb(a, &bases);
-                    s.extend(opb(b, &bases));
-                    (Some(dst.index()), s)
-                }
-                KOp::Ld { dst, addr, .. } => match addr.base {
-                    AddrBase::Param(p) => {
-                        let mut s = BTreeSet::new();
-                        if !int_params.contains(&p) {
-                            s.insert(Base::Param(p, addr.offset as u32));
-                        }
-                        (dst.first().copied().flatten().map(|r| r.index()), s)
-                    }
-                    AddrBase::Var(v) if is_cell(v) => (
-                        dst.first().copied().flatten().map(|r| r.index()),
-                        cell_bases.get(&v).cloned().unwrap_or_default(),
-                    ),
-                    _ => (None, BTreeSet::new()),
-                },
-                _ => (None, BTreeSet::new()),
-            };
-            if let Some(d) = dst {
-                if d < n {
-                    for b in srcs {
-                        if bases[d].insert(b) {
-                            changed = true;
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let bases = register_bases(k, int_params);
     let addr_bases = |a: &weft_ir::kernel::Addr| -> BTreeSet<Base> {
         match a.base {
             AddrBase::Reg(r) => bases[r.index()].clone(),
@@ -203,4 +113,101 @@ pub(super) fn array_facts(k: &Kernel, int_params: &[u32]) -> ArrayFacts {
         }
     }
     f
+}
+
+/// The bases each register may derive from (a fixed point over the code; bases stored into
+/// thread-private cells flow to the loads of those cells).
+fn register_bases(k: &Kernel, int_params: &[u32]) -> Vec<BTreeSet<Base>> {
+    let n = k.regs.len();
+    let mut bases: Vec<BTreeSet<Base>> = vec![BTreeSet::new(); n];
+    let opb = |o: &Operand, bases: &Vec<BTreeSet<Base>>| -> BTreeSet<Base> {
+        match o {
+            Operand::Reg(r) => bases[r.index()].clone(),
+            Operand::VarAddr { var, .. } => BTreeSet::from([Base::Var(*var)]),
+            _ => BTreeSet::new(),
+        }
+    };
+    // Bases stored into thread-private variables (call arguments and results the front-end
+    // passes through `.param`/`.local` cells), per variable: a load of the variable may
+    // return any of them.
+    let mut cell_bases: HashMap<u32, BTreeSet<Base>> = HashMap::new();
+    let is_cell = |v: u32| {
+        k.vars
+            .get(v as usize)
+            .is_some_and(|x| matches!(x.space, MemSpace::Local | MemSpace::Param))
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in &k.code {
+            if let KOp::St {
+                src,
+                addr:
+                    weft_ir::kernel::Addr {
+                        base: AddrBase::Var(v),
+                        ..
+                    },
+                ..
+            } = &i.op
+            {
+                if is_cell(*v) {
+                    let e = cell_bases.entry(*v).or_default();
+                    for o in src {
+                        for b in opb(o, &bases) {
+                            changed |= e.insert(b);
+                        }
+                    }
+                }
+            }
+            let (dst, srcs): (Option<usize>, BTreeSet<Base>) = match &i.op {
+                KOp::Mov { dst, src, .. }
+                | KOp::Cvta { dst, src, .. }
+                | KOp::Cvt { dst, src, .. } => (Some(dst.index()), opb(src, &bases)),
+                // Only address arithmetic carries a base: a product, remainder or mask of a
+                // parameter is an offset, not a pointer.
+                KOp::Binary {
+                    op: KBinOp::Add | KBinOp::Sub,
+                    dst,
+                    a,
+                    b,
+                    ..
+                } => {
+                    let mut s = opb(a, &bases);
+                    s.extend(opb(b, &bases));
+                    (Some(dst.index()), s)
+                }
+                KOp::Mad { dst, c, .. } => (Some(dst.index()), opb(c, &bases)),
+                KOp::Selp { dst, a, b, .. } => {
+                    let mut s = opb(a, &bases);
+                    s.extend(opb(b, &bases));
+                    (Some(dst.index()), s)
+                }
+                KOp::Ld { dst, addr, .. } => match addr.base {
+                    AddrBase::Param(p) => {
+                        let mut s = BTreeSet::new();
+                        if !int_params.contains(&p) {
+                            s.insert(Base::Param(p, addr.offset as u32));
+                        }
+                        (dst.first().copied().flatten().map(|r| r.index()), s)
+                    }
+                    AddrBase::Var(v) if is_cell(v) => (
+                        dst.first().copied().flatten().map(|r| r.index()),
+                        cell_bases.get(&v).cloned().unwrap_or_default(),
+                    ),
+                    _ => (None, BTreeSet::new()),
+                },
+                _ => (None, BTreeSet::new()),
+            };
+            if let Some(d) = dst {
+                if d < n {
+                    for b in srcs {
+                        if bases[d].insert(b) {
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    bases
 }

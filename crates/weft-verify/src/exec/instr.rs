@@ -179,6 +179,33 @@ impl Exec<'_> {
         }
         let op = i.op.clone();
         match &op {
+            KOp::Mov { .. }
+            | KOp::Unary { .. }
+            | KOp::Binary { .. }
+            | KOp::Mad { .. }
+            | KOp::Setp { .. }
+            | KOp::Selp { .. }
+            | KOp::Cvt { .. }
+            | KOp::Cvta { .. } => self.instr_arith(&en, &op),
+            KOp::Bfe { .. }
+            | KOp::Bfi { .. }
+            | KOp::Shf { .. }
+            | KOp::Prmt { .. }
+            | KOp::Shfl { .. }
+            | KOp::Vote { .. }
+            | KOp::Match { .. }
+            | KOp::Activemask { .. } => self.instr_bits(&en, &op),
+            KOp::Ld { .. } | KOp::St { .. } => self.instr_mem(pc, &en, &op),
+            KOp::Query { .. } => self.instr_query(pc, &en, &op),
+            _ => self.instr_other(pc, &en, &op),
+        }
+    }
+
+    /// Register arithmetic: moves, unary and binary operations, `mad`, comparisons, selects
+    /// and conversions.
+    fn instr_arith(&mut self, en: &[T; 2], op: &KOp) -> R<()> {
+        let en: [T; 2] = en.clone();
+        match op {
             KOp::Mov { ty, dst, src } => {
                 for th in 0..2 {
                     let v = self.operand(th, src, *ty);
@@ -298,6 +325,16 @@ impl Exec<'_> {
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Bit-field, funnel-shift and permute operations, and the warp-level operations
+    /// (shuffles, votes, matches, the active mask).
+    fn instr_bits(&mut self, en: &[T; 2], op: &KOp) -> R<()> {
+        let en: [T; 2] = en.clone();
+        match op {
             KOp::Bfe {
                 ty,
                 dst,
@@ -377,6 +414,57 @@ impl Exec<'_> {
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }
+            KOp::Shfl { dst, dst_pred, .. } => {
+                for th in 0..2 {
+                    let v = self.c.fresh("shfl", Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                    if let Some(p) = dst_pred {
+                        let v = self.c.fresh("shflp", Sort::Bool);
+                        self.write(th, p.index(), v, &en[th]);
+                    }
+                }
+            }
+            KOp::Vote { mode, dst, .. } => {
+                let s = if *mode == VoteMode::Ballot {
+                    Sort::Bv(32)
+                } else {
+                    Sort::Bool
+                };
+                let a = self.c.fresh("vote", s);
+                let b = self.c.fresh("vote", s);
+                let both = self.c.and(&en[0], &en[1]);
+                let sw = self.c.and(&self.same_warp, &both);
+                let bt = self.c.ite(&sw, &a, &b);
+                self.write(0, dst.index(), a, &en[0]);
+                self.write(1, dst.index(), bt, &en[1]);
+            }
+            // `match.sync`: arbitrary results, as for shuffles (sound: nothing is assumed of
+            // the other lanes' values).
+            KOp::Match { dst, dst_pred, .. } => {
+                for th in 0..2 {
+                    let v = self.c.fresh("match", Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                    if let Some(p) = dst_pred {
+                        let v = self.c.fresh("matchp", Sort::Bool);
+                        self.write(th, p.index(), v, &en[th]);
+                    }
+                }
+            }
+            KOp::Activemask { dst } => {
+                for th in 0..2 {
+                    let v = self.c.fresh("mask", Sort::Bv(32));
+                    self.write(th, dst.index(), v, &en[th]);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Loads and stores (annotation sinks included).
+    fn instr_mem(&mut self, pc: usize, en: &[T; 2], op: &KOp) -> R<()> {
+        let en: [T; 2] = en.clone();
+        match op {
             KOp::Ld {
                 attrs,
                 ty,
@@ -431,6 +519,13 @@ impl Exec<'_> {
                         });
                         self.barrier_flags = Some(f);
                         return Ok(());
+                    }
+                    if kind == BI_INST_SINK || kind == BI_UNARY_SINK || kind == BI_SNAP_SINK {
+                        let vals = [0, 1].map(|th| match src.first() {
+                            Some(x) => self.operand(th, x, *ty),
+                            None => self.c.bv(32, 0),
+                        });
+                        return self.barrier_inv_store(pc, kind, &en, vals);
                     }
                     let ignored = match kind {
                         ASSERT_SINK => self.o.ignore_asserts,
@@ -498,6 +593,16 @@ impl Exec<'_> {
                     Some(vals),
                 )?;
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Atomics, fences and branches, traps, system calls, lowered annotations and barriers
+    /// (block: divergence check, log reset, havoc; warp; arrive).
+    fn instr_other(&mut self, pc: usize, en: &[T; 2], op: &KOp) -> R<()> {
+        let en: [T; 2] = en.clone();
+        match op {
             KOp::Atom {
                 op,
                 attrs,
@@ -535,13 +640,11 @@ impl Exec<'_> {
             }
             // Device `printf` only reads memory (not an access of the race check) and its
             // result is arbitrary here; a failed device `assert` is treated as `trap` is.
-            KOp::SysCall { dst, .. } => {
-                if let Some(d) = dst {
-                    let sort = reg_sort(self.k.regs[d.index()].ty);
-                    for th in 0..2 {
-                        let v = self.c.fresh(&format!("sys{pc}_{}", ["s", "t"][th]), sort);
-                        self.write(th, d.index(), v, &en[th]);
-                    }
+            KOp::SysCall { dst: Some(d), .. } => {
+                let sort = reg_sort(self.k.regs[d.index()].ty);
+                for th in 0..2 {
+                    let v = self.c.fresh(&format!("sys{pc}_{}", ["s", "t"][th]), sort);
+                    self.write(th, d.index(), v, &en[th]);
                 }
             }
             // GPUVerify annotations lowered by the kernel front-end (weft-cuda's
@@ -567,131 +670,6 @@ impl Exec<'_> {
                         self.c.and(&en[th], &nv)
                     });
                     self.annotation(pc, sink, &viol)?;
-                }
-            }
-            // Two-thread predicates and uninterpreted values (`__read`, `__other_int`, ...):
-            // an arbitrary value, which over-approximates what they may return.
-            // The two-thread ones with a meaning in this encoding are interpreted
-            // (GPUVerify's: `__enabled()` is the thread's predicate, `__other_int(x)` the
-            // other thread's `x`, `__all(e)` / `__at_most_one(e)` over the pair).
-            KOp::Query {
-                kind,
-                ty,
-                dst,
-                args,
-            } => {
-                let sort = reg_sort(*ty);
-                let w = sort.width();
-                for th in 0..2 {
-                    let arg = |me: &mut Self, i: usize, who: usize| -> Option<T> {
-                        args.get(i).map(|a| me.operand(who, a, DataType::B32))
-                    };
-                    let boolv = |me: &mut Self, b: T| -> T {
-                        if sort == Sort::Bool {
-                            return b;
-                        }
-                        let one = me.c.bv(w, 1);
-                        let zero = me.c.bv(w, 0);
-                        me.c.ite(&b, &one, &zero)
-                    };
-                    let nz = |me: &mut Self, x: T| -> T {
-                        let z = me.c.bv(x.sort().width(), 0);
-                        let e = me.c.eq(&x, &z);
-                        me.c.not(&e)
-                    };
-                    let v = match kind {
-                        QueryKind::Enabled => Some(boolv(self, en[th].clone())),
-                        QueryKind::SameGroup => Some(boolv(self, self.same_block.clone())),
-                        QueryKind::OtherInt => arg(self, 0, 1 - th).map(|x| self.fit(&x, sort)),
-                        QueryKind::UniformInt | QueryKind::DistinctInt => {
-                            match (arg(self, 0, 0), arg(self, 0, 1)) {
-                                (Some(a), Some(b)) => {
-                                    let e = self.c.eq(&a, &b);
-                                    let e = if *kind == QueryKind::DistinctInt {
-                                        self.c.not(&e)
-                                    } else {
-                                        e
-                                    };
-                                    Some(boolv(self, e))
-                                }
-                                _ => None,
-                            }
-                        }
-                        QueryKind::All | QueryKind::AtMostOne => {
-                            match (arg(self, 0, 0), arg(self, 0, 1)) {
-                                (Some(a), Some(b)) => {
-                                    let (a, b) = (nz(self, a), nz(self, b));
-                                    let e = if *kind == QueryKind::All {
-                                        // Every enabled thread of the pair holds `e`.
-                                        let ia = self.c.not(&en[0]);
-                                        let ia = self.c.or(&ia, &a);
-                                        let ib = self.c.not(&en[1]);
-                                        let ib = self.c.or(&ib, &b);
-                                        self.c.and(&ia, &ib)
-                                    } else {
-                                        let ab =
-                                            self.c.and_all(&[en[0].clone(), en[1].clone(), a, b]);
-                                        self.c.not(&ab)
-                                    };
-                                    Some(boolv(self, e))
-                                }
-                                _ => None,
-                            }
-                        }
-                        // Access-history predicates (GPUVerify's `__read(p)`, `__write(p)`,
-                        // `__read_offset_bytes(p)`, ...) speak of the logged thread's
-                        // accesses, as GPUVerify's `_READ_HAS_OCCURRED_` variables do: they
-                        // read `s`'s logs. For `t` they stay arbitrary and carry a marker, so
-                        // that an annotation over them is only instantiated for `s`.
-                        QueryKind::Read
-                        | QueryKind::Write
-                        | QueryKind::Atomic
-                        | QueryKind::ReadOffset
-                        | QueryKind::WriteOffset
-                            if th == 0 =>
-                        {
-                            self.log_query(*kind, args.first(), sort)
-                        }
-                        QueryKind::Read
-                        | QueryKind::Write
-                        | QueryKind::Atomic
-                        | QueryKind::ReadOffset
-                        | QueryKind::WriteOffset => Some(self.c.fresh(LOG_QUERY_T, sort)),
-                        QueryKind::AtomicHasTakenValue => {
-                            self.has_taken_value(th, args).map(|b| boolv(self, b))
-                        }
-                        // `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
-                        QueryKind::PtrOffset => {
-                            let a = args.first().map(|a| self.operand(th, a, DataType::B64));
-                            let ps = a.and_then(|a| {
-                                let a = self.fit(&a, Sort::Bv(64));
-                                self.split(&a, 0)
-                            });
-                            match ps {
-                                Some(ps) if !ps.is_empty() => {
-                                    let mut acc = ps[ps.len() - 1].off.clone();
-                                    for p in ps.iter().rev().skip(1) {
-                                        acc = self.c.ite(&p.cond, &p.off, &acc);
-                                    }
-                                    Some(self.fit(&acc, sort))
-                                }
-                                _ => None,
-                            }
-                        }
-                        _ => None,
-                    };
-                    let v = v.unwrap_or_else(|| {
-                        self.c.fresh(&format!("q{pc}_{}", ["s", "t"][th]), sort)
-                    });
-                    if *kind == QueryKind::Enabled {
-                        // `__enabled()` is false in a disabled thread: its value is the
-                        // predicate itself, not the register's old value.
-                        let s = reg_sort(self.k.regs[dst.index()].ty);
-                        let v = self.fit(&v, s);
-                        self.st.regs[th][dst.index()] = Some(v);
-                    } else {
-                        self.write(th, dst.index(), v, &en[th]);
-                    }
                 }
             }
             KOp::Barrier {
@@ -725,7 +703,9 @@ impl Exec<'_> {
                             // Counters also set plainly: their values restart being distinct
                             // here (forgetting the values returned so far is always sound).
                             self.restart_plain_counters();
+                            self.barrier_invariants_after(&en);
                         } else {
+                            self.st.bi_pending.clear();
                             self.note_once("a barrier with a thread count is not treated as synchronising (sound, may report false races)");
                         }
                         if let Some((_, d, _, _)) = red {
@@ -747,45 +727,134 @@ impl Exec<'_> {
                     BarrierKind::Arrive => {}
                 }
             }
-            KOp::Shfl { dst, dst_pred, .. } => {
-                for th in 0..2 {
-                    let v = self.c.fresh("shfl", Sort::Bv(32));
-                    self.write(th, dst.index(), v, &en[th]);
-                    if let Some(p) = dst_pred {
-                        let v = self.c.fresh("shflp", Sort::Bool);
-                        self.write(th, p.index(), v, &en[th]);
-                    }
-                }
-            }
-            KOp::Vote { mode, dst, .. } => {
-                let s = if *mode == VoteMode::Ballot {
-                    Sort::Bv(32)
-                } else {
-                    Sort::Bool
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// GPUVerify's two-thread predicates and the other queries of the annotation header.
+    fn instr_query(&mut self, pc: usize, en: &[T; 2], op: &KOp) -> R<()> {
+        let en: [T; 2] = en.clone();
+        // Two-thread predicates and uninterpreted values (`__read`, `__other_int`, ...):
+        // an arbitrary value, which over-approximates what they may return.
+        // The two-thread ones with a meaning in this encoding are interpreted
+        // (GPUVerify's: `__enabled()` is the thread's predicate, `__other_int(x)` the
+        // other thread's `x`, `__all(e)` / `__at_most_one(e)` over the pair).
+        if let KOp::Query {
+            kind,
+            ty,
+            dst,
+            args,
+        } = op
+        {
+            let sort = reg_sort(*ty);
+            let w = sort.width();
+            for th in 0..2 {
+                let arg = |me: &mut Self, i: usize, who: usize| -> Option<T> {
+                    args.get(i).map(|a| me.operand(who, a, DataType::B32))
                 };
-                let a = self.c.fresh("vote", s);
-                let b = self.c.fresh("vote", s);
-                let both = self.c.and(&en[0], &en[1]);
-                let sw = self.c.and(&self.same_warp, &both);
-                let bt = self.c.ite(&sw, &a, &b);
-                self.write(0, dst.index(), a, &en[0]);
-                self.write(1, dst.index(), bt, &en[1]);
-            }
-            // `match.sync`: arbitrary results, as for shuffles (sound: nothing is assumed of
-            // the other lanes' values).
-            KOp::Match { dst, dst_pred, .. } => {
-                for th in 0..2 {
-                    let v = self.c.fresh("match", Sort::Bv(32));
-                    self.write(th, dst.index(), v, &en[th]);
-                    if let Some(p) = dst_pred {
-                        let v = self.c.fresh("matchp", Sort::Bool);
-                        self.write(th, p.index(), v, &en[th]);
+                let boolv = |me: &mut Self, b: T| -> T {
+                    if sort == Sort::Bool {
+                        return b;
                     }
-                }
-            }
-            KOp::Activemask { dst } => {
-                for th in 0..2 {
-                    let v = self.c.fresh("mask", Sort::Bv(32));
+                    let one = me.c.bv(w, 1);
+                    let zero = me.c.bv(w, 0);
+                    me.c.ite(&b, &one, &zero)
+                };
+                let nz = |me: &mut Self, x: T| -> T {
+                    let z = me.c.bv(x.sort().width(), 0);
+                    let e = me.c.eq(&x, &z);
+                    me.c.not(&e)
+                };
+                let v = match kind {
+                    QueryKind::Enabled => Some(boolv(self, en[th].clone())),
+                    QueryKind::SameGroup => Some(boolv(self, self.same_block.clone())),
+                    QueryKind::OtherInt => arg(self, 0, 1 - th).map(|x| self.fit(&x, sort)),
+                    QueryKind::UniformInt | QueryKind::DistinctInt => {
+                        match (arg(self, 0, 0), arg(self, 0, 1)) {
+                            (Some(a), Some(b)) => {
+                                let e = self.c.eq(&a, &b);
+                                let e = if *kind == QueryKind::DistinctInt {
+                                    self.c.not(&e)
+                                } else {
+                                    e
+                                };
+                                Some(boolv(self, e))
+                            }
+                            _ => None,
+                        }
+                    }
+                    QueryKind::All | QueryKind::AtMostOne => {
+                        match (arg(self, 0, 0), arg(self, 0, 1)) {
+                            (Some(a), Some(b)) => {
+                                let (a, b) = (nz(self, a), nz(self, b));
+                                let e = if *kind == QueryKind::All {
+                                    // Every enabled thread of the pair holds `e`.
+                                    let ia = self.c.not(&en[0]);
+                                    let ia = self.c.or(&ia, &a);
+                                    let ib = self.c.not(&en[1]);
+                                    let ib = self.c.or(&ib, &b);
+                                    self.c.and(&ia, &ib)
+                                } else {
+                                    let ab = self.c.and_all(&[en[0].clone(), en[1].clone(), a, b]);
+                                    self.c.not(&ab)
+                                };
+                                Some(boolv(self, e))
+                            }
+                            _ => None,
+                        }
+                    }
+                    // Access-history predicates (GPUVerify's `__read(p)`, `__write(p)`,
+                    // `__read_offset_bytes(p)`, ...) speak of the logged thread's
+                    // accesses, as GPUVerify's `_READ_HAS_OCCURRED_` variables do: they
+                    // read `s`'s logs. For `t` they stay arbitrary and carry a marker, so
+                    // that an annotation over them is only instantiated for `s`.
+                    QueryKind::Read
+                    | QueryKind::Write
+                    | QueryKind::Atomic
+                    | QueryKind::ReadOffset
+                    | QueryKind::WriteOffset
+                        if th == 0 =>
+                    {
+                        self.log_query(*kind, args.first(), sort)
+                    }
+                    QueryKind::Read
+                    | QueryKind::Write
+                    | QueryKind::Atomic
+                    | QueryKind::ReadOffset
+                    | QueryKind::WriteOffset => Some(self.c.fresh(LOG_QUERY_T, sort)),
+                    QueryKind::AtomicHasTakenValue => {
+                        self.has_taken_value(th, args).map(|b| boolv(self, b))
+                    }
+                    // `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
+                    QueryKind::PtrOffset => {
+                        let a = args.first().map(|a| self.operand(th, a, DataType::B64));
+                        let ps = a.and_then(|a| {
+                            let a = self.fit(&a, Sort::Bv(64));
+                            self.split(&a, 0)
+                        });
+                        match ps {
+                            Some(ps) if !ps.is_empty() => {
+                                let mut acc = ps[ps.len() - 1].off.clone();
+                                for p in ps.iter().rev().skip(1) {
+                                    acc = self.c.ite(&p.cond, &p.off, &acc);
+                                }
+                                Some(self.fit(&acc, sort))
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let v =
+                    v.unwrap_or_else(|| self.c.fresh(&format!("q{pc}_{}", ["s", "t"][th]), sort));
+                if *kind == QueryKind::Enabled {
+                    // `__enabled()` is false in a disabled thread: its value is the
+                    // predicate itself, not the register's old value.
+                    let s = reg_sort(self.k.regs[dst.index()].ty);
+                    let v = self.fit(&v, s);
+                    self.st.regs[th][dst.index()] = Some(v);
+                } else {
                     self.write(th, dst.index(), v, &en[th]);
                 }
             }

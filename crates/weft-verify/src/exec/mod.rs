@@ -41,11 +41,13 @@ use crate::Options;
 mod access;
 mod address;
 mod annot;
+mod barrier_inv;
 mod cand;
 mod facts;
 mod instr;
 mod loops;
 
+use barrier_inv::{BarrierInv, BI_INST_SINK, BI_SNAP_SINK, BI_UNARY_SINK};
 use cand::{Cand, CandCtx};
 use facts::array_facts;
 
@@ -146,6 +148,12 @@ struct State {
     /// Own-write forwarding (see [`OwnWrite`]): per thread and array, the thread's own
     /// writes in the current barrier interval, oldest first.
     own: [BTreeMap<Base, Vec<OwnWrite>>; 2],
+    /// Barrier invariants (see `barrier_inv`): instantiation ids stored for the next one,
+    /// the invariants written since the last barrier, and the first array of an
+    /// `__array_snapshot` under way.
+    bi_insts: Vec<[T; 2]>,
+    bi_pending: Vec<BarrierInv>,
+    snap_dst: Option<Option<Base>>,
 }
 
 /// One write of a thread to an array since the last barrier, for own-write forwarding under
@@ -379,6 +387,9 @@ pub struct Exec<'a> {
     /// The kernel asks `__enabled()` or `__dominator_enabled()` (user loop invariants then
     /// stay predicated by the loop predicate, see `abstract_loop`).
     asks_enabled: bool,
+    /// Arrays not accessed atomically are memories shared by the two threads (the equality
+    /// abstraction): `--equality-abstraction`, or a kernel with barrier invariants.
+    equality: bool,
 }
 
 /// Which pairs of threads a pass considers (paper 002 §3.2's two passes).
@@ -463,7 +474,8 @@ impl<'a> Exec<'a> {
         }
         let nregs = k.regs.len();
         let facts = array_facts(k, &o.int_params);
-        let own_fwd = !o.equality
+        let equality = o.equality || barrier_inv::kernel_has_barrier_invariants(k);
+        let own_fwd = !equality
             && !o.only_inter_group
             && !o.only_warp
             && !facts.atomic_unknown
@@ -480,6 +492,9 @@ impl<'a> Exec<'a> {
                 used: BTreeMap::new(),
                 used_log: BTreeMap::new(),
                 own: [BTreeMap::new(), BTreeMap::new()],
+                bi_insts: Vec::new(),
+                bi_pending: Vec::new(),
+                snap_dst: None,
             },
             assumptions,
             checks: Vec::new(),
@@ -517,6 +532,7 @@ impl<'a> Exec<'a> {
                 crate::function_wide::find(k)
             },
             pure_defs: crate::function_wide::single_pure_defs(k),
+            equality,
             asks_enabled: k.code.iter().any(|i| {
                 matches!(
                     i.op,
