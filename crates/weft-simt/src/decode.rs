@@ -529,429 +529,27 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
     let n = k.code.len();
     let mut out = Vec::with_capacity(n);
     for (pc, ins) in k.code.iter().enumerate() {
-        let e = |m: String| DecodeError { pc, message: m };
-        let src = |o: &Operand| -> Src {
-            match *o {
-                Operand::Reg(r) => Src::R(r.0),
-                Operand::Imm(v) => Src::I(v),
-                Operand::Special(s) => Src::S(s),
-                Operand::VarAddr { var, offset } => {
-                    Src::I(layout.var_addr[var as usize].wrapping_add(offset as u64))
-                }
-            }
-        };
-        let addr = |a: &weft_ir::kernel::Addr| -> DAddr {
-            match a.base {
-                AddrBase::Reg(r) => DAddr {
-                    base: Some(r.0),
-                    off: a.offset,
-                },
-                AddrBase::Var(v) => DAddr {
-                    base: None,
-                    off: layout.var_addr[v as usize] as i64 + a.offset,
-                },
-                AddrBase::Param(p) => DAddr {
-                    base: None,
-                    off: i64::from(k.params[p as usize].offset) + a.offset,
-                },
-                AddrBase::Abs(x) => DAddr {
-                    base: None,
-                    off: x as i64 + a.offset,
-                },
-            }
+        let c = At {
+            k,
+            layout,
+            ipdom: &ipdom,
+            pc,
         };
         let op = match &ins.op {
-            KOp::Mov { ty, dst, src: s } => DOp::Mov {
-                dst: dst.0,
-                src: src(s),
-                bits: ty.bits,
-            },
-            KOp::Unary { op, ty, dst, a } => DOp::Un {
-                f: alu::unary(*op, *ty)
-                    .ok_or_else(|| e(format!("`{op:?}` on {} is not supported", ty.ptx_name())))?,
-                dst: dst.0,
-                a: src(a),
-                bits: ty.bits,
-            },
-            KOp::Binary { op, ty, dst, a, b } if fast_bin(*op, *ty).is_some() => DOp::BinFast {
-                op: fast_bin(*op, *ty).expect("checked"),
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-            },
-            KOp::Binary { op, ty, dst, a, b } => DOp::Bin {
-                f: alu::binary(*op, *ty)
-                    .ok_or_else(|| e(format!("`{op:?}` on {} is not supported", ty.ptx_name())))?,
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-                bits: if *op == KBinOp::MulWide {
-                    ty.bits * 2
-                } else {
-                    ty.bits
-                },
-            },
-            KOp::Mad {
-                mode,
-                ty,
-                dst,
-                a,
-                b,
-                c,
-            } if fast_mad(*mode, *ty).is_some() => DOp::MadFast {
-                op: fast_mad(*mode, *ty).expect("checked"),
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-                c: src(c),
-            },
-            KOp::Mad {
-                mode,
-                ty,
-                dst,
-                a,
-                b,
-                c,
-            } => {
-                let mul = alu::binary(*mode, *ty)
-                    .ok_or_else(|| e(format!("`mad` on {} is not supported", ty.ptx_name())))?;
-                let aty = if *mode == KBinOp::MulWide {
-                    DataType {
-                        bits: ty.bits * 2,
-                        ..*ty
-                    }
-                } else {
-                    *ty
-                };
-                let add = alu::binary(KBinOp::Add, aty).ok_or_else(|| e("bad mad type".into()))?;
-                let fused_float = (ty.kind == TypeKind::Float).then_some(ty.bits);
-                DOp::Mad {
-                    mul,
-                    add,
-                    dst: dst.0,
-                    a: src(a),
-                    b: src(b),
-                    c: src(c),
-                    fused_float,
-                }
-            }
-            KOp::Setp {
-                cmp,
-                ty,
-                dst,
-                dst2: None,
-                a,
-                b,
-                combine: None,
-            } if fast_cmp(*cmp, *ty).is_some() => DOp::SetpFast {
-                cmp: fast_cmp(*cmp, *ty).expect("checked"),
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-            },
-            KOp::Setp {
-                cmp,
-                ty,
-                dst,
-                dst2,
-                a,
-                b,
-                combine,
-            } => DOp::Setp {
-                f: alu::compare(*cmp, *ty).ok_or_else(|| {
-                    e(format!(
-                        "`setp.{cmp:?}` on {} is not supported",
-                        ty.ptx_name()
-                    ))
-                })?,
-                dst: dst.0,
-                dst2: dst2.map(|r| r.0),
-                a: src(a),
-                b: src(b),
-                combine: combine.as_ref().map(|(op, p, neg)| (*op, src(p), *neg)),
-            },
-            KOp::Selp {
-                dst, a, b, pred, ..
-            } => DOp::Selp {
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-                p: src(pred),
-            },
-            KOp::Cvt {
-                dst_ty,
-                src_ty,
-                dst,
-                src: s,
-                rounding,
-                integral,
-                sat,
-            } => DOp::Cvt {
-                dst: dst.0,
-                src: src(s),
-                dst_ty: *dst_ty,
-                src_ty: *src_ty,
-                rounding: *rounding,
-                integral: *integral,
-                sat: *sat,
-            },
-            KOp::Cvta {
-                to,
-                space,
-                dst,
-                src: s,
-            } => {
-                let base = match space {
-                    MemSpace::Shared => SHARED_WINDOW,
-                    MemSpace::Local => LOCAL_WINDOW,
-                    MemSpace::Param => PARAM_WINDOW,
-                    _ => 0,
-                } as i64;
-                DOp::Cvta {
-                    dst: dst.0,
-                    src: src(s),
-                    add: if *to { -base } else { base },
-                }
-            }
-            KOp::Bfe {
-                ty,
-                dst,
-                a,
-                pos,
-                len,
-            } => DOp::Bfe {
-                dst: dst.0,
-                a: src(a),
-                pos: src(pos),
-                len: src(len),
-                ty: *ty,
-            },
-            KOp::Bfi {
-                ty,
-                dst,
-                a,
-                b,
-                pos,
-                len,
-            } => DOp::Bfi {
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-                pos: src(pos),
-                len: src(len),
-                bits: ty.bits,
-            },
-            KOp::Shf {
-                left,
-                wrap,
-                dst,
-                a,
-                b,
-                c,
-            } => DOp::Shf {
-                left: *left,
-                wrap: *wrap,
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-                c: src(c),
-            },
-            KOp::Prmt { dst, a, b, sel } => DOp::Prmt {
-                dst: dst.0,
-                a: src(a),
-                b: src(b),
-                sel: src(sel),
-            },
-            KOp::Ld {
-                attrs,
-                ty,
-                dst,
-                addr: a,
-            } => {
-                let space = attrs.space.unwrap_or(MemSpace::Generic);
-                let trace = if space == MemSpace::Param {
-                    TraceKind::None
-                } else if matches!(attrs.order, Order::Acquire | Order::AcqRel | Order::SeqCst) {
-                    TraceKind::Acq(scope_global(attrs.scope))
-                } else if let Some(g) = adjacent_fence(k, pc, 1) {
-                    TraceKind::Acq(g)
-                } else {
-                    TraceKind::Rd
-                };
-                DOp::Ld {
-                    space,
-                    width: (ty.bits.max(8) / 8) as u8,
-                    sext: ty.kind == TypeKind::Signed,
-                    dst: dst.iter().map(|r| r.map(|r| r.0)).collect(),
-                    addr: addr(a),
-                    trace,
-                }
-            }
-            KOp::St {
-                attrs,
-                ty,
-                src: s,
-                addr: a,
-            } => {
-                let space = attrs.space.unwrap_or(MemSpace::Generic);
-                if matches!(space, MemSpace::Param | MemSpace::Constant) {
-                    return Err(e(format!(
-                        "stores to the {} space are not supported",
-                        space.name()
-                    )));
-                }
-                let trace = if matches!(attrs.order, Order::Release | Order::AcqRel | Order::SeqCst)
-                {
-                    TraceKind::Rel(scope_global(attrs.scope))
-                } else if let Some(g) = adjacent_fence(k, pc, -1) {
-                    TraceKind::Rel(g)
-                } else {
-                    TraceKind::Wr
-                };
-                DOp::St {
-                    space,
-                    width: (ty.bits.max(8) / 8) as u8,
-                    src: s.iter().map(src).collect(),
-                    addr: addr(a),
-                    trace,
-                }
-            }
-            KOp::Atom {
-                op,
-                attrs,
-                ty,
-                dst,
-                addr: a,
-                args,
-            } => {
-                let space = attrs.space.unwrap_or(MemSpace::Generic);
-                if !matches!(ty.bits, 32 | 64) {
-                    return Err(e(format!("{}-bit atomics are not supported", ty.bits)));
-                }
-                if matches!(op, RmwOp::CompareExchange { .. }) {
-                    return Err(e("C11 compare-exchange is not a PTX atomic".into()));
-                }
-                let g = scope_global(attrs.scope);
-                let trace = match attrs.order {
-                    Order::Acquire => TraceKind::Acq(g),
-                    Order::Release => TraceKind::Rel(g),
-                    Order::AcqRel | Order::SeqCst => TraceKind::Ar(g),
-                    _ => match (adjacent_fence(k, pc, -1), adjacent_fence(k, pc, 1)) {
-                        (Some(a), Some(b)) => TraceKind::Ar(a || b),
-                        (Some(a), None) => TraceKind::Rel(a),
-                        (None, Some(b)) => TraceKind::Acq(b),
-                        (None, None) => TraceKind::Atm,
-                    },
-                };
-                DOp::Atom {
-                    op: *op,
-                    space,
-                    ty: *ty,
-                    dst: dst.map(|r| r.0),
-                    addr: addr(a),
-                    a: src(&args[0]),
-                    b: args.get(1).map(src),
-                    trace,
-                }
-            }
-            KOp::Fence { .. } => DOp::Fence,
-            KOp::Barrier {
-                kind,
-                id,
-                count,
-                red,
-            } => match kind {
-                BarrierKind::Warp => DOp::WarpSync { mask: src(id) },
-                BarrierKind::Sync | BarrierKind::Arrive => DOp::Bar {
-                    id: src(id),
-                    count: count.as_ref().map(src),
-                    arrive: *kind == BarrierKind::Arrive,
-                    red: red.as_ref().map(|(op, d, p, neg)| (*op, d.0, src(p), *neg)),
-                },
-            },
-            KOp::Bra { target } => {
-                if *target as usize > n {
-                    return Err(e(format!("branch target {target} out of range")));
-                }
-                DOp::Bra {
-                    target: *target,
-                    rpc: ipdom[pc],
-                }
-            }
-            KOp::Exit => DOp::Exit,
-            KOp::Shfl {
-                mode,
-                dst,
-                dst_pred,
-                a,
-                b,
-                c,
-                mask,
-            } => DOp::Shfl {
-                mode: *mode,
-                dst: dst.0,
-                dst_pred: dst_pred.map(|r| r.0),
-                a: src(a),
-                b: src(b),
-                c: src(c),
-                mask: src(mask),
-            },
-            KOp::Vote {
-                mode,
-                dst,
-                pred,
-                negated,
-                mask,
-            } => DOp::Vote {
-                mode: *mode,
-                dst: dst.0,
-                p: src(pred),
-                neg: *negated,
-                mask: src(mask),
-            },
-            KOp::Match {
-                mode,
-                bits,
-                dst,
-                dst_pred,
-                a,
-                mask,
-            } => DOp::Match {
-                mode: *mode,
-                bits: *bits,
-                dst: dst.0,
-                dst_pred: dst_pred.map(|r| r.0),
-                a: src(a),
-                mask: src(mask),
-            },
-            KOp::Activemask { dst } => DOp::Activemask { dst: dst.0 },
-            KOp::Annot {
-                kind,
-                cond,
-                thread_local,
-            } if *thread_local && kind.checked_when_reached() => DOp::Assert {
-                kind: *kind,
-                cond: src(cond),
-            },
-            KOp::Annot { .. } => DOp::Nop,
-            KOp::Query {
-                kind,
-                ty,
-                dst,
-                args,
-            } => DOp::Query {
-                kind: *kind,
-                dst: dst.0,
-                bits: ty.bits,
-                args: args.iter().map(src).collect(),
-            },
-            KOp::SysCall { func, dst, args } => DOp::Sys {
-                func: *func,
-                dst: dst.map(|r| r.0),
-                args: args.iter().map(src).collect(),
-            },
-            KOp::Nop => DOp::Nop,
-            KOp::Trap => DOp::Trap,
+            KOp::Mov { .. }
+            | KOp::Unary { .. }
+            | KOp::Binary { .. }
+            | KOp::Mad { .. }
+            | KOp::Setp { .. }
+            | KOp::Selp { .. } => decode_arith(&c, &ins.op)?,
+            KOp::Cvt { .. }
+            | KOp::Cvta { .. }
+            | KOp::Bfe { .. }
+            | KOp::Bfi { .. }
+            | KOp::Shf { .. }
+            | KOp::Prmt { .. } => decode_bits(&c, &ins.op)?,
+            KOp::Ld { .. } | KOp::St { .. } | KOp::Atom { .. } => decode_mem(&c, &ins.op)?,
+            _ => decode_control(&c, &ins.op)?,
         };
         out.push(DInstr {
             guard: ins.guard.map(|g| (g.reg.0, g.negated)),
@@ -961,6 +559,502 @@ pub fn decode(k: &Kernel, layout: &Layout) -> Result<Vec<DInstr>, DecodeError> {
     }
     set_runs(&mut out);
     Ok(out)
+}
+
+/// The instruction being decoded: its kernel, the variable layout, the reconvergence
+/// points and its pc.
+struct At<'a> {
+    k: &'a Kernel,
+    layout: &'a Layout,
+    ipdom: &'a [u32],
+    pc: usize,
+}
+
+/// Moves, arithmetic, `mad`, `setp` and `selp`.
+fn decode_arith(c: &At, op: &KOp) -> Result<DOp, DecodeError> {
+    let (layout, pc) = (c.layout, c.pc);
+    let e = |m: String| DecodeError { pc, message: m };
+    let src = |o: &Operand| -> Src {
+        match *o {
+            Operand::Reg(r) => Src::R(r.0),
+            Operand::Imm(v) => Src::I(v),
+            Operand::Special(s) => Src::S(s),
+            Operand::VarAddr { var, offset } => {
+                Src::I(layout.var_addr[var as usize].wrapping_add(offset as u64))
+            }
+        }
+    };
+    Ok(match op {
+        KOp::Mov { ty, dst, src: s } => DOp::Mov {
+            dst: dst.0,
+            src: src(s),
+            bits: ty.bits,
+        },
+        KOp::Unary { op, ty, dst, a } => DOp::Un {
+            f: alu::unary(*op, *ty)
+                .ok_or_else(|| e(format!("`{op:?}` on {} is not supported", ty.ptx_name())))?,
+            dst: dst.0,
+            a: src(a),
+            bits: ty.bits,
+        },
+        KOp::Binary { op, ty, dst, a, b } if fast_bin(*op, *ty).is_some() => DOp::BinFast {
+            op: fast_bin(*op, *ty).expect("checked"),
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+        },
+        KOp::Binary { op, ty, dst, a, b } => DOp::Bin {
+            f: alu::binary(*op, *ty)
+                .ok_or_else(|| e(format!("`{op:?}` on {} is not supported", ty.ptx_name())))?,
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+            bits: if *op == KBinOp::MulWide {
+                ty.bits * 2
+            } else {
+                ty.bits
+            },
+        },
+        KOp::Mad {
+            mode,
+            ty,
+            dst,
+            a,
+            b,
+            c,
+        } if fast_mad(*mode, *ty).is_some() => DOp::MadFast {
+            op: fast_mad(*mode, *ty).expect("checked"),
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+            c: src(c),
+        },
+        KOp::Mad {
+            mode,
+            ty,
+            dst,
+            a,
+            b,
+            c,
+        } => {
+            let mul = alu::binary(*mode, *ty)
+                .ok_or_else(|| e(format!("`mad` on {} is not supported", ty.ptx_name())))?;
+            let aty = if *mode == KBinOp::MulWide {
+                DataType {
+                    bits: ty.bits * 2,
+                    ..*ty
+                }
+            } else {
+                *ty
+            };
+            let add = alu::binary(KBinOp::Add, aty).ok_or_else(|| e("bad mad type".into()))?;
+            let fused_float = (ty.kind == TypeKind::Float).then_some(ty.bits);
+            DOp::Mad {
+                mul,
+                add,
+                dst: dst.0,
+                a: src(a),
+                b: src(b),
+                c: src(c),
+                fused_float,
+            }
+        }
+        KOp::Setp {
+            cmp,
+            ty,
+            dst,
+            dst2: None,
+            a,
+            b,
+            combine: None,
+        } if fast_cmp(*cmp, *ty).is_some() => DOp::SetpFast {
+            cmp: fast_cmp(*cmp, *ty).expect("checked"),
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+        },
+        KOp::Setp {
+            cmp,
+            ty,
+            dst,
+            dst2,
+            a,
+            b,
+            combine,
+        } => DOp::Setp {
+            f: alu::compare(*cmp, *ty).ok_or_else(|| {
+                e(format!(
+                    "`setp.{cmp:?}` on {} is not supported",
+                    ty.ptx_name()
+                ))
+            })?,
+            dst: dst.0,
+            dst2: dst2.map(|r| r.0),
+            a: src(a),
+            b: src(b),
+            combine: combine.as_ref().map(|(op, p, neg)| (*op, src(p), *neg)),
+        },
+        KOp::Selp {
+            dst, a, b, pred, ..
+        } => DOp::Selp {
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+            p: src(pred),
+        },
+        _ => unreachable!("decode_arith: another instruction family"),
+    })
+}
+
+/// Conversions, bit-field operations, funnel shifts and byte permutes.
+fn decode_bits(c: &At, op: &KOp) -> Result<DOp, DecodeError> {
+    let layout = c.layout;
+    let src = |o: &Operand| -> Src {
+        match *o {
+            Operand::Reg(r) => Src::R(r.0),
+            Operand::Imm(v) => Src::I(v),
+            Operand::Special(s) => Src::S(s),
+            Operand::VarAddr { var, offset } => {
+                Src::I(layout.var_addr[var as usize].wrapping_add(offset as u64))
+            }
+        }
+    };
+    Ok(match op {
+        KOp::Cvt {
+            dst_ty,
+            src_ty,
+            dst,
+            src: s,
+            rounding,
+            integral,
+            sat,
+        } => DOp::Cvt {
+            dst: dst.0,
+            src: src(s),
+            dst_ty: *dst_ty,
+            src_ty: *src_ty,
+            rounding: *rounding,
+            integral: *integral,
+            sat: *sat,
+        },
+        KOp::Cvta {
+            to,
+            space,
+            dst,
+            src: s,
+        } => {
+            let base = match space {
+                MemSpace::Shared => SHARED_WINDOW,
+                MemSpace::Local => LOCAL_WINDOW,
+                MemSpace::Param => PARAM_WINDOW,
+                _ => 0,
+            } as i64;
+            DOp::Cvta {
+                dst: dst.0,
+                src: src(s),
+                add: if *to { -base } else { base },
+            }
+        }
+        KOp::Bfe {
+            ty,
+            dst,
+            a,
+            pos,
+            len,
+        } => DOp::Bfe {
+            dst: dst.0,
+            a: src(a),
+            pos: src(pos),
+            len: src(len),
+            ty: *ty,
+        },
+        KOp::Bfi {
+            ty,
+            dst,
+            a,
+            b,
+            pos,
+            len,
+        } => DOp::Bfi {
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+            pos: src(pos),
+            len: src(len),
+            bits: ty.bits,
+        },
+        KOp::Shf {
+            left,
+            wrap,
+            dst,
+            a,
+            b,
+            c,
+        } => DOp::Shf {
+            left: *left,
+            wrap: *wrap,
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+            c: src(c),
+        },
+        KOp::Prmt { dst, a, b, sel } => DOp::Prmt {
+            dst: dst.0,
+            a: src(a),
+            b: src(b),
+            sel: src(sel),
+        },
+        _ => unreachable!("decode_bits: another instruction family"),
+    })
+}
+
+/// Loads, stores and atomics, with their trace operation.
+fn decode_mem(c: &At, op: &KOp) -> Result<DOp, DecodeError> {
+    let (k, layout, pc) = (c.k, c.layout, c.pc);
+    let e = |m: String| DecodeError { pc, message: m };
+    let src = |o: &Operand| -> Src {
+        match *o {
+            Operand::Reg(r) => Src::R(r.0),
+            Operand::Imm(v) => Src::I(v),
+            Operand::Special(s) => Src::S(s),
+            Operand::VarAddr { var, offset } => {
+                Src::I(layout.var_addr[var as usize].wrapping_add(offset as u64))
+            }
+        }
+    };
+    let addr = |a: &weft_ir::kernel::Addr| -> DAddr {
+        match a.base {
+            AddrBase::Reg(r) => DAddr {
+                base: Some(r.0),
+                off: a.offset,
+            },
+            AddrBase::Var(v) => DAddr {
+                base: None,
+                off: layout.var_addr[v as usize] as i64 + a.offset,
+            },
+            AddrBase::Param(p) => DAddr {
+                base: None,
+                off: i64::from(k.params[p as usize].offset) + a.offset,
+            },
+            AddrBase::Abs(x) => DAddr {
+                base: None,
+                off: x as i64 + a.offset,
+            },
+        }
+    };
+    Ok(match op {
+        KOp::Ld {
+            attrs,
+            ty,
+            dst,
+            addr: a,
+        } => {
+            let space = attrs.space.unwrap_or(MemSpace::Generic);
+            let trace = if space == MemSpace::Param {
+                TraceKind::None
+            } else if matches!(attrs.order, Order::Acquire | Order::AcqRel | Order::SeqCst) {
+                TraceKind::Acq(scope_global(attrs.scope))
+            } else if let Some(g) = adjacent_fence(k, pc, 1) {
+                TraceKind::Acq(g)
+            } else {
+                TraceKind::Rd
+            };
+            DOp::Ld {
+                space,
+                width: (ty.bits.max(8) / 8) as u8,
+                sext: ty.kind == TypeKind::Signed,
+                dst: dst.iter().map(|r| r.map(|r| r.0)).collect(),
+                addr: addr(a),
+                trace,
+            }
+        }
+        KOp::St {
+            attrs,
+            ty,
+            src: s,
+            addr: a,
+        } => {
+            let space = attrs.space.unwrap_or(MemSpace::Generic);
+            if matches!(space, MemSpace::Param | MemSpace::Constant) {
+                return Err(e(format!(
+                    "stores to the {} space are not supported",
+                    space.name()
+                )));
+            }
+            let trace = if matches!(attrs.order, Order::Release | Order::AcqRel | Order::SeqCst) {
+                TraceKind::Rel(scope_global(attrs.scope))
+            } else if let Some(g) = adjacent_fence(k, pc, -1) {
+                TraceKind::Rel(g)
+            } else {
+                TraceKind::Wr
+            };
+            DOp::St {
+                space,
+                width: (ty.bits.max(8) / 8) as u8,
+                src: s.iter().map(src).collect(),
+                addr: addr(a),
+                trace,
+            }
+        }
+        KOp::Atom {
+            op,
+            attrs,
+            ty,
+            dst,
+            addr: a,
+            args,
+        } => {
+            let space = attrs.space.unwrap_or(MemSpace::Generic);
+            if !matches!(ty.bits, 32 | 64) {
+                return Err(e(format!("{}-bit atomics are not supported", ty.bits)));
+            }
+            if matches!(op, RmwOp::CompareExchange { .. }) {
+                return Err(e("C11 compare-exchange is not a PTX atomic".into()));
+            }
+            let g = scope_global(attrs.scope);
+            let trace = match attrs.order {
+                Order::Acquire => TraceKind::Acq(g),
+                Order::Release => TraceKind::Rel(g),
+                Order::AcqRel | Order::SeqCst => TraceKind::Ar(g),
+                _ => match (adjacent_fence(k, pc, -1), adjacent_fence(k, pc, 1)) {
+                    (Some(a), Some(b)) => TraceKind::Ar(a || b),
+                    (Some(a), None) => TraceKind::Rel(a),
+                    (None, Some(b)) => TraceKind::Acq(b),
+                    (None, None) => TraceKind::Atm,
+                },
+            };
+            DOp::Atom {
+                op: *op,
+                space,
+                ty: *ty,
+                dst: dst.map(|r| r.0),
+                addr: addr(a),
+                a: src(&args[0]),
+                b: args.get(1).map(src),
+                trace,
+            }
+        }
+        _ => unreachable!("decode_mem: another instruction family"),
+    })
+}
+
+/// Fences, barriers, branches, exit, warp-level operations, annotations, queries and
+/// system calls.
+fn decode_control(c: &At, op: &KOp) -> Result<DOp, DecodeError> {
+    let (k, layout, pc) = (c.k, c.layout, c.pc);
+    let (n, ipdom) = (k.code.len(), c.ipdom);
+    let e = |m: String| DecodeError { pc, message: m };
+    let src = |o: &Operand| -> Src {
+        match *o {
+            Operand::Reg(r) => Src::R(r.0),
+            Operand::Imm(v) => Src::I(v),
+            Operand::Special(s) => Src::S(s),
+            Operand::VarAddr { var, offset } => {
+                Src::I(layout.var_addr[var as usize].wrapping_add(offset as u64))
+            }
+        }
+    };
+    Ok(match op {
+        KOp::Fence { .. } => DOp::Fence,
+        KOp::Barrier {
+            kind,
+            id,
+            count,
+            red,
+        } => match kind {
+            BarrierKind::Warp => DOp::WarpSync { mask: src(id) },
+            BarrierKind::Sync | BarrierKind::Arrive => DOp::Bar {
+                id: src(id),
+                count: count.as_ref().map(src),
+                arrive: *kind == BarrierKind::Arrive,
+                red: red.as_ref().map(|(op, d, p, neg)| (*op, d.0, src(p), *neg)),
+            },
+        },
+        KOp::Bra { target } => {
+            if *target as usize > n {
+                return Err(e(format!("branch target {target} out of range")));
+            }
+            DOp::Bra {
+                target: *target,
+                rpc: ipdom[pc],
+            }
+        }
+        KOp::Exit => DOp::Exit,
+        KOp::Shfl {
+            mode,
+            dst,
+            dst_pred,
+            a,
+            b,
+            c,
+            mask,
+        } => DOp::Shfl {
+            mode: *mode,
+            dst: dst.0,
+            dst_pred: dst_pred.map(|r| r.0),
+            a: src(a),
+            b: src(b),
+            c: src(c),
+            mask: src(mask),
+        },
+        KOp::Vote {
+            mode,
+            dst,
+            pred,
+            negated,
+            mask,
+        } => DOp::Vote {
+            mode: *mode,
+            dst: dst.0,
+            p: src(pred),
+            neg: *negated,
+            mask: src(mask),
+        },
+        KOp::Match {
+            mode,
+            bits,
+            dst,
+            dst_pred,
+            a,
+            mask,
+        } => DOp::Match {
+            mode: *mode,
+            bits: *bits,
+            dst: dst.0,
+            dst_pred: dst_pred.map(|r| r.0),
+            a: src(a),
+            mask: src(mask),
+        },
+        KOp::Activemask { dst } => DOp::Activemask { dst: dst.0 },
+        KOp::Annot {
+            kind,
+            cond,
+            thread_local,
+        } if *thread_local && kind.checked_when_reached() => DOp::Assert {
+            kind: *kind,
+            cond: src(cond),
+        },
+        KOp::Annot { .. } => DOp::Nop,
+        KOp::Query {
+            kind,
+            ty,
+            dst,
+            args,
+        } => DOp::Query {
+            kind: *kind,
+            dst: dst.0,
+            bits: ty.bits,
+            args: args.iter().map(src).collect(),
+        },
+        KOp::SysCall { func, dst, args } => DOp::Sys {
+            func: *func,
+            dst: dst.map(|r| r.0),
+            args: args.iter().map(src).collect(),
+        },
+        KOp::Nop => DOp::Nop,
+        KOp::Trap => DOp::Trap,
+        _ => unreachable!("decode_control: another instruction family"),
+    })
 }
 
 /// Sets each instruction's [`DInstr::run`] (register-only instructions in a row from it).

@@ -280,168 +280,9 @@ impl<'k> ThreadProgram<'k> {
             }
             let rv = |regs: &[u64], s: Src| rv_s::<1, _>(regs, s, 0, &sp);
             match &ins.op {
-                DOp::Ld {
-                    space,
-                    width,
-                    sext,
-                    dst,
-                    addr,
-                    ..
-                } => {
-                    let base = addr_of(&st.regs, addr.base, addr.off);
-                    let w = *width as usize;
-                    if misaligned(*space, base, w * dst.len()) {
-                        return Stop::Fault {
-                            addr: base,
-                            what: "misaligned load",
-                        };
-                    }
-                    let mut elems = Vec::new();
-                    let mut region = None;
-                    for (k, d) in dst.iter().enumerate() {
-                        let a = base.wrapping_add((k * w) as u64);
-                        let Some((rg, off)) = route(*space, a) else {
-                            return Stop::Fault {
-                                addr: a,
-                                what: "load from an invalid address",
-                            };
-                        };
-                        let private = match rg {
-                            Region::Local => Some(&st.local[..]),
-                            Region::Param => Some(&self.param[..]),
-                            _ => None,
-                        };
-                        match private {
-                            Some(m) => {
-                                let Some(v) = mem::read(m, off, w) else {
-                                    return Stop::Fault {
-                                        addr: a,
-                                        what: "out-of-bounds load",
-                                    };
-                                };
-                                if let Some(d) = d {
-                                    let d = *d;
-                                    self.put(st, d, v, w, *sext);
-                                }
-                            }
-                            None => {
-                                if let Some(f) = self.bounds(rg, off, w, a) {
-                                    return f;
-                                }
-                                region = Some(rg);
-                                elems.push((off, 0));
-                            }
-                        }
-                    }
-                    match region {
-                        Some(region) => {
-                            return Stop::Access(Access {
-                                kind: AccessKind::Load,
-                                region,
-                                elems,
-                                width: w,
-                            })
-                        }
-                        None => st.pc += 1,
-                    }
-                }
-                DOp::St {
-                    space,
-                    width,
-                    src,
-                    addr,
-                    ..
-                } => {
-                    let base = addr_of(&st.regs, addr.base, addr.off);
-                    let w = *width as usize;
-                    if misaligned(*space, base, w * src.len()) {
-                        return Stop::Fault {
-                            addr: base,
-                            what: "misaligned store",
-                        };
-                    }
-                    let mut elems = Vec::new();
-                    let mut region = None;
-                    for (k, s) in src.iter().enumerate() {
-                        let a = base.wrapping_add((k * w) as u64);
-                        let v = crate::alu::trunc(rv(&st.regs, *s), (w * 8) as u16);
-                        match route(*space, a) {
-                            Some((Region::Local, off)) => {
-                                if !mem::write(&mut st.local, off, w, v) {
-                                    return Stop::Fault {
-                                        addr: a,
-                                        what: "out-of-bounds store",
-                                    };
-                                }
-                            }
-                            Some((rg @ (Region::Global | Region::Shared), off)) => {
-                                if let Some(f) = self.bounds(rg, off, w, a) {
-                                    return f;
-                                }
-                                region = Some(rg);
-                                elems.push((off, v));
-                            }
-                            _ => {
-                                return Stop::Fault {
-                                    addr: a,
-                                    what: "store to an invalid address",
-                                }
-                            }
-                        }
-                    }
-                    match region {
-                        Some(region) => {
-                            return Stop::Access(Access {
-                                kind: AccessKind::Store,
-                                region,
-                                elems,
-                                width: w,
-                            })
-                        }
-                        None => st.pc += 1,
-                    }
-                }
-                DOp::Atom {
-                    op,
-                    space,
-                    ty,
-                    addr,
-                    a,
-                    b,
-                    ..
-                } => {
-                    let ad = addr_of(&st.regs, addr.base, addr.off);
-                    let w = (ty.bits / 8) as usize;
-                    if misaligned(*space, ad, w) {
-                        return Stop::Fault {
-                            addr: ad,
-                            what: "misaligned atomic",
-                        };
-                    }
-                    let (x, y) = (rv(&st.regs, *a), b.map_or(0, |b| rv(&st.regs, b)));
-                    match route(*space, ad) {
-                        Some((rg @ (Region::Global | Region::Shared), off)) => {
-                            if let Some(f) = self.bounds(rg, off, w, ad) {
-                                return f;
-                            }
-                            return Stop::Access(Access {
-                                kind: AccessKind::Atom {
-                                    op: *op,
-                                    ty: *ty,
-                                    a: x,
-                                    b: y,
-                                },
-                                region: rg,
-                                elems: vec![(off, 0)],
-                                width: w,
-                            });
-                        }
-                        _ => {
-                            return Stop::Fault {
-                                addr: ad,
-                                what: "atomic on an invalid address",
-                            }
-                        }
+                DOp::Ld { .. } | DOp::St { .. } | DOp::Atom { .. } => {
+                    if let Some(stop) = self.step_mem(st, &ins.op, &sp) {
+                        return stop;
                     }
                 }
                 DOp::Fence => return Stop::Fence,
@@ -542,6 +383,194 @@ impl<'k> ThreadProgram<'k> {
             }
         }
         Stop::StepLimit
+    }
+
+    /// The memory instructions of [`Self::step_watch`]: a load, store or atomic of the
+    /// thread's private memory is done here (the pc advanced), one of shared or global
+    /// memory is handed back as [`Stop::Access`]; `Some` stops the thread.
+    fn step_mem<F: Fn(SpecialReg, usize) -> u64>(
+        &self,
+        st: &mut ThreadState,
+        op: &DOp,
+        sp: &F,
+    ) -> Option<Stop> {
+        let rv = |regs: &[u64], s: Src| rv_s::<1, _>(regs, s, 0, sp);
+        match op {
+            DOp::Ld { .. } => return self.step_ld(st, op),
+            DOp::St {
+                space,
+                width,
+                src,
+                addr,
+                ..
+            } => {
+                let base = addr_of(&st.regs, addr.base, addr.off);
+                let w = *width as usize;
+                if misaligned(*space, base, w * src.len()) {
+                    return Some(Stop::Fault {
+                        addr: base,
+                        what: "misaligned store",
+                    });
+                }
+                let mut elems = Vec::new();
+                let mut region = None;
+                for (k, s) in src.iter().enumerate() {
+                    let a = base.wrapping_add((k * w) as u64);
+                    let v = crate::alu::trunc(rv(&st.regs, *s), (w * 8) as u16);
+                    match route(*space, a) {
+                        Some((Region::Local, off)) => {
+                            if !mem::write(&mut st.local, off, w, v) {
+                                return Some(Stop::Fault {
+                                    addr: a,
+                                    what: "out-of-bounds store",
+                                });
+                            }
+                        }
+                        Some((rg @ (Region::Global | Region::Shared), off)) => {
+                            if let Some(f) = self.bounds(rg, off, w, a) {
+                                return Some(f);
+                            }
+                            region = Some(rg);
+                            elems.push((off, v));
+                        }
+                        _ => {
+                            return Some(Stop::Fault {
+                                addr: a,
+                                what: "store to an invalid address",
+                            })
+                        }
+                    }
+                }
+                match region {
+                    Some(region) => {
+                        return Some(Stop::Access(Access {
+                            kind: AccessKind::Store,
+                            region,
+                            elems,
+                            width: w,
+                        }))
+                    }
+                    None => st.pc += 1,
+                }
+            }
+            DOp::Atom {
+                op,
+                space,
+                ty,
+                addr,
+                a,
+                b,
+                ..
+            } => {
+                let ad = addr_of(&st.regs, addr.base, addr.off);
+                let w = (ty.bits / 8) as usize;
+                if misaligned(*space, ad, w) {
+                    return Some(Stop::Fault {
+                        addr: ad,
+                        what: "misaligned atomic",
+                    });
+                }
+                let (x, y) = (rv(&st.regs, *a), b.map_or(0, |b| rv(&st.regs, b)));
+                match route(*space, ad) {
+                    Some((rg @ (Region::Global | Region::Shared), off)) => {
+                        if let Some(f) = self.bounds(rg, off, w, ad) {
+                            return Some(f);
+                        }
+                        return Some(Stop::Access(Access {
+                            kind: AccessKind::Atom {
+                                op: *op,
+                                ty: *ty,
+                                a: x,
+                                b: y,
+                            },
+                            region: rg,
+                            elems: vec![(off, 0)],
+                            width: w,
+                        }));
+                    }
+                    _ => {
+                        return Some(Stop::Fault {
+                            addr: ad,
+                            what: "atomic on an invalid address",
+                        })
+                    }
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// The loads of [`Self::step_mem`].
+    fn step_ld(&self, st: &mut ThreadState, op: &DOp) -> Option<Stop> {
+        let DOp::Ld {
+            space,
+            width,
+            sext,
+            dst,
+            addr,
+            ..
+        } = op
+        else {
+            unreachable!("step_ld on another instruction");
+        };
+        let base = addr_of(&st.regs, addr.base, addr.off);
+        let w = *width as usize;
+        if misaligned(*space, base, w * dst.len()) {
+            return Some(Stop::Fault {
+                addr: base,
+                what: "misaligned load",
+            });
+        }
+        let mut elems = Vec::new();
+        let mut region = None;
+        for (k, d) in dst.iter().enumerate() {
+            let a = base.wrapping_add((k * w) as u64);
+            let Some((rg, off)) = route(*space, a) else {
+                return Some(Stop::Fault {
+                    addr: a,
+                    what: "load from an invalid address",
+                });
+            };
+            let private = match rg {
+                Region::Local => Some(&st.local[..]),
+                Region::Param => Some(&self.param[..]),
+                _ => None,
+            };
+            match private {
+                Some(m) => {
+                    let Some(v) = mem::read(m, off, w) else {
+                        return Some(Stop::Fault {
+                            addr: a,
+                            what: "out-of-bounds load",
+                        });
+                    };
+                    if let Some(d) = d {
+                        let d = *d;
+                        self.put(st, d, v, w, *sext);
+                    }
+                }
+                None => {
+                    if let Some(f) = self.bounds(rg, off, w, a) {
+                        return Some(f);
+                    }
+                    region = Some(rg);
+                    elems.push((off, 0));
+                }
+            }
+        }
+        match region {
+            Some(region) => {
+                return Some(Stop::Access(Access {
+                    kind: AccessKind::Load,
+                    region,
+                    elems,
+                    width: w,
+                }))
+            }
+            None => st.pc += 1,
+        }
+        None
     }
 
     fn bounds(&self, rg: Region, off: u64, w: usize, a: u64) -> Option<Stop> {

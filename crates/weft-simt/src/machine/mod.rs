@@ -11,6 +11,8 @@
 //! - `sched`: the scheduler, CTA launch, barrier release, warp turns and findings;
 //! - `step`: one warp instruction (memory, atomics, barriers, branches, collectives);
 //! - `regop`: register-only instructions over a register file of any lane count;
+//! - `shape`: per-shape handlers of the hottest register-only instructions, resolved once;
+//! - `lanefn`: the lane functions of the fast register-only operations;
 //! - `collective`: `shfl.sync`/`vote.sync`/`match.sync` lane semantics;
 //! - `cow`: the global arena's storage (heap, or shared memory parallel jobs view);
 //! - `fastmem`: untraced scalar loads and stores routed per warp rather than per lane;
@@ -46,9 +48,11 @@ macro_rules! for_lanes {
 mod collective;
 mod cow;
 mod fastmem;
+mod lanefn;
 mod parallel;
 mod regop;
 mod sched;
+mod shape;
 mod step;
 mod sys;
 mod trace;
@@ -173,6 +177,8 @@ enum Stop {
 struct Machine<'a> {
     kernel: &'a Kernel,
     code: Vec<DInstr>,
+    /// Each instruction's per-shape handler ([`shape::resolve`]), parallel to `code`.
+    shapes: Vec<shape::Shaped>,
     /// Registers cleared when a CTA is launched ([`crate::decode::regs_to_clear`]).
     clear_regs: Vec<u32>,
     reg_bits: Vec<u16>,
@@ -514,6 +520,7 @@ impl<'a> Machine<'a> {
         let nregs = kernel.regs.len();
         let mut m = Machine {
             kernel,
+            shapes: shape::resolve(&code),
             code,
             clear_regs: crate::decode::regs_to_clear(kernel),
             reg_bits: kernel.regs.iter().map(|r| r.ty.bits).collect(),

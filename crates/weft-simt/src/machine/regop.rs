@@ -3,11 +3,13 @@
 //! emulator and the single-thread stepper.
 
 use weft_ir::attrs::TypeKind;
-use weft_ir::kernel::{KBoolOp, KCmp, QueryKind, SpecialReg};
+use weft_ir::kernel::{KBoolOp, QueryKind, SpecialReg};
 
+use super::lanefn::{self, Loop2, Loop3};
+use super::shape;
 use super::{Frame, Machine, FULL, WARP};
 use crate::alu;
-use crate::decode::{DOp, FastBin, FastMad, Src};
+use crate::decode::{DOp, Src};
 
 /// What the special registers of one warp read at one instruction.
 #[derive(Clone, Copy)]
@@ -109,6 +111,7 @@ impl Machine<'_> {
     ) -> u32 {
         let Machine {
             code,
+            shapes,
             warps,
             stats,
             steps,
@@ -126,8 +129,15 @@ impl Machine<'_> {
         ctx.steps = *steps;
         let regs = &mut warp.regs[..];
         let mut lanes = 0u64;
-        for ins in &code[start as usize..(start + n) as usize] {
+        let range = start as usize..(start + n) as usize;
+        for (ins, s) in code[range.clone()].iter().zip(&shapes[range]) {
             ctx.steps += 1;
+            if !matches!(s.kind, shape::K::Slow) {
+                let em = shape::guard(s.guard, regs, mask);
+                lanes += u64::from(em.count_ones());
+                shape::exec(s, regs, em);
+                continue;
+            }
             let em = guard_mask(ins.guard, regs, mask);
             lanes += u64::from(em.count_ones());
             if let DOp::Mov {
@@ -276,87 +286,53 @@ fn fast_binary<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
     em: u32,
     sp: &F,
 ) -> bool {
-    match op {
-        DOp::BinFast { op, dst, a, b } => {
-            let (dst, a, b) = (*dst as usize, *a, *b);
-            macro_rules! go {
-                ($f:expr) => {
-                    bin_loop_s::<S, _, _>(regs, em, dst, a, b, &sp, $f)
-                };
-            }
-            match op {
-                FastBin::Add32 => {
-                    go!(|x: u64, y: u64| (x as u32).wrapping_add(y as u32) as u64)
-                }
-                FastBin::Add64 => go!(|x: u64, y: u64| x.wrapping_add(y)),
-                FastBin::Sub32 => {
-                    go!(|x: u64, y: u64| (x as u32).wrapping_sub(y as u32) as u64)
-                }
-                FastBin::Sub64 => go!(|x: u64, y: u64| x.wrapping_sub(y)),
-                FastBin::Mul32 => {
-                    go!(|x: u64, y: u64| (x as u32).wrapping_mul(y as u32) as u64)
-                }
-                FastBin::Mul64 => go!(|x: u64, y: u64| x.wrapping_mul(y)),
-                FastBin::And => go!(|x: u64, y: u64| x & y),
-                FastBin::Or => go!(|x: u64, y: u64| x | y),
-                FastBin::Xor => go!(|x: u64, y: u64| x ^ y),
-                FastBin::Shl32 => go!(|x: u64, y: u64| if y & 0xffff_ffff >= 32 {
-                    0
-                } else {
-                    (x << (y & 31)) & 0xffff_ffff
-                }),
-                FastBin::Shl64 => {
-                    go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x << (y as u32) })
-                }
-                FastBin::ShrU32 => go!(|x: u64, y: u64| if y & 0xffff_ffff >= 32 {
-                    0
-                } else {
-                    (x & 0xffff_ffff) >> (y & 31)
-                }),
-                FastBin::ShrS32 => {
-                    go!(|x: u64, y: u64| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
-                }
-                FastBin::ShrU64 => {
-                    go!(|x: u64, y: u64| if y as u32 >= 64 { 0 } else { x >> (y as u32) })
-                }
-                FastBin::ShrS64 => {
-                    go!(|x: u64, y: u64| ((x as i64) >> (y as u32).min(63)) as u64)
-                }
-                FastBin::WideU32 => go!(|x: u64, y: u64| (x as u32 as u64) * (y as u32 as u64)),
-                FastBin::WideS32 => go!(|x: u64, y: u64| ((x as u32 as i32 as i64)
-                    * (y as u32 as i32 as i64))
-                    as u64),
-                FastBin::MinS32 => {
-                    go!(|x: u64, y: u64| (x as u32 as i32).min(y as u32 as i32) as u32 as u64)
-                }
-                FastBin::MaxS32 => {
-                    go!(|x: u64, y: u64| (x as u32 as i32).max(y as u32 as i32) as u32 as u64)
-                }
-                FastBin::MinU32 => go!(|x: u64, y: u64| (x as u32).min(y as u32) as u64),
-                FastBin::MaxU32 => go!(|x: u64, y: u64| (x as u32).max(y as u32) as u64),
-                FastBin::AddF32 => go!(|x: u64, y: u64| (f32::from_bits(x as u32)
-                    + f32::from_bits(y as u32))
-                .to_bits() as u64),
-                FastBin::SubF32 => go!(|x: u64, y: u64| (f32::from_bits(x as u32)
-                    - f32::from_bits(y as u32))
-                .to_bits() as u64),
-                FastBin::MulF32 => go!(|x: u64, y: u64| (f32::from_bits(x as u32)
-                    * f32::from_bits(y as u32))
-                .to_bits() as u64),
-                FastBin::AddF64 => {
-                    go!(|x: u64, y: u64| (f64::from_bits(x) + f64::from_bits(y)).to_bits())
-                }
-                FastBin::SubF64 => {
-                    go!(|x: u64, y: u64| (f64::from_bits(x) - f64::from_bits(y)).to_bits())
-                }
-                FastBin::MulF64 => {
-                    go!(|x: u64, y: u64| (f64::from_bits(x) * f64::from_bits(y)).to_bits())
-                }
-            }
-        }
-        _ => return false,
-    }
+    let DOp::BinFast { op, dst, a, b } = op else {
+        return false;
+    };
+    let (dst, a, b) = (*dst as usize, *a, *b);
+    let l = SrcLoop2::<S, F> {
+        regs,
+        em,
+        dst,
+        a,
+        b,
+        sp,
+    };
+    lanefn::bin(*op, l);
     true
+}
+
+/// [`bin_loop_s`] as a [`Loop2`].
+struct SrcLoop2<'r, const S: usize, P> {
+    regs: &'r mut [u64],
+    em: u32,
+    dst: usize,
+    a: Src,
+    b: Src,
+    sp: &'r P,
+}
+
+impl<const S: usize, P: Fn(SpecialReg, usize) -> u64> Loop2 for SrcLoop2<'_, S, P> {
+    #[inline(always)]
+    fn run<F: Fn(u64, u64) -> u64>(self, f: F) {
+        bin_loop_s::<S, _, _>(self.regs, self.em, self.dst, self.a, self.b, self.sp, f)
+    }
+}
+
+/// [`tern_loop_s`] as a [`Loop3`].
+struct SrcLoop3<'r, const S: usize, P> {
+    regs: &'r mut [u64],
+    em: u32,
+    dst: usize,
+    src: [Src; 3],
+    sp: &'r P,
+}
+
+impl<const S: usize, P: Fn(SpecialReg, usize) -> u64> Loop3 for SrcLoop3<'_, S, P> {
+    #[inline(always)]
+    fn run<F: Fn(u64, u64, u64) -> u64>(self, f: F) {
+        tern_loop_s::<S, _, _>(self.regs, self.em, self.dst, self.src, self.sp, f)
+    }
 }
 
 /// The monomorphised `mad` and integer `setp` forms ([`DOp::MadFast`], [`DOp::SetpFast`]) of
@@ -370,73 +346,25 @@ fn fast_mad_setp<const S: usize, F: Fn(SpecialReg, usize) -> u64>(
 ) -> bool {
     match op {
         DOp::MadFast { op, dst, a, b, c } => {
-            let (dst, a, b, c) = (*dst as usize, *a, *b, *c);
-            macro_rules! go {
-                ($f:expr) => {
-                    tern_loop_s::<S, _, _>(regs, em, dst, [a, b, c], &sp, $f)
-                };
-            }
-            match op {
-                FastMad::Lo32 => go!(|x: u64, y: u64, z: u64| (x as u32)
-                    .wrapping_mul(y as u32)
-                    .wrapping_add(z as u32)
-                    as u64),
-                FastMad::Lo64 => go!(|x: u64, y: u64, z: u64| x.wrapping_mul(y).wrapping_add(z)),
-                FastMad::WideU32 => go!(|x: u64, y: u64, z: u64| ((x as u32 as u64)
-                    * (y as u32 as u64))
-                    .wrapping_add(z)),
-                FastMad::WideS32 => go!(|x: u64, y: u64, z: u64| (((x as u32 as i32 as i64)
-                    * (y as u32 as i32 as i64))
-                    as u64)
-                    .wrapping_add(z)),
-            }
+            let l = SrcLoop3::<S, F> {
+                regs,
+                em,
+                dst: *dst as usize,
+                src: [*a, *b, *c],
+                sp,
+            };
+            lanefn::mad(*op, l);
         }
         DOp::SetpFast { cmp, dst, a, b } => {
-            let (dst, a, b) = (*dst as usize, *a, *b);
-            macro_rules! go {
-                ($f:expr) => {
-                    bin_loop_s::<S, _, _>(regs, em, dst, a, b, &sp, $f)
-                };
-            }
-            // 32-bit classes: both operands mapped to values below 2^32 in the order of the
-            // type (s32: sign bit flipped; u32/b32: as zero-extended), then compared by the
-            // sign of their 64-bit difference, which cannot overflow; pure arithmetic, so
-            // the lane loop vectorises.
-            macro_rules! small {
-                ($k:expr) => {{
-                    let k: u64 = $k;
-                    let m = |x: u64| (x ^ k) & 0xffff_ffff;
-                    match cmp.cmp {
-                        KCmp::Eq => go!(|x: u64, y: u64| (m(x) ^ m(y)).wrapping_sub(1) >> 63),
-                        KCmp::Ne => {
-                            go!(|x: u64, y: u64| ((m(x) ^ m(y)).wrapping_sub(1) >> 63) ^ 1)
-                        }
-                        KCmp::Lt => go!(|x: u64, y: u64| m(x).wrapping_sub(m(y)) >> 63),
-                        KCmp::Le => go!(|x: u64, y: u64| (m(y).wrapping_sub(m(x)) >> 63) ^ 1),
-                        KCmp::Gt => go!(|x: u64, y: u64| m(y).wrapping_sub(m(x)) >> 63),
-                        _ => go!(|x: u64, y: u64| (m(x).wrapping_sub(m(y)) >> 63) ^ 1),
-                    }
-                }};
-            }
-            macro_rules! wide {
-                ($op:tt) => {
-                    if cmp.class == 2 {
-                        go!(|x: u64, y: u64| u64::from((x as i64) $op (y as i64)))
-                    } else {
-                        go!(|x: u64, y: u64| u64::from(x $op y))
-                    }
-                };
-            }
-            match (cmp.class, cmp.cmp) {
-                (0, _) => small!(0x8000_0000),
-                (1, _) => small!(0),
-                (_, KCmp::Eq) => wide!(==),
-                (_, KCmp::Ne) => wide!(!=),
-                (_, KCmp::Lt) => wide!(<),
-                (_, KCmp::Le) => wide!(<=),
-                (_, KCmp::Gt) => wide!(>),
-                _ => wide!(>=),
-            }
+            let l = SrcLoop2::<S, F> {
+                regs,
+                em,
+                dst: *dst as usize,
+                a: *a,
+                b: *b,
+                sp,
+            };
+            lanefn::cmp(*cmp, l);
         }
         _ => return false,
     }
@@ -733,7 +661,7 @@ const CHUNK: usize = 8;
 /// `dst = f(x)` on all 32 lanes of register rows `x` and `dst`, eight lanes at a time, each
 /// chunk stored straight into the destination row (no result row copied afterwards).
 #[inline(always)]
-fn rows1<F: Fn(u64) -> u64>(regs: &mut [u64], dst: usize, x: usize, f: F) {
+pub(super) fn rows1<F: Fn(u64) -> u64>(regs: &mut [u64], dst: usize, x: usize, f: F) {
     let (x, d) = (x * WARP, dst * WARP);
     assert!(x.max(d) + WARP <= regs.len(), "register");
     let p = regs.as_mut_ptr();
@@ -750,7 +678,13 @@ fn rows1<F: Fn(u64) -> u64>(regs: &mut [u64], dst: usize, x: usize, f: F) {
 
 /// `dst = f(x, y)` on all 32 lanes of register rows, as [`rows1`].
 #[inline(always)]
-fn rows2<F: Fn(u64, u64) -> u64>(regs: &mut [u64], dst: usize, x: usize, y: usize, f: F) {
+pub(super) fn rows2<F: Fn(u64, u64) -> u64>(
+    regs: &mut [u64],
+    dst: usize,
+    x: usize,
+    y: usize,
+    f: F,
+) {
     let (x, y, d) = (x * WARP, y * WARP, dst * WARP);
     assert!(x.max(y).max(d) + WARP <= regs.len(), "register");
     let p = regs.as_mut_ptr();
@@ -769,7 +703,12 @@ fn rows2<F: Fn(u64, u64) -> u64>(regs: &mut [u64], dst: usize, x: usize, y: usiz
 
 /// `dst = f(x, y, z)` on all 32 lanes of register rows, as [`rows1`].
 #[inline(always)]
-fn rows3<F: Fn(u64, u64, u64) -> u64>(regs: &mut [u64], dst: usize, [x, y, z]: [usize; 3], f: F) {
+pub(super) fn rows3<F: Fn(u64, u64, u64) -> u64>(
+    regs: &mut [u64],
+    dst: usize,
+    [x, y, z]: [usize; 3],
+    f: F,
+) {
     let (x, y, z, d) = (x * WARP, y * WARP, z * WARP, dst * WARP);
     assert!(x.max(y).max(z).max(d) + WARP <= regs.len(), "register");
     let p = regs.as_mut_ptr();
@@ -915,9 +854,10 @@ fn tern_loop_s<const S: usize, P: Fn(SpecialReg, usize) -> u64, F: Fn(u64, u64, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::{fast_bin, fast_mad};
+    use crate::decode::{fast_bin, fast_mad, FastBin, FastMad};
     use weft_ir::attrs::DataType;
     use weft_ir::kernel::KBinOp;
+    use weft_ir::kernel::KCmp;
 
     /// Bit patterns around the edges of 8/16/32/64-bit arithmetic, shifts and floats.
     const SAMPLES: [u64; 14] = [
