@@ -383,6 +383,10 @@ impl Exec<'_> {
         let mut rounds = 0;
         let mut first_h: Option<(State, [T; 2])> = None;
         let mut new_cands: Vec<Cand> = Vec::new();
+        // Candidates whose entry check passed in an earlier round: the entry state, its
+        // assumptions and the candidate's term are the same in every round, so the check
+        // is not asked again.
+        let mut entry_ok: Vec<Cand> = Vec::new();
         loop {
             if in_probe {
                 break;
@@ -505,7 +509,11 @@ impl Exec<'_> {
             let ff = self.c.ff();
             let x0 = vec![[ff.clone(), ff.clone()]; exit_blocks.len()];
             for cd in &cands {
-                let t0 = self.inst(cd, &ctx, &entry, &en, &x0, &exit_blocks, Some(&entry))?;
+                let t0 = if entry_ok.contains(cd) {
+                    self.c.tt()
+                } else {
+                    self.inst(cd, &ctx, &entry, &en, &x0, &exit_blocks, Some(&entry))?
+                };
                 entry_ok_terms.push(t0);
             }
             let mut pres_terms = Vec::new();
@@ -524,6 +532,11 @@ impl Exec<'_> {
             // Houdini with counter-examples: drop every candidate the model falsifies.
             let ea: Vec<T> = self.assumptions[..entry_assump.min(self.assumptions.len())].to_vec();
             self.houdini_drop_each(&ea, &entry_ok_terms, &mut failing)?;
+            for (i, cd) in cands.iter().enumerate() {
+                if !failing.contains(&i) && !entry_ok.contains(cd) {
+                    entry_ok.push(cd.clone());
+                }
+            }
             self.houdini_drop(&pres_ctx_assump, &pres_terms, &mut failing)?;
             if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
                 for (i, c) in cands.iter().enumerate() {
@@ -1047,6 +1060,11 @@ impl Exec<'_> {
         let name = p.name(q);
         let names: Vec<String> = vals.iter().map(|v| p.name(v)).collect();
         let decls = p.take();
+        let key = format!("{decls}{name}\n{}", names.join(" "));
+        if let Some(a) = self.houdini_cache.get(&key) {
+            self.houdini_stats.1 += 1;
+            return Ok(a.clone());
+        }
         if let Some(f) = std::env::var_os("WEFT_VERIFY_DUMP") {
             use std::io::Write as _;
             if let Ok(mut fh) = std::fs::OpenOptions::new()
@@ -1057,13 +1075,22 @@ impl Exec<'_> {
                 let _ = write!(fh, "(reset)\n{decls}(assert {name})\n(check-sat)\n");
             }
         }
-        s.ask_alone(
+        let t0 = std::time::Instant::now();
+        let a = s.ask_alone(
             &decls,
             &Query {
                 formula: name,
                 values: names,
             },
-        )
+        )?;
+        self.houdini_stats.0 += 1;
+        self.houdini_stats.2 += t0.elapsed();
+        // An `unknown` (a timeout, the run's deadline) is not kept: asked again, the
+        // query gets its own chance (either answer drops candidates, which is sound).
+        if !matches!(a, Answer::Unknown(_)) {
+            self.houdini_cache.insert(key, a.clone());
+        }
+        Ok(a)
     }
 
     #[allow(dead_code)]
