@@ -348,6 +348,8 @@ fn run_pass(
     let ran = ex.run();
     if debug {
         eprintln!("exec: {:?}, {} checks", t0.elapsed(), ex.checks.len());
+        let (asked, cached, waited) = ex.houdini_stats;
+        eprintln!("houdini: {asked} queries asked ({waited:?} in the solver), {cached} answered from the cache");
     }
     match ran {
         Ok(()) => {}

@@ -135,6 +135,15 @@ impl Exec<'_> {
                 let z = c.bv(w, 0);
                 c.eq(&m, &z)
             }
+            _ => self.inst_log(cd, cx, st),
+        })
+    }
+
+    /// The candidates over the access logs ([`Exec::inst`]'s other arms), in state `st`.
+    /// A candidate that is not about a log, or whose log the state lacks, is `true`.
+    fn inst_log(&mut self, cd: &Cand, cx: &CandCtx, st: &State) -> T {
+        let c = &mut self.c;
+        match cd {
             Cand::LogNone(key) => match st.logs.get(key) {
                 Some(l) => c.not(&l.has),
                 None => c.tt(),
@@ -243,6 +252,7 @@ impl Exec<'_> {
                 }
                 _ => c.tt(),
             },
-        })
+            _ => c.tt(),
+        }
     }
 }

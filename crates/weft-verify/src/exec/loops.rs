@@ -161,19 +161,92 @@ impl Exec<'_> {
         } else {
             self.houdini_seed.last().and_then(|m| m.get(&l).cloned())
         };
+        let (written, steps, bounds) = self.loop_scan(l);
+        let dead = self.cfg.dead_at_header(self.k, l, &written);
+        let (first_off, probe_acc, exit_blocks) = self.loop_probe(l, &en, &dead)?;
+        let entry = self.st.clone();
+        let entry_snap = self.snapshot();
+        let written: Vec<usize> = written.into_iter().collect();
+        let (steps_t, next_off, mut cands, log_keys) = self.loop_cands(
+            &written,
+            &steps,
+            &bounds,
+            &first_off,
+            &probe_acc,
+            exit_blocks.len(),
+        );
+        let all_cands = cands.clone();
+        if in_probe {
+            cands.clear();
+        } else if let Some(prior) = &prior {
+            cands.retain(|c| !prior.contains(c));
+        }
+        self.houdini_seed.push(HashMap::new());
+        let lx = LoopCx {
+            l,
+            en,
+            entry,
+            entry_snap,
+            written,
+            exit_blocks,
+            dead,
+            steps_t,
+            first_off,
+            next_off,
+            log_keys,
+        };
+        let hout = self.houdini_rounds(&lx, &mut cands, in_probe)?;
+        let exits = self.loop_final(&lx, &cands, &hout)?;
+        let HoudiniOut {
+            rounds, user_invs, ..
+        } = hout;
+        self.houdini_seed.pop();
+        if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
+            eprintln!(
+                "loop {l}: done in {:?}, {rounds} round(s), {} of {} candidate(s) kept{}",
+                dbg_t0.elapsed(),
+                cands.len(),
+                all_cands.len(),
+                if prior.is_some() { " (seeded)" } else { "" }
+            );
+        }
+        if !in_probe {
+            if let Some(m) = self.houdini_seed.last_mut() {
+                let dropped = all_cands
+                    .into_iter()
+                    .filter(|c| !cands.contains(c))
+                    .collect();
+                m.insert(l, dropped);
+            }
+        }
+        self.in_abstract -= 1;
+        self.notes.push(format!(
+            "loop at {} cut with {} inferred invariant(s) ({} Houdini round(s)){}",
+            self.k.describe_pos(self.cfg.blocks[lp.header].start),
+            cands.len(),
+            rounds,
+            if user_invs.is_empty() {
+                String::new()
+            } else {
+                format!(" and {} user invariant(s)", user_invs.len())
+            }
+        ));
+        Ok(exits)
+    }
+
+    /// The registers a loop writes, the step operands of its additions and the constants
+    /// its comparisons use (bounds of its counters).
+    fn loop_scan(&self, l: usize) -> (BTreeSet<usize>, Vec<Operand>, BTreeSet<u64>) {
+        let lp = &self.cfg.loops[l];
         // Registers written in the loop, step operands of additions.
         let mut written = BTreeSet::new();
         let mut steps: Vec<Operand> = Vec::new();
-        let mut has_barrier = false;
         for &b in &lp.blocks {
             let blk = &self.cfg.blocks[b];
             for pc in blk.start..blk.end {
                 let i = &self.k.code[pc];
                 for r in i.op.defs() {
                     written.insert(r.index());
-                }
-                if matches!(i.op, KOp::Barrier { .. }) {
-                    has_barrier = true;
                 }
             }
         }
@@ -219,8 +292,24 @@ impl Exec<'_> {
                 }
             }
         }
-        let _ = has_barrier;
-        let dead = self.cfg.dead_at_header(self.k, l, &written);
+        (written, steps, bounds)
+    }
+
+    /// Runs one iteration from the entry state (a probe) to learn the arrays the loop
+    /// touches and the first offsets of its accesses; pre-creates the logs and memories
+    /// it may set; returns the first offsets, the probe's accesses and every exit block.
+    #[allow(clippy::type_complexity)]
+    fn loop_probe(
+        &mut self,
+        l: usize,
+        en: &[T; 2],
+        dead: &BTreeSet<usize>,
+    ) -> R<(
+        HashMap<(Base, Kind), T>,
+        HashMap<(Base, Kind), (BTreeSet<usize>, BTreeSet<u64>)>,
+        Vec<usize>,
+    )> {
+        let lp = self.cfg.loops[l].clone();
         // Probe: one iteration from the entry state, to learn the arrays the loop touches
         // and the offsets of its accesses.
         let snap0 = self.snapshot();
@@ -229,7 +318,7 @@ impl Exec<'_> {
         self.first_off_rec = Some(HashMap::new());
         let saved_acc = std::mem::take(&mut self.probe_acc);
         self.probe_depth += 1;
-        let probe = self.run_region_dead(l, en.clone(), &dead);
+        let probe = self.run_region_dead(l, en.clone(), dead);
         self.probe_depth -= 1;
         let first_off = self.first_off_rec.take().unwrap_or_default();
         let probe_acc = std::mem::replace(&mut self.probe_acc, saved_acc);
@@ -274,12 +363,30 @@ impl Exec<'_> {
         }
         exit_blocks.sort();
         exit_blocks.dedup();
-        let entry = self.st.clone();
-        let entry_snap = self.snapshot();
+        Ok((first_off, probe_acc, exit_blocks))
+    }
+
+    /// The steps of the loop's induction variables, the first offsets with `tid.x + 1`,
+    /// the candidate invariants and the logs they speak of.
+    #[allow(clippy::type_complexity)]
+    fn loop_cands(
+        &mut self,
+        written: &[usize],
+        steps: &[Operand],
+        bounds: &BTreeSet<u64>,
+        first_off: &HashMap<(Base, Kind), T>,
+        probe_acc: &HashMap<(Base, Kind), (BTreeSet<usize>, BTreeSet<u64>)>,
+        n_exits: usize,
+    ) -> (
+        Vec<[T; 2]>,
+        HashMap<(Base, Kind), T>,
+        Vec<Cand>,
+        Vec<(Base, Kind)>,
+    ) {
         // Steps of induction variables: constant, non-zero, non-trivial (strides of 1 say
         // nothing), without duplicates; symbolic strides would make the queries non-linear.
         let mut steps_t: Vec<[T; 2]> = Vec::new();
-        for o in &steps {
+        for o in steps {
             let v = self.operand(0, o, DataType::U32);
             if let Some(x) = v.as_bv() {
                 let x = x as u32 as i32;
@@ -291,7 +398,6 @@ impl Exec<'_> {
             }
         }
         // Candidate invariants as closures over a havocked header state.
-        let written: Vec<usize> = written.into_iter().collect();
         // First offsets that depend on `s`'s thread id, with `tid.x + 1` in its place.
         let mut next_off: HashMap<(Base, Kind), T> = HashMap::new();
         {
@@ -299,7 +405,7 @@ impl Exec<'_> {
             let one = self.c.bv(32, 1);
             let tx1 = self.c.add(&tx, &one);
             let map = HashMap::from([(tx, tx1)]);
-            for (key, f) in &first_off {
+            for (key, f) in first_off {
                 let g = self.c.subst(f, &map);
                 if g != *f {
                     next_off.insert(*key, g);
@@ -310,14 +416,14 @@ impl Exec<'_> {
         for th in 0..2 {
             cands.push(Cand::PImpliesEn(th));
             cands.push(Cand::Covered(th));
-            for (i, _) in exit_blocks.iter().enumerate() {
+            for i in 0..n_exits {
                 cands.push(Cand::ExitImpliesEn(i, th));
                 cands.push(Cand::ExitNotP(i, th));
             }
         }
         cands.push(Cand::PUniform);
         cands.push(Cand::PUniformBlock);
-        for &r in &written {
+        for &r in written {
             let s = self.k.regs[r].ty;
             if s.kind == TypeKind::Pred {
                 cands.push(Cand::RegUniform(r));
@@ -333,7 +439,7 @@ impl Exec<'_> {
                 for si in 0..steps_t.len() {
                     cands.push(Cand::RegStride(r, th, si));
                 }
-                for &k in &bounds {
+                for &k in bounds {
                     cands.push(Cand::RegBound(r, th, k, false));
                     cands.push(Cand::RegBound(r, th, k, true));
                 }
@@ -369,13 +475,27 @@ impl Exec<'_> {
                 }
             }
         }
-        let all_cands = cands.clone();
-        if in_probe {
-            cands.clear();
-        } else if let Some(prior) = &prior {
-            cands.retain(|c| !prior.contains(c));
-        }
-        self.houdini_seed.push(HashMap::new());
+        (steps_t, next_off, cands, log_keys)
+    }
+
+    /// Houdini's rounds: each runs the body from a havocked state assuming the live
+    /// candidates and drops those that fail on entry or on the back edge, until none fails.
+    fn houdini_rounds(
+        &mut self,
+        lx: &LoopCx,
+        cands: &mut Vec<Cand>,
+        in_probe: bool,
+    ) -> R<HoudiniOut> {
+        let l = lx.l;
+        let LoopCx {
+            entry,
+            entry_snap,
+            written,
+            exit_blocks,
+            dead,
+            log_keys,
+            ..
+        } = lx;
         // Houdini.
         let mut user_invs: Vec<(usize, T)> = Vec::new();
         // The invariants that also hold after the loop (unpredicated).
@@ -383,14 +503,18 @@ impl Exec<'_> {
         let mut rounds = 0;
         let mut first_h: Option<(State, [T; 2])> = None;
         let mut new_cands: Vec<Cand> = Vec::new();
+        // Candidates whose entry check passed in an earlier round: the entry state, its
+        // assumptions and the candidate's term are the same in every round, so the check
+        // is not asked again.
+        let mut entry_ok: Vec<Cand> = Vec::new();
         loop {
             if in_probe {
                 break;
             }
             rounds += 1;
-            self.restore(&entry_snap);
+            self.restore(entry_snap);
             let mark = self.c.fresh_mark();
-            let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
+            let (h, hp, hx) = self.havoc(entry, written, exit_blocks.len());
             let map = match &first_h {
                 Some((fh, fp)) => self.inv_map(fh, fp, &h, &hp),
                 None => InvMap::default(),
@@ -407,16 +531,10 @@ impl Exec<'_> {
                 exit_invs.extend(fw.iter().cloned());
                 user_invs.extend(fw);
             }
-            let ctx = CandCtx {
-                entry: &entry,
-                en0: &en,
-                steps: &steps_t,
-                first_off: &first_off,
-                next_off: &next_off,
-            };
+            let ctx = lx.cand_ctx();
             let mut inv_terms = Vec::new();
-            for cd in &cands {
-                let t = self.inst(cd, &ctx, &h, &hp, &hx, &exit_blocks, Some(&entry))?;
+            for cd in cands.iter() {
+                let t = self.inst(cd, &ctx, &h, &hp, &hx, exit_blocks, Some(entry))?;
                 inv_terms.push(t);
             }
             let any = self.c.or(&hp[0], &hp[1]);
@@ -435,7 +553,7 @@ impl Exec<'_> {
             } else {
                 self.val_rec.take()
             };
-            let out = self.run_region_dead(l, hp.clone(), &dead);
+            let out = self.run_region_dead(l, hp.clone(), dead);
             let val_rec = std::mem::replace(&mut self.val_rec, outer_rec);
             if let (Some(outer), Some(rec)) = (self.val_rec.as_mut(), val_rec.as_ref()) {
                 // An enclosing loop's first round sees this loop's values too.
@@ -473,73 +591,27 @@ impl Exec<'_> {
                 }
             }
             let bstate = self.st.clone();
-            // User invariants (from the sink stores of the first round; the hit is
-            // `p && !inv`). As GPUVerify's loop invariants, they hold for both threads
-            // whether or not they run the loop (a thread that left it by a `break` keeps its
-            // access log, which the invariant must still describe): the header predicates
-            // are set to true in them, so they are also assumed after the loop. Not when
-            // the kernel asks `__enabled()`, whose value is the predicate.
             if rounds == 1 {
-                let unpredicated = !self.asks_enabled;
-                let tt = self.c.tt();
-                let hp_true = HashMap::from([(hp[0].clone(), tt.clone()), (hp[1].clone(), tt)]);
-                for (pc, hit) in std::mem::take(&mut self.inv_hits) {
-                    let hit = if unpredicated {
-                        self.c.subst(&hit, &hp_true)
-                    } else {
-                        hit
-                    };
-                    let inv = self.c.not(&hit);
-                    if unpredicated {
-                        exit_invs.push((pc, inv.clone()));
-                    }
-                    user_invs.push((pc, inv));
-                }
+                self.first_round_user_invs(&hp, &mut user_invs, &mut exit_invs);
             }
-            // Entry and preservation check of every candidate.
-            let mut failing = BTreeSet::new();
-            let pres_ctx_assump = self.assumptions.clone();
-            self.assumptions.truncate(base_len);
-            let entry_assump = entry_snap.1;
-            let mut entry_ok_terms = Vec::new();
-            let ff = self.c.ff();
-            let x0 = vec![[ff.clone(), ff.clone()]; exit_blocks.len()];
-            for cd in &cands {
-                let t0 = self.inst(cd, &ctx, &entry, &en, &x0, &exit_blocks, Some(&entry))?;
-                entry_ok_terms.push(t0);
-            }
-            let mut pres_terms = Vec::new();
-            for cd in &cands {
-                let t1 = self.inst(
-                    cd,
-                    &ctx,
-                    &bstate,
-                    &out.back,
-                    &bx,
-                    &exit_blocks,
-                    Some(&entry),
-                )?;
-                pres_terms.push(t1);
-            }
-            // Houdini with counter-examples: drop every candidate the model falsifies.
-            let ea: Vec<T> = self.assumptions[..entry_assump.min(self.assumptions.len())].to_vec();
-            self.houdini_drop_each(&ea, &entry_ok_terms, &mut failing)?;
-            self.houdini_drop(&pres_ctx_assump, &pres_terms, &mut failing)?;
-            if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
-                for (i, c) in cands.iter().enumerate() {
-                    if failing.contains(&i) {
-                        eprintln!("houdini round {rounds}: drop {c:?}");
-                    }
-                }
-            }
+            let failing = self.houdini_checks(
+                lx,
+                cands,
+                &mut entry_ok,
+                &bstate,
+                &out.back,
+                &bx,
+                base_len,
+                rounds,
+            )?;
             if failing.is_empty() && new_cands.is_empty() {
-                self.restore(&entry_snap);
+                self.restore(entry_snap);
                 break;
             }
             if rounds > 40 {
                 // No fixed point in time: no candidate is known to be inductive.
                 cands.clear();
-                self.restore(&entry_snap);
+                self.restore(entry_snap);
                 break;
             }
             let mut k = 0;
@@ -557,15 +629,139 @@ impl Exec<'_> {
             }
             cands.append(&mut new_cands);
         }
+        Ok(HoudiniOut {
+            rounds,
+            first_h,
+            user_invs,
+            exit_invs,
+        })
+    }
+
+    /// User invariants (from the sink stores of the first round; the hit is
+    /// `p && !inv`). As GPUVerify's loop invariants, they hold for both threads
+    /// whether or not they run the loop (a thread that left it by a `break` keeps its
+    /// access log, which the invariant must still describe): the header predicates
+    /// are set to true in them, so they are also assumed after the loop. Not when
+    /// the kernel asks `__enabled()`, whose value is the predicate.
+    fn first_round_user_invs(
+        &mut self,
+        hp: &[T; 2],
+        user_invs: &mut Vec<(usize, T)>,
+        exit_invs: &mut Vec<(usize, T)>,
+    ) {
+        let unpredicated = !self.asks_enabled;
+        let tt = self.c.tt();
+        let hp_true = HashMap::from([(hp[0].clone(), tt.clone()), (hp[1].clone(), tt)]);
+        for (pc, hit) in std::mem::take(&mut self.inv_hits) {
+            let hit = if unpredicated {
+                self.c.subst(&hit, &hp_true)
+            } else {
+                hit
+            };
+            let inv = self.c.not(&hit);
+            if unpredicated {
+                exit_invs.push((pc, inv.clone()));
+            }
+            user_invs.push((pc, inv));
+        }
+    }
+
+    /// One round's entry and preservation checks of the live candidates: the indices
+    /// (in `cands`) of those that fail.
+    #[allow(clippy::too_many_arguments)]
+    fn houdini_checks(
+        &mut self,
+        lx: &LoopCx,
+        cands: &[Cand],
+        entry_ok: &mut Vec<Cand>,
+        bstate: &State,
+        back: &[T; 2],
+        bx: &[[T; 2]],
+        base_len: usize,
+        rounds: usize,
+    ) -> R<BTreeSet<usize>> {
+        let LoopCx {
+            en,
+            entry,
+            entry_snap,
+            exit_blocks,
+            ..
+        } = lx;
+        let ctx = lx.cand_ctx();
+        // Entry and preservation check of every candidate.
+        let mut failing = BTreeSet::new();
+        let pres_ctx_assump = self.assumptions.clone();
+        self.assumptions.truncate(base_len);
+        let entry_assump = entry_snap.1;
+        let mut entry_ok_terms = Vec::new();
+        let ff = self.c.ff();
+        let x0 = vec![[ff.clone(), ff.clone()]; exit_blocks.len()];
+        for cd in cands.iter() {
+            let t0 = if entry_ok.contains(cd) {
+                self.c.tt()
+            } else {
+                self.inst(cd, &ctx, entry, en, &x0, exit_blocks, Some(entry))?
+            };
+            entry_ok_terms.push(t0);
+        }
+        let mut pres_terms = Vec::new();
+        for cd in cands.iter() {
+            let t1 = self.inst(cd, &ctx, bstate, back, bx, exit_blocks, Some(entry))?;
+            pres_terms.push(t1);
+        }
+        // Houdini with counter-examples: drop every candidate the model falsifies.
+        let ea: Vec<T> = self.assumptions[..entry_assump.min(self.assumptions.len())].to_vec();
+        self.houdini_drop_each(&ea, &entry_ok_terms, &mut failing)?;
+        for (i, cd) in cands.iter().enumerate() {
+            if !failing.contains(&i) && !entry_ok.contains(cd) {
+                entry_ok.push(cd.clone());
+            }
+        }
+        self.houdini_drop(&pres_ctx_assump, &pres_terms, &mut failing)?;
+        if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
+            for (i, c) in cands.iter().enumerate() {
+                if failing.contains(&i) {
+                    eprintln!("houdini round {rounds}: drop {c:?}");
+                }
+            }
+        }
+        Ok(failing)
+    }
+
+    /// The final run with the inferred invariants (its checks are the loop's checks), the
+    /// user invariants on entry and on the back edge, and the state after the loop; returns
+    /// the loop's exits.
+    fn loop_final(
+        &mut self,
+        lx: &LoopCx,
+        cands: &[Cand],
+        hout: &HoudiniOut,
+    ) -> R<Vec<(usize, [T; 2])>> {
+        let l = lx.l;
+        let LoopCx {
+            en,
+            entry,
+            entry_snap,
+            written,
+            exit_blocks,
+            dead,
+            ..
+        } = lx;
+        let HoudiniOut {
+            first_h,
+            user_invs,
+            exit_invs,
+            ..
+        } = hout;
         // Final run with the inferred invariants: its checks are the loop's checks.
-        self.restore(&entry_snap);
+        self.restore(entry_snap);
         // User invariants on entry: their first-round terms (over the first havocked
         // state) with the entry state in its place. A value the first round created
         // without a counterpart at entry (a fresh read) stays arbitrary: the check may fail
         // spuriously, never pass wrongly.
         if let Some((fh, fp)) = &first_h {
-            let me = self.inv_map(fh, fp, &entry, &en);
-            for (pc, ut) in &user_invs {
+            let me = self.inv_map(fh, fp, entry, en);
+            for (pc, ut) in user_invs.iter() {
                 let u = self.inv_at(ut, &me);
                 let v = self.c.not(&u);
                 self.add_check(
@@ -578,27 +774,21 @@ impl Exec<'_> {
                 );
             }
         }
-        let (h, hp, hx) = self.havoc(&entry, &written, exit_blocks.len());
+        let (h, hp, hx) = self.havoc(entry, written, exit_blocks.len());
         let map2 = match &first_h {
             Some((fh, fp)) => self.inv_map(fh, fp, &h, &hp),
             None => InvMap::default(),
         };
         self.st = h.clone();
-        let ctx = CandCtx {
-            entry: &entry,
-            en0: &en,
-            steps: &steps_t,
-            first_off: &first_off,
-            next_off: &next_off,
-        };
+        let ctx = lx.cand_ctx();
         let base_len = self.assumptions.len();
-        for cd in &cands {
-            let t = self.inst(cd, &ctx, &h, &hp, &hx, &exit_blocks, Some(&entry))?;
+        for cd in cands.iter() {
+            let t = self.inst(cd, &ctx, &h, &hp, &hx, exit_blocks, Some(entry))?;
             self.assumptions.push(t);
         }
         // User invariants: checked on entry, assumed, checked on the back edge.
         let mut uinv_now = Vec::new();
-        for (pc, ut) in &user_invs {
+        for (pc, ut) in user_invs.iter() {
             let u = self.inv_at(ut, &map2);
             uinv_now.push((*pc, u));
         }
@@ -608,13 +798,13 @@ impl Exec<'_> {
             self.assumptions.push(u.clone());
         }
         self.inv_hits.clear();
-        let out = self.run_region_dead(l, hp.clone(), &dead)?;
+        let out = self.run_region_dead(l, hp.clone(), dead)?;
         self.inv_hits.clear();
         // User invariants on the back edge (preservation), as Houdini's candidates are.
         if let Some((fh, fp)) = &first_h {
             let st = self.st.clone();
             let mb = self.inv_map(fh, fp, &st, &out.back);
-            for (pc, ut) in &user_invs {
+            for (pc, ut) in user_invs.iter() {
                 let u = self.inv_at(ut, &mb);
                 let v = self.c.not(&u);
                 self.add_check(
@@ -629,16 +819,16 @@ impl Exec<'_> {
         }
         // The loop's own checks are kept; its assumptions end here.
         self.assumptions.truncate(base_len);
-        self.restore_state_keep_checks(&entry);
-        let (h2, hp2, hx2) = self.havoc(&entry, &written, exit_blocks.len());
+        self.restore_state_keep_checks(entry);
+        let (h2, hp2, hx2) = self.havoc(entry, written, exit_blocks.len());
         self.st = h2.clone();
-        for cd in &cands {
-            let t = self.inst(cd, &ctx, &h2, &hp2, &hx2, &exit_blocks, Some(&entry))?;
+        for cd in cands.iter() {
+            let t = self.inst(cd, &ctx, &h2, &hp2, &hx2, exit_blocks, Some(entry))?;
             self.assumptions.push(t);
         }
         if let Some((fh, fp)) = &first_h {
             let me = self.inv_map(fh, fp, &h2, &hp2);
-            for (_, ut) in &exit_invs {
+            for (_, ut) in exit_invs.iter() {
                 let u = self.inv_at(ut, &me);
                 self.assumptions.push(u);
             }
@@ -647,38 +837,6 @@ impl Exec<'_> {
         let n1 = self.c.not(&hp2[1]);
         self.assumptions.push(n0);
         self.assumptions.push(n1);
-        let _ = out;
-        self.houdini_seed.pop();
-        if std::env::var_os("WEFT_VERIFY_DEBUG").is_some() {
-            eprintln!(
-                "loop {l}: done in {:?}, {rounds} round(s), {} of {} candidate(s) kept{}",
-                dbg_t0.elapsed(),
-                cands.len(),
-                all_cands.len(),
-                if prior.is_some() { " (seeded)" } else { "" }
-            );
-        }
-        if !in_probe {
-            if let Some(m) = self.houdini_seed.last_mut() {
-                let dropped = all_cands
-                    .into_iter()
-                    .filter(|c| !cands.contains(c))
-                    .collect();
-                m.insert(l, dropped);
-            }
-        }
-        self.in_abstract -= 1;
-        self.notes.push(format!(
-            "loop at {} cut with {} inferred invariant(s) ({} Houdini round(s)){}",
-            self.k.describe_pos(self.cfg.blocks[lp.header].start),
-            cands.len(),
-            rounds,
-            if user_invs.is_empty() {
-                String::new()
-            } else {
-                format!(" and {} user invariant(s)", user_invs.len())
-            }
-        ));
         Ok(exit_blocks
             .iter()
             .enumerate()
@@ -1047,6 +1205,11 @@ impl Exec<'_> {
         let name = p.name(q);
         let names: Vec<String> = vals.iter().map(|v| p.name(v)).collect();
         let decls = p.take();
+        let key = format!("{decls}{name}\n{}", names.join(" "));
+        if let Some(a) = self.houdini_cache.get(&key) {
+            self.houdini_stats.1 += 1;
+            return Ok(a.clone());
+        }
         if let Some(f) = std::env::var_os("WEFT_VERIFY_DUMP") {
             use std::io::Write as _;
             if let Ok(mut fh) = std::fs::OpenOptions::new()
@@ -1057,13 +1220,22 @@ impl Exec<'_> {
                 let _ = write!(fh, "(reset)\n{decls}(assert {name})\n(check-sat)\n");
             }
         }
-        s.ask_alone(
+        let t0 = std::time::Instant::now();
+        let a = s.ask_alone(
             &decls,
             &Query {
                 formula: name,
                 values: names,
             },
-        )
+        )?;
+        self.houdini_stats.0 += 1;
+        self.houdini_stats.2 += t0.elapsed();
+        // An `unknown` (a timeout, the run's deadline) is not kept: asked again, the
+        // query gets its own chance (either answer drops candidates, which is sound).
+        if !matches!(a, Answer::Unknown(_)) {
+            self.houdini_cache.insert(key, a.clone());
+        }
+        Ok(a)
     }
 
     #[allow(dead_code)]
@@ -1201,4 +1373,40 @@ fn havoc_map(a: &State, ap: &[T; 2], b: &State, bp: &[T; 2]) -> HashMap<T, T> {
         }
     }
     m
+}
+
+/// What one loop cut works with: the loop, its entry state and what the probe learned.
+struct LoopCx {
+    l: usize,
+    en: [T; 2],
+    entry: State,
+    entry_snap: (State, usize, usize, bool, usize),
+    written: Vec<usize>,
+    exit_blocks: Vec<usize>,
+    dead: BTreeSet<usize>,
+    steps_t: Vec<[T; 2]>,
+    first_off: HashMap<(Base, Kind), T>,
+    next_off: HashMap<(Base, Kind), T>,
+    log_keys: Vec<(Base, Kind)>,
+}
+
+impl LoopCx {
+    fn cand_ctx(&self) -> CandCtx<'_> {
+        CandCtx {
+            entry: &self.entry,
+            en0: &self.en,
+            steps: &self.steps_t,
+            first_off: &self.first_off,
+            next_off: &self.next_off,
+        }
+    }
+}
+
+/// Houdini's result: its rounds, the first havocked state (over which the user invariants
+/// are stated), the user invariants and those that also hold after the loop.
+struct HoudiniOut {
+    rounds: usize,
+    first_h: Option<(State, [T; 2])>,
+    user_invs: Vec<(usize, T)>,
+    exit_invs: Vec<(usize, T)>,
 }

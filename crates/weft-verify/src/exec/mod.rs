@@ -344,6 +344,13 @@ pub struct Exec<'a> {
     aux: Option<(Solver, Printer)>,
     /// The solver of Houdini's queries, each asked alone (`Solver::ask_alone`).
     aux_alone: Option<Solver>,
+    /// Answers of Houdini's queries by their full text (declarations, assertion, asked
+    /// values): an identical query, met again in a later round or a nested loop's repeated
+    /// inference, is answered without the solver.
+    houdini_cache: HashMap<String, Answer>,
+    /// Houdini's queries: asked of the solver, answered from the cache, and the solver's
+    /// time (wall clock, shown with `WEFT_VERIFY_DEBUG`).
+    pub houdini_stats: (u64, u64, std::time::Duration),
     /// Invariant sinks met in the current body run: (pc, violation per thread).
     inv_hits: Vec<(usize, T)>,
     in_abstract: usize,
@@ -512,6 +519,8 @@ impl<'a> Exec<'a> {
             budget: 400_000,
             aux: None,
             aux_alone: None,
+            houdini_cache: HashMap::new(),
+            houdini_stats: (0, 0, std::time::Duration::ZERO),
             inv_hits: Vec::new(),
             in_abstract: 0,
             dead_frames: Vec::new(),
