@@ -35,8 +35,8 @@ use weft_ir::analysis::KCfg;
 use weft_ir::kernel::Kernel;
 
 use exec::{Base, CheckKind, Exec, Pairs};
-pub use smt::SolverKind;
 use smt::{Answer, Query, Solver};
+pub use smt::{SmtError, SolverKind};
 use term::Printer;
 
 /// How warps are handled (paper 002 §3).
@@ -120,7 +120,7 @@ pub struct Options {
 
 impl Options {
     /// Starts the configured solver with the per-query timeout and the run's deadline.
-    pub fn start_solver(&self) -> Result<Solver, String> {
+    pub fn start_solver(&self) -> Result<Solver, SmtError> {
         Solver::start_until(self.solver, self.timeout_ms, self.deadline)
     }
 }
@@ -227,6 +227,9 @@ pub enum VerifyError {
     /// The solver is missing or failed (exit 3).
     #[error("{0}")]
     Tool(String),
+    /// Talking to the solver process failed while solving the checks (exit 3).
+    #[error(transparent)]
+    Solver(#[from] SmtError),
 }
 
 /// Source names of the kernel's parameters (index -> name), for messages.
@@ -424,7 +427,7 @@ fn run_pass(
         }
         batches.push((decl, qs));
     }
-    let answers: Vec<Result<Vec<(usize, Answer)>, String>> = batches
+    let answers: Vec<Result<Vec<(usize, Answer)>, SmtError>> = batches
         .into_par_iter()
         .map(|(decl, qs)| {
             let mut s = o.start_solver()?;
@@ -443,7 +446,7 @@ fn run_pass(
     let mut undecided = 0;
     let mut seen = std::collections::BTreeSet::new();
     for a in answers {
-        let a = a.map_err(VerifyError::Tool)?;
+        let a = a?;
         for (i, ans) in a {
             match ans {
                 Answer::Unsat => {}
@@ -484,7 +487,7 @@ const FIRST_TRY_MS: u64 = 2_000;
 /// over 20 s on the five repetition-free counters of GPUVerify's `many_accesses`, though
 /// slower than the incremental core on many small checks), and if that is undecided too,
 /// in a fresh incremental session with the full timeout (what was asked before).
-fn ask_check(s: &mut Solver, o: &Options, decl: &str, q: &Query) -> Result<Answer, String> {
+fn ask_check(s: &mut Solver, o: &Options, decl: &str, q: &Query) -> Result<Answer, SmtError> {
     if o.solver != SolverKind::Z3 || o.timeout_ms <= FIRST_TRY_MS {
         return s.ask(q);
     }

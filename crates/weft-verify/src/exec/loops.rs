@@ -130,10 +130,10 @@ impl Exec<'_> {
         let name = p.name(q);
         let decls = p.take();
         s.declare(&decls)?;
-        s.ask(&Query {
+        Ok(s.ask(&Query {
             formula: name,
             values: vec![],
-        })
+        })?)
     }
 
     /// Loop cut with invariants inferred by Houdini from rule-generated candidates plus the
@@ -1057,13 +1057,13 @@ impl Exec<'_> {
                 let _ = write!(fh, "(reset)\n{decls}(assert {name})\n(check-sat)\n");
             }
         }
-        s.ask_alone(
+        Ok(s.ask_alone(
             &decls,
             &Query {
                 formula: name,
                 values: names,
             },
-        )
+        )?)
     }
 
     #[allow(dead_code)]
