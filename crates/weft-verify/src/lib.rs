@@ -555,13 +555,56 @@ fn finding(
             values.insert(n.clone(), v.1.clone());
         }
     }
-    let ts = |t: &ThreadId| {
-        format!(
-            "thread ({},{},{}) of block ({},{},{})",
-            t.tid[0], t.tid[1], t.tid[2], t.block[0], t.block[1], t.block[2]
-        )
-    };
-    let (kind, message, array, access_s, access_t, loc_s, loc_t) = match &ch.kind {
+    let (kind, message, array, access_s, access_t, loc_s, loc_t) =
+        describe(k, &ch.kind, &values, names, &thread_s, &thread_t);
+    values.remove("s_pc");
+    Finding {
+        kind: kind.to_string(),
+        message,
+        array,
+        access_s,
+        access_t,
+        loc_s,
+        loc_t,
+        thread_s,
+        thread_t,
+        values,
+        pass: pass_name(pairs).to_string(),
+    }
+}
+
+/// A finding's kind, message, array, the two accesses' kinds and the two source
+/// locations, as [`finding`] fills them in.
+type Described = (
+    &'static str,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    String,
+);
+
+/// A thread of a counter-example, as messages name it.
+fn thread_text(t: &ThreadId) -> String {
+    format!(
+        "thread ({},{},{}) of block ({},{},{})",
+        t.tid[0], t.tid[1], t.tid[2], t.block[0], t.block[1], t.block[2]
+    )
+}
+
+/// What a failing check of kind `kind` says, with the counter-example's two threads and
+/// values.
+fn describe(
+    k: &Kernel,
+    kind: &CheckKind,
+    values: &BTreeMap<String, String>,
+    names: &Names,
+    thread_s: &ThreadId,
+    thread_t: &ThreadId,
+) -> Described {
+    let ts = thread_text;
+    match kind {
         CheckKind::Race {
             array,
             s_kind,
@@ -576,11 +619,11 @@ fn finding(
             let kinds = format!("{}-{}", s_kind.name(), t_kind.name());
             let msg = format!(
                 "possible {kinds} race on `{an}`: {} {} at {} (byte offset {}), {} {} at {} (byte offset {})",
-                ts(&thread_s),
+                ts(thread_s),
                 s_kind.name(),
                 loc_s.clone().unwrap_or_else(|| "?".into()),
                 values.get("s_off").cloned().unwrap_or_default(),
-                ts(&thread_t),
+                ts(thread_t),
                 t_kind.name(),
                 loc_t,
                 values.get("t_off").cloned().unwrap_or_default(),
@@ -601,8 +644,8 @@ fn finding(
                 "barrier-divergence",
                 format!(
                     "barrier divergence at {l}: {} and {} do not both reach it",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 None,
                 None,
@@ -617,8 +660,8 @@ fn finding(
                 "assert",
                 format!(
                     "assertion may fail at {l} ({} / {})",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 None,
                 None,
@@ -650,8 +693,8 @@ fn finding(
                 "array-bounds",
                 format!(
                     "possible out-of-bounds access of `{an}` at {l} ({} / {})",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 Some(an),
                 None,
@@ -666,8 +709,8 @@ fn finding(
                 "memory",
                 format!(
                     "possible {what} at {l} ({} / {})",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 None,
                 None,
@@ -688,19 +731,5 @@ fn finding(
                 l,
             )
         }
-    };
-    values.remove("s_pc");
-    Finding {
-        kind: kind.to_string(),
-        message,
-        array,
-        access_s,
-        access_t,
-        loc_s,
-        loc_t,
-        thread_s,
-        thread_t,
-        values,
-        pass: pass_name(pairs).to_string(),
     }
 }
