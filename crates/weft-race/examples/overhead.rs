@@ -11,36 +11,17 @@
 //! that kernel; `WEFT_MATMUL=matmul.ptx` adds tests/programs/matmul's kernel
 //! (`WEFT_MATMUL_N`^3, default 64^3).
 
+#[path = "../../weft-simt/examples/bench_kernels/mod.rs"]
+mod bench_kernels;
+
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use weft_ir::kernel::Kernel;
+use bench_kernels::{benches, buf, kernel, Bench};
 use weft_race::clocks::{Compressed, Geometry};
 use weft_race::detector::{Definition, Detector};
-use weft_simt::{run, run_with_sink, Arg, Buffer, ElemType, LaunchConfig, Options};
-
-fn kernel(path: &Path) -> Kernel {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let m = weft_ptx::parse(&text).expect("PTX parses");
-    weft_ptx::lower_kernel(&m, None).expect("PTX lowers")
-}
-
-fn buf(name: &str, ty: ElemType, n: usize, f: impl Fn(usize) -> u64) -> Buffer {
-    let mut b = Buffer::zeroed(name, ty, n);
-    for i in 0..n {
-        b.set_bits(i, f(i));
-    }
-    b
-}
-
-struct Bench {
-    name: &'static str,
-    kernel: Kernel,
-    cfg: LaunchConfig,
-    args: Vec<Arg>,
-    buffers: Vec<Buffer>,
-}
+use weft_simt::{run, run_with_sink, Arg, ElemType, LaunchConfig, Options};
 
 fn best(on: bool, runs: usize, mut f: impl FnMut() -> f64) -> f64 {
     if !on {
@@ -56,58 +37,9 @@ fn main() {
     let jobs: usize = a.get(2).and_then(|s| s.parse().ok()).unwrap_or(2);
     let mode = a.get(4).map_or("all", String::as_str);
     let on = |m: &str| mode == "all" || mode == m;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
     let n = (1usize << 20) / scale as usize;
-    let b1 = |x: u32| [x, 1, 1];
-    let mut benches = vec![
-        Bench {
-            name: "tree_reduction",
-            kernel: kernel(&root.join("tree_reduction/kernel.ptx")),
-            cfg: LaunchConfig {
-                grid: b1(8192 / scale),
-                block: b1(128),
-            },
-            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
-            buffers: vec![
-                buf("in", ElemType::I32, n, |i| i as u64),
-                buf("out", ElemType::I32, n / 128, |_| 0),
-            ],
-        },
-        Bench {
-            name: "inclusive_scan",
-            kernel: kernel(&root.join("inclusive_scan/kernel.ptx")),
-            cfg: LaunchConfig {
-                grid: b1(4096 / scale),
-                block: b1(256),
-            },
-            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
-            buffers: vec![
-                buf("in", ElemType::I32, n, |_| 1),
-                buf("out", ElemType::I32, n, |_| 0),
-            ],
-        },
-    ];
-    if let Some(p) = a.get(3).filter(|p| p.as_str() != "-") {
-        benches.push(Bench {
-            name: "vector_add",
-            kernel: kernel(Path::new(p)),
-            cfg: LaunchConfig {
-                grid: b1(4096 / scale),
-                block: b1(256),
-            },
-            args: vec![
-                Arg::Buffer(0),
-                Arg::Buffer(1),
-                Arg::Buffer(2),
-                Arg::Scalar(n as u64),
-            ],
-            buffers: vec![
-                buf("a", ElemType::F32, n, |i| u64::from((i as f32).to_bits())),
-                buf("b", ElemType::F32, n, |_| u64::from(1f32.to_bits())),
-                buf("c", ElemType::F32, n, |_| 0),
-            ],
-        });
-    }
+    let vadd = a.get(3).filter(|p| p.as_str() != "-");
+    let mut benches = benches(n, vadd.map(Path::new));
     // The tiled matrix product of tests/programs/matmul (its PTX: `weft ptx
     // tests/programs/matmul/matmul.cu`), N x N x N with N = `WEFT_MATMUL_N` (default 64):
     // every shared word read by the 8 threads of a tile row or column (concurrent reads).

@@ -9,32 +9,12 @@
 //! (`-` leaves vector add out); MODE `seq` or `par` runs only that one (for callgrind's
 //! instruction counts); `WEFT_BENCH=NAME` runs only that kernel.
 
+mod bench_kernels;
+
 use std::path::Path;
 
-use weft_ir::kernel::Kernel;
-use weft_simt::{run, Arg, Buffer, ElemType, LaunchConfig, Options, Outcome};
-
-fn kernel(path: &Path) -> Kernel {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let m = weft_ptx::parse(&text).expect("PTX parses");
-    weft_ptx::lower_kernel(&m, None).expect("PTX lowers")
-}
-
-fn buf(name: &str, ty: ElemType, n: usize, f: impl Fn(usize) -> u64) -> Buffer {
-    let mut b = Buffer::zeroed(name, ty, n);
-    for i in 0..n {
-        b.set_bits(i, f(i));
-    }
-    b
-}
-
-struct Bench {
-    name: &'static str,
-    kernel: Kernel,
-    cfg: LaunchConfig,
-    args: Vec<Arg>,
-    buffers: Vec<Buffer>,
-}
+use bench_kernels::benches;
+use weft_simt::{run, Options, Outcome};
 
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
@@ -43,58 +23,8 @@ fn main() {
     let jobs: usize = a.get(2).and_then(|s| s.parse().ok()).unwrap_or(2);
     let vadd = a.get(3).filter(|p| *p != "-");
     let mode = a.get(4).map_or("both", String::as_str);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
     let n = 1usize << log2;
-    let g = |block: usize| [(n / block) as u32, 1, 1];
-    let mut benches = vec![
-        Bench {
-            name: "tree_reduction",
-            kernel: kernel(&root.join("tree_reduction/kernel.ptx")),
-            cfg: LaunchConfig {
-                grid: g(128),
-                block: [128, 1, 1],
-            },
-            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
-            buffers: vec![
-                buf("in", ElemType::I32, n, |i| i as u64),
-                buf("out", ElemType::I32, n / 128, |_| 0),
-            ],
-        },
-        Bench {
-            name: "inclusive_scan",
-            kernel: kernel(&root.join("inclusive_scan/kernel.ptx")),
-            cfg: LaunchConfig {
-                grid: g(256),
-                block: [256, 1, 1],
-            },
-            args: vec![Arg::Buffer(0), Arg::Buffer(1)],
-            buffers: vec![
-                buf("in", ElemType::I32, n, |_| 1),
-                buf("out", ElemType::I32, n, |_| 0),
-            ],
-        },
-    ];
-    if let Some(p) = vadd {
-        benches.push(Bench {
-            name: "vector_add",
-            kernel: kernel(Path::new(p)),
-            cfg: LaunchConfig {
-                grid: g(256),
-                block: [256, 1, 1],
-            },
-            args: vec![
-                Arg::Buffer(0),
-                Arg::Buffer(1),
-                Arg::Buffer(2),
-                Arg::Scalar(n as u64),
-            ],
-            buffers: vec![
-                buf("a", ElemType::F32, n, |i| u64::from((i as f32).to_bits())),
-                buf("b", ElemType::F32, n, |_| u64::from(1f32.to_bits())),
-                buf("c", ElemType::F32, n, |_| 0),
-            ],
-        });
-    }
+    let benches = benches(n, vadd.map(Path::new));
     let only = std::env::var("WEFT_BENCH").ok();
     for b in benches
         .iter()

@@ -35,8 +35,8 @@ use weft_ir::analysis::KCfg;
 use weft_ir::kernel::Kernel;
 
 use exec::{Base, CheckKind, Exec, Pairs};
-pub use smt::SolverKind;
 use smt::{Answer, Query, Solver};
+pub use smt::{SmtError, SolverKind};
 use term::Printer;
 
 /// How warps are handled (paper 002 §3).
@@ -120,7 +120,7 @@ pub struct Options {
 
 impl Options {
     /// Starts the configured solver with the per-query timeout and the run's deadline.
-    pub fn start_solver(&self) -> Result<Solver, String> {
+    pub fn start_solver(&self) -> Result<Solver, SmtError> {
         Solver::start_until(self.solver, self.timeout_ms, self.deadline)
     }
 }
@@ -227,6 +227,9 @@ pub enum VerifyError {
     /// The solver is missing or failed (exit 3).
     #[error("{0}")]
     Tool(String),
+    /// Talking to the solver process failed while solving the checks (exit 3).
+    #[error(transparent)]
+    Solver(#[from] SmtError),
 }
 
 /// Source names of the kernel's parameters (index -> name), for messages.
@@ -426,7 +429,7 @@ fn run_pass(
         }
         batches.push((decl, qs));
     }
-    let answers: Vec<Result<Vec<(usize, Answer)>, String>> = batches
+    let answers: Vec<Result<Vec<(usize, Answer)>, SmtError>> = batches
         .into_par_iter()
         .map(|(decl, qs)| {
             let mut s = o.start_solver()?;
@@ -445,7 +448,7 @@ fn run_pass(
     let mut undecided = 0;
     let mut seen = std::collections::BTreeSet::new();
     for a in answers {
-        let a = a.map_err(VerifyError::Tool)?;
+        let a = a?;
         for (i, ans) in a {
             match ans {
                 Answer::Unsat => {}
@@ -486,7 +489,7 @@ const FIRST_TRY_MS: u64 = 2_000;
 /// over 20 s on the five repetition-free counters of GPUVerify's `many_accesses`, though
 /// slower than the incremental core on many small checks), and if that is undecided too,
 /// in a fresh incremental session with the full timeout (what was asked before).
-fn ask_check(s: &mut Solver, o: &Options, decl: &str, q: &Query) -> Result<Answer, String> {
+fn ask_check(s: &mut Solver, o: &Options, decl: &str, q: &Query) -> Result<Answer, SmtError> {
     if o.solver != SolverKind::Z3 || o.timeout_ms <= FIRST_TRY_MS {
         return s.ask(q);
     }
@@ -554,13 +557,56 @@ fn finding(
             values.insert(n.clone(), v.1.clone());
         }
     }
-    let ts = |t: &ThreadId| {
-        format!(
-            "thread ({},{},{}) of block ({},{},{})",
-            t.tid[0], t.tid[1], t.tid[2], t.block[0], t.block[1], t.block[2]
-        )
-    };
-    let (kind, message, array, access_s, access_t, loc_s, loc_t) = match &ch.kind {
+    let (kind, message, array, access_s, access_t, loc_s, loc_t) =
+        describe(k, &ch.kind, &values, names, &thread_s, &thread_t);
+    values.remove("s_pc");
+    Finding {
+        kind: kind.to_string(),
+        message,
+        array,
+        access_s,
+        access_t,
+        loc_s,
+        loc_t,
+        thread_s,
+        thread_t,
+        values,
+        pass: pass_name(pairs).to_string(),
+    }
+}
+
+/// A finding's kind, message, array, the two accesses' kinds and the two source
+/// locations, as [`finding`] fills them in.
+type Described = (
+    &'static str,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    String,
+);
+
+/// A thread of a counter-example, as messages name it.
+fn thread_text(t: &ThreadId) -> String {
+    format!(
+        "thread ({},{},{}) of block ({},{},{})",
+        t.tid[0], t.tid[1], t.tid[2], t.block[0], t.block[1], t.block[2]
+    )
+}
+
+/// What a failing check of kind `kind` says, with the counter-example's two threads and
+/// values.
+fn describe(
+    k: &Kernel,
+    kind: &CheckKind,
+    values: &BTreeMap<String, String>,
+    names: &Names,
+    thread_s: &ThreadId,
+    thread_t: &ThreadId,
+) -> Described {
+    let ts = thread_text;
+    match kind {
         CheckKind::Race {
             array,
             s_kind,
@@ -575,11 +621,11 @@ fn finding(
             let kinds = format!("{}-{}", s_kind.name(), t_kind.name());
             let msg = format!(
                 "possible {kinds} race on `{an}`: {} {} at {} (byte offset {}), {} {} at {} (byte offset {})",
-                ts(&thread_s),
+                ts(thread_s),
                 s_kind.name(),
                 loc_s.clone().unwrap_or_else(|| "?".into()),
                 values.get("s_off").cloned().unwrap_or_default(),
-                ts(&thread_t),
+                ts(thread_t),
                 t_kind.name(),
                 loc_t,
                 values.get("t_off").cloned().unwrap_or_default(),
@@ -600,8 +646,8 @@ fn finding(
                 "barrier-divergence",
                 format!(
                     "barrier divergence at {l}: {} and {} do not both reach it",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 None,
                 None,
@@ -616,8 +662,8 @@ fn finding(
                 "assert",
                 format!(
                     "assertion may fail at {l} ({} / {})",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 None,
                 None,
@@ -649,8 +695,8 @@ fn finding(
                 "array-bounds",
                 format!(
                     "possible out-of-bounds access of `{an}` at {l} ({} / {})",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 Some(an),
                 None,
@@ -665,8 +711,8 @@ fn finding(
                 "memory",
                 format!(
                     "possible {what} at {l} ({} / {})",
-                    ts(&thread_s),
-                    ts(&thread_t)
+                    ts(thread_s),
+                    ts(thread_t)
                 ),
                 None,
                 None,
@@ -687,19 +733,5 @@ fn finding(
                 l,
             )
         }
-    };
-    values.remove("s_pc");
-    Finding {
-        kind: kind.to_string(),
-        message,
-        array,
-        access_s,
-        access_t,
-        loc_s,
-        loc_t,
-        thread_s,
-        thread_t,
-        values,
-        pass: pass_name(pairs).to_string(),
     }
 }

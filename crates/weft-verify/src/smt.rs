@@ -3,23 +3,25 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// An error talking to the solver process; its text is the message the verifier reports.
-#[derive(Debug, thiserror::Error)]
+/// (Its I/O errors are shared, so that it can be cloned with the verifier's errors.)
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum SmtError {
     #[error("cannot run the solver `{solver}`: {source}")]
     Start {
         solver: &'static str,
-        source: std::io::Error,
+        source: Arc<std::io::Error>,
     },
     /// A pipe to the solver that could not be taken (`solver stdin`, `solver stdout`).
     #[error("{0}")]
     Pipe(&'static str),
     #[error("writing to the solver: {0}")]
-    Write(std::io::Error),
+    Write(Arc<std::io::Error>),
     #[error("reading from the solver: {0}")]
-    Read(std::io::Error),
+    Read(Arc<std::io::Error>),
     #[error("the solver exited unexpectedly")]
     Exited,
     /// An answer that is none of `sat`, `unsat`, `unknown`.
@@ -27,7 +29,8 @@ pub enum SmtError {
     Answer(String),
 }
 
-/// The solver's public methods report errors as text, as the rest of the verifier does.
+/// The symbolic execution (`exec/`) still reports its errors as text: a solver error met
+/// there becomes its message.
 impl From<SmtError> for String {
     fn from(e: SmtError) -> String {
         e.to_string()
@@ -97,7 +100,7 @@ pub struct Solver {
 
 impl Solver {
     /// Starts the solver with a per-query timeout in milliseconds.
-    pub fn start(kind: SolverKind, timeout_ms: u64) -> Result<Solver, String> {
+    pub fn start(kind: SolverKind, timeout_ms: u64) -> Result<Solver, SmtError> {
         Solver::start_until(kind, timeout_ms, None)
     }
 
@@ -107,7 +110,7 @@ impl Solver {
         kind: SolverKind,
         timeout_ms: u64,
         deadline: Option<Instant>,
-    ) -> Result<Solver, String> {
+    ) -> Result<Solver, SmtError> {
         let mut cmd = Command::new(kind.name());
         weft_cuda::child::die_with_parent(&mut cmd);
         match kind {
@@ -130,7 +133,7 @@ impl Solver {
             .spawn()
             .map_err(|source| SmtError::Start {
                 solver: kind.name(),
-                source,
+                source: Arc::new(source),
             })?;
         let stdin = child.stdin.take().ok_or(SmtError::Pipe("solver stdin"))?;
         let stdout = BufReader::new(child.stdout.take().ok_or(SmtError::Pipe("solver stdout"))?);
@@ -159,7 +162,7 @@ impl Solver {
         self.stdin
             .write_all(text.as_bytes())
             .and_then(|_| self.stdin.flush())
-            .map_err(SmtError::Write)
+            .map_err(|e| SmtError::Write(Arc::new(e)))
     }
 
     fn read_sexp(&mut self) -> Result<String, SmtError> {
@@ -167,7 +170,10 @@ impl Solver {
         let mut depth = 0i64;
         loop {
             let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).map_err(SmtError::Read)?;
+            let n = self
+                .stdout
+                .read_line(&mut line)
+                .map_err(|e| SmtError::Read(Arc::new(e)))?;
             if n == 0 {
                 return Err(SmtError::Exited);
             }
@@ -186,17 +192,17 @@ impl Solver {
     }
 
     /// Sends declarations (no answer expected).
-    pub fn declare(&mut self, decls: &str) -> Result<(), String> {
-        Ok(self.send(decls)?)
+    pub fn declare(&mut self, decls: &str) -> Result<(), SmtError> {
+        self.send(decls)
     }
 
     /// Asks one query inside `push`/`pop`.
-    pub fn ask(&mut self, q: &Query) -> Result<Answer, String> {
+    pub fn ask(&mut self, q: &Query) -> Result<Answer, SmtError> {
         self.ask_with(q, self.timeout_ms)
     }
 
     /// [`Solver::ask`] with z3's timeout `want_ms` (lowered to end by the deadline).
-    fn ask_with(&mut self, q: &Query, want_ms: u64) -> Result<Answer, String> {
+    fn ask_with(&mut self, q: &Query, want_ms: u64) -> Result<Answer, SmtError> {
         if let Some(a) = self.before_query(want_ms)? {
             return Ok(a);
         }
@@ -208,7 +214,7 @@ impl Solver {
 
     /// Asks one query inside `push`/`pop` with its own timeout (z3 only; the session's
     /// timeout is set back afterwards).
-    pub fn ask_within(&mut self, q: &Query, ms: u64, session_ms: u64) -> Result<Answer, String> {
+    pub fn ask_within(&mut self, q: &Query, ms: u64, session_ms: u64) -> Result<Answer, SmtError> {
         if self.kind != SolverKind::Z3 {
             return self.ask(q);
         }
@@ -222,7 +228,7 @@ impl Solver {
     /// `check-sat` answers with its non-incremental strategy: z3 4.8.12 then bit-blasts
     /// with its `qfbv`-style tactics, measured 3-4x faster on weft's Houdini queries than
     /// the incremental core that `push`/`pop` selects (docs/perf.md).
-    pub fn ask_alone(&mut self, decls: &str, q: &Query) -> Result<Answer, String> {
+    pub fn ask_alone(&mut self, decls: &str, q: &Query) -> Result<Answer, SmtError> {
         if self.past_deadline() {
             return Ok(Answer::Unknown(TIME_LIMIT.into()));
         }
@@ -231,14 +237,14 @@ impl Solver {
             "(reset)\n{init}{decls}(assert {})\n(check-sat)\n",
             q.formula
         ))?;
-        Ok(self.answer(q)?)
+        self.answer(q)
     }
 
     /// Forgets everything (`reset`) and sends `decls`, the start of a new session of
     /// incremental queries (`ask`).
-    pub fn restart(&mut self, decls: &str) -> Result<(), String> {
+    pub fn restart(&mut self, decls: &str) -> Result<(), SmtError> {
         let init = self.init_within_deadline();
-        Ok(self.send(&format!("(reset)\n{init}{decls}"))?)
+        self.send(&format!("(reset)\n{init}{decls}"))
     }
 
     /// True once the whole run's deadline has passed.
@@ -400,6 +406,27 @@ mod tests {
         let v = parse_values("((a #x00000001)\n (t12 true))", &["a".into(), "t12".into()]);
         assert_eq!(v[0].1, "1");
         assert_eq!(v[1].1, "true");
+    }
+
+    /// The solver's errors keep the messages the verifier printed when they were text
+    /// (`weft: ...`, exit 3), through `VerifyError` and through the execution's text errors.
+    #[test]
+    fn error_messages() {
+        let gone = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e = SmtError::Start {
+            solver: "z3",
+            source: Arc::new(gone),
+        };
+        assert_eq!(e.to_string(), "cannot run the solver `z3`: gone");
+        let e = SmtError::Answer("(error \"x\")".into());
+        assert_eq!(
+            crate::VerifyError::from(e.clone()).to_string(),
+            "solver error: (error \"x\")"
+        );
+        assert_eq!(String::from(e), "solver error: (error \"x\")");
+        let e = crate::VerifyError::from(SmtError::Exited);
+        assert_eq!(e.to_string(), "the solver exited unexpectedly");
+        assert_eq!(SmtError::Pipe("solver stdin").to_string(), "solver stdin");
     }
 
     #[test]

@@ -55,7 +55,7 @@ fn outcome(path: &Path) -> String {
     };
     match verify_file(path, &o, &FileOptions::default()) {
         Err(VerifyError::Unsupported(m)) => format!("unsupported: {m}"),
-        Err(VerifyError::Tool(m)) => format!("tool: {m}"),
+        Err(e @ (VerifyError::Tool(_) | VerifyError::Solver(_))) => format!("tool: {e}"),
         Ok(rs) => {
             let r = &rs[0];
             match r.verdict {

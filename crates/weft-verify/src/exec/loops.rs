@@ -130,10 +130,10 @@ impl Exec<'_> {
         let name = p.name(q);
         let decls = p.take();
         s.declare(&decls)?;
-        s.ask(&Query {
+        Ok(s.ask(&Query {
             formula: name,
             values: vec![],
-        })
+        })?)
     }
 
     /// Loop cut with invariants inferred by Houdini from rule-generated candidates plus the

@@ -232,8 +232,8 @@ pub fn run(a: Args) -> ExitCode {
             eprintln!("weft: {m}");
             return ExitCode::BadInput;
         }
-        Err(VerifyError::Tool(m)) => {
-            eprintln!("weft: {m}");
+        Err(e @ (VerifyError::Tool(_) | VerifyError::Solver(_))) => {
+            eprintln!("weft: {e}");
             return ExitCode::Internal;
         }
     };
