@@ -9,7 +9,7 @@ use weft_ir::kernel::SpecialReg;
 use super::collective::{match_value, member_gap, shfl_source, vote_value};
 use super::fastmem::{self, Mems};
 use super::regop::{exec_alu, guard_mask, rv, SpecialCtx};
-use super::trace::{access_event, emit_access, emit_lanes, emit_to, emit_warp, Lanes, Loc};
+use super::trace::{access_event, emit_access, emit_endi_at, emit_lanes, emit_to, Lanes, Loc};
 use super::{Frame, FrameKind, Machine, Post, Stop, WState, BARRIERS, FULL, WARP};
 use crate::alu;
 use crate::decode::{DAddr, DOp, Src, TraceKind};
@@ -263,10 +263,7 @@ impl<'a> Machine<'a> {
         }
         if tracing && *tk != TraceKind::None && em != 0 {
             let gw = cta.linear * u64::from(wpc) + u64::from(wic);
-            if let Some(sk) = sink.as_mut() {
-                sk.endi(gw, em, pc);
-            }
-            emit_warp(trace, io_error, stats, "endi", gw, em);
+            emit_endi_at(trace, io_error, stats, sink, gw, em, pc);
         }
         warp.stack.last_mut().expect("frame").pc = next;
         Post::None
@@ -469,10 +466,7 @@ impl<'a> Machine<'a> {
         }
         if tracing && em != 0 {
             let gw = cta.linear * u64::from(wpc) + u64::from(wic);
-            if let Some(sk) = sink.as_mut() {
-                sk.endi(gw, em, pc);
-            }
-            emit_warp(trace, io_error, stats, "endi", gw, em);
+            emit_endi_at(trace, io_error, stats, sink, gw, em, pc);
         }
         warp.stack.last_mut().expect("frame").pc = next;
         Post::None
@@ -592,10 +586,7 @@ impl<'a> Machine<'a> {
         }
         if tracing && em != 0 {
             let gw = cta.linear * u64::from(wpc) + u64::from(wic);
-            if let Some(sk) = sink.as_mut() {
-                sk.endi(gw, em, pc);
-            }
-            emit_warp(trace, io_error, stats, "endi", gw, em);
+            emit_endi_at(trace, io_error, stats, sink, gw, em, pc);
         }
         warp.stack.last_mut().expect("frame").pc = next;
         Post::None

@@ -682,10 +682,24 @@ fn emit_endi(
     sink: &mut Option<SinkBatch<'_>>,
     x: &Lanes<'_>,
 ) {
+    emit_endi_at(trace, io_error, stats, sink, x.gw, x.em, x.pc);
+}
+
+/// The end of warp `gw`'s instruction at `pc` for lanes `em`: to the sink, then the text
+/// trace's `endi` line (every warp-instruction path ends through here).
+pub(super) fn emit_endi_at(
+    trace: &mut TraceOut<'_>,
+    io_error: &mut Option<std::io::Error>,
+    stats: &mut Stats,
+    sink: &mut Option<SinkBatch<'_>>,
+    gw: u64,
+    em: u32,
+    pc: u32,
+) {
     if let Some(sk) = sink.as_mut() {
-        sk.endi(x.gw, x.em, x.pc);
+        sk.endi(gw, em, pc);
     }
-    emit_warp(trace, io_error, stats, "endi", x.gw, x.em);
+    emit_warp(trace, io_error, stats, "endi", gw, em);
 }
 
 /// Writes `NAME W MASK\n` with the mask as 8 hex digits. `NAME W ` is kept from the last
